@@ -1,0 +1,26 @@
+"""Descriptions of the metrics svgeval computes: formula source, range and direction."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class MetricInfo:
+    """What a metric means; ``presets`` names the benchmark settings it supports."""
+
+    name: str
+    summary: str
+    value_range: str
+    higher_is_better: bool
+    source: str
+    presets: tuple[str, ...] = field(default_factory=tuple)
+
+
+METRICS: dict[str, MetricInfo] = {}
+
+
+def describe_metric(info: MetricInfo) -> MetricInfo:
+    """Register ``info`` under its name and return it."""
+    METRICS[info.name] = info
+    return info

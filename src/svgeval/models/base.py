@@ -1,0 +1,61 @@
+"""The one interface every model backend implements.
+
+A backend turns a :class:`GenerationRequest` (chat messages plus sampling settings) into a
+:class:`Generation` (text, token usage, latency). Backends are async so the runner can keep many
+requests in flight; the offline baselines answer at once.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+from svgeval.tasks.base import Message
+
+
+@dataclass(frozen=True)
+class GenerationRequest:
+    """What the runner asks of a model for one sample.
+
+    ``input_svg`` and ``reference`` come from the sample; only the offline baselines
+    (``identity``, ``oracle``) read them.
+    """
+
+    sample_id: str
+    messages: list[Message]
+    temperature: float = 0.0
+    max_tokens: int | None = None
+    seed: int | None = None
+    input_svg: str | None = None
+    reference: str | None = None
+
+
+@dataclass(frozen=True)
+class Generation:
+    """A model's answer: its text, token usage if the backend reports it, and wall time."""
+
+    text: str
+    latency_s: float = 0.0
+    usage: dict[str, Any] = field(default_factory=dict)
+
+
+class ModelError(RuntimeError):
+    """A request that failed for good (after retries); the sample is recorded as failed."""
+
+
+class ModelUnavailable(RuntimeError):
+    """The backend cannot work at all (unreachable endpoint, bad key); the run stops."""
+
+
+class Model(ABC):
+    """A model backend. ``spec`` is the string the user gave, e.g. ``openai:gpt-4o``."""
+
+    spec: str
+
+    @abstractmethod
+    async def generate(self, request: GenerationRequest) -> Generation:
+        """Answer one request; raise ModelError for a failed request."""
+
+    async def aclose(self) -> None:
+        """Release connections; the default has nothing to release."""

@@ -1,0 +1,112 @@
+"""Run renders in worker processes so that no SVG can take the run down.
+
+:class:`Renderer` keeps a pool of worker processes (``pebble``, forkserver start method). Each
+render has a wall-clock time limit and each worker an address-space limit; a render that hangs is
+killed at its limit, one that crashes the worker (SIGSEGV in a native renderer, out of memory)
+loses only that worker, which is replaced. Every outcome is a :class:`RenderOutcome`: either an
+image or a :class:`~svgeval.svg.render.RenderFailure`, never an exception and never a blank
+image standing in for a failure.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import resource
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass
+from types import TracebackType
+
+import numpy as np
+from numpy.typing import NDArray
+from pebble import ProcessExpired, ProcessPool
+
+from svgeval.svg.render import FloatImage, RenderFailure, RenderSpec, render_svg_uint8, to_float
+from svgeval.svg.sanitize import SvgRejected
+
+DEFAULT_TIMEOUT_S = 10.0
+DEFAULT_MEMORY_MB = 2048
+
+
+@dataclass(frozen=True)
+class RenderOutcome:
+    """An image in [0, 1] or the reason there is none."""
+
+    image: FloatImage | None
+    failure: RenderFailure | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.image is not None
+
+
+def _limit_memory(memory_mb: int) -> None:
+    limit = memory_mb * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def _render_in_worker(svg: str | bytes, spec: RenderSpec) -> NDArray[np.uint8]:
+    return render_svg_uint8(svg, spec)
+
+
+def _failure_from(error: BaseException, timeout_s: float) -> RenderFailure:
+    if isinstance(error, SvgRejected):
+        return RenderFailure("rejected", error.detail, error.reason)
+    if isinstance(error, FutureTimeout):
+        return RenderFailure("timeout", f"render took longer than {timeout_s:g} s")
+    if isinstance(error, ProcessExpired):
+        return RenderFailure("crash", f"renderer process died (exit code {error.exitcode})")
+    if isinstance(error, MemoryError):
+        return RenderFailure("out_of_memory", "renderer ran out of memory")
+    return RenderFailure("render_error", f"{type(error).__name__}: {error}"[:500])
+
+
+class Renderer:
+    """Isolated, time-limited CairoSVG rendering shared by all samples of a run.
+
+    ``workers`` defaults to the number of CPUs. Use as a context manager, or call :meth:`close`.
+    """
+
+    def __init__(
+        self,
+        workers: int | None = None,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        memory_mb: int = DEFAULT_MEMORY_MB,
+    ) -> None:
+        self.workers = workers or os.cpu_count() or 1
+        self.timeout_s = timeout_s
+        self._pool = ProcessPool(
+            max_workers=self.workers,
+            initializer=_limit_memory,
+            initargs=(memory_mb,),
+            context=multiprocessing.get_context("forkserver"),
+        )
+
+    def render(self, svg: str | bytes, spec: RenderSpec) -> RenderOutcome:
+        """Render one SVG; blocks the calling thread until the worker answers or times out."""
+        future = self._pool.schedule(_render_in_worker, args=(svg, spec), timeout=self.timeout_s)
+        try:
+            return RenderOutcome(to_float(future.result()))
+        except BaseException as error:  # every failure of untrusted input becomes a record
+            if isinstance(error, (KeyboardInterrupt, SystemExit)):
+                raise
+            return RenderOutcome(None, _failure_from(error, self.timeout_s))
+
+    def close(self) -> None:
+        self._pool.close()
+        self._pool.join()
+
+    def __enter__(self) -> Renderer:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        if exc_type is None:
+            self.close()
+        else:
+            self._pool.stop()
+            self._pool.join()

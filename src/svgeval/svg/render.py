@@ -1,0 +1,113 @@
+"""Render SVG code to a numpy array with CairoSVG, in this process.
+
+This is the reference renderer of the papers (SVGEditBench renders 72x72 PNGs with CairoSVG on
+a white background; SVGenius renders 224x224). We draw on CairoSVG's cairo surface and read its
+pixels directly instead of encoding and decoding a PNG; the result is identical to
+``cairosvg.svg2png(..., output_width=W, output_height=H, background_color=bg)`` read back with
+Pillow (a test checks this). A viewBox whose aspect ratio differs from the output is scaled to
+fit and centred (``preserveAspectRatio="xMidYMid meet"``), as CairoSVG does.
+
+Call :func:`render_svg` only inside the isolation of :mod:`svgeval.svg.isolation` for untrusted
+code: CairoSVG can hang or exhaust memory on hostile input.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from svgeval.svg.sanitize import SvgLimits, SvgRejected, check_svg
+
+FloatImage = NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class RenderSpec:
+    """Output size in pixels and background; ``background=None`` keeps the alpha channel."""
+
+    width: int
+    height: int
+    background: str | None = "white"
+
+    @classmethod
+    def square(cls, size: int, background: str | None = "white") -> RenderSpec:
+        return cls(size, size, background)
+
+
+@dataclass(frozen=True)
+class RenderFailure:
+    """Why an SVG could not be rendered.
+
+    ``kind`` is one of ``rejected`` (see ``reason``), ``render_error``, ``timeout``, ``crash``
+    or ``out_of_memory``.
+    """
+
+    kind: str
+    message: str
+    reason: str | None = None
+
+    @property
+    def tag(self) -> str:
+        """Short label for reports, e.g. ``rejected:external_reference`` or ``timeout``."""
+        return f"{self.kind}:{self.reason}" if self.reason else self.kind
+
+
+def _refuse_url(url: str, resource_type: str) -> bytes:
+    """CairoSVG URL fetcher that serves only ``data:`` URIs and refuses everything else."""
+    if url.lower().startswith("data:"):
+        from urllib.request import urlopen
+
+        with urlopen(url) as response:  # noqa: S310 - data: URIs only, never the network
+            data: bytes = response.read()
+            return data
+    raise SvgRejected("external_reference", f"refused to fetch {url[:80]!r}")
+
+
+def render_svg_uint8(svg: str | bytes, spec: RenderSpec, limits: SvgLimits = SvgLimits()) -> (
+    NDArray[np.uint8]
+):
+    """Render to ``uint8`` RGB (H, W, 3), or RGBA (H, W, 4) when ``spec.background`` is None.
+
+    Raises :class:`SvgRejected` for unsafe input and other exceptions for render errors.
+    """
+    import cairosvg.parser
+    import cairosvg.surface
+
+    data = check_svg(svg, limits)
+    tree = cairosvg.parser.Tree(bytestring=data, url_fetcher=_refuse_url, unsafe=False)
+    surface = cairosvg.surface.PNGSurface(
+        tree,
+        None,
+        96,
+        output_width=spec.width,
+        output_height=spec.height,
+        background_color=spec.background,
+    )
+    cairo_surface = surface.cairo
+    cairo_surface.flush()
+    height, width = cairo_surface.get_height(), cairo_surface.get_width()
+    stride = cairo_surface.get_stride()
+    buffer = np.frombuffer(cairo_surface.get_data(), dtype=np.uint8)
+    bgra = buffer.reshape(height, stride // 4, 4)[:, :width, :].astype(np.uint16)
+    surface.finish()
+    alpha = bgra[..., 3]
+    rgb = bgra[..., [2, 1, 0]]
+    # cairo stores premultiplied alpha; undo it the way cairo's PNG writer does.
+    safe_alpha = np.maximum(alpha, 1)[..., None]
+    straight = np.where(alpha[..., None] > 0, (rgb * 255 + safe_alpha // 2) // safe_alpha, 0)
+    straight = straight.astype(np.uint8)
+    if spec.background is None:
+        return np.concatenate([straight, alpha[..., None].astype(np.uint8)], axis=-1)
+    return straight
+
+
+def to_float(image: NDArray[np.uint8]) -> FloatImage:
+    """Scale a ``uint8`` image to float64 values in [0, 1]."""
+    return image.astype(np.float64) / 255.0
+
+
+def render_svg(svg: str | bytes, spec: RenderSpec) -> FloatImage:
+    """Render to float64 values in [0, 1], shape (H, W, 3) or (H, W, 4) without background."""
+    return to_float(render_svg_uint8(svg, spec))

@@ -1,0 +1,134 @@
+"""What a benchmark task is: samples to send to a model, and how to score the answers.
+
+A task module defines a :class:`Task` subclass and registers it with :func:`register_task`
+(see :mod:`svgeval.tasks`). The runner asks the task for its :class:`Sample` list, sends each
+sample's ``messages`` to the model, and hands the response text to :meth:`Task.score`, which
+returns a :class:`Score`. :meth:`Task.aggregate` turns the per-sample records into the flat
+``"<group>/<metric>"`` numbers of ``results.json``.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+from svgeval.svg.isolation import Renderer
+
+Message = dict[str, Any]
+"""A chat message in the OpenAI format: ``{"role": "user", "content": str | list[part]}``."""
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One item of a benchmark.
+
+    ``group`` is what results are reported by (an SVGEditBench subtask, an SVGenius tier).
+    ``input_svg`` is what the ``identity`` model answers (None when the task has no input SVG)
+    and ``reference`` is the complete response the ``oracle`` model gives. ``target`` holds
+    whatever the scorer needs (answer SVG, correct option, ...); it must be JSON-serialisable.
+    """
+
+    id: str
+    group: str
+    messages: list[Message]
+    reference: str
+    input_svg: str | None = None
+    target: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Score:
+    """The outcome of scoring one response.
+
+    ``valid`` is False when the response could not be used (no SVG, unparsable answer, render
+    failure); ``failure`` then says why, with a short tag such as ``extract`` or
+    ``render:timeout``. ``metrics`` maps metric names to values; a metric that could not be
+    computed is None (never a stand-in 0).
+    """
+
+    valid: bool
+    metrics: dict[str, float | None] = field(default_factory=dict)
+    extracted: str | None = None
+    extraction_rule: str | None = None
+    failure: str | None = None
+    detail: str | None = None
+
+
+@dataclass(frozen=True)
+class TaskOptions:
+    """Options every task accepts; ``extra`` carries task-specific ``--set key=value`` pairs."""
+
+    data: Path | None = None
+    seed: int = 0
+    tier: str = "all"
+    extra: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    """Flat ``"<group>/<metric>"`` numbers plus sample and failure counts per group."""
+
+    metrics: dict[str, float | None]
+    counts: dict[str, dict[str, Any]]
+
+
+class Task(ABC):
+    """Base class of every benchmark task."""
+
+    name: ClassVar[str]
+    """Name used on the command line, e.g. ``svgeditbench``."""
+    description: ClassVar[str]
+    """One line for ``svgeval list tasks``."""
+    version: ClassVar[str] = "1"
+    """Bump when prompts or scoring change, so old and new numbers are never mixed."""
+    metric_directions: ClassVar[Mapping[str, bool]] = {}
+    """Metric name -> True when higher is better; used by reports."""
+
+    def __init__(self, options: TaskOptions) -> None:
+        self.options = options
+
+    @abstractmethod
+    def load(self) -> list[Sample]:
+        """Return the samples, in a stable order."""
+
+    @abstractmethod
+    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+        """Score one model response; must not raise for bad responses (return a failure)."""
+
+    def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
+        """Mean of each metric over the valid samples of each group (the usual paper protocol).
+
+        ``records`` are the lines of ``samples.jsonl``. Invalid samples are counted per group
+        under ``n_invalid`` and by failure tag under ``failures``.
+        """
+        return mean_over_valid(records)
+
+
+def mean_over_valid(records: Iterable[Mapping[str, Any]]) -> Aggregate:
+    """Average every metric of valid records per group; count invalid ones by failure tag."""
+    values: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    counts: dict[str, dict[str, Any]] = {}
+    for record in records:
+        group = str(record["group"])
+        count = counts.setdefault(group, {"n": 0, "n_valid": 0, "failures": {}})
+        count["n"] += 1
+        if not record.get("valid"):
+            tag = str(record.get("failure") or "unknown")
+            count["failures"][tag] = count["failures"].get(tag, 0) + 1
+            continue
+        count["n_valid"] += 1
+        for metric, value in (record.get("metrics") or {}).items():
+            if value is not None and not math.isnan(value):
+                values[group][metric].append(float(value))
+    metrics: dict[str, float | None] = {}
+    for group in sorted(values):
+        for metric, series in sorted(values[group].items()):
+            metrics[f"{group}/{metric}"] = sum(series) / len(series) if series else None
+    for group, count in counts.items():
+        count["n_invalid"] = count["n"] - count["n_valid"]
+    return Aggregate(metrics=metrics, counts=counts)

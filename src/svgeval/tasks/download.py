@@ -1,0 +1,89 @@
+"""Find a benchmark's official release: a ``--data PATH`` the user gives, or a cached download.
+
+Releases are GitHub archives pinned to a commit. They are downloaded once into the cache
+directory (``$SVGEVAL_CACHE`` or the platform's user cache dir, e.g. ``~/.cache/svgeval``) and
+unpacked there; later runs reuse the copy. Nothing is downloaded when ``--data`` is given.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import shutil
+import tarfile
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import platformdirs
+
+
+class DataUnavailable(RuntimeError):
+    """The data could not be found or downloaded; the message says what to do."""
+
+
+@dataclass(frozen=True)
+class GithubRelease:
+    """A repository snapshot: ``owner/name`` at ``commit``; ``marker`` is a path it must hold."""
+
+    repo: str
+    commit: str
+    marker: str
+
+    @property
+    def url(self) -> str:
+        return f"https://codeload.github.com/{self.repo}/tar.gz/{self.commit}"
+
+
+def cache_dir() -> Path:
+    """Root of svgeval's download cache."""
+    return Path(os.environ.get("SVGEVAL_CACHE") or platformdirs.user_cache_dir("svgeval"))
+
+
+def resolve_data(release: GithubRelease, data: Path | None) -> Path:
+    """Return the root of the release: ``data`` if given (checked), else the cached download."""
+    if data is not None:
+        root = Path(data).expanduser()
+        if not (root / release.marker).exists():
+            raise DataUnavailable(
+                f"{root} does not look like the {release.repo} release (no {release.marker}); "
+                "pass the folder that holds it with --data"
+            )
+        return root
+    target = cache_dir() / release.repo.replace("/", "+") / release.commit
+    if not (target / release.marker).exists():
+        _download(release, target)
+    return target
+
+
+def _download(release: GithubRelease, target: Path) -> None:
+    try:
+        response = httpx.get(release.url, follow_redirects=True, timeout=120.0)
+        response.raise_for_status()
+    except httpx.HTTPError as err:
+        raise DataUnavailable(
+            f"could not download {release.repo}@{release.commit} ({err}); "
+            "download it yourself and pass its folder with --data PATH"
+        ) from None
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=target.parent) as scratch:
+        with tarfile.open(fileobj=io.BytesIO(response.content), mode="r:gz") as archive:
+            archive.extractall(scratch, filter="data")
+        (top,) = Path(scratch).iterdir()
+        if target.exists():
+            shutil.rmtree(target)
+        top.rename(target)
+    if not (target / release.marker).exists():
+        raise DataUnavailable(f"the download of {release.repo} has no {release.marker}")
+
+
+def hash_files(root: Path, paths: Iterable[Path]) -> str:
+    """SHA-256 over the relative names and bytes of ``paths`` (for ``config.json``)."""
+    digest = hashlib.sha256()
+    for path in sorted(paths):
+        digest.update(str(path.relative_to(root)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
