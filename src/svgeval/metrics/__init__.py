@@ -6,6 +6,6 @@
 
 from __future__ import annotations
 
-from svgeval.metrics.registry import METRICS, MetricInfo, describe_metric
+from svgeval.metrics.registry import METRICS, MetricInfo, MetricUnavailable, describe_metric
 
-__all__ = ["METRICS", "MetricInfo", "describe_metric"]
+__all__ = ["METRICS", "MetricInfo", "MetricUnavailable", "describe_metric"]

@@ -24,3 +24,11 @@ def describe_metric(info: MetricInfo) -> MetricInfo:
     """Register ``info`` under its name and return it."""
     METRICS[info.name] = info
     return info
+
+
+class MetricUnavailable(RuntimeError):
+    """A metric cannot run here (weights or an optional package missing).
+
+    The message says which weights or package, where svgeval looked, and how to provide them
+    (a hub id or a local path). Runs record the metric as not computed (None), never as 0.
+    """
