@@ -13,6 +13,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import resource
+from collections.abc import Callable
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from types import TracebackType
@@ -45,8 +46,8 @@ def _limit_memory(memory_mb: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
-def _render_in_worker(svg: str | bytes, spec: RenderSpec) -> NDArray[np.uint8]:
-    return render_svg_uint8(svg, spec)
+RenderFunction = Callable[[str | bytes, RenderSpec], NDArray[np.uint8]]
+"""Renders SVG code to ``uint8`` pixels in a worker; must be importable (picklable by name)."""
 
 
 def _failure_from(error: BaseException, timeout_s: float) -> RenderFailure:
@@ -64,7 +65,8 @@ def _failure_from(error: BaseException, timeout_s: float) -> RenderFailure:
 class Renderer:
     """Isolated, time-limited CairoSVG rendering shared by all samples of a run.
 
-    ``workers`` defaults to the number of CPUs. Use as a context manager, or call :meth:`close`.
+    ``workers`` defaults to the number of CPUs. ``render_function`` is CairoSVG by default; another
+    renderer runs inside the same isolation. Use as a context manager, or call :meth:`close`.
     """
 
     def __init__(
@@ -72,19 +74,24 @@ class Renderer:
         workers: int | None = None,
         timeout_s: float = DEFAULT_TIMEOUT_S,
         memory_mb: int = DEFAULT_MEMORY_MB,
+        *,
+        render_function: RenderFunction = render_svg_uint8,
     ) -> None:
         self.workers = workers or os.cpu_count() or 1
         self.timeout_s = timeout_s
+        self._render_function = render_function
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["svgeval.svg.render", "cairosvg.surface"])
         self._pool = ProcessPool(
             max_workers=self.workers,
             initializer=_limit_memory,
             initargs=(memory_mb,),
-            context=multiprocessing.get_context("forkserver"),
+            context=context,
         )
 
     def render(self, svg: str | bytes, spec: RenderSpec) -> RenderOutcome:
         """Render one SVG; blocks the calling thread until the worker answers or times out."""
-        future = self._pool.schedule(_render_in_worker, args=(svg, spec), timeout=self.timeout_s)
+        future = self._pool.schedule(self._render_function, args=(svg, spec), timeout=self.timeout_s)
         try:
             return RenderOutcome(to_float(future.result()))
         except BaseException as error:  # every failure of untrusted input becomes a record

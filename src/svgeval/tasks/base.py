@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -109,20 +109,30 @@ class Task(ABC):
         return mean_over_valid(records)
 
 
-def mean_over_valid(records: Iterable[Mapping[str, Any]]) -> Aggregate:
-    """Average every metric of valid records per group; count invalid ones by failure tag."""
+def mean_over_valid(
+    records: Iterable[Mapping[str, Any]], over_all_records: Collection[str] = ()
+) -> Aggregate:
+    """Average every metric of valid records per group; count invalid ones by failure tag.
+
+    Metrics named in ``over_all_records`` are averaged over every record that carries them,
+    valid or not: tasks use this for corrected readings that give failed samples a value
+    instead of leaving them out.
+    """
     values: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     counts: dict[str, dict[str, Any]] = {}
     for record in records:
         group = str(record["group"])
         count = counts.setdefault(group, {"n": 0, "n_valid": 0, "failures": {}})
         count["n"] += 1
-        if not record.get("valid"):
+        valid = bool(record.get("valid"))
+        if valid:
+            count["n_valid"] += 1
+        else:
             tag = str(record.get("failure") or "unknown")
             count["failures"][tag] = count["failures"].get(tag, 0) + 1
-            continue
-        count["n_valid"] += 1
         for metric, value in (record.get("metrics") or {}).items():
+            if not valid and metric not in over_all_records:
+                continue
             if value is not None and not math.isnan(value):
                 values[group][metric].append(float(value))
     metrics: dict[str, float | None] = {}
