@@ -11,10 +11,11 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, Optional, cast
+from typing import Annotated, Any, cast
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from svgeval import __version__
@@ -40,17 +41,21 @@ class UserError(Exception):
     """An error the user can fix; printed as one line."""
 
 
+def _print_error(message: str) -> None:
+    console.print(f"[red]error:[/red] {escape(message)}", highlight=False, soft_wrap=True)
+
+
 @contextmanager
 def user_errors() -> Iterator[None]:
     """Turn the errors a user can cause into one line on stderr and exit code 1."""
     try:
         yield
     except (UserError, RunConflict, ModelUnavailable, DataUnavailable) as error:
-        console.print(f"[red]error:[/red] {error}", highlight=False, markup=True)
+        _print_error(str(error))
         raise typer.Exit(1) from None
     except (KeyError, ValueError, FileNotFoundError) as error:
         message = error.args[0] if isinstance(error, KeyError) and error.args else error
-        console.print(f"[red]error:[/red] {message}", highlight=False)
+        _print_error(str(message))
         raise typer.Exit(1) from None
     except KeyboardInterrupt:
         console.print("interrupted: finished samples are kept; continue with --resume")
@@ -108,27 +113,27 @@ def run(
     task: Annotated[str, typer.Argument(help="Task name; see `svgeval list tasks`.")],
     model: Annotated[str, typer.Option(help="Model spec; see `svgeval list models`.")] = "identity",
     out_dir: Annotated[Path, typer.Option("--out", help="Run directory.")] = Path("runs/latest"),
-    data: Annotated[Optional[Path], typer.Option(help="Local copy of the official release.")] = None,
+    data: Annotated[Path | None, typer.Option(help="Local copy of the official release.")] = None,
     tier: Annotated[str, typer.Option(help="Difficulty tier (tasks with tiers).")] = "all",
     resume: Annotated[bool, typer.Option(help="Continue the run in --out.")] = False,
-    limit: Annotated[Optional[int], typer.Option(help="First N samples of each group.")] = None,
+    limit: Annotated[int | None, typer.Option(help="First N samples of each group.")] = None,
     seed: Annotated[int, typer.Option(help="Seed for data generation and sampling.")] = 0,
     temperature: Annotated[float, typer.Option(help="Sampling temperature.")] = 0.0,
-    max_tokens: Annotated[Optional[int], typer.Option(help="Cap on generated tokens.")] = None,
+    max_tokens: Annotated[int | None, typer.Option(help="Cap on generated tokens.")] = None,
     concurrency: Annotated[int, typer.Option(help="Model requests in flight.")] = 8,
     timeout: Annotated[float, typer.Option(help="Seconds per model request.")] = 120.0,
-    base_url: Annotated[Optional[str], typer.Option(help="Endpoint of openai-compatible.")] = None,
-    api_key_env: Annotated[Optional[str], typer.Option(help="Env variable with the API key.")] = None,
-    render_workers: Annotated[Optional[int], typer.Option(help="Render processes.")] = None,
+    base_url: Annotated[str | None, typer.Option(help="Endpoint of openai-compatible.")] = None,
+    api_key_env: Annotated[str | None, typer.Option(help="Env variable with the API key.")] = None,
+    render_workers: Annotated[int | None, typer.Option(help="Render processes.")] = None,
     render_timeout: Annotated[float, typer.Option(help="Seconds per render.")] = 10.0,
-    set_: Annotated[list[str], typer.Option("--set", help="Task option KEY=VALUE.")] = [],
+    set_: Annotated[list[str] | None, typer.Option("--set", help="Task option KEY=VALUE.")] = None,
 ) -> None:
     """Run TASK with a model and write the run directory."""
     with user_errors():
         if limit is not None and limit < 1:
             raise UserError("--limit must be at least 1")
         task_cls = get_task(task)
-        options = TaskOptions(data=data, seed=seed, tier=tier, extra=_parse_sets(set_))
+        options = TaskOptions(data=data, seed=seed, tier=tier, extra=_parse_sets(set_ or []))
         backend = load_model(
             model,
             base_url=base_url,
@@ -209,8 +214,9 @@ def demo(
         write_release(cases, data)
         console.print(f"built {len(cases)} SVGEditBench cases from {len(names)} icons in {data}")
         task = get_task("svgeditbench")(TaskOptions(data=data, seed=seed))
-        runner = Runner(task, load_model(model), RunDir(out_dir / "run"), RunSettings(seed=seed))
-        execute(runner, resume=True)
+        backend = load_model(model)
+        run_dir = RunDir(out_dir / f"run-{model}")
+        execute(Runner(task, backend, run_dir, RunSettings(seed=seed)), resume=True)
 
 
 @svgeditbench_app.command("build")

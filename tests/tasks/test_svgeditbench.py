@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from conftest import shared_release
 
-from svgeval.models.baselines import IdentityModel, OracleModel
 from svgeval.models.base import Model
+from svgeval.models.baselines import IdentityModel, OracleModel
 from svgeval.runner import RunDir, Runner, RunSettings
 from svgeval.svg.demo_corpus import DEMO_ICONS, write_demo_corpus
 from svgeval.svg.isolation import Renderer

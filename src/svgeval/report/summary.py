@@ -26,7 +26,7 @@ def summary_table(results: Mapping[str, Any], directions: Mapping[str, bool] | N
     """A rich table of ``results.json``; a metric header gets an arrow when its direction is known."""
     metrics: Mapping[str, float | None] = results.get("metrics", {})
     counts: Mapping[str, Mapping[str, Any]] = results.get("counts", {})
-    groups = sorted({key.split("/", 1)[0] for key in metrics} | set(counts))
+    groups = list(counts) + sorted({key.split("/", 1)[0] for key in metrics} - set(counts))
     names = sorted({key.split("/", 1)[1] for key in metrics if "/" in key})
     title = f"{results.get('task')} · {results.get('model')}"
     if not results.get("complete", True):

@@ -152,7 +152,7 @@ def score_sample(task: Task, sample: Sample, response: str, renderer: Renderer) 
             "extracted": score.extracted,
             "extraction_rule": score.extraction_rule,
         }
-    except Exception as error:  # a bug in a scorer must not take the run down
+    except Exception as error:  # noqa: BLE001 - a bug in a scorer must not take the run down
         last = traceback.format_exception_only(type(error), error)[-1].strip()
         return {"valid": False, "failure": "scorer_error", "detail": last, "metrics": {}}
 

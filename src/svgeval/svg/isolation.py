@@ -21,6 +21,7 @@ from types import TracebackType
 import numpy as np
 from numpy.typing import NDArray
 from pebble import ProcessExpired, ProcessPool
+from typing_extensions import Self
 
 from svgeval.svg.render import FloatImage, RenderFailure, RenderSpec, render_svg_uint8, to_float
 from svgeval.svg.sanitize import SvgRejected
@@ -100,10 +101,10 @@ class Renderer:
             return RenderOutcome(None, _failure_from(error, self.timeout_s))
 
     def close(self) -> None:
-        self._pool.close()
+        self._pool.close()  # type: ignore[no-untyped-call]
         self._pool.join()
 
-    def __enter__(self) -> Renderer:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(
@@ -115,5 +116,5 @@ class Renderer:
         if exc_type is None:
             self.close()
         else:
-            self._pool.stop()
+            self._pool.stop()  # type: ignore[no-untyped-call]
             self._pool.join()

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from svgeval.svg.sanitize import SvgLimits, SvgRejected, check_svg
+from svgeval.svg.sanitize import DEFAULT_LIMITS, SvgLimits, SvgRejected, check_svg
 
 FloatImage = NDArray[np.float64]
 
@@ -59,15 +59,15 @@ def _refuse_url(url: str, resource_type: str) -> bytes:
     if url.lower().startswith("data:"):
         from urllib.request import urlopen
 
-        with urlopen(url) as response:  # noqa: S310 - data: URIs only, never the network
+        with urlopen(url) as response:
             data: bytes = response.read()
             return data
     raise SvgRejected("external_reference", f"refused to fetch {url[:80]!r}")
 
 
-def render_svg_uint8(svg: str | bytes, spec: RenderSpec, limits: SvgLimits = SvgLimits()) -> (
-    NDArray[np.uint8]
-):
+def render_svg_uint8(
+    svg: str | bytes, spec: RenderSpec, limits: SvgLimits = DEFAULT_LIMITS
+) -> NDArray[np.uint8]:
     """Render to ``uint8`` RGB (H, W, 3), or RGBA (H, W, 4) when ``spec.background`` is None.
 
     Raises :class:`SvgRejected` for unsafe input and other exceptions for render errors.

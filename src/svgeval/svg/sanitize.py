@@ -64,7 +64,10 @@ def _is_local_reference(url: str) -> bool:
     return url.startswith("#") or url.lower().startswith("data:") or url == ""
 
 
-def check_svg(svg: str | bytes, limits: SvgLimits = SvgLimits()) -> bytes:
+DEFAULT_LIMITS = SvgLimits()
+
+
+def check_svg(svg: str | bytes, limits: SvgLimits = DEFAULT_LIMITS) -> bytes:
     """Check untrusted SVG code and return it as UTF-8 bytes ready for rendering.
 
     Raises :class:`SvgRejected` if the code is unsafe, malformed or over the limits.

@@ -114,7 +114,7 @@ def answer_for(svg: str, subtask: str, color: str | None, target: str | None) ->
                 root.set("width", _number(float(width) / 2))
     elif subtask == "transparency":
         root.set("opacity", "0.5")
-    return etree.tostring(root, encoding="unicode")
+    return str(etree.tostring(root, encoding="unicode"))
 
 
 def build_cases(

@@ -55,8 +55,8 @@ class SvgEditBench(Task):
         return load_release(resolve_data(RELEASE, self.options.data))
 
     def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
-        rule = "auto" if self.options.extra.get("extract") == "auto" else "svgeditbench"
-        extraction = extract_svg(response, rule=rule)
+        lenient = self.options.extra.get("extract") == "auto"
+        extraction = extract_svg(response, rule="auto" if lenient else "svgeditbench")
         answer = renderer.render(sample.target["answer_svg"], RENDER)
         if answer.image is None:
             raise RuntimeError(f"reference answer of {sample.id} does not render: {answer.failure}")

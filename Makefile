@@ -1,0 +1,28 @@
+# Two entry points that set themselves up: `make demo` and `make test` (see README.md).
+VENV ?= .venv
+PYTHON ?= python3
+# The CPU build of torch; on a machine with CUDA, TORCH_SPEC="torch>=2.1" takes the registry's build.
+TORCH_SPEC ?= torch==2.13.0
+
+.PHONY: demo test lint
+
+$(VENV)/.core: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -e .
+	touch $@
+
+$(VENV)/.dev: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check "$(TORCH_SPEC)"
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -e ".[dev,models]"
+	touch $@ $(VENV)/.core
+
+demo: $(VENV)/.core
+	$(VENV)/bin/svgeval demo --out runs/demo
+
+test: $(VENV)/.dev
+	$(VENV)/bin/pytest
+
+lint: $(VENV)/.dev
+	$(VENV)/bin/ruff check src tests bench
+	$(VENV)/bin/mypy

@@ -1,0 +1,56 @@
+"""The command line: listings, and one-line errors with a non-zero exit for user mistakes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from svgeval.cli import app
+
+cli = CliRunner()
+
+
+def test_list_tasks_models_metrics() -> None:
+    assert "svgeditbench" in cli.invoke(app, ["list", "tasks"]).output
+    assert "openai-compatible" in cli.invoke(app, ["list", "models"]).output
+    assert "mse" in cli.invoke(app, ["list", "metrics"]).output
+    bad = cli.invoke(app, ["list", "widgets"])
+    assert bad.exit_code == 1 and "choose tasks, models or metrics" in bad.output
+
+
+def one_line_error(args: list[str]) -> str:
+    result = cli.invoke(app, args)
+    assert result.exit_code == 1, result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error:"), result.output
+    return lines[0]
+
+
+def test_user_errors_are_one_line(tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere"
+    assert "--data" in one_line_error(["run", "svgeditbench", "--data", str(missing)])
+    assert "unknown task" in one_line_error(["run", "nosuchtask"])
+    assert "unknown model" in one_line_error(["run", "svgeditbench", "--model", "gpt5"])
+    assert "KEY=VALUE" in one_line_error(["run", "svgeditbench", "--set", "novalue"])
+    assert "no .svg files" in one_line_error(
+        ["svgeditbench", "build", str(tmp_path), "--out", str(tmp_path / "o")]
+    )
+
+
+def test_demo_then_conflicting_rerun(tmp_path: Path) -> None:
+    result = cli.invoke(app, ["demo", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    results = json.loads((tmp_path / "run-identity" / "results.json").read_text())
+    assert results["n"] == 72 and results["complete"]
+    run_dir = str(tmp_path / "run-identity")
+    error = one_line_error(
+        ["run", "svgeditbench", "--data", str(tmp_path / "data"), "--out", run_dir]
+    )
+    assert "--resume" in error
+    error = one_line_error(
+        ["run", "svgeditbench", "--data", str(tmp_path / "data"), "--out", run_dir, "--resume",
+         "--model", "oracle"]
+    )
+    assert "different model" in error
