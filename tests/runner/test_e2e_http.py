@@ -1,0 +1,110 @@
+"""End to end over HTTP: a real localhost server speaking the Chat Completions API.
+
+Scripted replies, injected 429/500/timeouts, and a run killed with SIGKILL then resumed: every
+sample completes and is recorded exactly once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fake_openai_server import Fault, FakeOpenAIServer, RecordedRequest, message_text
+
+from svgeval.models import OpenAICompatibleModel, RetryPolicy
+from svgeval.runner import RunDir, Runner, RunSettings
+from svgeval.svg.demo_corpus import write_demo_corpus
+from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.svgeditbench import SvgEditBench, build_cases, write_release
+
+
+def first_svg(body: dict[str, Any]) -> str:
+    """Answer with the input SVG of the prompt (the first one; the last is the format example)."""
+    text = message_text(body["messages"][-1])
+    found = re.search(r"<svg\b.*?</svg>", text, flags=re.DOTALL)
+    return f"```svg\n{found.group(0)}\n```" if found else "no svg"
+
+
+def faults(request: RecordedRequest) -> Fault | None:
+    """First attempts of some prompts fail: 429 with Retry-After, 500, or a too-slow answer."""
+    if request.attempt > 0:
+        return None
+    return {
+        0: Fault.http_error(429, retry_after="0"),
+        1: Fault.http_error(500),
+        2: Fault.slow(1.0),
+    }.get(request.index % 5)
+
+
+@pytest.fixture()
+def demo_data(tmp_path: Path) -> Path:
+    names = write_demo_corpus(tmp_path / "icons")
+    write_release(build_cases(sorted((tmp_path / "icons").glob("*.svg")), names=names), tmp_path / "data")
+    return tmp_path / "data"
+
+
+def record_ids(run_dir: Path) -> Counter[str]:
+    lines = (run_dir / "samples.jsonl").read_text().splitlines()
+    return Counter(json.loads(line)["id"] for line in lines)
+
+
+def test_faults_are_retried_and_every_sample_recorded_once(tmp_path: Path, demo_data: Path) -> None:
+    with FakeOpenAIServer(reply=first_svg, faults=faults) as server:
+        model = OpenAICompatibleModel(
+            "openai-compatible:fake",
+            model="fake",
+            base_url=server.base_url,
+            api_key=None,
+            concurrency=8,
+            timeout_s=0.4,
+            retry=RetryPolicy(max_retries=3, base_delay_s=0.01, max_delay_s=0.05),
+        )
+        task = SvgEditBench(TaskOptions(data=demo_data))
+        runner = Runner(task, model, RunDir(tmp_path / "run"), RunSettings(concurrency=8))
+        results = asyncio.run(runner.run(runner.prepare(resume=False))).results
+        statuses = Counter(request.fault for request in server.chat_requests)
+    assert results["n"] == results["n_valid"] == 72 and results["complete"]
+    counts = record_ids(tmp_path / "run")
+    assert len(counts) == 72 and set(counts.values()) == {1}
+    assert len(server.chat_requests) > 72 and len(statuses) > 1
+    assert results["metrics"]["compression/ratio"] == 1.0  # the echo is a No Edit
+
+
+def test_sigkill_then_resume_records_every_sample_once(tmp_path: Path, demo_data: Path) -> None:
+    out = tmp_path / "run"
+    with FakeOpenAIServer(reply=first_svg, delay_s=0.05) as server:
+        command = [
+            sys.executable, "-m", "svgeval.cli", "run", "svgeditbench",
+            "--data", str(demo_data), "--out", str(out), "--concurrency", "2",
+            "--model", "openai-compatible:fake", "--base-url", server.base_url,
+        ]
+        process = subprocess.Popen(
+            command, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            lines = (out / "samples.jsonl").read_text() if (out / "samples.jsonl").exists() else ""
+            if lines.count("\n") >= 10:
+                break
+            time.sleep(0.02)
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+        finished_before = len(record_ids(out))
+        assert 10 <= finished_before < 72
+        resumed = subprocess.run(command + ["--resume"], capture_output=True, text=True, timeout=120)
+        assert resumed.returncode == 0, resumed.stderr
+        requests = len(server.chat_requests)
+    counts = record_ids(out)
+    assert len(counts) == 72 and set(counts.values()) == {1}
+    assert json.loads((out / "results.json").read_text())["n_valid"] == 72
+    assert requests <= 72 + 2  # only the requests in flight at the kill were asked again
