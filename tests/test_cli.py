@@ -54,3 +54,16 @@ def test_demo_then_conflicting_rerun(tmp_path: Path) -> None:
          "--model", "oracle"]
     )
     assert "different model" in error
+
+
+def test_score_rescoring_uses_the_cache_only(tmp_path: Path) -> None:
+    assert cli.invoke(app, ["demo", "--out", str(tmp_path)]).exit_code == 0
+    run_dir = tmp_path / "run-identity"
+    before = json.loads((run_dir / "results.json").read_text())
+    responses = (run_dir / "responses.jsonl").read_text()
+    result = cli.invoke(app, ["score", str(run_dir)])
+    assert result.exit_code == 0, result.output
+    after = json.loads((run_dir / "results.json").read_text())
+    assert after["metrics"] == before["metrics"] and after["model"] == "identity"
+    assert (run_dir / "responses.jsonl").read_text() == responses
+    assert len((run_dir / "samples.jsonl").read_text().splitlines()) == 72

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_openai_server import Fault, FakeOpenAIServer, RecordedRequest, message_text
+from fake_openai_server import FakeOpenAIServer, Fault, RecordedRequest, message_text
 
 from svgeval.models import OpenAICompatibleModel, RetryPolicy
 from svgeval.runner import RunDir, Runner, RunSettings
@@ -101,7 +101,9 @@ def test_sigkill_then_resume_records_every_sample_once(tmp_path: Path, demo_data
         process.wait(timeout=30)
         finished_before = len(record_ids(out))
         assert 10 <= finished_before < 72
-        resumed = subprocess.run(command + ["--resume"], capture_output=True, text=True, timeout=120)
+        resumed = subprocess.run(
+            [*command, "--resume"], check=False, capture_output=True, text=True, timeout=120
+        )
         assert resumed.returncode == 0, resumed.stderr
         requests = len(server.chat_requests)
     counts = record_ids(out)

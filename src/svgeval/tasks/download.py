@@ -3,6 +3,7 @@
 Releases are GitHub archives pinned to a commit. They are downloaded once into the cache
 directory (``$SVGEVAL_CACHE`` or the platform's user cache dir, e.g. ``~/.cache/svgeval``) and
 unpacked there; later runs reuse the copy. Nothing is downloaded when ``--data`` is given.
+``$SVGEVAL_ARCHIVE_HOST`` replaces ``https://codeload.github.com`` (a mirror or a proxy).
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ class GithubRelease:
 
     @property
     def url(self) -> str:
-        return f"https://codeload.github.com/{self.repo}/tar.gz/{self.commit}"
+        host = os.environ.get("SVGEVAL_ARCHIVE_HOST", "https://codeload.github.com")
+        return f"{host.rstrip('/')}/{self.repo}/tar.gz/{self.commit}"
 
 
 def cache_dir() -> Path:
