@@ -1,11 +1,49 @@
 """Metrics: pure functions over arrays and strings, one family per module.
 
-:data:`METRICS` describes every metric (range, direction, source, presets) for
-``svgeval list metrics`` and for reports.
+Importing this package registers every metric in :data:`METRICS` (range, direction, source,
+presets) for ``svgeval list metrics`` and for reports. No module imports torch or
+transformers at import time: model-based metrics load them (and their weights) on first call
+and raise :class:`MetricUnavailable` when they cannot.
 """
 
 from __future__ import annotations
 
+from svgeval.metrics.clip import aesthetic, clip_score, rclip, rclip_from_scores
+from svgeval.metrics.dino import dino
+from svgeval.metrics.hps import hps
+from svgeval.metrics.lpips import lpips
+from svgeval.metrics.pixel import iou, mse, ssim
+from svgeval.metrics.presets import PRESETS, MetricPreset, get_preset, preset_names
+from svgeval.metrics.pss import InvalidReference, PssResult, pss, pss_batch, pss_details
 from svgeval.metrics.registry import METRICS, MetricInfo, MetricUnavailable, describe_metric
+from svgeval.metrics.text import bge_m3, levenshtein, rouge_l, sbert
 
-__all__ = ["METRICS", "MetricInfo", "MetricUnavailable", "describe_metric"]
+__all__ = [
+    "METRICS",
+    "PRESETS",
+    "InvalidReference",
+    "MetricInfo",
+    "MetricPreset",
+    "MetricUnavailable",
+    "PssResult",
+    "aesthetic",
+    "bge_m3",
+    "clip_score",
+    "describe_metric",
+    "dino",
+    "get_preset",
+    "hps",
+    "iou",
+    "levenshtein",
+    "lpips",
+    "mse",
+    "preset_names",
+    "pss",
+    "pss_batch",
+    "pss_details",
+    "rclip",
+    "rclip_from_scores",
+    "rouge_l",
+    "sbert",
+    "ssim",
+]

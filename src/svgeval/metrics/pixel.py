@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
+from svgeval.metrics.presets import MetricPreset, get_preset
 from svgeval.metrics.registry import MetricInfo, describe_metric
 
 describe_metric(
@@ -28,3 +29,96 @@ def mse(a: NDArray[np.floating], b: NDArray[np.floating]) -> float:
     if a.shape != b.shape:
         raise ValueError(f"images differ in shape: {a.shape} vs {b.shape}")
     return float(np.mean((np.asarray(a, np.float64) - np.asarray(b, np.float64)) ** 2))
+
+
+describe_metric(
+    MetricInfo(
+        name="ssim",
+        summary="structural similarity of two renders (scikit-image, 11 px uniform window, "
+        "data_range 255 on uint8 RGB)",
+        value_range="[-1, 1] (in practice [0, 1])",
+        higher_is_better=True,
+        source="Wang et al. 2004; settings of the released SVGenius/StarVector code "
+        "(src/metrics/compute_SSIM.py)",
+        presets=("svgenius", "starvector", "vectorgym", "svgauge"),
+    )
+)
+describe_metric(
+    MetricInfo(
+        name="iou",
+        summary="intersection over union of the drawn (alpha > 0, or non-background) pixels",
+        value_range="[0, 1]",
+        higher_is_better=True,
+        source="SVGenius PSS global term (App. D)",
+        presets=("svgenius",),
+    )
+)
+
+
+def to_uint8(image: NDArray[np.generic]) -> NDArray[np.uint8]:
+    """Float images in [0, 1] become ``round(255 x)`` uint8; uint8 images pass through."""
+    array = np.asarray(image)
+    if array.dtype == np.uint8:
+        return array
+    return np.clip(np.round(array.astype(np.float64) * 255.0), 0, 255).astype(np.uint8)
+
+
+def ssim(
+    a: NDArray[np.generic],
+    b: NDArray[np.generic],
+    *,
+    preset: str | MetricPreset = "svgenius",
+    window: int | None = None,
+    gaussian: bool | None = None,
+) -> float:
+    """SSIM (Wang et al., 2004) of two same-sized images, averaged over pixels and channels.
+
+    ``SSIM = mean over windows of (2 mu_a mu_b + C1)(2 s_ab + C2) / ((mu_a^2 + mu_b^2 + C1)
+    (s_a^2 + s_b^2 + C2))`` with C1 = (0.01 L)^2, C2 = (0.03 L)^2, L = 255. Inputs are uint8 or
+    floats in [0, 1] (converted to uint8 first, as the released code works on 8-bit renders).
+    The released SVGenius/StarVector code calls ``skimage.metrics.structural_similarity`` with
+    ``win_size=11``, ``sigma=1.5`` but without ``gaussian_weights``, so the window is a uniform
+    11x11 box and sigma is unused; that is the default here. ``gaussian=True`` gives the
+    Gaussian-weighted variant of the SSIM paper, a different number. Range [-1, 1], 1 for
+    identical images; higher is better.
+    """
+    from skimage.metrics import structural_similarity
+
+    settings = get_preset(preset)
+    x, y = to_uint8(a), to_uint8(b)
+    if x.shape != y.shape:
+        raise ValueError(f"images differ in shape: {x.shape} vs {y.shape}")
+    use_gaussian = settings.ssim_gaussian if gaussian is None else gaussian
+    kwargs: dict[str, object] = {"data_range": 255}
+    if use_gaussian:
+        kwargs.update(gaussian_weights=True, sigma=1.5, use_sample_covariance=False)
+    else:
+        kwargs["win_size"] = window or settings.ssim_window
+    if x.ndim == 3:
+        kwargs["channel_axis"] = -1
+    return float(structural_similarity(x, y, **kwargs))  # type: ignore[arg-type]
+
+
+def iou(a: NDArray[np.generic], b: NDArray[np.generic]) -> float:
+    """IoU ``|A and B| / |A or B|`` of two drawn-pixel masks; 0 when both are empty.
+
+    Boolean inputs are the masks; RGBA images use alpha > 0 (as SVGenius' PSS does); RGB or
+    grey images on a white background use "not pure white". Range [0, 1]; higher is better.
+    """
+    ma, mb = _drawn(a), _drawn(b)
+    if ma.shape != mb.shape:
+        raise ValueError(f"masks differ in shape: {ma.shape} vs {mb.shape}")
+    union = int(np.logical_or(ma, mb).sum())
+    return int(np.logical_and(ma, mb).sum()) / union if union else 0.0
+
+
+def _drawn(image: NDArray[np.generic]) -> NDArray[np.bool_]:
+    array = np.asarray(image)
+    if array.dtype == np.bool_:
+        return array
+    pixels = to_uint8(array)
+    if pixels.ndim == 3 and pixels.shape[-1] == 4:
+        return pixels[..., 3] > 0
+    if pixels.ndim == 3:
+        return np.any(pixels < 255, axis=-1)
+    return pixels < 255

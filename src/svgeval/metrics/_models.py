@@ -1,0 +1,167 @@
+"""Loading model weights for model-based metrics: lazily, once per process, CUDA when present.
+
+Nothing here imports torch or transformers at module level; :func:`require` imports them on
+first use and turns a missing package into :class:`MetricUnavailable` with an install hint.
+
+Where weights come from, first match wins:
+
+1. the ``model_path=`` argument of the metric (a local directory or file),
+2. the environment variable ``SVGEVAL_<METRIC>_MODEL`` (e.g. ``SVGEVAL_CLIP_MODEL``),
+3. ``$SVGEVAL_MODEL_DIR/<org>--<name>`` or ``$SVGEVAL_MODEL_DIR/<name>`` for a hub id,
+4. the hub id itself (``model=`` argument or the preset's), from the local Hugging Face cache
+   or the hub.
+
+When none loads, :class:`MetricUnavailable` names the weights, every place tried, and how to
+provide them; runs record the metric as not computed (None), never as 0.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from svgeval.metrics.registry import MetricUnavailable
+
+INSTALL_HINT = 'install the model extra: pip install -e ".[models]"'
+T = TypeVar("T")
+_CACHE: dict[tuple[object, ...], Any] = {}
+_LOCK = threading.Lock()
+
+
+def require(module: str, hint: str = INSTALL_HINT) -> Any:
+    """Import ``module`` or raise :class:`MetricUnavailable` naming it and ``hint``."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as err:
+        raise MetricUnavailable(f"the Python package {module!r} is not installed ({err}); {hint}") from err
+
+
+def pick_device(device: str | None = None) -> str:
+    """``device`` if given, else ``cuda`` when torch sees a GPU, else ``cpu``."""
+    if device:
+        return device
+    torch = require("torch")
+    return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def candidates(metric: str, model: str, model_path: str | None) -> list[tuple[str, bool]]:
+    """Places to load ``model`` from, in order, each with whether it must exist locally."""
+    out: list[tuple[str, bool]] = []
+    if model_path:
+        out.append((str(model_path), True))
+    env = os.environ.get(f"SVGEVAL_{metric.upper()}_MODEL")
+    if env:
+        out.append((env, True))
+    root = os.environ.get("SVGEVAL_MODEL_DIR")
+    if root and not Path(model).expanduser().exists():
+        out.append((str(Path(root) / model.replace("/", "--")), True))
+        out.append((str(Path(root) / model.rsplit("/", 1)[-1]), True))
+    out.append((model, False))
+    return out
+
+
+def load_first(
+    metric: str,
+    what: str,
+    model: str,
+    model_path: str | None,
+    loader: Callable[[str], T],
+    cache_key: tuple[object, ...] = (),
+) -> T:
+    """Load with ``loader`` from the first candidate that works, once per process.
+
+    If none loads, raise :class:`MetricUnavailable` saying which weights (``what``), where it
+    looked, and how to provide them.
+    """
+    errors: list[str] = []
+    for place, must_exist in candidates(metric, model, model_path):
+        local = Path(place).expanduser()
+        if must_exist and not local.exists():
+            errors.append(f"{place}: no such file or directory")
+            continue
+        source = str(local) if local.exists() else place
+        key = (metric, source, *cache_key)
+        with _LOCK:
+            if key in _CACHE:
+                return _CACHE[key]  # type: ignore[no-any-return]
+        try:
+            value = loader(source)
+        except MetricUnavailable:
+            raise
+        except Exception as err:  # noqa: BLE001 - every loader failure is reported together
+            first = (str(err).strip().splitlines() or [""])[0][:200]
+            errors.append(f"{place}: {type(err).__name__}: {first}")
+            continue
+        with _LOCK:
+            _CACHE[key] = value
+        return value
+    raise MetricUnavailable(
+        f"{metric}: cannot load {what}. Looked in: " + "; ".join(errors)
+        + ". Provide the weights as a hub id (model=...) reachable from this machine, or "
+        "download them and pass a local directory with model_path=... (CLI: --model-path), "
+        f"set SVGEVAL_{metric.upper()}_MODEL, or put them under $SVGEVAL_MODEL_DIR/"
+        f"{model.replace('/', '--')}."
+    )
+
+
+def clear_cache() -> None:
+    """Forget every loaded model (tests use it)."""
+    with _LOCK:
+        _CACHE.clear()
+
+
+def batches(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def as_rgb_uint8(image: NDArray[np.generic]) -> NDArray[np.uint8]:
+    """An (H, W, 3) uint8 RGB image from uint8 or [0, 1] float input, grey or RGB(A).
+
+    RGBA is composited over white (svgeval renders on white, as the papers do).
+    """
+    array = np.asarray(image)
+    if array.dtype != np.uint8:
+        array = np.clip(np.round(array.astype(np.float64) * 255.0), 0, 255).astype(np.uint8)
+    if array.ndim == 2:
+        array = np.repeat(array[..., None], 3, axis=-1)
+    if array.ndim != 3 or array.shape[-1] not in (3, 4):
+        raise ValueError(f"expected an (H, W, 3) or (H, W, 4) image, got shape {array.shape}")
+    if array.shape[-1] == 4:
+        alpha = array[..., 3:4].astype(np.float64) / 255.0
+        rgb = array[..., :3].astype(np.float64) * alpha + 255.0 * (1 - alpha)
+        array = np.clip(np.round(rgb), 0, 255).astype(np.uint8)
+    return array
+
+
+def pil_resize_center_crop(image: NDArray[np.uint8], shortest: int, crop: int) -> NDArray[np.uint8]:
+    """Resize the shorter side to ``shortest`` with PIL bicubic, then centre-crop ``crop``
+    (the CLIP / DINOv2 evaluation transform)."""
+    from PIL import Image
+
+    pil = Image.fromarray(image)
+    w, h = pil.size
+    if w <= h:
+        new_w, new_h = shortest, int(shortest * h / w)
+    else:
+        new_w, new_h = int(shortest * w / h), shortest
+    pil = pil.resize((new_w, new_h), Image.Resampling.BICUBIC)
+    left = int(round((new_w - crop) / 2.0))
+    top = int(round((new_h - crop) / 2.0))
+    return np.asarray(pil.crop((left, top, left + crop, top + crop)))
+
+
+def normalize_batch(images: list[NDArray[np.uint8]], mean: Sequence[float],
+                    std: Sequence[float]) -> Any:
+    """Stack uint8 HWC images into a float NCHW tensor, scaled to [0, 1] and normalised."""
+    torch = require("torch")
+    array = np.stack(images).astype(np.float32) / 255.0
+    array = (array - np.asarray(mean, np.float32)) / np.asarray(std, np.float32)
+    return torch.from_numpy(np.ascontiguousarray(array.transpose(0, 3, 1, 2)))

@@ -1,0 +1,225 @@
+"""CLIP-based image metrics: ``clip_score``, ``rclip`` and the LAION ``aesthetic`` predictor.
+
+Models load through transformers (``CLIPModel``) from a hub id or a local directory; see
+:mod:`svgeval.metrics._models` for where weights are looked for. Images are (H, W, 3) uint8
+or [0, 1] float arrays (renders on white).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from svgeval.metrics import _models
+from svgeval.metrics.presets import MetricPreset, get_preset
+from svgeval.metrics.registry import MetricInfo, describe_metric
+
+Image = NDArray[np.generic]
+
+for _info in (
+    MetricInfo(
+        name="clip_score",
+        summary="100 x cosine of CLIP image and caption embeddings (model and clamping per preset)",
+        value_range="[-100, 100] unclamped (svgenius), [0, 100] clamped",
+        higher_is_better=True,
+        source="Hessel et al. 2021; SVGenius (ViT-L/14, unclamped), VectorGym (ViT-B/32)",
+        presets=("svgenius", "starvector", "vectorgym", "svgauge"),
+    ),
+    MetricInfo(
+        name="rclip",
+        summary="relative CLIP consistency: 100 x (1 - max(0, (CLIP(c, gt) - CLIP(c, gen)) / "
+        "CLIP(c, gt)))",
+        value_range="[0, 100] (can exceed 100 when CLIP(c, gt) < 0)",
+        higher_is_better=True,
+        source="SVGenius Eq. 1",
+        presets=("svgenius",),
+    ),
+    MetricInfo(
+        name="aesthetic",
+        summary="LAION aesthetic predictor: MLP on L2-normalised CLIP ViT-L/14 image embedding",
+        value_range="about [1, 10]",
+        higher_is_better=True,
+        source="Schuhmann et al. (LAION-5B / improved-aesthetic-predictor); SVGenius AES",
+        presets=("svgenius",),
+    ),
+):
+    describe_metric(_info)
+
+
+def _load_clip(source: str, device: str) -> tuple[Any, Any, Any]:
+    transformers = _models.require("transformers")
+    model = transformers.CLIPModel.from_pretrained(source).to(device).eval()
+    tokenizer = transformers.AutoTokenizer.from_pretrained(source)
+    processor = transformers.AutoImageProcessor.from_pretrained(source)
+    return model, tokenizer, processor
+
+
+def clip_model(preset: str | MetricPreset, model: str | None, model_path: str | None,
+               device: str | None, name: str = "clip") -> tuple[Any, Any, Any, str]:
+    """(model, tokenizer, image processor, device) for the preset's CLIP, loaded once."""
+    wanted = model or get_preset(preset).clip_model
+    dev = _models.pick_device(device)
+    loaded = _models.load_first(name, f"the CLIP model {wanted}", wanted, model_path,
+                                lambda src: _load_clip(src, dev), (dev,))
+    return (*loaded, dev)
+
+
+def image_embeddings(loaded: tuple[Any, Any, Any, str], images: Sequence[Image],
+                     batch_size: int) -> Any:
+    """L2-normalised CLIP image embeddings (N, D) in float32."""
+    torch = _models.require("torch")
+    model, _, processor, dev = loaded
+    out = []
+    for chunk in _models.batches([_models.as_rgb_uint8(i) for i in images], batch_size):
+        pixels = processor(images=list(chunk), return_tensors="pt")["pixel_values"].to(dev)
+        with torch.inference_mode():
+            feats = model.get_image_features(pixel_values=pixels)
+        feats = getattr(feats, "pooler_output", feats)
+        out.append(torch.nn.functional.normalize(feats.float(), dim=-1))
+    return torch.cat(out)
+
+
+def text_embeddings(loaded: tuple[Any, Any, Any, str], texts: Sequence[str],
+                    batch_size: int) -> Any:
+    """L2-normalised CLIP text embeddings; captions longer than the context are truncated."""
+    torch = _models.require("torch")
+    model, tokenizer, _, dev = loaded
+    max_len = model.config.text_config.max_position_embeddings
+    out = []
+    for chunk in _models.batches(list(texts), batch_size):
+        enc = tokenizer(list(chunk), padding=True, truncation=True, max_length=max_len,
+                        return_tensors="pt").to(dev)
+        with torch.inference_mode():
+            feats = model.get_text_features(input_ids=enc["input_ids"],
+                                            attention_mask=enc.get("attention_mask"))
+        feats = getattr(feats, "pooler_output", feats)
+        out.append(torch.nn.functional.normalize(feats.float(), dim=-1))
+    return torch.cat(out)
+
+
+def clip_score(
+    images: Sequence[Image],
+    texts: Sequence[str],
+    *,
+    preset: str | MetricPreset = "svgenius",
+    model: str | None = None,
+    model_path: str | None = None,
+    device: str | None = None,
+    clamp: bool | None = None,
+    batch_size: int = 32,
+) -> list[float]:
+    """CLIP score of each (image, caption) pair: ``scale x cos(E_img, E_txt)``.
+
+    SVGenius (released ``compute_clip_score.py``): OpenAI CLIP ViT-L/14, scale 100, no clamp,
+    caption truncated to 77 tokens. CLIPScore (Hessel et al., 2021) clamps the cosine at 0
+    (``clamp=True``; its 2.5 weight is not applied). VectorGym: ViT-B/32. Range
+    [-100, 100] unclamped, [0, 100] clamped; higher is better.
+    """
+    if len(images) != len(texts):
+        raise ValueError(f"{len(images)} images but {len(texts)} texts")
+    if not images:
+        return []
+    settings = get_preset(preset)
+    loaded = clip_model(settings, model, model_path, device)
+    cos = (image_embeddings(loaded, images, batch_size)
+           * text_embeddings(loaded, texts, batch_size)).sum(-1).tolist()
+    use_clamp = settings.clip_clamp_zero if clamp is None else clamp
+    return [settings.clip_scale * (max(0.0, c) if use_clamp else c) for c in cos]
+
+
+def rclip_from_scores(clip_gt: Sequence[float], clip_gen: Sequence[float]) -> list[float]:
+    """``100 x (1 - max(0, (CLIP(c, gt) - CLIP(c, gen)) / CLIP(c, gt)))`` per pair (SVGenius
+    Eq. 1). The scores may be on any common scale. A generated image that aligns with the
+    caption at least as well as the ground truth scores 100. A non-positive ``CLIP(c, gt)``
+    makes the ratio meaningless: the result is then NaN."""
+    out = []
+    for gt, gen in zip(clip_gt, clip_gen, strict=True):
+        if gt <= 0:
+            out.append(float("nan"))
+            continue
+        out.append(100.0 * (1.0 - max(0.0, (gt - gen) / gt)))
+    return out
+
+
+def rclip(
+    captions: Sequence[str],
+    gt_images: Sequence[Image],
+    gen_images: Sequence[Image],
+    *,
+    preset: str | MetricPreset = "svgenius",
+    model: str | None = None,
+    model_path: str | None = None,
+    device: str | None = None,
+    batch_size: int = 32,
+) -> list[float]:
+    """Relative CLIP consistency (SVGenius Eq. 1) of each generated image against its ground
+    truth, with the preset's CLIP; see :func:`rclip_from_scores`. Range [0, 100]; higher is
+    better."""
+    kw: dict[str, Any] = dict(preset=preset, model=model, model_path=model_path, device=device,
+                              clamp=False, batch_size=batch_size)
+    return rclip_from_scores(clip_score(gt_images, captions, **kw),
+                             clip_score(gen_images, captions, **kw))
+
+
+def _load_aesthetic_head(source: str, device: str) -> Any:
+    torch = _models.require("torch")
+    from pathlib import Path
+
+    path = Path(source)
+    if path.is_dir():
+        path = path / get_preset("svgenius").aesthetic_head
+    if not path.is_file():
+        raise FileNotFoundError(f"no aesthetic head file at {path}")
+    state = torch.load(path, map_location="cpu", weights_only=True)
+    state = state.get("state_dict", state)
+    state = {k.removeprefix("module."): v for k, v in state.items()}
+    # improved-aesthetic-predictor MLP: Linear(D,1024), Dropout, Linear(1024,128), Dropout,
+    # Linear(128,64), Dropout, Linear(64,16), Linear(16,1) -- no activations.
+    sizes = [state[f"layers.{i}.weight"].shape for i in (0, 2, 4, 6, 7)]
+    nn = torch.nn
+    head = nn.Sequential(
+        nn.Linear(sizes[0][1], sizes[0][0]), nn.Dropout(0.2),
+        nn.Linear(sizes[1][1], sizes[1][0]), nn.Dropout(0.2),
+        nn.Linear(sizes[2][1], sizes[2][0]), nn.Dropout(0.1),
+        nn.Linear(sizes[3][1], sizes[3][0]), nn.Linear(sizes[4][1], sizes[4][0]),
+    )
+    head.load_state_dict({f"{k}": v.float() for k, v in state.items()})
+    return head.to(device).eval()
+
+
+def aesthetic(
+    images: Sequence[Image],
+    *,
+    preset: str | MetricPreset = "svgenius",
+    model: str | None = None,
+    model_path: str | None = None,
+    head: str | None = None,
+    head_path: str | None = None,
+    device: str | None = None,
+    batch_size: int = 32,
+) -> list[float]:
+    """LAION aesthetic score of each image: ``MLP(E / |E|)`` with E the CLIP ViT-L/14 image
+    embedding and the MLP of ``sac+logos+ava1-l14-linearMSE.pth`` (improved-aesthetic-predictor,
+    a torch state dict with keys ``layers.{0,2,4,6,7}.{weight,bias}``).
+
+    ``model``/``model_path``: the CLIP backbone; ``head``/``head_path``: the head file (or a
+    directory holding it). Range about [1, 10]; higher is better. Source: Schuhmann et al.;
+    SVGenius' paper cites this predictor, while its released code calls
+    aesthetic-predictor-v2.5 (a SigLIP-based successor, not implemented here).
+    """
+    torch = _models.require("torch")
+    if not images:
+        return []
+    settings = get_preset(preset)
+    backbone = model or settings.aesthetic_model
+    loaded = clip_model(settings, backbone, model_path, device, name="aesthetic")
+    dev = loaded[3]
+    head_name = head or settings.aesthetic_head
+    mlp = _models.load_first("aesthetic_head", f"the aesthetic MLP head {head_name}", head_name,
+                             head_path, lambda src: _load_aesthetic_head(src, dev), (dev,))
+    emb = image_embeddings(loaded, images, batch_size)
+    with torch.inference_mode():
+        return [float(v) for v in mlp(emb).squeeze(-1).tolist()]

@@ -1,0 +1,69 @@
+"""DINO score: similarity of DINOv2 features of a generated and a reference render."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from svgeval.metrics import _models
+from svgeval.metrics.presets import MetricPreset, get_preset
+from svgeval.metrics.registry import MetricInfo, describe_metric
+
+describe_metric(
+    MetricInfo(
+        name="dino",
+        summary="(cos + 1) / 2 of mean-pooled DINOv2-base last hidden states of two renders",
+        value_range="[0, 1]",
+        higher_is_better=True,
+        source="Oquab et al. 2024 (DINOv2); SVGenius released compute_dino_score.py; VectorGym",
+        presets=("svgenius", "starvector", "vectorgym", "svgauge"),
+    )
+)
+
+
+def _load(source: str, device: str) -> tuple[Any, Any]:
+    transformers = _models.require("transformers")
+    model = transformers.AutoModel.from_pretrained(source).to(device).eval()
+    return model, transformers.AutoImageProcessor.from_pretrained(source)
+
+
+def dino(
+    images_a: Sequence[NDArray[np.generic]],
+    images_b: Sequence[NDArray[np.generic]],
+    *,
+    preset: str | MetricPreset = "svgenius",
+    model: str | None = None,
+    model_path: str | None = None,
+    device: str | None = None,
+    batch_size: int = 32,
+) -> list[float]:
+    """DINO similarity of each pair: ``(cos(f(a), f(b)) + 1) / 2`` where ``f`` is the mean over
+    all tokens (CLS and patches) of DINOv2's last hidden state, after the model's own image
+    processor (resize 256, centre crop 224, ImageNet normalisation).
+
+    As in the released SVGenius code (``compute_dino_score.py``, DINOv2-base). Range [0, 1],
+    1 for identical images; higher is better.
+    """
+    torch = _models.require("torch")
+    if len(images_a) != len(images_b):
+        raise ValueError(f"{len(images_a)} and {len(images_b)} images")
+    if not images_a:
+        return []
+    name = model or get_preset(preset).dino_model
+    dev = _models.pick_device(device)
+    net, processor = _models.load_first("dino", f"the DINOv2 model {name}", name, model_path,
+                                        lambda src: _load(src, dev), (dev,))
+
+    def features(images: Sequence[NDArray[np.generic]]) -> Any:
+        out = []
+        for chunk in _models.batches([_models.as_rgb_uint8(i) for i in images], batch_size):
+            pixels = processor(images=list(chunk), return_tensors="pt")["pixel_values"].to(dev)
+            with torch.inference_mode():
+                out.append(net(pixel_values=pixels).last_hidden_state.mean(dim=1).float())
+        return torch.cat(out)
+
+    cos = torch.nn.functional.cosine_similarity(features(images_a), features(images_b), dim=-1)
+    return [(float(c) + 1.0) / 2.0 for c in cos.tolist()]
