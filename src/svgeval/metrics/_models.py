@@ -5,7 +5,8 @@ first use and turns a missing package into :class:`MetricUnavailable` with an in
 
 Where weights come from, first match wins:
 
-1. the ``model_path=`` argument of the metric (a local directory or file),
+1. the ``model_path=`` argument of the metric (a local directory or file; when given, nothing
+   else is tried),
 2. the environment variable ``SVGEVAL_<METRIC>_MODEL`` (e.g. ``SVGEVAL_CLIP_MODEL``),
 3. ``$SVGEVAL_MODEL_DIR/<org>--<name>`` or ``$SVGEVAL_MODEL_DIR/<name>`` for a hub id,
 4. the hub id itself (``model=`` argument or the preset's), from the local Hugging Face cache
@@ -53,9 +54,9 @@ def pick_device(device: str | None = None) -> str:
 
 def candidates(metric: str, model: str, model_path: str | None) -> list[tuple[str, bool]]:
     """Places to load ``model`` from, in order, each with whether it must exist locally."""
+    if model_path:  # an explicit local path is the only place tried
+        return [(str(model_path), True)]
     out: list[tuple[str, bool]] = []
-    if model_path:
-        out.append((str(model_path), True))
     env = os.environ.get(f"SVGEVAL_{metric.upper()}_MODEL")
     if env:
         out.append((env, True))

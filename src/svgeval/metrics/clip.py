@@ -186,7 +186,7 @@ def _load_aesthetic_head(source: str, device: str) -> Any:
         nn.Linear(sizes[2][1], sizes[2][0]), nn.Dropout(0.1),
         nn.Linear(sizes[3][1], sizes[3][0]), nn.Linear(sizes[4][1], sizes[4][0]),
     )
-    head.load_state_dict({f"{k}": v.float() for k, v in state.items()})
+    head.load_state_dict({k.removeprefix("layers."): v.float() for k, v in state.items()})
     return head.to(device).eval()
 
 

