@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import shared_release
+from shared_paths import shared_release
 
 from svgeval.models.base import Model
 from svgeval.models.baselines import IdentityModel, OracleModel

@@ -1,0 +1,26 @@
+"""Fixtures for the model backend tests: a fake OpenAI-compatible server."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from fake_openai_server import FakeOpenAIServer
+
+StartServer = Callable[..., FakeOpenAIServer]
+
+
+@pytest.fixture
+def fake_openai() -> Iterator[StartServer]:
+    """Start fake servers with ``fake_openai(reply=..., faults=...)``; all stop after the test."""
+    servers: list[FakeOpenAIServer] = []
+
+    def start(**options: Any) -> FakeOpenAIServer:
+        server = FakeOpenAIServer(**options).start()
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()

@@ -1,0 +1,274 @@
+"""The Chat Completions backend against a real (fake) HTTP server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import time
+from collections.abc import Sequence
+from itertools import pairwise
+from typing import Any
+
+import pytest
+from fake_openai_server import FakeOpenAIServer, Fault, fail_first, on_requests
+
+from svgeval.models import (
+    Generation,
+    GenerationRequest,
+    ModelError,
+    ModelUnavailable,
+    OpenAICompatibleModel,
+    RetryPolicy,
+)
+
+from .conftest import StartServer
+
+FAST = RetryPolicy(max_retries=3, base_delay_s=0.01, max_delay_s=0.05, retry_after_cap_s=2.0)
+SVG = "<svg><rect/></svg>"
+TIME_LIMIT_S = 10.0
+
+
+def make_model(base_url: str, **options: Any) -> OpenAICompatibleModel:
+    options.setdefault("retry", FAST)
+    return OpenAICompatibleModel(
+        "openai-compatible:fake-model", model="fake-model", base_url=base_url, **options
+    )
+
+
+def ask(
+    sample_id: str = "s1", text: str = f"Recolor this: {SVG}", **fields: Any
+) -> GenerationRequest:
+    return GenerationRequest(sample_id, [{"role": "user", "content": text}], **fields)
+
+
+def generate_all(
+    model: OpenAICompatibleModel, requests: Sequence[GenerationRequest]
+) -> list[Generation | BaseException]:
+    """Run the requests concurrently, close the model, and return answers or errors.
+
+    A run longer than ``TIME_LIMIT_S`` fails the test (a broken cap must not hang the suite).
+    """
+
+    async def go() -> list[Generation | BaseException]:
+        answers = asyncio.gather(*(model.generate(r) for r in requests), return_exceptions=True)
+        try:
+            return await asyncio.wait_for(answers, TIME_LIMIT_S)
+        finally:
+            await model.aclose()
+
+    return asyncio.run(go())
+
+
+def generate_one(model: OpenAICompatibleModel, request: GenerationRequest | None = None) -> Any:
+    return generate_all(model, [request or ask()])[0]
+
+
+def gaps_between_requests(server: FakeOpenAIServer) -> list[float]:
+    times = [request.received_at for request in server.chat_requests]
+    return [later - earlier for earlier, later in pairwise(times)]
+
+
+def test_success_returns_text_usage_and_sends_the_request(fake_openai: StartServer) -> None:
+    server = fake_openai()
+    answer = generate_one(make_model(server.base_url), ask(max_tokens=64, seed=3))
+    assert isinstance(answer, Generation)
+    assert answer.text == f"```svg\n{SVG}\n```"
+    # 3 words in the prompt, 3 in the reply: the fake server counts words as tokens
+    assert answer.usage == {"prompt_tokens": 3, "completion_tokens": 3, "total_tokens": 6}
+    assert answer.latency_s > 0
+    [request] = server.requests
+    assert (request.method, request.path) == ("POST", "/v1/chat/completions")
+    assert request.body == {
+        "model": "fake-model",
+        "messages": [{"role": "user", "content": f"Recolor this: {SVG}"}],
+        "temperature": 0.0,
+        "max_tokens": 64,
+        "seed": 3,
+    }
+    assert "authorization" not in request.headers
+    assert request.headers["user-agent"].startswith("svgeval/")
+
+
+def test_content_parts_with_images_are_passed_through(fake_openai: StartServer) -> None:
+    server = fake_openai()
+    messages: list[dict[str, Any]] = [
+        {"role": "system", "content": "You edit SVG."},
+        {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": f"Fix it: {SVG}"},
+                {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}},
+            ],
+        },
+    ]
+    answer = generate_one(make_model(server.base_url), GenerationRequest("s1", messages))
+    assert answer.text == f"```svg\n{SVG}\n```"
+    [request] = server.requests
+    assert request.body is not None and request.body["messages"] == messages
+
+
+def test_null_content_is_empty_text(fake_openai: StartServer) -> None:
+    server = fake_openai(reply=lambda body: None)
+    answer = generate_one(make_model(server.base_url))
+    assert isinstance(answer, Generation)
+    assert answer.text == ""
+
+
+def test_retry_after_is_honoured(fake_openai: StartServer) -> None:
+    server = fake_openai(faults=fail_first(1, Fault.http_error(429, retry_after="1")))
+    answer = generate_one(make_model(server.base_url))
+    assert isinstance(answer, Generation)
+    [gap] = gaps_between_requests(server)
+    assert 1.0 <= gap < 3.0  # backoff alone would wait at most 0.01 s
+
+
+def test_retry_after_is_capped(fake_openai: StartServer) -> None:
+    server = fake_openai(faults=fail_first(1, Fault.http_error(429, retry_after="3600")))
+    policy = RetryPolicy(max_retries=2, base_delay_s=0.01, retry_after_cap_s=0.3)
+    answer = generate_one(make_model(server.base_url, retry=policy))
+    assert isinstance(answer, Generation)
+    [gap] = gaps_between_requests(server)
+    assert 0.3 <= gap < 3.0  # far below the 3600 s asked for
+
+
+@pytest.mark.parametrize("status", [500, 502, 503])
+def test_server_errors_are_retried_until_success(fake_openai: StartServer, status: int) -> None:
+    server = fake_openai(faults=fail_first(2, Fault.http_error(status)))
+    answer = generate_one(make_model(server.base_url))
+    assert isinstance(answer, Generation)
+    assert answer.text == f"```svg\n{SVG}\n```"
+    assert [r.attempt for r in server.chat_requests] == [0, 1, 2]
+
+
+def test_timeout_is_retried(fake_openai: StartServer) -> None:
+    server = fake_openai(faults=on_requests({0: Fault.slow(5.0)}))
+    started = time.monotonic()
+    answer = generate_one(make_model(server.base_url, timeout_s=0.3))
+    assert isinstance(answer, Generation)
+    assert 0.3 <= time.monotonic() - started < 4.0  # the slow answer takes 5 s
+    assert len(server.chat_requests) == 2
+
+
+def test_dropped_connection_is_retried(fake_openai: StartServer) -> None:
+    server = fake_openai(faults=on_requests({0: Fault.dropped_connection()}))
+    answer = generate_one(make_model(server.base_url))
+    assert isinstance(answer, Generation)
+    assert len(server.chat_requests) == 2
+
+
+def test_retries_are_capped(fake_openai: StartServer) -> None:
+    server = fake_openai(faults=fail_first(100, Fault.http_error(500)))
+    policy = RetryPolicy(max_retries=2, base_delay_s=0.01)
+    error = generate_one(make_model(server.base_url, retry=policy))
+    assert isinstance(error, ModelError)
+    assert str(error) == "gave up after 3 attempts; last error: HTTP 500: injected fault: HTTP 500"
+    assert len(server.chat_requests) == 3
+
+
+def test_repeated_timeouts_fail_the_sample(fake_openai: StartServer) -> None:
+    server = fake_openai(faults=fail_first(100, Fault.slow(5.0)))
+    policy = RetryPolicy(max_retries=1, base_delay_s=0.01)
+    error = generate_one(make_model(server.base_url, retry=policy, timeout_s=0.2))
+    assert isinstance(error, ModelError)
+    assert str(error) == "gave up after 2 attempts; last error: no answer within the 0.2 s timeout"
+
+
+@pytest.mark.parametrize("status", [400, 422])
+def test_bad_request_fails_the_sample_at_once(fake_openai: StartServer, status: int) -> None:
+    server = fake_openai(faults=fail_first(100, Fault.http_error(status)))
+    error = generate_one(make_model(server.base_url))
+    assert isinstance(error, ModelError)
+    assert str(error) == (
+        f"HTTP {status} from {server.base_url}/chat/completions: injected fault: HTTP {status}"
+    )
+    assert len(server.chat_requests) == 1
+
+
+def unused_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+def test_connection_refused_is_unavailable_with_a_clear_message() -> None:
+    base_url = f"http://127.0.0.1:{unused_port()}/v1"
+    error = generate_one(make_model(base_url))
+    assert isinstance(error, ModelUnavailable)
+    assert str(error) == (
+        f"openai-compatible:fake-model: cannot reach {base_url} (connection refused); "
+        "is the server running? check --base-url"
+    )
+
+
+def test_server_that_goes_away_makes_the_backend_unavailable() -> None:
+    async def go() -> str:
+        server = FakeOpenAIServer().start()
+        model = make_model(server.base_url)
+        try:
+            await model.generate(ask("first"))
+            server.stop()
+            with pytest.raises(ModelUnavailable) as caught:
+                await model.generate(ask("second"))
+        finally:
+            server.stop()
+            await model.aclose()
+        return str(caught.value)
+
+    message = asyncio.run(go())
+    assert message.startswith("openai-compatible:fake-model: http://127.0.0.1:")
+    assert message.endswith("/v1 stopped answering (connection refused, 4 attempts)")
+
+
+def test_wrong_api_key_is_unavailable(fake_openai: StartServer) -> None:
+    server = fake_openai(api_key="sk-right")
+    error = generate_one(make_model(server.base_url, api_key="sk-wrong", api_key_env="MY_KEY"))
+    assert isinstance(error, ModelUnavailable)
+    assert str(error) == (
+        f"openai-compatible:fake-model: HTTP 401 from {server.base_url}/chat/completions: "
+        "Incorrect API key provided.; check the API key in $MY_KEY"
+    )
+    assert len(server.chat_requests) == 1
+
+
+def test_missing_api_key_is_unavailable(fake_openai: StartServer) -> None:
+    server = fake_openai(api_key="sk-right")
+    error = generate_one(make_model(server.base_url))
+    assert isinstance(error, ModelUnavailable)
+    assert str(error).endswith("no API key was sent: set $OPENAI_API_KEY")
+
+
+def test_right_api_key_is_sent(fake_openai: StartServer) -> None:
+    server = fake_openai(api_key="sk-right")
+    answer = generate_one(make_model(server.base_url, api_key="sk-right"))
+    assert isinstance(answer, Generation)
+    assert server.requests[0].headers["authorization"] == "Bearer sk-right"
+
+
+def test_unknown_model_is_unavailable(fake_openai: StartServer) -> None:
+    server = fake_openai(models=["another-model"])
+    error = generate_one(make_model(server.base_url))
+    assert isinstance(error, ModelUnavailable)
+    assert "HTTP 404" in str(error)
+    assert "The model `fake-model` does not exist." in str(error)
+    assert str(error).endswith("check the model name and --base-url")
+
+
+def test_concurrency_is_bounded(fake_openai: StartServer) -> None:
+    server = fake_openai(delay_s=0.15)
+    requests = [ask(f"s{i}", f"Sample {i}: {SVG}") for i in range(10)]
+    answers = generate_all(make_model(server.base_url, concurrency=3), requests)
+    assert all(isinstance(answer, Generation) for answer in answers)
+    assert len(server.chat_requests) == 10
+    assert server.max_in_flight == 3
+
+
+
+def test_a_retrying_request_keeps_its_slot(fake_openai: StartServer) -> None:
+    """With one slot, a request backing off after a 429 delays the next one (no new load)."""
+    server = fake_openai(faults=on_requests({0: Fault.http_error(429, retry_after="0.3")}))
+    requests = [ask("first", f"First: {SVG}"), ask("second", f"Second: {SVG}")]
+    answers = generate_all(make_model(server.base_url, concurrency=1), requests)
+    assert all(isinstance(answer, Generation) for answer in answers)
+    prompts = [r.body["messages"][0]["content"] for r in server.chat_requests if r.body]
+    assert prompts == [f"First: {SVG}", f"First: {SVG}", f"Second: {SVG}"]

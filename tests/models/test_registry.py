@@ -1,0 +1,117 @@
+"""load_model: spec parsing, options, API keys."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from svgeval.models import (
+    MODEL_KINDS,
+    Model,
+    ModelUnavailable,
+    OpenAICompatibleModel,
+    load_model,
+    model_spec_forms,
+)
+from svgeval.models.baselines import IdentityModel, OracleModel
+
+from .conftest import StartServer
+from .test_openai_backend import ask
+
+KNOWN_FORMS = "identity, oracle, openai:<model>, openai-compatible:<model>, replay:<file.jsonl>"
+
+
+async def generate_and_close(model: Model) -> None:
+    """One request with max_tokens=50, in the same event loop as the close."""
+    try:
+        await model.generate(ask(max_tokens=50))
+    finally:
+        await model.aclose()
+
+
+def test_kinds_are_described_and_written_with_their_argument() -> None:
+    assert set(MODEL_KINDS) == {"identity", "oracle", "openai", "openai-compatible", "replay"}
+    assert all(description and "\n" not in description for description in MODEL_KINDS.values())
+    assert model_spec_forms() == [
+        "identity", "oracle", "openai:<model>", "openai-compatible:<model>", "replay:<file.jsonl>"
+    ]
+
+
+def test_baselines() -> None:
+    assert isinstance(load_model("identity"), IdentityModel)
+    assert isinstance(load_model("oracle"), OracleModel)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("gpt-4o", f"unknown model 'gpt-4o'; known models: {KNOWN_FORMS}"),
+        ("openai", "model 'openai' needs an argument: openai:<model>"),
+        ("replay:", "model 'replay:' needs an argument: replay:<file.jsonl>"),
+        ("identity:x", "model 'identity:x' takes no argument: write 'identity'"),
+        ("openai-compatible:m", "openai-compatible:m needs --base-url, e.g. http://localhost:8000/v1"),
+    ],
+)
+def test_bad_specs(spec: str, message: str) -> None:
+    with pytest.raises(ValueError) as caught:
+        load_model(spec)
+    assert str(caught.value) == message
+
+
+def test_http_options_are_refused_for_offline_kinds() -> None:
+    with pytest.raises(ValueError, match="do not apply to 'identity'"):
+        load_model("identity", base_url="http://localhost:8000/v1")
+
+
+def test_base_url_is_checked_and_normalised() -> None:
+    with pytest.raises(ValueError, match="must start with http:// or https://"):
+        load_model("openai-compatible:m", base_url="localhost:8000/v1")
+    model = load_model("openai-compatible:m", base_url="http://h:1/v1/chat/completions/")
+    assert isinstance(model, OpenAICompatibleModel)
+    assert model.url == "http://h:1/v1/chat/completions"
+    asyncio.run(model.aclose())
+
+
+def test_openai_needs_a_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    with pytest.raises(ModelUnavailable) as caught:
+        load_model("openai:gpt-4o")
+    assert str(caught.value) == (
+        "openai:gpt-4o needs an API key: set the OPENAI_API_KEY environment variable"
+    )
+
+
+def test_named_key_variable_must_be_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ROUTER_KEY", raising=False)
+    with pytest.raises(ModelUnavailable, match="set the ROUTER_KEY environment variable"):
+        load_model("openai-compatible:m", base_url="http://h/v1", api_key_env="ROUTER_KEY")
+
+
+def test_openai_sends_its_key_and_max_completion_tokens(
+    fake_openai: StartServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    server = fake_openai(api_key="sk-test")
+    model = load_model("openai:gpt-4o", base_url=server.base_url)
+    asyncio.run(generate_and_close(model))
+    [request] = server.chat_requests
+    assert request.headers["authorization"] == "Bearer sk-test"
+    assert request.body is not None
+    assert request.body["model"] == "gpt-4o"
+    assert request.body["max_completion_tokens"] == 50
+    assert "max_tokens" not in request.body
+
+
+def test_compatible_model_name_may_contain_colons_and_key_is_optional(
+    fake_openai: StartServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    server = fake_openai()
+    model = load_model("openai-compatible:llama3.1:8b", base_url=server.base_url)
+    asyncio.run(generate_and_close(model))
+    [request] = server.chat_requests
+    assert "authorization" not in request.headers
+    assert request.body is not None
+    assert request.body["model"] == "llama3.1:8b"
+    assert request.body["max_tokens"] == 50
