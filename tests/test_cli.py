@@ -67,3 +67,22 @@ def test_score_rescoring_uses_the_cache_only(tmp_path: Path) -> None:
     assert after["metrics"] == before["metrics"] and after["model"] == "identity"
     assert (run_dir / "responses.jsonl").read_text() == responses
     assert len((run_dir / "samples.jsonl").read_text().splitlines()) == 72
+
+
+def test_replay_reports_missing_ids(tmp_path: Path) -> None:
+    assert cli.invoke(app, ["demo", "--out", str(tmp_path)]).exit_code == 0
+    lines = (tmp_path / "run-identity" / "responses.jsonl").read_text().splitlines()
+    replay = tmp_path / "replay.jsonl"
+    replay.write_text("\n".join(lines[:-2]) + "\n")
+    out = tmp_path / "replayed"
+    result = cli.invoke(
+        app,
+        ["run", "svgeditbench", "--data", str(tmp_path / "data"), "--out", str(out),
+         "--model", f"replay:{replay}"],
+    )
+    assert result.exit_code == 0, result.output
+    assert "2 samples had no response in the replay file" in result.output
+    results = json.loads((out / "results.json").read_text())
+    missing = [json.loads(line)["id"] for line in lines[-2:]]
+    assert results["model_report"]["missing_ids"] == missing
+    assert results["n"] == 72 and results["n_valid"] == 70

@@ -104,6 +104,10 @@ def execute(runner: Runner, resume: bool) -> dict[str, Any]:
         runner.progress = advance
         summary = asyncio.run(runner.run(resumed))
     out.print(summary_table(summary.results, runner.task.metric_directions))
+    missing = summary.results.get("model_report", {}).get("missing_ids", [])
+    if missing:
+        shown = ", ".join(missing[:5]) + (", ..." if len(missing) > 5 else "")
+        console.print(f"warning: {len(missing)} samples had no response in the replay file: {shown}")
     console.print(f"run directory: {runner.run_dir.root}")
     return summary.results
 

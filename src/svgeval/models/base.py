@@ -57,5 +57,9 @@ class Model(ABC):
     async def generate(self, request: GenerationRequest) -> Generation:
         """Answer one request; raise ModelError for a failed request."""
 
-    async def aclose(self) -> None:
+    async def aclose(self) -> None:  # noqa: B027 - optional hook, deliberately empty
         """Release connections; the default has nothing to release."""
+
+    def report(self) -> dict[str, Any]:
+        """Facts about the run that belong in ``results.json`` (e.g. ids a replay file lacked)."""
+        return {}

@@ -51,6 +51,10 @@ class ReplayModel(Model):
         """Ids in the file that no request asked for (so far), in file order."""
         return [sample_id for sample_id in self._responses if sample_id not in self._requested]
 
+    def report(self) -> dict[str, Any]:
+        """The ids the file lacked and the ids it had that no sample asked for."""
+        return {"missing_ids": self.missing_ids, "unrequested_ids": self.unrequested_ids}
+
 
 def read_replay_file(path: Path) -> dict[str, str]:
     """Responses by sample id; ModelUnavailable naming the file and line on any problem."""

@@ -305,5 +305,7 @@ class Runner:
             "counts": aggregate.counts,
             "svgeval_version": __version__,
         }
+        if self.model.report():
+            results["model_report"] = self.model.report()
         write_json(self.run_dir.results, results)
         return results
