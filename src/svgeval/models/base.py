@@ -57,7 +57,7 @@ class Model(ABC):
     async def generate(self, request: GenerationRequest) -> Generation:
         """Answer one request; raise ModelError for a failed request."""
 
-    async def aclose(self) -> None:  # noqa: B027 - optional hook, deliberately empty
+    async def aclose(self) -> None:
         """Release connections; the default has nothing to release."""
 
     def report(self) -> dict[str, Any]:
