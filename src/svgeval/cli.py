@@ -20,7 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from svgeval import __version__
 from svgeval.metrics import METRICS
-from svgeval.models import MODEL_KINDS, load_model
+from svgeval.models import MODEL_KINDS, load_model, model_spec_forms
 from svgeval.models.base import ModelUnavailable
 from svgeval.runner import RunConflict, RunDir, Runner, RunSettings
 from svgeval.svg.demo_corpus import write_demo_corpus
@@ -189,8 +189,8 @@ def list_(
             for name, cls in all_tasks().items():
                 out.print(f"[bold]{name}[/bold]  {cls.description}")
         elif what == "models":
-            for name, summary in MODEL_KINDS.items():
-                out.print(f"[bold]{name}[/bold]  {summary}")
+            for form, summary in zip(model_spec_forms(), MODEL_KINDS.values()):
+                out.print(f"[bold]{escape(form)}[/bold]  {summary}")
         elif what == "metrics":
             for info in sorted(METRICS.values(), key=lambda i: i.name):
                 arrow = "higher is better" if info.higher_is_better else "lower is better"
