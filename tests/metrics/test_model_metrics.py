@@ -153,9 +153,7 @@ def _to_open_clip(model) -> dict:  # type: ignore[no-untyped-def]
 
 def test_hps_loads_an_open_clip_checkpoint(tiny_clip_dir: Path, tmp_path: Path) -> None:
     import torch
-    from transformers import CLIPModel
-
-    from transformers import CLIPConfig
+    from transformers import CLIPConfig, CLIPModel
 
     torch.manual_seed(2)
     # head counts follow open_clip's head widths (64 text, 64 vision below 1280 wide)

@@ -163,6 +163,6 @@ def normalize_batch(images: list[NDArray[np.uint8]], mean: Sequence[float],
                     std: Sequence[float]) -> Any:
     """Stack uint8 HWC images into a float NCHW tensor, scaled to [0, 1] and normalised."""
     torch = require("torch")
-    array = np.stack(images).astype(np.float32) / 255.0
-    array = (array - np.asarray(mean, np.float32)) / np.asarray(std, np.float32)
-    return torch.from_numpy(np.ascontiguousarray(array.transpose(0, 3, 1, 2)))
+    scaled = np.stack(images).astype(np.float32) / 255.0
+    normed = (scaled - np.asarray(mean, np.float32)) / np.asarray(std, np.float32)
+    return torch.from_numpy(np.ascontiguousarray(normed.transpose(0, 3, 1, 2)))

@@ -186,7 +186,7 @@ def center_and_scale(reference: etree._Element, generated: etree._Element) -> st
     """normal.py ``compare_and_scale_svg``: centre both in the reference viewBox, scale the
     generated paths uniformly so its box fits the reference's (ratio clamped to [0.05, 10]),
     re-centre. Modifies both trees; returns the target viewBox."""
-    target = reference.get("viewBox", DEFAULT_VIEWBOX)
+    target = str(reference.get("viewBox", DEFAULT_VIEWBOX))
     center(generated, target)
     center(reference, target)
     gen_box, ref_box = _union_bbox(generated), _union_bbox(reference)
@@ -200,7 +200,7 @@ def center_and_scale(reference: etree._Element, generated: etree._Element) -> st
 
 
 def to_string(root: etree._Element) -> str:
-    return etree.tostring(root, encoding="unicode")
+    return str(etree.tostring(root, encoding="unicode"))
 
 
 def alpha_mask(svg: str, size: tuple[int, int]) -> NDArray[np.bool_]:

@@ -247,8 +247,8 @@ def _curve_extreme_points(seg: Segment) -> list[complex]:
     out = []
     if seg.kind == "C":
         p0, p1, p2, p3 = pts
-        for axis in (lambda z: z.real, lambda z: z.imag):
-            v0, v1, v2, v3 = axis(p0), axis(p1), axis(p2), axis(p3)
+        for v0, v1, v2, v3 in ((p0.real, p1.real, p2.real, p3.real),
+                               (p0.imag, p1.imag, p2.imag, p3.imag)):
             a = 3 * (-v0 + 3 * v1 - 3 * v2 + v3)
             b = 6 * (v0 - 2 * v1 + v2)
             c = 3 * (v1 - v0)
@@ -257,8 +257,7 @@ def _curve_extreme_points(seg: Segment) -> list[complex]:
                 out.append(mt**3 * p0 + 3 * mt * mt * t * p1 + 3 * mt * t * t * p2 + t**3 * p3)
     elif seg.kind == "Q":
         p0, p1, p2 = pts
-        for axis in (lambda z: z.real, lambda z: z.imag):
-            v0, v1, v2 = axis(p0), axis(p1), axis(p2)
+        for v0, v1, v2 in ((p0.real, p1.real, p2.real), (p0.imag, p1.imag, p2.imag)):
             den = v0 - 2 * v1 + v2
             if abs(den) > 1e-12:
                 t = (v0 - v1) / den

@@ -80,7 +80,7 @@ def _build(net: str, params: dict[str, Any], device: str) -> Any:
             layer.bias.data = torch.from_numpy(np.asarray(p["bias"]).copy())
         return layer
 
-    class LPIPSNet(nn.Module):  # type: ignore[misc]
+    class LPIPSNet(nn.Module):  # type: ignore[misc,name-defined]
         def __init__(self) -> None:
             super().__init__()
             self.stages = nn.ModuleList()
@@ -113,7 +113,7 @@ def _build(net: str, params: dict[str, Any], device: str) -> Any:
         def forward(self, x0: Any, x1: Any) -> Any:
             """Distance per pair for inputs in LPIPS' [-1, 1] convention, shape (N,)."""
             h0, h1 = (x0 - self.shift) / self.scale, (x1 - self.shift) / self.scale
-            total = 0
+            total: Any = 0
             for stage, head in zip(self.stages, self.heads):
                 h0, h1 = stage(h0), stage(h1)
                 n0 = h0 / (h0.pow(2).sum(1, keepdim=True).sqrt() + 1e-10)

@@ -96,7 +96,7 @@ def ssim(
         kwargs["win_size"] = window or settings.ssim_window
     if x.ndim == 3:
         kwargs["channel_axis"] = -1
-    return float(structural_similarity(x, y, **kwargs))  # type: ignore[arg-type]
+    return float(structural_similarity(x, y, **kwargs))  # type: ignore[no-untyped-call]
 
 
 def iou(a: NDArray[np.generic], b: NDArray[np.generic]) -> float:
@@ -115,10 +115,12 @@ def iou(a: NDArray[np.generic], b: NDArray[np.generic]) -> float:
 def _drawn(image: NDArray[np.generic]) -> NDArray[np.bool_]:
     array = np.asarray(image)
     if array.dtype == np.bool_:
-        return array
+        mask: NDArray[np.bool_] = array
+        return mask
     pixels = to_uint8(array)
     if pixels.ndim == 3 and pixels.shape[-1] == 4:
         return pixels[..., 3] > 0
     if pixels.ndim == 3:
-        return np.any(pixels < 255, axis=-1)
+        drawn: NDArray[np.bool_] = np.any(pixels < 255, axis=-1)
+        return drawn
     return pixels < 255

@@ -136,7 +136,8 @@ def mask_iou_matrix(a: list[NDArray[np.bool_]], b: list[NDArray[np.bool_]]) -> N
     fb = np.stack([m.ravel() for m in b]).astype(np.float32)
     inter = (fa @ fb.T).astype(np.float64)
     union = fa.sum(1)[:, None] + fb.sum(1)[None, :] - inter
-    return np.divide(inter, union, out=np.zeros_like(inter), where=union > 0)
+    iou: NDArray[np.float64] = np.divide(inter, union, out=np.zeros_like(inter), where=union > 0)
+    return iou
 
 
 def kendall_order(ref_ids: list[object], gen_ids: list[object]) -> float:
