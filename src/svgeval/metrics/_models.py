@@ -142,23 +142,6 @@ def as_rgb_uint8(image: NDArray[np.generic]) -> NDArray[np.uint8]:
     return array
 
 
-def pil_resize_center_crop(image: NDArray[np.uint8], shortest: int, crop: int) -> NDArray[np.uint8]:
-    """Resize the shorter side to ``shortest`` with PIL bicubic, then centre-crop ``crop``
-    (the CLIP / DINOv2 evaluation transform)."""
-    from PIL import Image
-
-    pil = Image.fromarray(image)
-    w, h = pil.size
-    if w <= h:
-        new_w, new_h = shortest, int(shortest * h / w)
-    else:
-        new_w, new_h = int(shortest * w / h), shortest
-    pil = pil.resize((new_w, new_h), Image.Resampling.BICUBIC)
-    left = int(round((new_w - crop) / 2.0))
-    top = int(round((new_h - crop) / 2.0))
-    return np.asarray(pil.crop((left, top, left + crop, top + crop)))
-
-
 def normalize_batch(images: list[NDArray[np.uint8]], mean: Sequence[float],
                     std: Sequence[float]) -> Any:
     """Stack uint8 HWC images into a float NCHW tensor, scaled to [0, 1] and normalised."""
