@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from svgeval.cli import app
@@ -86,3 +88,12 @@ def test_replay_reports_missing_ids(tmp_path: Path) -> None:
     missing = [json.loads(line)["id"] for line in lines[-2:]]
     assert results["model_report"]["missing_ids"] == missing
     assert results["n"] == 72 and results["n_valid"] == 70
+
+
+def test_model_path_sets_the_metric_weights_variable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SVGEVAL_DINO_MODEL", "unset")  # restored after the test
+    assert "METRIC=PATH" in one_line_error(["run", "svgeditbench", "--model-path", "dino"])
+    cli.invoke(app, ["run", "nosuchtask", "--model-path", f"dino={tmp_path}"])
+    assert os.environ["SVGEVAL_DINO_MODEL"] == str(tmp_path)

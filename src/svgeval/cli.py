@@ -7,6 +7,7 @@ one-line message saying what happened and what to do, and exit code 1 (2 for usa
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -62,12 +63,12 @@ def user_errors() -> Iterator[None]:
         raise typer.Exit(130) from None
 
 
-def _parse_sets(pairs: list[str]) -> dict[str, str]:
+def _parse_sets(pairs: list[str], flag: str = "--set", form: str = "KEY=VALUE") -> dict[str, str]:
     extra = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
-            raise UserError(f"--set expects KEY=VALUE, got {pair!r}")
+            raise UserError(f"{flag} expects {form}, got {pair!r}")
         extra[key.strip()] = value.strip()
     return extra
 
@@ -104,6 +105,8 @@ def execute(runner: Runner, resume: bool) -> dict[str, Any]:
         runner.progress = advance
         summary = asyncio.run(runner.run(resumed))
     out.print(summary_table(summary.results, runner.task.metric_directions))
+    for metric, reason in summary.results.get("not_computed", {}).items():
+        console.print(f"warning: {metric} was not computed: {reason}", highlight=False)
     missing = summary.results.get("model_report", {}).get("missing_ids", [])
     if missing:
         shown = ", ".join(missing[:5]) + (", ..." if len(missing) > 5 else "")
@@ -131,11 +134,17 @@ def run(
     render_workers: Annotated[int | None, typer.Option(help="Render processes.")] = None,
     render_timeout: Annotated[float, typer.Option(help="Seconds per render.")] = 10.0,
     set_: Annotated[list[str] | None, typer.Option("--set", help="Task option KEY=VALUE.")] = None,
+    model_path: Annotated[
+        list[str] | None,
+        typer.Option(help="Local weights for a metric, METRIC=PATH (e.g. dino=/models/dinov2)."),
+    ] = None,
 ) -> None:
     """Run TASK with a model and write the run directory."""
     with user_errors():
         if limit is not None and limit < 1:
             raise UserError("--limit must be at least 1")
+        for metric, path in _parse_sets(model_path or [], "--model-path", "METRIC=PATH").items():
+            os.environ[f"SVGEVAL_{metric.upper()}_MODEL"] = path
         task_cls = get_task(task)
         options = TaskOptions(data=data, seed=seed, tier=tier, extra=_parse_sets(set_ or []))
         backend = load_model(

@@ -151,6 +151,7 @@ def score_sample(task: Task, sample: Sample, response: str, renderer: Renderer) 
             "metrics": score.metrics,
             "extracted": score.extracted,
             "extraction_rule": score.extraction_rule,
+            "not_computed": score.not_computed,
         }
     except Exception as error:  # noqa: BLE001 - a bug in a scorer must not take the run down
         last = traceback.format_exception_only(type(error), error)[-1].strip()
@@ -305,6 +306,8 @@ class Runner:
             "counts": aggregate.counts,
             "svgeval_version": __version__,
         }
+        if aggregate.not_computed:
+            results["not_computed"] = aggregate.not_computed
         if self.model.report():
             results["model_report"] = self.model.report()
         write_json(self.run_dir.results, results)

@@ -12,11 +12,12 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
+from svgeval.metrics.registry import MetricUnavailable
 from svgeval.svg.isolation import Renderer
 
 Message = dict[str, Any]
@@ -48,7 +49,7 @@ class Score:
     ``valid`` is False when the response could not be used (no SVG, unparsable answer, render
     failure); ``failure`` then says why, with a short tag such as ``extract`` or
     ``render:timeout``. ``metrics`` maps metric names to values; a metric that could not be
-    computed is None (never a stand-in 0).
+    computed is None (never a stand-in 0) and ``not_computed`` says why.
     """
 
     valid: bool
@@ -57,6 +58,16 @@ class Score:
     extraction_rule: str | None = None
     failure: str | None = None
     detail: str | None = None
+    not_computed: dict[str, str] = field(default_factory=dict)
+
+    def add_metric(self, name: str, compute: Callable[[], float | None]) -> None:
+        """Store ``compute()`` under ``name``; if the metric cannot run here (weights or a
+        package missing), store None and the reason instead."""
+        try:
+            self.metrics[name] = compute()
+        except MetricUnavailable as error:
+            self.metrics[name] = None
+            self.not_computed[name] = str(error)
 
 
 @dataclass(frozen=True)
@@ -71,10 +82,14 @@ class TaskOptions:
 
 @dataclass(frozen=True)
 class Aggregate:
-    """Flat ``"<group>/<metric>"`` numbers plus sample and failure counts per group."""
+    """Flat ``"<group>/<metric>"`` numbers plus sample and failure counts per group.
+
+    ``not_computed`` maps a metric that could not run to the reason (its values are None).
+    """
 
     metrics: dict[str, float | None]
     counts: dict[str, dict[str, Any]]
+    not_computed: dict[str, str] = field(default_factory=dict)
 
 
 class Task(ABC):
@@ -120,7 +135,9 @@ def mean_over_valid(
     """
     values: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     counts: dict[str, dict[str, Any]] = {}
+    not_computed: dict[str, str] = {}
     for record in records:
+        not_computed.update(record.get("not_computed") or {})
         group = str(record["group"])
         count = counts.setdefault(group, {"n": 0, "n_valid": 0, "failures": {}})
         count["n"] += 1
@@ -133,12 +150,13 @@ def mean_over_valid(
         for metric, value in (record.get("metrics") or {}).items():
             if not valid and metric not in over_all_records:
                 continue
+            series = values[group][metric]
             if value is not None and not math.isnan(value):
-                values[group][metric].append(float(value))
+                series.append(float(value))
     metrics: dict[str, float | None] = {}
     for group in sorted(values):
         for metric, series in sorted(values[group].items()):
             metrics[f"{group}/{metric}"] = sum(series) / len(series) if series else None
     for group, count in counts.items():
         count["n_invalid"] = count["n"] - count["n_valid"]
-    return Aggregate(metrics=metrics, counts=counts)
+    return Aggregate(metrics=metrics, counts=counts, not_computed=not_computed)

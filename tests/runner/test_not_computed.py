@@ -1,0 +1,43 @@
+"""A metric whose weights are missing is recorded as not computed (None + reason), never 0."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from svgeval.metrics.dino import dino
+from svgeval.models.baselines import OracleModel
+from svgeval.runner import RunDir, Runner, RunSettings
+from svgeval.svg.demo_corpus import demo_svg
+from svgeval.svg.extract import extract_svg
+from svgeval.svg.isolation import Renderer
+from svgeval.svg.render import RenderSpec
+from svgeval.tasks.base import Sample, Score, Task, TaskOptions
+
+
+class DinoTask(Task):
+    name = "dino-check"
+    description = "renders the answer and compares it with DINO"
+
+    def load(self) -> list[Sample]:
+        svg = demo_svg("sun")
+        return [Sample(id="sun", group="g", messages=[], reference=f"```svg\n{svg}\n```")]
+
+    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+        svg = extract_svg(response).svg or ""
+        image = renderer.render(svg, RenderSpec.square(32)).image
+        assert image is not None
+        score = Score(valid=True, metrics={"drawn": 1.0})
+        weights = str(self.options.extra["weights"])
+        score.add_metric("dino", lambda: dino([image], [image], model_path=weights)[0])
+        return score
+
+
+def test_missing_weights_are_recorded_as_not_computed(tmp_path: Path) -> None:
+    weights = tmp_path / "no-such-dinov2"
+    task = DinoTask(TaskOptions(extra={"weights": str(weights)}))
+    runner = Runner(task, OracleModel(), RunDir(tmp_path / "run"), RunSettings())
+    results = asyncio.run(runner.run(runner.prepare(resume=False))).results
+    assert results["metrics"] == {"g/dino": None, "g/drawn": 1.0}
+    reason = results["not_computed"]["dino"]
+    assert str(weights) in reason and "model" in reason.lower()
