@@ -4,7 +4,7 @@
 
 Pairs are (icon, another icon) and (icon, the icon with one path removed), drawn with a fixed
 seed from {easy,medium,hard}/process/*.svg. Prints pairs per second for each metric; image
-metrics use 448 px renders (the svgenius preset), rendered once up front (render time is
+metrics use 224 px renders (the svgenius preset), rendered once up front (render time is
 reported separately). Model-based metrics are timed only when their weights load.
 """
 
@@ -20,7 +20,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from svgeval.metrics import MetricUnavailable, levenshtein, mse, pss, rouge_l, ssim
+from svgeval.metrics import MetricUnavailable, get_preset, levenshtein, mse, pss, rouge_l, ssim
 from svgeval.svg.render import RenderSpec, render_svg
 
 
@@ -63,10 +63,11 @@ def main() -> None:
     print(f"{platform.machine()}, {n} pairs from {len(files)} icons")
 
     _timed("pss", n, lambda: [pss(r, g) for r, g in pairs])
-    spec = RenderSpec.square(448)
+    size = get_preset("svgenius").render_size
+    spec = RenderSpec.square(size)
     start = time.perf_counter()
     images = [(render_svg(r, spec), render_svg(g, spec)) for r, g in pairs]
-    print(f"{'render 448':<12} {n / (time.perf_counter() - start):10.1f} pairs/s")
+    print(f"{f'render {size}':<12} {n / (time.perf_counter() - start):10.1f} pairs/s")
     _timed("mse", n, lambda: [mse(a, b) for a, b in images])
     _timed("ssim", n, lambda: [ssim(a, b) for a, b in images])
     texts = [(r[:5000], g[:5000]) for r, g in pairs]

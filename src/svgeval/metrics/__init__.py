@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from svgeval.metrics.clip import aesthetic, clip_score, rclip, rclip_from_scores
 from svgeval.metrics.dino import dino
+from svgeval.metrics.editing import compression_ratio, relative_change_distance, relative_mse_score
 from svgeval.metrics.hps import hps
 from svgeval.metrics.lpips import lpips
 from svgeval.metrics.pixel import iou, mse, ssim
@@ -29,6 +30,7 @@ __all__ = [
     "aesthetic",
     "bge_m3",
     "clip_score",
+    "compression_ratio",
     "describe_metric",
     "dino",
     "get_preset",
@@ -43,6 +45,8 @@ __all__ = [
     "pss_details",
     "rclip",
     "rclip_from_scores",
+    "relative_change_distance",
+    "relative_mse_score",
     "rouge_l",
     "sbert",
     "ssim",

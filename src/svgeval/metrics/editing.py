@@ -8,6 +8,7 @@ with every whitespace character removed, as the released scorers do.
 from __future__ import annotations
 
 import difflib
+import functools
 import math
 import re
 
@@ -69,13 +70,17 @@ def change_size(source: str, target: str) -> int:
 
     The whitespace-free texts are aligned with ``difflib.SequenceMatcher`` (default settings,
     as in the released code); each replaced, deleted or inserted block counts the length of its
-    longer side. 0 means identical; the value is at most ``max(len(source), len(target))``.
+    longer side. 0 means identical; the value is at most ``len(source) + len(target)``.
     """
-    matcher = difflib.SequenceMatcher(None, strip_whitespace(source), strip_whitespace(target))
+    return _change_size(strip_whitespace(source), strip_whitespace(target))
+
+
+@functools.lru_cache(maxsize=512)
+def _change_size(source: str, target: str) -> int:
+    # Cached: a scorer asks for the reference edit's size again for every response.
+    matcher = difflib.SequenceMatcher(None, source, target)
     return sum(
-        max(i2 - i1, j2 - j1)
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
-        if tag != "equal"
+        max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"
     )
 
 

@@ -24,7 +24,8 @@ class MetricPreset:
     description: str
     """Where the settings come from."""
     render_size: int
-    """Square render size in pixels for image metrics (SVGenius: 224 at scale 2 = 448)."""
+    """Square render size in pixels for image metrics (SVGenius: 224; its ``scale=2`` has no
+    effect because CairoSVG ignores ``scale`` when both output sizes are set)."""
     clip_model: str
     """CLIP model for ``clip_score`` and ``rclip``."""
     clip_clamp_zero: bool
@@ -93,15 +94,16 @@ PRESETS: dict[str, MetricPreset] = {
             name="svgenius",
             description="SVGenius released code (src/metrics): CLIP ViT-L/14 unclamped x100, "
             "DINOv2-base, LPIPS-VGG on ImageNet-normalised 224 px inputs, uniform 11 px SSIM, "
-            "renders 224 px at scale 2 (448 px), PSS as in src/metrics/pss",
-            render_size=448,
+            "renders 224 px (CairoSVG ignores scale=2 when both output sizes are given), "
+            "PSS as in src/metrics/pss",
+            render_size=224,
             **_COMMON,  # type: ignore[arg-type]
         ),
         MetricPreset(
             name="starvector",
             description="StarVector metric code, from which SVGenius' image metrics derive: "
             "same models and settings as svgenius",
-            render_size=448,
+            render_size=224,
             **_COMMON,  # type: ignore[arg-type]
         ),
         MetricPreset(

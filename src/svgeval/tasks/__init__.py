@@ -11,7 +11,7 @@ import importlib
 
 from svgeval.tasks.base import Aggregate, Sample, Score, Task, TaskOptions
 
-TASK_MODULES = ("svgeval.tasks.svgeditbench",)
+TASK_MODULES = ("svgeval.tasks.svgeditbench", "svgeval.tasks.svgenius")
 
 _REGISTRY: dict[str, type[Task]] = {}
 

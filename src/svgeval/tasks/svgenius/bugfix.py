@@ -1,0 +1,133 @@
+"""SVGenius bug fixing: repair an SVG with injected syntax errors (paper appendix G.1).
+
+Metrics per tier (percent, higher is better):
+
+* ``acc``: the repaired code equals the ground truth once all whitespace is removed (the
+  released scorer's test), over the samples whose response held an answer (the paper's
+  protocol: the released script drops responses it cannot extract code from);
+  ``acc_all`` counts those as failed repairs, over all samples.
+* ``render_acc`` / ``render_acc_all``: the repaired code renders (224 px) pixel for pixel like
+  the ground truth, so that repairs written differently still count. An answer that does not
+  render counts as a miss; the sample is flagged with its render failure.
+
+The answer is the SVG element found by :func:`~svgeval.svg.extract.extract_svg`; when there is
+none, the raw body of a code block or the text after ``Answer:`` (the repair may still be
+malformed, and is then simply wrong).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+from svgeval.metrics.editing import same_code
+from svgeval.svg.extract import Extraction, extract_svg
+from svgeval.svg.isolation import Renderer
+from svgeval.tasks import register_task
+from svgeval.tasks.base import Aggregate, Sample, Score, Task, TaskOptions
+from svgeval.tasks.svgenius import prompts
+from svgeval.tasks.svgenius.data import load_task_files
+from svgeval.tasks.svgenius.scoring import (
+    RENDER_SPEC,
+    ReferenceRenders,
+    aggregate_by_tier,
+    render_failure_tag,
+)
+
+_CODE_BLOCK = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
+_ANSWER = re.compile(r"answer\s*[:：]", re.IGNORECASE)
+_FAILURE_ZERO = ("acc_all", "render_acc_all")
+
+
+def extract_repair(response: str) -> Extraction:
+    """The repaired SVG of a response (see the module docstring for the rules)."""
+    found = extract_svg(response)
+    if found.ok:
+        return found
+    blocks = [body.strip() for body in _CODE_BLOCK.findall(response) if body.strip()]
+    if blocks:
+        return Extraction(blocks[0], "code_block")
+    answers = list(_ANSWER.finditer(response))
+    if answers and response[answers[-1].end() :].strip():
+        return Extraction(response[answers[-1].end() :].strip(), "answer_text")
+    return found
+
+
+@register_task
+class SvgeniusBugFix(Task):
+    """Repair tag, path-command and attribute errors in SVG code."""
+
+    name = "svgenius-bugfix"
+    description = "SVGenius bug fixing: repair injected SVG syntax errors (exact-match accuracy)"
+    metric_directions: ClassVar[Mapping[str, bool]] = {
+        "acc": True,
+        "acc_all": True,
+        "render_acc": True,
+        "render_acc_all": True,
+    }
+
+    def __init__(self, options: TaskOptions) -> None:
+        super().__init__(options)
+        self._references = ReferenceRenders()
+
+    def load(self) -> list[Sample]:
+        samples = []
+        for task_file in load_task_files(self.options, "bugfix"):
+            for index, item in enumerate(task_file.items):
+                samples.append(
+                    Sample(
+                        id=f"{task_file.group}/{index:03d}",
+                        group=task_file.group,
+                        messages=prompts.user_message(
+                            prompts.BUG_FIXING.format(bug_svg=item["bug_svg"])
+                        ),
+                        reference=f"Answer:{item['ground_truth']}",
+                        input_svg=item["bug_svg"],
+                        target={
+                            "ground_truth": item["ground_truth"],
+                            "error_type": item.get("error_type", ""),
+                        },
+                    )
+                )
+        return samples
+
+    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+        answer = extract_repair(response)
+        if answer.svg is None:
+            return Score(
+                valid=False,
+                metrics={"acc": None, "acc_all": 0.0, "render_acc": None, "render_acc_all": 0.0},
+                extraction_rule=answer.rule,
+                failure="extract",
+                detail=answer.error,
+            )
+        truth = sample.target["ground_truth"]
+        exact = 100.0 if same_code(answer.svg, truth) else 0.0
+        metrics: dict[str, float | None] = {"acc": exact, "acc_all": exact}
+        score = Score(
+            valid=True, metrics=metrics, extracted=answer.svg, extraction_rule=answer.rule
+        )
+        reference = self._references.get(truth, renderer)
+        if reference.image is None:
+            metrics.update(render_acc=None, render_acc_all=None)
+            score.detail = (
+                f"ground truth does not render ({render_failure_tag('render', reference)})"
+            )
+            return score
+        output = renderer.render(answer.svg, RENDER_SPEC)
+        if output.image is None:
+            metrics.update(render_acc=0.0, render_acc_all=0.0)
+            score.valid = False
+            score.failure = render_failure_tag("render", output)
+            score.detail = output.failure.message if output.failure else None
+            return score
+        same_render = 100.0 if np.array_equal(output.image, reference.image) else 0.0
+        metrics.update(render_acc=same_render, render_acc_all=same_render)
+        return score
+
+    def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
+        """Per-tier means; a failed model call counts as a failed repair in the ``_all`` keys."""
+        return aggregate_by_tier(records, zero_if_unscored=_FAILURE_ZERO)

@@ -1,0 +1,155 @@
+"""SVGenius understanding: multiple-choice questions about an icon, answered from its SVG code.
+
+Each released item (an icon with a caption) holds three questions. ``question1`` asks about
+what the icon looks like (shapes, colours, counts: the paper's *perceptual* QA) and
+``question2`` about what it means or where it is used (*semantic* QA). ``question3`` asks why
+the designer made a choice; the paper's generation prompt does not produce it and its Table 8
+counts one perceptual and one semantic question per icon (e.g. 93 per type on easy), so it is
+left out unless ``--set questions=all`` adds it as ``design``.
+
+Metrics per tier (percent, higher is better): ``perceptual_acc``, ``semantic_acc`` (and
+``design_acc``), ``acc`` over all asked questions, and ``n_unparsed``, the number of answers
+with no recognisable option letter, which count as wrong (as in the released scorer).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from svgeval.svg.isolation import Renderer
+from svgeval.tasks import register_task
+from svgeval.tasks.base import Aggregate, Sample, Score, Task
+from svgeval.tasks.svgenius import prompts
+from svgeval.tasks.svgenius.data import TaskFile, load_task_files
+from svgeval.tasks.svgenius.scoring import aggregate_by_tier
+
+QUESTION_CATEGORIES = {"question1": "perceptual", "question2": "semantic", "question3": "design"}
+PAPER_QUESTIONS = ("question1", "question2")
+
+_LETTER = r"[(\[*_`'\"\s]*([A-D])(?![A-Za-z0-9])"
+_LABELLED = re.compile(r"(?i:answer)[*_\s]*[:：]\s*" + _LETTER)
+_FALLBACKS = (
+    re.compile(r"^[(\[*_`'\"\s]*([A-D])[)\].*_`'\"\s]*$"),
+    re.compile(r"(?i:(?:the\s+)?(?:correct\s+)?answer\s+is)\s*[:：]?" + _LETTER),
+    re.compile(r"\\boxed\{\s*([A-D])\s*\}"),
+    re.compile(
+        r"(?i:\b(?:i\s+)?(?:choose|select|pick|opt\s+for)(?:\s+option)?)\s*[:：]?" + _LETTER
+    ),
+    re.compile(r"(?i:option)\s*([A-D])\s+(?i:is\s+(?:the\s+)?(?:correct|right|answer))"),
+)
+
+
+def parse_choice(response: str) -> str | None:
+    """The option letter a response chooses, or None.
+
+    Tried in order: ``Answer: X`` on the last non-empty line (markdown such as ``**Answer:**
+    (B)`` allowed); the last ``Answer: X`` anywhere; then, from the last line up, a line that is
+    only a letter, "the answer is X", ``\\boxed{X}``, "I choose X", "option X is correct".
+    """
+    lines = [line.strip() for line in response.splitlines() if line.strip()]
+    if not lines:
+        return None
+    last = _LABELLED.search(lines[-1])
+    if last:
+        return last.group(1)
+    anywhere = _LABELLED.findall(response)
+    if anywhere:
+        return str(anywhere[-1])
+    for line in reversed(lines):
+        for pattern in _FALLBACKS:
+            found = pattern.search(line)
+            if found:
+                return found.group(1)
+    return None
+
+
+@register_task
+class SvgeniusUnderstanding(Task):
+    """Perceptual and semantic multiple-choice QA over SVG code (SVGenius, appendix F)."""
+
+    name = "svgenius-understanding"
+    description = "SVGenius understanding: multiple-choice QA about an icon from its SVG code"
+    metric_directions: ClassVar[Mapping[str, bool]] = {
+        "acc": True,
+        "perceptual_acc": True,
+        "semantic_acc": True,
+        "design_acc": True,
+        "n_unparsed": False,
+    }
+
+    def _questions(self) -> Sequence[str]:
+        choice = self.options.extra.get("questions", "paper")
+        if choice == "paper":
+            return PAPER_QUESTIONS
+        if choice == "all":
+            return tuple(QUESTION_CATEGORIES)
+        raise ValueError(f"--set questions={choice!r}: use 'paper' or 'all'")
+
+    def load(self) -> list[Sample]:
+        questions = self._questions()
+        samples: list[Sample] = []
+        for task_file in load_task_files(self.options, "understanding"):
+            for item in task_file.items:
+                svg = _icon_path(task_file, item["image_path"]).read_text(encoding="utf-8")
+                for key in questions:
+                    if key in item["questions"]:
+                        samples.append(_sample(task_file.group, item, key, svg))
+        return samples
+
+    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+        category = sample.target["category"]
+        choice = parse_choice(response)
+        if choice is None:
+            return Score(
+                valid=False,
+                metrics={f"{category}_acc": 0.0, "acc": 0.0, "n_unparsed": 1.0},
+                failure="unparsed",
+                detail="no option letter found; counted as a wrong answer",
+            )
+        correct = 100.0 if choice == sample.target["answer"] else 0.0
+        return Score(
+            valid=True,
+            metrics={f"{category}_acc": correct, "acc": correct, "n_unparsed": 0.0},
+            extracted=choice,
+        )
+
+    def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
+        """Accuracy per question type and tier; a failed model call counts as a wrong answer."""
+        completed = []
+        for record in records:
+            if not record.get("metrics"):
+                category = str(record["id"]).rsplit("/", 1)[-1]
+                record = {**record, "metrics": {f"{category}_acc": 0.0, "acc": 0.0}}
+            completed.append(record)
+        return aggregate_by_tier(completed, summed=("n_unparsed",))
+
+
+def _icon_path(task_file: TaskFile, image_path: str) -> Path:
+    """The SVG of an item: released items live in ``src/data/<tier>/process`` (their relative
+    ``image_path`` names a PNG, sometimes under an old folder name such as ``moderate``);
+    custom items are relative to their task file."""
+    svg_name = image_path.replace(".png", ".svg")
+    if task_file.icons is not None:
+        return task_file.icons / Path(svg_name).name
+    return task_file.path.parent / svg_name
+
+
+def _sample(group: str, item: Mapping[str, Any], key: str, svg: str) -> Sample:
+    question = item["questions"][key]
+    category = QUESTION_CATEGORIES[key]
+    prompt = prompts.UNDERSTANDING.format(
+        svg_image=svg,
+        question=question["question"],
+        options_str=prompts.options_text(question["option"]),
+    )
+    return Sample(
+        id=f"{group}/{item['index']}/{category}",
+        group=group,
+        messages=prompts.user_message(prompt),
+        reference=f"Answer: {question['answer']}",
+        input_svg=None,
+        target={"answer": question["answer"], "category": category},
+    )
