@@ -9,8 +9,6 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, cast
 
@@ -20,47 +18,22 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from svgeval import __version__
+from svgeval.cli_errors import UserError, console, user_errors
+from svgeval.cli_svgenius import svgenius_app
 from svgeval.metrics import METRICS
 from svgeval.models import MODEL_KINDS, load_model, model_spec_forms
-from svgeval.models.base import ModelUnavailable
-from svgeval.runner import RunConflict, RunDir, Runner, RunSettings
+from svgeval.runner import RunDir, Runner, RunSettings
 from svgeval.svg.demo_corpus import write_demo_corpus
 from svgeval.tasks import all_tasks, get_task
 from svgeval.tasks.base import TaskOptions
-from svgeval.tasks.download import DataUnavailable
 from svgeval.tasks.svgeditbench import build_cases, write_release
 from svgeval.tasks.svgeditbench.builder import ColorStyle
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Evaluate models on SVG benchmarks.")
 svgeditbench_app = typer.Typer(no_args_is_help=True, help="SVGEditBench data tools.")
 app.add_typer(svgeditbench_app, name="svgeditbench")
-console = Console(stderr=True)
+app.add_typer(svgenius_app, name="svgenius")
 out = Console()
-
-
-class UserError(Exception):
-    """An error the user can fix; printed as one line."""
-
-
-def _print_error(message: str) -> None:
-    console.print(f"[red]error:[/red] {escape(message)}", highlight=False, soft_wrap=True)
-
-
-@contextmanager
-def user_errors() -> Iterator[None]:
-    """Turn the errors a user can cause into one line on stderr and exit code 1."""
-    try:
-        yield
-    except (UserError, RunConflict, ModelUnavailable, DataUnavailable) as error:
-        _print_error(str(error))
-        raise typer.Exit(1) from None
-    except (KeyError, ValueError, FileNotFoundError) as error:
-        message = error.args[0] if isinstance(error, KeyError) and error.args else error
-        _print_error(str(message))
-        raise typer.Exit(1) from None
-    except KeyboardInterrupt:
-        console.print("interrupted: finished samples are kept; continue with --resume")
-        raise typer.Exit(130) from None
 
 
 def _parse_sets(pairs: list[str], flag: str = "--set", form: str = "KEY=VALUE") -> dict[str, str]:

@@ -1,0 +1,41 @@
+"""One-line errors for the command line: what happened and what to do, and exit code 1."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from svgeval.models.base import ModelUnavailable
+from svgeval.runner import RunConflict
+from svgeval.tasks.download import DataUnavailable
+
+console = Console(stderr=True)
+
+
+class UserError(Exception):
+    """An error the user can fix; printed as one line."""
+
+
+def _print_error(message: str) -> None:
+    console.print(f"[red]error:[/red] {escape(message)}", highlight=False, soft_wrap=True)
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Turn the errors a user can cause into one line on stderr and exit code 1."""
+    try:
+        yield
+    except (UserError, RunConflict, ModelUnavailable, DataUnavailable) as error:
+        _print_error(str(error))
+        raise typer.Exit(1) from None
+    except (KeyError, ValueError, FileNotFoundError) as error:
+        message = error.args[0] if isinstance(error, KeyError) and error.args else error
+        _print_error(str(message))
+        raise typer.Exit(1) from None
+    except KeyboardInterrupt:
+        console.print("interrupted: finished samples are kept; continue with --resume")
+        raise typer.Exit(130) from None

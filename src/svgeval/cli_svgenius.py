@@ -1,0 +1,119 @@
+"""``svgeval svgenius ...``: build new SVGenius cases from any folder of SVGs.
+
+Each command writes a task file in the released layout; evaluate it with
+``svgeval run svgenius-<task> --set file=FILE``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from svgeval.cli_errors import user_errors
+from svgeval.models import load_model
+from svgeval.svg.isolation import Renderer
+from svgeval.tasks.svgenius.bug_injector import build_bugfix_cases
+from svgeval.tasks.svgenius.bug_types import ERROR_TYPES
+from svgeval.tasks.svgenius.data import read_svg_folder, write_cases
+from svgeval.tasks.svgenius.optimize import build_optimize_cases
+from svgeval.tasks.svgenius.qa_generation import generate_qa_items
+from svgeval.tasks.svgenius.style_edit_generator import EDIT_KINDS, build_style_edit_cases
+
+svgenius_app = typer.Typer(no_args_is_help=True, help="SVGenius data tools.")
+
+SvgDir = Annotated[Path, typer.Argument(help="Folder of .svg files.")]
+OutFile = Annotated[Path, typer.Option("--out", help="Task file to write (JSON).")]
+Seed = Annotated[int, typer.Option(help="Seed; the same seed gives the same cases.")]
+
+
+class NoSvgs(ValueError):
+    """The folder holds no usable SVG."""
+
+
+def _svgs(folder: Path) -> dict[str, str]:
+    svgs = read_svg_folder(folder)
+    if not svgs:
+        raise NoSvgs(f"no usable .svg files in {folder}")
+    return svgs
+
+
+def _write(cases: list[dict[str, Any]], out: Path, task: str) -> None:
+    write_cases(cases, out)
+    typer.echo(f"wrote {len(cases)} cases to {out}; run: svgeval run {task} --set file={out}")
+
+
+def _csv(value: str, allowed: tuple[str, ...], flag: str) -> list[str]:
+    chosen = [v.strip() for v in value.split(",") if v.strip()]
+    unknown = sorted(set(chosen) - set(allowed))
+    if unknown or not chosen:
+        raise ValueError(f"{flag} takes a comma-separated subset of {', '.join(allowed)}")
+    return chosen
+
+
+@svgenius_app.command("build-bugfix")
+@user_errors()
+def build_bugfix(
+    svg_dir: SvgDir,
+    out: OutFile,
+    types: Annotated[str, typer.Option(help="Error types, comma-separated.")] = ",".join(
+        ERROR_TYPES
+    ),
+    count: Annotated[int, typer.Option(help="Errors injected per case.")] = 1,
+    seed: Seed = 0,
+) -> None:
+    """Inject seeded errors (tag, path-command, attribute) whose render differs."""
+    with Renderer() as renderer:
+        cases = build_bugfix_cases(
+            _svgs(svg_dir),
+            error_types=_csv(types, ERROR_TYPES, "--types"),
+            count=count,
+            seed=seed,
+            renderer=renderer,
+        )
+    _write(cases, out, "svgenius-bugfix")
+
+
+@svgenius_app.command("build-style-edit")
+@user_errors()
+def build_style_edit(
+    svg_dir: SvgDir,
+    out: OutFile,
+    kinds: Annotated[str, typer.Option(help="Edit kinds, comma-separated.")] = ",".join(
+        EDIT_KINDS
+    ),
+    seed: Seed = 0,
+) -> None:
+    """Seeded style edits (colour, stroke, transform, blur, gradient) that change the render."""
+    with Renderer() as renderer:
+        cases = build_style_edit_cases(
+            _svgs(svg_dir), kinds=_csv(kinds, EDIT_KINDS, "--kinds"), seed=seed, renderer=renderer
+        )
+    _write(cases, out, "svgenius-style-edit")
+
+
+@svgenius_app.command("build-optimize")
+@user_errors()
+def build_optimize(svg_dir: SvgDir, out: OutFile) -> None:
+    """Ground truth from SVGO (svgo-py) with the settings of the released files."""
+    _write(build_optimize_cases(_svgs(svg_dir)), out, "svgenius-optimize")
+
+
+@svgenius_app.command("make-qa")
+@user_errors()
+def make_qa(
+    svg_dir: SvgDir,
+    out: OutFile,
+    model: Annotated[str, typer.Option(help="A vision model spec, e.g. openai:gpt-4o.")],
+    base_url: Annotated[str | None, typer.Option(help="Endpoint of openai-compatible.")] = None,
+    concurrency: Annotated[int, typer.Option(help="Requests in flight.")] = 4,
+) -> None:
+    """Generate multiple-choice questions with the paper's prompt and a vision model."""
+    _svgs(svg_dir)
+    backend = load_model(model, base_url=base_url, concurrency=concurrency)
+    result = asyncio.run(generate_qa_items(svg_dir, backend, out, concurrency=concurrency))
+    typer.echo(f"wrote {len(result.items)} items to {out}; skipped {len(result.skipped)}")
+    for name, reason in result.skipped.items():
+        typer.echo(f"  skipped {name}: {reason}")
