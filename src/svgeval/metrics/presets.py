@@ -12,7 +12,7 @@ code SVGenius' image metrics derive from.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,13 @@ class MetricPreset:
     """Fix the released PSS code's known defects (see :mod:`svgeval.metrics.pss`)."""
 
 
-_COMMON = dict(
+SVGENIUS = MetricPreset(
+    name="svgenius",
+    description="SVGenius released code (src/metrics): CLIP ViT-L/14 unclamped x100, "
+    "DINOv2-base, LPIPS-VGG on ImageNet-normalised 224 px inputs, uniform 11 px SSIM, "
+    "renders 224 px (CairoSVG ignores scale=2 when both output sizes are given), "
+    "PSS as in src/metrics/pss",
+    render_size=224,
     clip_model="openai/clip-vit-large-patch14",
     clip_clamp_zero=False,
     clip_scale=100.0,
@@ -90,37 +96,28 @@ _COMMON = dict(
 PRESETS: dict[str, MetricPreset] = {
     p.name: p
     for p in (
-        MetricPreset(
-            name="svgenius",
-            description="SVGenius released code (src/metrics): CLIP ViT-L/14 unclamped x100, "
-            "DINOv2-base, LPIPS-VGG on ImageNet-normalised 224 px inputs, uniform 11 px SSIM, "
-            "renders 224 px (CairoSVG ignores scale=2 when both output sizes are given), "
-            "PSS as in src/metrics/pss",
-            render_size=224,
-            **_COMMON,  # type: ignore[arg-type]
-        ),
-        MetricPreset(
+        SVGENIUS,
+        replace(
+            SVGENIUS,
             name="starvector",
             description="StarVector metric code, from which SVGenius' image metrics derive: "
             "same models and settings as svgenius",
-            render_size=224,
-            **_COMMON,  # type: ignore[arg-type]
         ),
-        MetricPreset(
+        replace(
+            SVGENIUS,
             name="vectorgym",
             description="VectorGym Sec. 3.5: CLIP ViT-B/32, DINOv2-base, LPIPS, MSE; ROUGE-L F1 "
             "and BGE-M3 cosine on a 0-100 scale for captions",
-            render_size=224,
-            **{**_COMMON, "clip_model": "openai/clip-vit-base-patch32",  # type: ignore[arg-type]
-               "lpips_input": "standard"},
+            clip_model="openai/clip-vit-base-patch32",
+            lpips_input="standard",
         ),
-        MetricPreset(
+        replace(
+            SVGENIUS,
             name="svgauge",
             description="SVGauge Sec. 4: SBERT caption similarity, encoders at their own input "
             "resolution (DINOv2-base, CLIP ViT-B/32)",
-            render_size=224,
-            **{**_COMMON, "clip_model": "openai/clip-vit-base-patch32",  # type: ignore[arg-type]
-               "lpips_input": "standard"},
+            clip_model="openai/clip-vit-base-patch32",
+            lpips_input="standard",
         ),
     )
 }
