@@ -1,0 +1,40 @@
+"""Rendering matches CairoSVG's own PNG output and letterboxes non-square viewBoxes."""
+
+from __future__ import annotations
+
+import io
+
+import cairosvg
+import numpy as np
+from PIL import Image
+
+from svgeval.svg.demo_corpus import DEMO_ICONS, demo_svg
+from svgeval.svg.render import RenderSpec, render_svg, render_svg_uint8
+
+NS = 'xmlns="http://www.w3.org/2000/svg"'
+
+
+def test_pixels_equal_cairosvg_png_read_with_pillow() -> None:
+    for name in DEMO_ICONS:
+        svg = demo_svg(name)
+        png = cairosvg.svg2png(
+            bytestring=svg.encode(), output_width=72, output_height=72, background_color="white"
+        )
+        expected = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+        assert np.array_equal(render_svg_uint8(svg, RenderSpec.square(72)), expected), name
+
+
+def test_transparent_background_keeps_unpremultiplied_alpha() -> None:
+    svg = f'<svg {NS} viewBox="0 0 2 1"><rect width="1" height="1" fill="#FF0000" opacity="0.5"/></svg>'
+    png = cairosvg.svg2png(bytestring=svg.encode(), output_width=8, output_height=4)
+    expected = np.asarray(Image.open(io.BytesIO(png)).convert("RGBA"))
+    assert np.array_equal(render_svg_uint8(svg, RenderSpec(8, 4, background=None)), expected)
+
+
+def test_non_square_viewbox_is_letterboxed_and_centred() -> None:
+    svg = f'<svg {NS} viewBox="0 0 18 36"><rect width="18" height="36" fill="#000"/></svg>'
+    image = render_svg(svg, RenderSpec.square(72))
+    columns = image.mean(axis=(0, 2))
+    assert np.allclose(columns[:18], 1.0) and np.allclose(columns[54:], 1.0)
+    assert np.allclose(columns[18:54], 0.0)
+    assert image.dtype == np.float64 and image.min() >= 0.0 and image.max() <= 1.0
