@@ -88,6 +88,11 @@ def test_replay_reports_missing_ids(tmp_path: Path) -> None:
     missing = [json.loads(line)["id"] for line in lines[-2:]]
     assert results["model_report"]["missing_ids"] == missing
     assert results["n"] == 72 and results["n_valid"] == 70
+    records = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
+    failed = [r for r in records if r["failure"] == "model_error"]
+    assert [r["id"] for r in failed] == missing
+    # a failed call is scored as an empty answer: the No-Edit value of the *_all reading
+    assert all(r["metrics"]["mse_all"] is not None and "mse" not in r["metrics"] for r in failed)
 
 
 def test_model_path_sets_the_metric_weights_variable(

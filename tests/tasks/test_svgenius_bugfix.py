@@ -64,7 +64,9 @@ def test_an_answer_that_does_not_render_is_a_recorded_failure(renderer: Renderer
     assert score.metrics["acc"] == 0.0 and score.metrics["render_acc"] == 0.0
 
 
-def test_aggregate_counts_model_errors_only_in_the_all_keys() -> None:
+def test_aggregate_counts_model_errors_only_in_the_all_keys(renderer: Renderer) -> None:
+    # the runner scores a failed model call as an empty response
+    failed_call = _task().score(_sample(), "", renderer).metrics
     records = [
         {
             "id": "easy/0",
@@ -77,7 +79,13 @@ def test_aggregate_counts_model_errors_only_in_the_all_keys() -> None:
                 "render_acc_all": 100.0,
             },
         },
-        {"id": "easy/1", "group": "easy", "valid": False, "failure": "model_error", "metrics": {}},
+        {
+            "id": "easy/1",
+            "group": "easy",
+            "valid": False,
+            "failure": "model_error",
+            "metrics": failed_call,
+        },
     ]
     metrics = _task().aggregate(records).metrics
     assert metrics == {

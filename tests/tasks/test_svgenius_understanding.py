@@ -52,7 +52,13 @@ def test_scores_right_wrong_and_unparsed(renderer: Renderer) -> None:
     assert unparsed.metrics == {"perceptual_acc": 0.0, "acc": 0.0, "n_unparsed": 1.0}
 
 
-def test_aggregate_counts_unparsed_and_failed_calls_as_wrong() -> None:
+def failed_call_metrics(renderer: Renderer) -> dict[str, float | None]:
+    target = {"category": "semantic", "answer": "A"}
+    sample = Sample("easy/1/semantic", "easy", [], "Answer: A", None, target)
+    return SvgeniusUnderstanding(TaskOptions()).score(sample, "", renderer).metrics
+
+
+def test_aggregate_counts_unparsed_and_failed_calls_as_wrong(renderer: Renderer) -> None:
     def record(
         sample_id: str, metrics: dict[str, float], failure: str | None = None
     ) -> dict[str, object]:
@@ -70,14 +76,15 @@ def test_aggregate_counts_unparsed_and_failed_calls_as_wrong() -> None:
         record(
             "easy/1/perceptual", {"perceptual_acc": 0.0, "acc": 0.0, "n_unparsed": 1.0}, "unparsed"
         ),
-        record("easy/1/semantic", {}, "model_error"),
+        # the runner scores a failed model call as an empty response
+        record("easy/1/semantic", failed_call_metrics(renderer), "model_error"),
     ]
     metrics = SvgeniusUnderstanding(TaskOptions()).aggregate(records).metrics
     assert metrics == {
         "easy/acc": 50.0,
         "easy/perceptual_acc": 50.0,
         "easy/semantic_acc": 50.0,
-        "easy/n_unparsed": 1.0,
+        "easy/n_unparsed": 2.0,
     }
 
 

@@ -224,12 +224,15 @@ class Runner:
                 if cached.get("error") is None:
                     response_log.append(cached)
             record = self._base_record(sample, cached)
-            if cached.get("error") is None:
-                record.update(
-                    await loop.run_in_executor(
-                        threads, score_sample, self.task, sample, cached["response"], renderer
-                    )
+            failed_call = cached.get("error") is not None
+            response = "" if failed_call else cached["response"]
+            record.update(
+                await loop.run_in_executor(
+                    threads, score_sample, self.task, sample, response, renderer
                 )
+            )
+            if failed_call:  # scored as an empty answer, so the task's failure values apply
+                record.update(valid=False, failure=MODEL_ERROR, detail=cached["error"])
             sample_log.append(record)
             done[sample.id] = record
             summary.scored_now += 1
@@ -286,10 +289,6 @@ class Runner:
             "latency_s": cached.get("latency_s"),
             "usage": cached.get("usage") or {},
         }
-        if cached.get("error") is not None:
-            record.update(
-                valid=False, failure=MODEL_ERROR, detail=cached["error"], metrics={}
-            )
         return record
 
     def write_results(self, records: Sequence[Mapping[str, Any]], complete: bool) -> dict[str, Any]:

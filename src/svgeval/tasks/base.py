@@ -116,22 +116,26 @@ class Task(ABC):
         """Score one model response; must not raise for bad responses (return a failure)."""
 
     def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
-        """Mean of each metric over the valid samples of each group (the usual paper protocol).
+        """Per-group means of the per-sample metrics (see :func:`mean_per_group`).
 
-        ``records`` are the lines of ``samples.jsonl``. Invalid samples are counted per group
-        under ``n_invalid`` and by failure tag under ``failures``.
+        ``records`` are the lines of ``samples.jsonl``, including failed samples: the runner
+        scores an empty response for a failed model call, so the task's own failure values
+        apply to it too.
         """
-        return mean_over_valid(records)
+        return mean_per_group(records)
 
 
-def mean_over_valid(
-    records: Iterable[Mapping[str, Any]], over_all_records: Collection[str] = ()
+def mean_per_group(
+    records: Iterable[Mapping[str, Any]], summed: Collection[str] = ()
 ) -> Aggregate:
-    """Average every metric of valid records per group; count invalid ones by failure tag.
+    """Per group, the mean of each metric over the records that carry a value for it.
 
-    Metrics named in ``over_all_records`` are averaged over every record that carries them,
-    valid or not: tasks use this for corrected readings that give failed samples a value
-    instead of leaving them out.
+    Tasks encode their averaging protocol in the per-sample values: a metric that a failed
+    sample does not carry (or carries as None) is averaged over the other samples (the papers'
+    usual protocol); a value a failed sample does carry counts it (e.g. ``*_all`` readings
+    that give failures their worst or "no edit" value). Metrics named in ``summed`` are added
+    up instead (counts). A metric no record could compute appears as None. Counts per group:
+    ``n``, ``n_valid``, ``n_invalid`` and failures by tag.
     """
     values: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     counts: dict[str, dict[str, Any]] = {}
@@ -141,22 +145,24 @@ def mean_over_valid(
         group = str(record["group"])
         count = counts.setdefault(group, {"n": 0, "n_valid": 0, "failures": {}})
         count["n"] += 1
-        valid = bool(record.get("valid"))
-        if valid:
+        if record.get("valid"):
             count["n_valid"] += 1
         else:
             tag = str(record.get("failure") or "unknown")
             count["failures"][tag] = count["failures"].get(tag, 0) + 1
         for metric, value in (record.get("metrics") or {}).items():
-            if not valid and metric not in over_all_records:
-                continue
             series = values[group][metric]
             if value is not None and not math.isnan(value):
                 series.append(float(value))
     metrics: dict[str, float | None] = {}
     for group in sorted(values):
         for metric, series in sorted(values[group].items()):
-            metrics[f"{group}/{metric}"] = sum(series) / len(series) if series else None
-    for group, count in counts.items():
+            if not series:
+                metrics[f"{group}/{metric}"] = None
+            elif metric in summed:
+                metrics[f"{group}/{metric}"] = sum(series)
+            else:
+                metrics[f"{group}/{metric}"] = sum(series) / len(series)
+    for count in counts.values():
         count["n_invalid"] = count["n"] - count["n_valid"]
     return Aggregate(metrics=metrics, counts=counts, not_computed=not_computed)

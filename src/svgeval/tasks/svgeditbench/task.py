@@ -17,7 +17,7 @@ Two readings of the averages, both in ``results.json``:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from svgeval.metrics.pixel import mse
@@ -25,7 +25,7 @@ from svgeval.svg.extract import extract_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec
 from svgeval.tasks import register_task
-from svgeval.tasks.base import Aggregate, Sample, Score, Task, mean_over_valid
+from svgeval.tasks.base import Sample, Score, Task
 from svgeval.tasks.download import resolve_data
 from svgeval.tasks.svgeditbench.data import RELEASE, load_release
 
@@ -95,6 +95,3 @@ class SvgEditBench(Task):
         if sample.group == "compression":
             metrics["ratio_all"] = 1.0
         return Score(valid=False, metrics=metrics, failure=failure, detail=detail)
-
-    def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
-        return mean_over_valid(records, over_all_records=("mse_all", "ratio_all"))

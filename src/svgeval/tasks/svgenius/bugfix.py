@@ -18,8 +18,8 @@ malformed, and is then simply wrong).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Mapping
+from typing import ClassVar
 
 import numpy as np
 
@@ -27,19 +27,17 @@ from svgeval.metrics.editing import same_code
 from svgeval.svg.extract import Extraction, extract_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
-from svgeval.tasks.base import Aggregate, Sample, Score, Task, TaskOptions
+from svgeval.tasks.base import Sample, Score, Task, TaskOptions
 from svgeval.tasks.svgenius import prompts
 from svgeval.tasks.svgenius.data import load_task_files
 from svgeval.tasks.svgenius.scoring import (
     RENDER_SPEC,
     ReferenceRenders,
-    aggregate_by_tier,
     render_failure_tag,
 )
 
 _CODE_BLOCK = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
 _ANSWER = re.compile(r"answer\s*[:：]", re.IGNORECASE)
-_FAILURE_ZERO = ("acc_all", "render_acc_all")
 
 
 def extract_repair(response: str) -> Extraction:
@@ -127,7 +125,3 @@ class SvgeniusBugFix(Task):
         same_render = 100.0 if np.array_equal(output.image, reference.image) else 0.0
         metrics.update(render_acc=same_render, render_acc_all=same_render)
         return score
-
-    def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
-        """Per-tier means; a failed model call counts as a failed repair in the ``_all`` keys."""
-        return aggregate_by_tier(records, zero_if_unscored=_FAILURE_ZERO)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import copy
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import svgo
@@ -28,13 +28,12 @@ from svgeval.metrics.pixel import mse
 from svgeval.svg.extract import extract_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
-from svgeval.tasks.base import Aggregate, Sample, Score, Task, TaskOptions
+from svgeval.tasks.base import Sample, Score, Task, TaskOptions
 from svgeval.tasks.svgenius import prompts
 from svgeval.tasks.svgenius.data import load_task_files
 from svgeval.tasks.svgenius.scoring import (
     RENDER_SPEC,
     ReferenceRenders,
-    aggregate_by_tier,
     render_failure_tag,
 )
 
@@ -144,7 +143,3 @@ class SvgeniusOptimize(Task):
         else:
             score.metrics["mse"] = mse(output.image, reference.image)
         return score
-
-    def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
-        """Per-tier means; a failed model call counts as no compression in ``ccr_all``."""
-        return aggregate_by_tier(records, zero_if_unscored=("ccr_all",))

@@ -29,13 +29,12 @@ from svgeval.metrics.pixel import mse
 from svgeval.svg.extract import extract_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
-from svgeval.tasks.base import Aggregate, Sample, Score, Task, TaskOptions
+from svgeval.tasks.base import Aggregate, Sample, Score, Task, TaskOptions, mean_per_group
 from svgeval.tasks.svgenius import prompts
 from svgeval.tasks.svgenius.data import load_task_files
 from svgeval.tasks.svgenius.scoring import (
     RENDER_SPEC,
     ReferenceRenders,
-    aggregate_by_tier,
     render_failure_tag,
 )
 
@@ -139,7 +138,5 @@ class SvgeniusStyleEdit(Task):
         return score
 
     def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
-        """Per-tier means; a failed model call counts as 0 in ``acc_all`` and ``rmse_all``."""
-        return aggregate_by_tier(
-            records, zero_if_unscored=("acc_all", "rmse_all"), summed=("n_rmse_undefined",)
-        )
+        """Per-tier means; ``n_rmse_undefined`` is a count."""
+        return mean_per_group(records, summed=("n_rmse_undefined",))

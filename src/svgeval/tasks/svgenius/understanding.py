@@ -21,10 +21,9 @@ from typing import Any, ClassVar
 
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
-from svgeval.tasks.base import Aggregate, Sample, Score, Task
+from svgeval.tasks.base import Aggregate, Sample, Score, Task, mean_per_group
 from svgeval.tasks.svgenius import prompts
 from svgeval.tasks.svgenius.data import TaskFile, load_task_files
-from svgeval.tasks.svgenius.scoring import aggregate_by_tier
 
 QUESTION_CATEGORIES = {"question1": "perceptual", "question2": "semantic", "question3": "design"}
 PAPER_QUESTIONS = ("question1", "question2")
@@ -117,14 +116,9 @@ class SvgeniusUnderstanding(Task):
         )
 
     def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
-        """Accuracy per question type and tier; a failed model call counts as a wrong answer."""
-        completed = []
-        for record in records:
-            if not record.get("metrics"):
-                category = str(record["id"]).rsplit("/", 1)[-1]
-                record = {**record, "metrics": {f"{category}_acc": 0.0, "acc": 0.0}}
-            completed.append(record)
-        return aggregate_by_tier(completed, summed=("n_unparsed",))
+        """Accuracy per question type and tier; ``n_unparsed`` is a count (a failed model call
+        is scored as an empty, unparseable answer)."""
+        return mean_per_group(records, summed=("n_unparsed",))
 
 
 def _icon_path(task_file: TaskFile, image_path: str) -> Path:
