@@ -29,12 +29,12 @@ def tiny_clip_config(image_size: int = 28):  # type: ignore[no-untyped-def]
 
     return CLIPConfig(
         projection_dim=16,
-        text_config=dict(hidden_size=32, intermediate_size=64, num_hidden_layers=2,
-                         num_attention_heads=2, vocab_size=len(WORDS), max_position_embeddings=16,
-                         eos_token_id=2, bos_token_id=0, pad_token_id=0, hidden_act="gelu"),
-        vision_config=dict(hidden_size=32, intermediate_size=64, num_hidden_layers=2,
-                           num_attention_heads=2, image_size=image_size, patch_size=14,
-                           hidden_act="gelu"),
+        text_config={"hidden_size": 32, "intermediate_size": 64, "num_hidden_layers": 2,
+                         "num_attention_heads": 2, "vocab_size": len(WORDS), "max_position_embeddings": 16,
+                         "eos_token_id": 2, "bos_token_id": 0, "pad_token_id": 0, "hidden_act": "gelu"},
+        vision_config={"hidden_size": 32, "intermediate_size": 64, "num_hidden_layers": 2,
+                           "num_attention_heads": 2, "image_size": image_size, "patch_size": 14,
+                           "hidden_act": "gelu"},
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from pathlib import Path
 
@@ -103,7 +104,7 @@ def test_aesthetic_loads_the_improved_predictor_head(tiny_clip_dir: Path, tmp_pa
     torch.manual_seed(1)
     dims = [16, 1024, 128, 64, 16, 1]  # 16 = tiny CLIP's projection_dim (768 for ViT-L/14)
     state = {}
-    for key, (i, o) in zip((0, 2, 4, 6, 7), zip(dims[:-1], dims[1:])):
+    for key, (i, o) in zip((0, 2, 4, 6, 7), itertools.pairwise(dims)):
         state[f"layers.{key}.weight"] = torch.randn(o, i) * 0.1
         state[f"layers.{key}.bias"] = torch.randn(o) * 0.1
     head = tmp_path / "sac+logos+ava1-l14-linearMSE.pth"
@@ -159,11 +160,11 @@ def test_hps_loads_an_open_clip_checkpoint(tiny_clip_dir: Path, tmp_path: Path) 
     # head counts follow open_clip's head widths (64 text, 64 vision below 1280 wide)
     config = CLIPConfig(
         projection_dim=16,
-        text_config=dict(hidden_size=64, intermediate_size=64, num_hidden_layers=2,
-                         num_attention_heads=1, vocab_size=14, max_position_embeddings=16,
-                         eos_token_id=2, hidden_act="gelu"),
-        vision_config=dict(hidden_size=128, intermediate_size=64, num_hidden_layers=2,
-                           num_attention_heads=2, image_size=28, patch_size=14, hidden_act="gelu"),
+        text_config={"hidden_size": 64, "intermediate_size": 64, "num_hidden_layers": 2,
+                         "num_attention_heads": 1, "vocab_size": 14, "max_position_embeddings": 16,
+                         "eos_token_id": 2, "hidden_act": "gelu"},
+        vision_config={"hidden_size": 128, "intermediate_size": 64, "num_hidden_layers": 2,
+                           "num_attention_heads": 2, "image_size": 28, "patch_size": 14, "hidden_act": "gelu"},
     )
     # fp16 round trip, as the "compressed" checkpoint stores it
     reference = CLIPModel(config).eval().half().float()

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import glob
+import itertools
+from pathlib import Path
 
 import pytest
 
@@ -33,7 +35,7 @@ def test_identical_svgs_score_one() -> None:
 @pytest.mark.skipif(not ICONS, reason="SVGenius icons not under ../shared/data")
 def test_real_icons_with_themselves_score_one() -> None:
     for path in ICONS[:: max(1, len(ICONS) // 8)]:
-        text = open(path, encoding="utf-8").read()
+        text = Path(path).read_text(encoding="utf-8")
         assert pss(text, text) == pytest.approx(1.0)
 
 
@@ -83,7 +85,7 @@ def test_score_drops_monotonically_as_a_path_moves() -> None:
     ref = _moved(0)
     scores = [pss(ref, _moved(dx)) for dx in (0, 8, 24, 48)]
     assert scores[0] == 1.0
-    assert all(a >= b for a, b in zip(scores, scores[1:]))
+    assert all(a >= b for a, b in itertools.pairwise(scores))
     assert scores[-1] < scores[0]
 
 
@@ -95,7 +97,7 @@ def test_score_drops_monotonically_as_paths_are_recoloured() -> None:
              svg(A.format("none"), B.format("none"))]
     scores = [pss(ref, s) for s in steps]
     assert scores[0] == 1.0
-    assert all(a >= b for a, b in zip(scores, scores[1:]))
+    assert all(a >= b for a, b in itertools.pairwise(scores))
     assert scores[-1] < scores[0]
 
 
@@ -106,7 +108,7 @@ def test_score_drops_monotonically_as_paths_are_removed() -> None:
     ref = svg(*paths)
     scores = [pss(ref, svg(*paths[: len(paths) - k])) for k in range(4)]
     assert scores[0] == 1.0
-    assert all(a >= b for a, b in zip(scores, scores[1:]))
+    assert all(a >= b for a, b in itertools.pairwise(scores))
     assert scores[-1] < scores[0]
 
 

@@ -158,8 +158,8 @@ def rclip(
     """Relative CLIP consistency (SVGenius Eq. 1) of each generated image against its ground
     truth, with the preset's CLIP; see :func:`rclip_from_scores`. Range [0, 100]; higher is
     better."""
-    kw: dict[str, Any] = dict(preset=preset, model=model, model_path=model_path, device=device,
-                              clamp=False, batch_size=batch_size)
+    kw: dict[str, Any] = {"preset": preset, "model": model, "model_path": model_path, "device": device,
+                              "clamp": False, "batch_size": batch_size}
     return rclip_from_scores(clip_score(gt_images, captions, **kw),
                              clip_score(gen_images, captions, **kw))
 

@@ -53,7 +53,7 @@ def open_clip_to_hf(state: dict[str, Any], vision_heads: int | None = None,
     transformers = _models.require("transformers")
     state = {k.removeprefix("module."): v for k, v in state.items()}
     v_width, _, patch, _ = state["visual.conv1.weight"].shape
-    grid = int(round((state["visual.positional_embedding"].shape[0] - 1) ** 0.5))
+    grid = round((state["visual.positional_embedding"].shape[0] - 1) ** 0.5)
     t_width = state["token_embedding.weight"].shape[1]
     layers = {"visual.": 0, "": 0}
     for key in state:
@@ -62,19 +62,19 @@ def open_clip_to_hf(state: dict[str, Any], vision_heads: int | None = None,
             layers[m.group(1) or ""] += 1
     config = transformers.CLIPConfig(
         projection_dim=state["text_projection"].shape[1],
-        text_config=dict(
-            hidden_size=t_width, intermediate_size=state["transformer.resblocks.0.mlp.c_fc.weight"].shape[0],
-            num_hidden_layers=layers[""], num_attention_heads=text_heads or _heads(t_width, False),
-            vocab_size=state["token_embedding.weight"].shape[0],
-            max_position_embeddings=state["positional_embedding"].shape[0],
-            hidden_act="gelu", eos_token_id=2, layer_norm_eps=1e-5,
-        ),
-        vision_config=dict(
-            hidden_size=v_width,
-            intermediate_size=state["visual.transformer.resblocks.0.mlp.c_fc.weight"].shape[0],
-            num_hidden_layers=layers["visual."], num_attention_heads=vision_heads or _heads(v_width, True),
-            image_size=grid * patch, patch_size=patch, hidden_act="gelu", layer_norm_eps=1e-5,
-        ),
+        text_config={
+            "hidden_size": t_width, "intermediate_size": state["transformer.resblocks.0.mlp.c_fc.weight"].shape[0],
+            "num_hidden_layers": layers[""], "num_attention_heads": text_heads or _heads(t_width, False),
+            "vocab_size": state["token_embedding.weight"].shape[0],
+            "max_position_embeddings": state["positional_embedding"].shape[0],
+            "hidden_act": "gelu", "eos_token_id": 2, "layer_norm_eps": 1e-5,
+        },
+        vision_config={
+            "hidden_size": v_width,
+            "intermediate_size": state["visual.transformer.resblocks.0.mlp.c_fc.weight"].shape[0],
+            "num_hidden_layers": layers["visual."], "num_attention_heads": vision_heads or _heads(v_width, True),
+            "image_size": grid * patch, "patch_size": patch, "hidden_act": "gelu", "layer_norm_eps": 1e-5,
+        },
     )
     names = {"ln_1": "layer_norm1", "ln_2": "layer_norm2", "attn.out_proj": "self_attn.out_proj",
              "mlp.c_fc": "mlp.fc1", "mlp.c_proj": "mlp.fc2"}

