@@ -110,3 +110,26 @@ def test_sigkill_then_resume_records_every_sample_once(tmp_path: Path, demo_data
     assert len(counts) == 72 and set(counts.values()) == {1}
     assert json.loads((out / "results.json").read_text())["n_valid"] == 72
     assert requests <= 72 + 2  # only the requests in flight at the kill were asked again
+
+
+def test_unreachable_endpoint_and_bad_key_stop_with_one_line(tmp_path: Path, demo_data: Path) -> None:
+    from typer.testing import CliRunner
+
+    from svgeval.cli import app
+
+    def run(base_url: str, out: Path) -> tuple[int, list[str]]:
+        args = ["run", "svgeditbench", "--data", str(demo_data), "--out", str(out)]
+        args += ["--model", "openai-compatible:fake", "--base-url", base_url]
+        result = CliRunner().invoke(app, args)
+        return result.exit_code, [line for line in result.output.splitlines() if line.strip()]
+
+    with FakeOpenAIServer(reply=first_svg) as server:
+        closed_port = server.base_url
+    code, lines = run(closed_port, tmp_path / "closed")
+    assert code == 1 and any("cannot reach" in line and "--base-url" in line for line in lines)
+    results = json.loads((tmp_path / "closed" / "results.json").read_text())
+    assert results["complete"] is False and results["n"] == 0
+
+    with FakeOpenAIServer(reply=first_svg, api_key="secret") as server:
+        code, lines = run(server.base_url, tmp_path / "denied")
+    assert code == 1 and any("HTTP 401" in line for line in lines)
