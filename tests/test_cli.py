@@ -36,6 +36,10 @@ def test_user_errors_are_one_line(tmp_path: Path) -> None:
     assert "unknown task" in one_line_error(["run", "nosuchtask"])
     assert "unknown model" in one_line_error(["run", "svgeditbench", "--model", "gpt5"])
     assert "KEY=VALUE" in one_line_error(["run", "svgeditbench", "--set", "novalue"])
+    assert "no difficulty tiers" in one_line_error(["run", "svgeditbench", "--tier", "hard"])
+    assert "choose easy, medium, hard" in one_line_error(
+        ["run", "svgenius-bugfix", "--tier", "expert", "--data", str(tmp_path)]
+    )
     assert "no .svg files" in one_line_error(
         ["svgeditbench", "build", str(tmp_path), "--out", str(tmp_path / "o")]
     )

@@ -52,6 +52,8 @@ class SvgEditBench(Task):
     }
 
     def load(self) -> list[Sample]:
+        if self.options.tier != "all":
+            raise ValueError("svgeditbench has no difficulty tiers; leave out --tier")
         return load_release(resolve_data(RELEASE, self.options.data))
 
     def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
