@@ -115,3 +115,14 @@ def test_compatible_model_name_may_contain_colons_and_key_is_optional(
     assert request.body is not None
     assert request.body["model"] == "llama3.1:8b"
     assert request.body["max_tokens"] == 50
+
+
+def test_openai_key_is_never_sent_to_a_compatible_server(
+    fake_openai: StartServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-secret")
+    server = fake_openai()
+    model = load_model("openai-compatible:m", base_url=server.base_url)
+    asyncio.run(generate_and_close(model))
+    [request] = server.chat_requests
+    assert "authorization" not in request.headers

@@ -22,7 +22,8 @@ MODEL_KINDS: dict[str, str] = {
     "identity": "answers with the sample's input SVG unchanged (the 'no edit' baseline)",
     "oracle": "answers with the sample's reference response (a check that scoring works)",
     "openai": "the OpenAI API; needs an API key in $OPENAI_API_KEY",
-    "openai-compatible": "any Chat Completions server at --base-url (vLLM, Ollama, OpenRouter...)",
+    "openai-compatible": "any Chat Completions server at --base-url (vLLM, Ollama, OpenRouter...);"
+    " a key only from the variable named by --api-key-env",
     "replay": "answers from a JSONL file of {\"id\": ..., \"response\": ...} lines",
 }
 """Every model kind with a one-line description."""
@@ -71,10 +72,15 @@ def load_model(
     if kind == "openai-compatible" and base_url is None:
         raise ValueError(f"{spec} needs --base-url, e.g. http://localhost:8000/v1")
     url = _checked_base_url(base_url if base_url is not None else OPENAI_BASE_URL)
-    key_env = api_key_env if api_key_env is not None else DEFAULT_API_KEY_ENV
-    api_key = os.environ.get(key_env) or None
-    key_required = kind == "openai" or api_key_env is not None
-    if api_key is None and key_required:
+    key_env: str | None
+    if api_key_env is not None:
+        key_env = api_key_env
+    elif kind == "openai":
+        key_env = DEFAULT_API_KEY_ENV
+    else:  # a key only from a variable the user names: $OPENAI_API_KEY never goes to --base-url
+        key_env = None
+    api_key = (os.environ.get(key_env) or None) if key_env is not None else None
+    if key_env is not None and api_key is None:
         raise ModelUnavailable(f"{spec} needs an API key: set the {key_env} environment variable")
     return OpenAICompatibleModel(
         spec,

@@ -67,7 +67,7 @@ class OpenAICompatibleModel(Model):
     ``max_tokens_field`` is the request field that carries ``GenerationRequest.max_tokens``:
     ``max_tokens`` for most servers, ``max_completion_tokens`` for the OpenAI API (which
     deprecated ``max_tokens`` and rejects it for reasoning models). ``api_key_env`` only names
-    the variable the key came from, for error messages. The connection pool belongs to the
+    the variable the key came from (None: none was named), for error messages. The connection pool belongs to the
     event loop of the first request: make every call, ``aclose`` included, in that one loop.
     """
 
@@ -78,7 +78,7 @@ class OpenAICompatibleModel(Model):
         model: str,
         base_url: str,
         api_key: str | None = None,
-        api_key_env: str = "OPENAI_API_KEY",
+        api_key_env: str | None = "OPENAI_API_KEY",
         max_tokens_field: str = "max_tokens",
         concurrency: int = 8,
         timeout_s: float = 120.0,
@@ -188,6 +188,8 @@ class OpenAICompatibleModel(Model):
 
     def _key_hint(self) -> str:
         """What to check when the server refuses our credentials."""
+        if self._api_key_env is None:
+            return "no API key was sent: name its environment variable with --api-key-env"
         if self._sent_key:
             return f"check the API key in ${self._api_key_env}"
         return f"no API key was sent: set ${self._api_key_env}"
