@@ -32,7 +32,7 @@ for _info in (
         name="rclip",
         summary="relative CLIP consistency: 100 x (1 - max(0, (CLIP(c, gt) - CLIP(c, gen)) / "
         "CLIP(c, gt)))",
-        value_range="[0, 100] (can exceed 100 when CLIP(c, gt) < 0)",
+        value_range="[0, 100]; NaN (left out of means) when CLIP(c, gt) <= 0",
         higher_is_better=True,
         source="SVGenius Eq. 1",
         presets=("svgenius",),
