@@ -99,6 +99,12 @@ def run(
     limit: Annotated[int | None, typer.Option(help="First N samples of each group.")] = None,
     seed: Annotated[int, typer.Option(help="Seed for data generation and sampling.")] = 0,
     temperature: Annotated[float, typer.Option(help="Sampling temperature.")] = 0.0,
+    omit_temperature: Annotated[
+        bool,
+        typer.Option(
+            "--omit-temperature", help="Send no temperature (reasoning models accept only theirs)."
+        ),
+    ] = False,
     max_tokens: Annotated[int | None, typer.Option(help="Cap on generated tokens.")] = None,
     concurrency: Annotated[int, typer.Option(help="Model requests in flight.")] = 8,
     timeout: Annotated[float, typer.Option(help="Seconds per model request.")] = 120.0,
@@ -128,7 +134,7 @@ def run(
             timeout_s=timeout,
         )
         settings = RunSettings(
-            temperature=temperature,
+            temperature=None if omit_temperature else temperature,
             max_tokens=max_tokens,
             seed=seed,
             concurrency=concurrency,

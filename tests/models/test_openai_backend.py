@@ -272,3 +272,10 @@ def test_a_retrying_request_keeps_its_slot(fake_openai: StartServer) -> None:
     assert all(isinstance(answer, Generation) for answer in answers)
     prompts = [r.body["messages"][0]["content"] for r in server.chat_requests if r.body]
     assert prompts == [f"First: {SVG}", f"First: {SVG}", f"Second: {SVG}"]
+
+
+def test_temperature_none_is_left_out_of_the_request(fake_openai: StartServer) -> None:
+    server = fake_openai()
+    generate_one(make_model(server.base_url), ask(temperature=None))
+    [request] = server.requests
+    assert request.body is not None and "temperature" not in request.body

@@ -24,7 +24,8 @@ class GenerationRequest:
 
     sample_id: str
     messages: list[Message]
-    temperature: float = 0.0
+    temperature: float | None = 0.0
+    """None sends no temperature (the server's default; OpenAI reasoning models accept no other)."""
     max_tokens: int | None = None
     seed: int | None = None
     input_svg: str | None = None

@@ -114,8 +114,9 @@ class OpenAICompatibleModel(Model):
         body: dict[str, Any] = {
             "model": self.model,
             "messages": request.messages,
-            "temperature": request.temperature,
         }
+        if request.temperature is not None:
+            body["temperature"] = request.temperature
         if request.max_tokens is not None:
             body[self._max_tokens_field] = request.max_tokens
         if request.seed is not None:

@@ -41,7 +41,7 @@ class RunConflict(RuntimeError):
 class RunSettings:
     """Generation and execution settings shared by every task."""
 
-    temperature: float = 0.0
+    temperature: float | None = 0.0
     max_tokens: int | None = None
     seed: int | None = None
     concurrency: int = 8
