@@ -75,7 +75,7 @@ def test_success_returns_text_usage_and_sends_the_request(fake_openai: StartServ
     assert answer.text == f"```svg\n{SVG}\n```"
     # 3 words in the prompt, 3 in the reply: the fake server counts words as tokens
     assert answer.usage == {"prompt_tokens": 3, "completion_tokens": 3, "total_tokens": 6}
-    assert answer.latency_s > 0
+    assert answer.latency_s > 0 and answer.finish_reason == "stop"
     [request] = server.requests
     assert (request.method, request.path) == ("POST", "/v1/chat/completions")
     assert request.body == {

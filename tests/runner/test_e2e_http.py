@@ -78,6 +78,8 @@ def test_faults_are_retried_and_every_sample_recorded_once(tmp_path: Path, demo_
     assert len(counts) == 72 and set(counts.values()) == {1}
     assert len(server.chat_requests) > 72 and len(statuses) > 1
     assert results["metrics"]["compression/ratio"] == 1.0  # the echo is a No Edit
+    records = (tmp_path / "run" / "samples.jsonl").read_text().splitlines()
+    assert {json.loads(line)["finish_reason"] for line in records} == {"stop"}
 
 
 def test_sigkill_then_resume_records_every_sample_once(tmp_path: Path, demo_data: Path) -> None:

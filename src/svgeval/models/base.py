@@ -34,11 +34,15 @@ class GenerationRequest:
 
 @dataclass(frozen=True)
 class Generation:
-    """A model's answer: its text, token usage if the backend reports it, and wall time."""
+    """A model's answer: its text, token usage if the backend reports it, and wall time.
+
+    ``finish_reason`` is the server's (``stop``, ``length`` when ``max_tokens`` cut the answer
+    off, ...), None when the backend has none."""
 
     text: str
     latency_s: float = 0.0
     usage: dict[str, Any] = field(default_factory=dict)
+    finish_reason: str | None = None
 
 
 class ModelError(RuntimeError):

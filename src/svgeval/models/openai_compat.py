@@ -206,10 +206,12 @@ def _parse_generation(response: httpx.Response, latency_s: float) -> Generation:
     if not choices or not isinstance(choices, list) or not isinstance(choices[0], dict):
         raise ModelError(f"the server answered 200 without choices: {_error_detail(response)}")
     message = choices[0].get("message") or {}
+    finish_reason = choices[0].get("finish_reason")
     return Generation(
         text=_content_text(message.get("content")),
         latency_s=latency_s,
         usage=_usage(body.get("usage")),
+        finish_reason=finish_reason if isinstance(finish_reason, str) else None,
     )
 
 

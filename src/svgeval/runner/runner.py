@@ -275,7 +275,10 @@ class Runner:
             entry.update(error=str(error), latency_s=time.perf_counter() - started)
             return entry
         entry.update(
-            response=generation.text, latency_s=generation.latency_s, usage=generation.usage
+            response=generation.text,
+            latency_s=generation.latency_s,
+            usage=generation.usage,
+            finish_reason=generation.finish_reason,
         )
         return entry
 
@@ -288,6 +291,7 @@ class Runner:
             "response": cached.get("response"),
             "latency_s": cached.get("latency_s"),
             "usage": cached.get("usage") or {},
+            "finish_reason": cached.get("finish_reason"),
         }
         return record
 
