@@ -21,7 +21,7 @@ from svgeval import __version__
 from svgeval.cli_errors import UserError, console, user_errors
 from svgeval.cli_svgenius import svgenius_app
 from svgeval.metrics import METRICS
-from svgeval.models import MODEL_KINDS, load_model, model_spec_forms
+from svgeval.models import MODEL_KINDS, ReplayModel, load_model, model_spec_forms
 from svgeval.runner import RunDir, Runner, RunSettings
 from svgeval.svg.demo_corpus import write_demo_corpus
 from svgeval.tasks import all_tasks, get_task
@@ -161,8 +161,7 @@ def score(
         options["data"] = Path(options["data"]) if options["data"] else None
         task = get_task(config["task"])(TaskOptions(**options))
         settings = RunSettings(**config["settings"])
-        backend = load_model(f"replay:{run_dir.responses}")
-        backend.spec = config["model"]
+        backend = ReplayModel(run_dir.responses, spec=config["model"])
         run_dir.samples.unlink(missing_ok=True)
         execute(Runner(task, backend, run_dir, settings), resume=True)
 

@@ -14,7 +14,7 @@ import time
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from svgeval import __version__
@@ -55,9 +55,6 @@ class RunSummary:
     """What a run produced: the content of ``results.json``."""
 
     results: dict[str, Any]
-    scored_now: int = 0
-    reused: int = 0
-    notes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -208,7 +205,7 @@ class Runner:
         """Generate and score every sample ``resumed`` lacks, then write ``results.json``."""
         samples, responses, done = resumed.samples, resumed.responses, resumed.done
         pending = [sample for sample in samples if sample.id not in done]
-        summary = RunSummary(results={}, reused=len(done))
+        summary = RunSummary(results={})
         semaphore = asyncio.Semaphore(max(1, self.settings.concurrency))
         response_log = JsonlAppender(self.run_dir.responses)
         sample_log = JsonlAppender(self.run_dir.samples)
@@ -235,7 +232,6 @@ class Runner:
                 record.update(valid=False, failure=MODEL_ERROR, detail=cached["error"])
             sample_log.append(record)
             done[sample.id] = record
-            summary.scored_now += 1
             self.progress(record)
 
         try:
