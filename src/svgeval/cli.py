@@ -1,39 +1,57 @@
-"""Command line: ``svgeval run``, ``score``, ``list``, ``demo`` and the data builders.
+"""Command line: ``svgeval run``, ``score``, ``export``, ``list``, ``demo`` and the data builders.
 
 Every error a user can cause (bad path, bad flag, unreachable endpoint, malformed data) ends with a
-one-line message saying what happened and what to do, and exit code 1 (2 for usage errors).
+one-line message saying what happened and what to do, and exit code 1.
 """
 
 from __future__ import annotations
 
-import asyncio
+import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Any, cast
+from typing import Annotated, cast
 
 import typer
-from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from svgeval import __version__
 from svgeval.cli_errors import UserError, console, user_errors
+from svgeval.cli_execute import execute, stdout_console
 from svgeval.cli_svgenius import svgenius_app
 from svgeval.metrics import METRICS
-from svgeval.models import MODEL_KINDS, ReplayModel, load_model, model_spec_forms
+from svgeval.models import MODELS, load_model
 from svgeval.runner import RunDir, Runner, RunSettings
+from svgeval.runner.runner import select_samples
 from svgeval.svg.demo_corpus import write_demo_corpus
 from svgeval.tasks import all_tasks, get_task
-from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.base import Task, TaskOptions
+from svgeval.tasks.options import option_infos
 from svgeval.tasks.svgeditbench import build_cases, write_release
 from svgeval.tasks.svgeditbench.builder import ColorStyle
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help="Evaluate models on SVG benchmarks.")
-svgeditbench_app = typer.Typer(no_args_is_help=True, help="SVGEditBench data tools.")
+HELP = {"help_option_names": ["-h", "--help"]}
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    context_settings=HELP,
+    help="Evaluate models on SVG benchmarks.",
+)
+svgeditbench_app = typer.Typer(no_args_is_help=True, context_settings=HELP,
+                               help="SVGEditBench data tools.")
 app.add_typer(svgeditbench_app, name="svgeditbench")
-app.add_typer(svgenius_app, name="svgenius")
-out = Console()
+app.add_typer(svgenius_app, name="svgenius", context_settings=HELP)
+out = stdout_console()
+
+TaskName = Annotated[str, typer.Argument(help="Task name; see `svgeval list tasks`.")]
+DataPath = Annotated[Path | None, typer.Option(help="Local copy of the official release.")]
+Tier = Annotated[str, typer.Option(help="Difficulty tier (tasks with tiers).")]
+Seed = Annotated[int, typer.Option(help="Seed for data generation and sampling.")]
+Limit = Annotated[int | None, typer.Option(help="First N samples of each group.")]
+Sets = Annotated[
+    list[str] | None,
+    typer.Option("--set", help="Task option KEY=VALUE; see `svgeval list tasks`."),
+]
 
 
 def _parse_sets(pairs: list[str], flag: str = "--set", form: str = "KEY=VALUE") -> dict[str, str]:
@@ -46,59 +64,33 @@ def _parse_sets(pairs: list[str], flag: str = "--set", form: str = "KEY=VALUE") 
     return extra
 
 
-def _progress_bar(total: int, done: int) -> Progress:
-    progress = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("invalid {task.fields[invalid]}"),
-        TimeElapsedColumn(),
-        console=console,
-        transient=False,
-    )
-    progress.add_task("samples", total=total, completed=done, invalid=0)
-    return progress
+def _make_task(name: str, data: Path | None, tier: str, seed: int, sets: list[str]) -> Task:
+    """The task ``name`` with its options checked (unknown keys and bad values are errors)."""
+    task_cls = get_task(name)
+    return task_cls(TaskOptions(data=data, seed=seed, tier=tier, extra=_parse_sets(sets)))
 
 
-def execute(runner: Runner, resume: bool) -> dict[str, Any]:
-    """Run with a progress bar and print the summary table; returns results.json's content."""
-    from svgeval.report import summary_table
-
-    resumed = runner.prepare(resume)
-    total, done = len(resumed.samples), len(resumed.done)
-    invalid = sum(1 for r in resumed.done.values() if not r.get("valid"))
-    with _progress_bar(total, done) as progress:
-        (task_id,) = progress.task_ids
-
-        def advance(record: dict[str, Any]) -> None:
-            nonlocal invalid
-            invalid += 0 if record.get("valid") else 1
-            progress.update(task_id, advance=1, invalid=invalid)
-
-        runner.progress = advance
-        summary = asyncio.run(runner.run(resumed))
-    out.print(summary_table(summary.results, runner.task.metric_directions))
-    for metric, reason in summary.results.get("not_computed", {}).items():
-        console.print(f"warning: {metric} was not computed: {reason}", highlight=False)
-    missing = summary.results.get("model_report", {}).get("missing_ids", [])
-    if missing:
-        shown = ", ".join(missing[:5]) + (", ..." if len(missing) > 5 else "")
-        console.print(f"warning: {len(missing)} samples had no response in the replay file: {shown}")
-    console.print(f"run directory: {runner.run_dir.root}")
-    return summary.results
+def _check_numbers(**flags: tuple[float | None, float, bool]) -> None:
+    """Each flag's value must be above its bound (``True``: or equal to it); one line if not."""
+    for flag, (value, bound, inclusive) in flags.items():
+        if value is None:
+            continue
+        if value < bound or (value == bound and not inclusive):
+            relation = "at least" if inclusive else "more than"
+            raise UserError(f"--{flag.replace('_', '-')} must be {relation} {bound:g}, got {value:g}")
 
 
 @app.command()
 def run(
-    task: Annotated[str, typer.Argument(help="Task name; see `svgeval list tasks`.")],
+    task: TaskName,
     model: Annotated[str, typer.Option(help="Model spec; see `svgeval list models`.")] = "identity",
     out_dir: Annotated[Path, typer.Option("--out", help="Run directory.")] = Path("runs/latest"),
-    data: Annotated[Path | None, typer.Option(help="Local copy of the official release.")] = None,
-    tier: Annotated[str, typer.Option(help="Difficulty tier (tasks with tiers).")] = "all",
+    data: DataPath = None,
+    tier: Tier = "all",
     resume: Annotated[bool, typer.Option(help="Continue the run in --out.")] = False,
-    limit: Annotated[int | None, typer.Option(help="First N samples of each group.")] = None,
-    seed: Annotated[int, typer.Option(help="Seed for data generation and sampling.")] = 0,
-    temperature: Annotated[float, typer.Option(help="Sampling temperature.")] = 0.0,
+    limit: Limit = None,
+    seed: Seed = 0,
+    temperature: Annotated[float, typer.Option(help="Sampling temperature (0 to 2).")] = 0.0,
     omit_temperature: Annotated[
         bool,
         typer.Option(
@@ -112,7 +104,7 @@ def run(
     api_key_env: Annotated[str | None, typer.Option(help="Env variable with the API key.")] = None,
     render_workers: Annotated[int | None, typer.Option(help="Render processes.")] = None,
     render_timeout: Annotated[float, typer.Option(help="Seconds per render.")] = 10.0,
-    set_: Annotated[list[str] | None, typer.Option("--set", help="Task option KEY=VALUE.")] = None,
+    set_: Sets = None,
     model_path: Annotated[
         list[str] | None,
         typer.Option(help="Local weights for a metric, METRIC=PATH (e.g. dino=/models/dinov2)."),
@@ -120,12 +112,20 @@ def run(
 ) -> None:
     """Run TASK with a model and write the run directory."""
     with user_errors():
-        if limit is not None and limit < 1:
-            raise UserError("--limit must be at least 1")
+        _check_numbers(
+            limit=(limit, 1, True),
+            temperature=(temperature, 0, True),
+            max_tokens=(max_tokens, 1, True),
+            concurrency=(concurrency, 1, True),
+            timeout=(timeout, 0, False),
+            render_workers=(render_workers, 1, True),
+            render_timeout=(render_timeout, 0, False),
+        )
+        if temperature > 2:
+            raise UserError(f"--temperature must be at most 2, got {temperature:g}")
         for metric, path in _parse_sets(model_path or [], "--model-path", "METRIC=PATH").items():
             os.environ[f"SVGEVAL_{metric.upper()}_MODEL"] = path
-        task_cls = get_task(task)
-        options = TaskOptions(data=data, seed=seed, tier=tier, extra=_parse_sets(set_ or []))
+        task_obj = _make_task(task, data, tier, seed, set_ or [])
         backend = load_model(
             model,
             base_url=base_url,
@@ -138,32 +138,84 @@ def run(
             max_tokens=max_tokens,
             seed=seed,
             concurrency=concurrency,
+            timeout_s=timeout,
             limit=limit,
             render_workers=render_workers,
             render_timeout_s=render_timeout,
         )
-        results = execute(Runner(task_cls(options), backend, RunDir(out_dir), settings), resume)
-    if not results.get("complete"):
+        runner = Runner(task_obj, backend, RunDir(out_dir), settings)
+        results = execute(runner, runner.prepare(resume), runner.run)
+    if not results.complete:
         raise typer.Exit(1)
 
 
 @app.command()
 def score(
     run_directory: Annotated[Path, typer.Argument(help="A run directory with responses.jsonl.")],
+    data: Annotated[
+        Path | None, typer.Option(help="Where the data is now, if it moved since the run.")
+    ] = None,
 ) -> None:
-    """Re-score the cached responses of a run without calling the model again."""
+    """Re-score the cached responses of a run without calling any model.
+
+    Samples with no cached response stay missing (`--resume` completes them). The run's files
+    change only once re-scoring has finished.
+    """
     with user_errors():
         run_dir = RunDir(run_directory)
         config = run_dir.read_config()
         if config is None:
             raise UserError(f"{run_directory} has no config.json; is it a run directory?")
-        options = dict(config["task_options"])
-        options["data"] = Path(options["data"]) if options["data"] else None
-        task = get_task(config["task"])(TaskOptions(**options))
-        settings = RunSettings(**config["settings"])
-        backend = ReplayModel(run_dir.responses, spec=config["model"])
-        run_dir.samples.unlink(missing_ok=True)
-        execute(Runner(task, backend, run_dir, settings), resume=True)
+        options = config.task_options
+        sets = [f"{key}={'none' if value is None else value}" for key, value in options["set"].items()]
+        stored = Path(config.data) if config.data else None
+        task_obj = _make_task(config.task, data or stored, options["tier"], options["seed"], sets)
+        runner = Runner(task_obj, load_model("identity"), run_dir, config.settings)
+        runner.model.spec = config.model
+        execute(runner, runner.prepare_rescore(config), runner.rescore)
+
+
+@app.command()
+def export(
+    task: TaskName,
+    out_file: Annotated[Path, typer.Option("--out", help="JSONL file to write.")],
+    data: DataPath = None,
+    tier: Tier = "all",
+    seed: Seed = 0,
+    limit: Limit = None,
+    set_: Sets = None,
+    images: Annotated[
+        bool, typer.Option(help="Keep image parts of the messages (base64 data URLs).")
+    ] = True,
+) -> None:
+    """Write each sample's id and chat messages, to answer them with any system and replay them.
+
+    Each line is {"id", "group", "messages"}; answer with lines {"id", "response"} and run
+    `svgeval run TASK --model replay:answers.jsonl`.
+    """
+    with user_errors():
+        _check_numbers(limit=(limit, 1, True))
+        if out_file.is_dir():
+            raise UserError(f"--out {out_file} is a directory; name a .jsonl file")
+        samples = select_samples(_make_task(task, data, tier, seed, set_ or []).load(), limit)
+        out_file.parent.mkdir(parents=True, exist_ok=True)
+        with out_file.open("w", encoding="utf-8") as handle:
+            for sample in samples:
+                messages = sample.messages if images else _text_only(sample.messages)
+                line = {"id": sample.id, "group": sample.group, "messages": messages}
+                handle.write(json.dumps(line, ensure_ascii=False) + "\n")
+        console.print(f"wrote {len(samples)} prompts to {out_file}", highlight=False)
+
+
+def _text_only(messages: list[dict[str, object]]) -> list[dict[str, object]]:
+    """Messages with their image parts removed."""
+    stripped = []
+    for message in messages:
+        content = message.get("content")
+        if isinstance(content, list):
+            content = [part for part in content if part.get("type") != "image_url"]
+        stripped.append({**message, "content": content})
+    return stripped
 
 
 @app.command("list")
@@ -174,12 +226,15 @@ def list_(
     with user_errors():
         if what == "tasks":
             for name, cls in all_tasks().items():
-                out.print(f"[bold]{name}[/bold]  {cls.description}")
+                tiers = f" (tiers: {', '.join(cls.tiers)})" if cls.tiers else ""
+                out.print(f"[bold]{name}[/bold]  {escape(cls.description)}{tiers}")
+                for option in option_infos(cls.Options):
+                    out.print(f"    --set {escape(option.describe())}", highlight=False)
         elif what == "models":
-            for form, summary in zip(model_spec_forms(), MODEL_KINDS.values()):
-                out.print(f"[bold]{escape(form)}[/bold]  {summary}")
+            for kind in MODELS.all().values():
+                out.print(f"[bold]{escape(kind.form)}[/bold]  {kind.summary}")
         elif what == "metrics":
-            for info in sorted(METRICS.values(), key=lambda i: i.name):
+            for info in METRICS.all().values():
                 arrow = "higher is better" if info.higher_is_better else "lower is better"
                 presets = ", ".join(info.presets) or "-"
                 out.print(
@@ -205,9 +260,9 @@ def demo(
         write_release(cases, data)
         console.print(f"built {len(cases)} SVGEditBench cases from {len(names)} icons in {data}")
         task = get_task("svgeditbench")(TaskOptions(data=data, seed=seed))
-        backend = load_model(model)
-        run_dir = RunDir(out_dir / f"run-{model}")
-        execute(Runner(task, backend, run_dir, RunSettings(seed=seed)), resume=True)
+        runner = Runner(task, load_model(model), RunDir(out_dir / f"run-{model}"),
+                        RunSettings(seed=seed))
+        execute(runner, runner.prepare(resume=True), runner.run)
 
 
 @svgeditbench_app.command("build")
@@ -221,6 +276,8 @@ def svgeditbench_build(
     with user_errors():
         if colors not in ("release", "paper"):
             raise UserError("--colors must be release or paper")
+        if out_dir.exists() and not out_dir.is_dir():
+            raise UserError(f"--out {out_dir} is a file, not a directory; choose a folder")
         files = sorted(svg_dir.glob("*.svg"))
         if not files:
             raise UserError(f"no .svg files in {svg_dir}")

@@ -14,8 +14,8 @@ EXPECTED = {"pss", "mse", "ssim", "iou", "clip_score", "rclip", "dino", "lpips",
 
 
 def test_every_metric_is_registered_with_known_presets() -> None:
-    assert EXPECTED <= set(METRICS)
-    for info in METRICS.values():
+    assert EXPECTED <= set(METRICS.all())
+    for info in METRICS.all().values():
         assert info.presets, info.name
         assert info.value_range and info.source
         for name in info.presets:

@@ -41,9 +41,11 @@ def test_clip_score_is_100_times_cosine(tiny_clip_dir: Path) -> None:
 def test_clip_score_clamp_and_identical_images(tiny_clip_dir: Path) -> None:
     image = _images(1)[0]
     same = clip_score([image, image.copy()], ["a star", "a star"], model_path=str(tiny_clip_dir))
-    assert same[0] == pytest.approx(same[1], abs=1e-6)
+    # 100 x a float32 cosine: torch's threaded CPU kernels may sum in another order per batch
+    # row, which moves the cosine by a few float32 ulps (~1e-7 each), i.e. ~1e-5 after x100.
+    assert same[0] == pytest.approx(same[1], abs=1e-4)
     clamped = clip_score([image], ["a star"], model_path=str(tiny_clip_dir), clamp=True)
-    assert clamped[0] == pytest.approx(max(0.0, same[0]), abs=1e-5)
+    assert clamped[0] == pytest.approx(max(0.0, same[0]), abs=1e-4)
 
 
 def test_rclip_follows_its_formula() -> None:

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from svgeval.models import (
-    MODEL_KINDS,
+    MODELS,
     Model,
     ModelUnavailable,
     OpenAICompatibleModel,
@@ -19,7 +19,7 @@ from svgeval.models.baselines import IdentityModel, OracleModel
 from .conftest import StartServer
 from .test_openai_backend import ask
 
-KNOWN_FORMS = "identity, oracle, openai:<model>, openai-compatible:<model>, replay:<file.jsonl>"
+KNOWN_FORMS = "identity, openai:<model>, openai-compatible:<model>, oracle, replay:<file.jsonl>"
 
 
 async def generate_and_close(model: Model) -> None:
@@ -31,11 +31,10 @@ async def generate_and_close(model: Model) -> None:
 
 
 def test_kinds_are_described_and_written_with_their_argument() -> None:
-    assert set(MODEL_KINDS) == {"identity", "oracle", "openai", "openai-compatible", "replay"}
-    assert all(description and "\n" not in description for description in MODEL_KINDS.values())
-    assert model_spec_forms() == [
-        "identity", "oracle", "openai:<model>", "openai-compatible:<model>", "replay:<file.jsonl>"
-    ]
+    kinds = MODELS.all()
+    assert set(kinds) == {"identity", "oracle", "openai", "openai-compatible", "replay"}
+    assert all(kind.summary and "\n" not in kind.summary for kind in kinds.values())
+    assert model_spec_forms() == KNOWN_FORMS.split(", ")
 
 
 def test_baselines() -> None:

@@ -71,7 +71,7 @@ def test_faults_are_retried_and_every_sample_recorded_once(tmp_path: Path, demo_
         )
         task = SvgEditBench(TaskOptions(data=demo_data))
         runner = Runner(task, model, RunDir(tmp_path / "run"), RunSettings(concurrency=8))
-        results = asyncio.run(runner.run(runner.prepare(resume=False))).results
+        results = asyncio.run(runner.run(runner.prepare(resume=False))).model_dump(mode="json")
         statuses = Counter(request.fault for request in server.chat_requests)
     assert results["n"] == results["n_valid"] == 72 and results["complete"]
     counts = record_ids(tmp_path / "run")

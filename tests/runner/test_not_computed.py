@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from svgeval.metrics.dino import dino
@@ -15,9 +16,15 @@ from svgeval.svg.render import RenderSpec
 from svgeval.tasks.base import Sample, Score, Task, TaskOptions
 
 
+@dataclass(frozen=True)
+class DinoOptions:
+    weights: Path = field(default=Path("."), metadata={"help": "DINO weights folder"})
+
+
 class DinoTask(Task):
     name = "dino-check"
     description = "renders the answer and compares it with DINO"
+    Options = DinoOptions
 
     def load(self) -> list[Sample]:
         svg = demo_svg("sun")
@@ -27,8 +34,8 @@ class DinoTask(Task):
         svg = extract_svg(response).svg or ""
         image = renderer.render(svg, RenderSpec.square(32)).image
         assert image is not None
-        score = Score(valid=True, metrics={"drawn": 1.0})
-        weights = str(self.options.extra["weights"])
+        score = Score(metrics={"drawn": 1.0})
+        weights = str(self.settings.weights)
         score.add_metric("dino", lambda: dino([image], [image], model_path=weights)[0])
         return score
 
@@ -37,7 +44,7 @@ def test_missing_weights_are_recorded_as_not_computed(tmp_path: Path) -> None:
     weights = tmp_path / "no-such-dinov2"
     task = DinoTask(TaskOptions(extra={"weights": str(weights)}))
     runner = Runner(task, OracleModel(), RunDir(tmp_path / "run"), RunSettings())
-    results = asyncio.run(runner.run(runner.prepare(resume=False))).results
+    results = asyncio.run(runner.run(runner.prepare(resume=False))).model_dump(mode="json")
     assert results["metrics"] == {"g/dino": None, "g/drawn": 1.0}
     reason = results["not_computed"]["dino"]
     assert str(weights) in reason and "model" in reason.lower()

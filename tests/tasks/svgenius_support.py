@@ -42,7 +42,7 @@ def run_task(
     options = TaskOptions(data=data or svgenius_root(), tier=tier, extra=dict(extra or {}))
     settings = RunSettings(render_workers=2, render_timeout_s=render_timeout_s)
     runner = Runner(task_class(options), model, RunDir(out), settings)
-    results: dict[str, Any] = asyncio.run(runner.run(runner.prepare(resume=False))).results
+    results: dict[str, Any] = asyncio.run(runner.run(runner.prepare(resume=False))).model_dump(mode="json")
     return results
 
 

@@ -35,7 +35,7 @@ NO_EDIT = {
 
 def run(data: Path, model: Model, out: Path) -> dict[str, object]:
     runner = Runner(SvgEditBench(TaskOptions(data=data)), model, RunDir(out), RunSettings())
-    return asyncio.run(runner.run(runner.prepare(resume=False))).results
+    return asyncio.run(runner.run(runner.prepare(resume=False))).model_dump(mode="json")
 
 
 @pytest.mark.shared_data

@@ -10,7 +10,7 @@ from svgenius_support import released_items, run_task, sample_records, svgenius_
 from svgeval.models.baselines import IdentityModel, OracleModel
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import get_task
-from svgeval.tasks.base import Sample, TaskOptions
+from svgeval.tasks.base import FailureKind, Sample, TaskOptions
 from svgeval.tasks.svgenius.bugfix import SvgeniusBugFix, extract_repair
 
 GOOD = (
@@ -54,13 +54,13 @@ def test_other_valid_code_with_the_same_render_counts_in_render_acc(renderer: Re
 
 def test_no_answer_is_left_out_by_the_paper_protocol_and_zero_in_ours(renderer: Renderer) -> None:
     score = _task().score(_sample(), "no idea", renderer)
-    assert not score.valid and score.failure == "extract"
+    assert not score.valid and score.failure.tag == "extract"
     assert score.metrics == {"acc": None, "acc_all": 0.0, "render_acc": None, "render_acc_all": 0.0}
 
 
 def test_an_answer_that_does_not_render_is_a_recorded_failure(renderer: Renderer) -> None:
     score = _task().score(_sample(), f"Answer:{GOOD.replace('</svg>', '')}<svg></svg>", renderer)
-    assert not score.valid and score.failure is not None and score.failure.startswith("render:")
+    assert not score.valid and score.failure is not None and score.failure.kind == FailureKind.RENDER
     assert score.metrics["acc"] == 0.0 and score.metrics["render_acc"] == 0.0
 
 
@@ -82,8 +82,7 @@ def test_aggregate_counts_model_errors_only_in_the_all_keys(renderer: Renderer) 
         {
             "id": "easy/1",
             "group": "easy",
-            "valid": False,
-            "failure": "model_error",
+            "failure": {"kind": "model_error"},
             "metrics": failed_call,
         },
     ]

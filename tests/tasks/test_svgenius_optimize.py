@@ -45,11 +45,11 @@ def test_scores_compression_and_render_error(renderer: Renderer) -> None:
 def test_failures_follow_both_protocols(renderer: Renderer) -> None:
     task = SvgeniusOptimize(TaskOptions())
     missing = task.score(_sample(), "Sorry, I cannot.", renderer)
-    assert not missing.valid and missing.failure == "extract"
+    assert not missing.valid and missing.failure.tag == "extract"
     assert missing.metrics == {"ccr": None, "ccr_all": 0.0, "mse": None}
     unclosed = '<svg><rect width="1"></svg>'
     broken = task.score(_sample(), f"Answer: {unclosed}", renderer)
-    assert not broken.valid and broken.failure == "render:rejected:malformed_xml"
+    assert not broken.valid and broken.failure.tag == "render:rejected:malformed_xml"
     # The paper keeps the compression of an unrenderable answer; ours counts it as none.
     assert broken.metrics["ccr"] == pytest.approx((1 - len(unclosed) / len(ORIGINAL)) * 100)
     assert broken.metrics["ccr_all"] == 0.0 and broken.metrics["mse"] is None

@@ -58,11 +58,11 @@ def test_half_way_edit_scores_by_the_formula(renderer: Renderer) -> None:
 def test_failures_follow_both_protocols(renderer: Renderer) -> None:
     task = SvgeniusStyleEdit(TaskOptions())
     missing = task.score(_sample(), "I would change the colour.", renderer)
-    assert not missing.valid and missing.failure == "extract"
+    assert not missing.valid and missing.failure.tag == "extract"
     assert (missing.metrics["acc"], missing.metrics["acc_all"]) == (None, 0.0)
     assert (missing.metrics["rmse"], missing.metrics["rmse_all"]) == (None, 0.0)
     broken = task.score(_sample(), "Answer:<svg><rect></svg>", renderer)
-    assert not broken.valid and broken.failure == "render:rejected:malformed_xml"
+    assert not broken.valid and broken.failure.tag == "render:rejected:malformed_xml"
     assert broken.metrics["rld"] is not None and broken.metrics["rmse_all"] == 0.0
 
 
@@ -95,7 +95,7 @@ def test_oracle_and_identity_on_the_release(tmp_path: Path) -> None:
         ]
         sizes = [change_size(edit["original"], edit["modified"]) for edit in edits]
         assert identity[f"{tier}/rld"] == pytest.approx(-sum(sizes) / len(sizes))
-    assert all(record["valid"] for record in sample_records(tmp_path / "identity"))
+    assert all(record["failure"] is None for record in sample_records(tmp_path / "identity"))
 
 
 def _kinds_and_target(command: str) -> tuple[list[str], str]:
@@ -186,11 +186,11 @@ def test_a_reference_that_does_not_render_leaves_the_sample_out(renderer: Render
     sample = Sample("t/001", "t", [], "", ORIGINAL, target)
     task = SvgeniusStyleEdit(TaskOptions())
     score = task.score(sample, f"Answer:{MODIFIED}", renderer)
-    assert not score.valid and score.failure == "reference_render:rejected:malformed_xml"
+    assert not score.valid and score.failure.tag == "reference:rejected:malformed_xml"
     good = task.score(_sample(), f"Answer:{MODIFIED}", renderer)
     records = [
-        {"id": "t/000", "group": "t", "valid": True, "metrics": good.metrics},
-        {"id": "t/001", "group": "t", "valid": False, "metrics": score.metrics},
+        {"id": "t/000", "group": "t", "failure": None, "metrics": good.metrics},
+        {"id": "t/001", "group": "t", "failure": {"kind": "reference"}, "metrics": score.metrics},
     ]
     metrics = task.aggregate(records).metrics
     assert metrics["t/acc_all"] == 100.0 and metrics["t/rmse_all"] == 100.0

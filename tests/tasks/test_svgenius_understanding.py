@@ -48,7 +48,7 @@ def test_scores_right_wrong_and_unparsed(renderer: Renderer) -> None:
     unparsed = task.score(_sample(), "no idea", renderer)
     assert right.valid and right.metrics["perceptual_acc"] == 100.0 and right.extracted == "B"
     assert wrong.valid and wrong.metrics["semantic_acc"] == 0.0
-    assert not unparsed.valid and unparsed.failure == "unparsed"
+    assert not unparsed.valid and unparsed.failure.tag == "extract"
     assert unparsed.metrics == {"perceptual_acc": 0.0, "acc": 0.0, "n_unparsed": 1.0}
 
 
@@ -65,8 +65,7 @@ def test_aggregate_counts_unparsed_and_failed_calls_as_wrong(renderer: Renderer)
         return {
             "id": sample_id,
             "group": "easy",
-            "valid": failure is None,
-            "failure": failure,
+            "failure": None if failure is None else {"kind": failure},
             "metrics": metrics,
         }
 
@@ -74,7 +73,7 @@ def test_aggregate_counts_unparsed_and_failed_calls_as_wrong(renderer: Renderer)
         record("easy/0/perceptual", {"perceptual_acc": 100.0, "acc": 100.0, "n_unparsed": 0.0}),
         record("easy/0/semantic", {"semantic_acc": 100.0, "acc": 100.0, "n_unparsed": 0.0}),
         record(
-            "easy/1/perceptual", {"perceptual_acc": 0.0, "acc": 0.0, "n_unparsed": 1.0}, "unparsed"
+            "easy/1/perceptual", {"perceptual_acc": 0.0, "acc": 0.0, "n_unparsed": 1.0}, "extract"
         ),
         # the runner scores a failed model call as an empty response
         record("easy/1/semantic", failed_call_metrics(renderer), "model_error"),

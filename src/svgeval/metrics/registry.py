@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from svgeval.registry import Registry
+
 
 @dataclass(frozen=True)
 class MetricInfo:
@@ -17,13 +19,11 @@ class MetricInfo:
     presets: tuple[str, ...] = field(default_factory=tuple)
 
 
-METRICS: dict[str, MetricInfo] = {}
+METRICS: Registry[MetricInfo] = Registry("metric", "svgeval.metrics", ("svgeval.metrics",))
+"""Every metric by name; other packages add theirs through the ``svgeval.metrics`` entry points."""
 
-
-def describe_metric(info: MetricInfo) -> MetricInfo:
-    """Register ``info`` under its name and return it."""
-    METRICS[info.name] = info
-    return info
+describe_metric = METRICS.register
+"""Register a :class:`MetricInfo` under its name and return it."""
 
 
 class MetricUnavailable(RuntimeError):

@@ -8,6 +8,7 @@ requests in flight; the offline baselines answer at once.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,6 +44,18 @@ class Generation:
     latency_s: float = 0.0
     usage: dict[str, Any] = field(default_factory=dict)
     finish_reason: str | None = None
+    attempts: int = 1
+    total_s: float = 0.0
+
+
+@dataclass(frozen=True)
+class RetryEvent:
+    """A failed attempt that will be retried."""
+
+    sample_id: str
+    attempt: int
+    reason: str
+    wait_s: float
 
 
 class ModelError(RuntimeError):
@@ -57,6 +70,8 @@ class Model(ABC):
     """A model backend. ``spec`` is the string the user gave, e.g. ``openai:gpt-4o``."""
 
     spec: str
+    on_retry: Callable[[RetryEvent], None] | None = None
+    """Called on every retry (the runner prints it and counts it)."""
 
     @abstractmethod
     async def generate(self, request: GenerationRequest) -> Generation:
@@ -64,6 +79,10 @@ class Model(ABC):
 
     async def aclose(self) -> None:
         """Release connections; the default has nothing to release."""
+
+    def check_ids(self, sample_ids: Sequence[str]) -> None:
+        """Raise ModelUnavailable when the backend cannot answer these samples at all (a replay
+        file with other ids); the default accepts any."""
 
     def report(self) -> dict[str, Any]:
         """Facts about the run that belong in ``results.json`` (e.g. ids a replay file lacked)."""

@@ -10,6 +10,7 @@ request; each problem is reported as ``FILE line N: ...``.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,22 @@ class ReplayModel(Model):
             self._missing[sample_id] = None
             raise ModelError(f"no response for id {sample_id} in {self.path}")
         return Generation(self._responses[sample_id])
+
+    def check_ids(self, sample_ids: Sequence[str]) -> None:
+        """Refuse a file that answers fewer than half of the samples: its ids are almost
+        certainly in another format (the message shows one of each)."""
+        if not sample_ids:
+            return
+        matched = sum(1 for sample_id in sample_ids if sample_id in self._responses)
+        if matched * 2 >= len(sample_ids):
+            return
+        theirs = next(iter(self._responses), None)
+        example = f"the file has ids like {theirs!r}" if theirs is not None else "the file is empty"
+        raise ModelUnavailable(
+            f"replay file {self.path} answers {matched} of {len(sample_ids)} samples: "
+            f"expected ids like {sample_ids[0]!r}, {example} "
+            "(`svgeval export TASK` writes the ids a task expects)"
+        )
 
     @property
     def missing_ids(self) -> list[str]:

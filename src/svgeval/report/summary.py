@@ -1,11 +1,16 @@
-"""The end-of-run summary: one row per group, one column per metric, plus failure counts."""
+"""The end-of-run summary: one row per group, one column per metric, failure counts, and a line
+that explains the readings."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable
 
 from rich.table import Table
+
+from svgeval.runner.records import Results
+
+Direction = Callable[[str], "bool | None"]
+"""Metric key -> True when higher is better (None: unknown)."""
 
 
 def _format(value: float | None) -> str:
@@ -22,24 +27,44 @@ def _arrow(higher_is_better: bool | None) -> str:
     return " ↑" if higher_is_better else " ↓"
 
 
-def summary_table(results: Mapping[str, Any], directions: Mapping[str, bool] | None = None) -> Table:
-    """A rich table of ``results.json``; a metric header gets an arrow when its direction is known."""
-    metrics: Mapping[str, float | None] = results.get("metrics", {})
-    counts: Mapping[str, Mapping[str, Any]] = results.get("counts", {})
+def summary_table(results: Results, direction: Direction | None = None) -> Table:
+    """A rich table of ``results.json``; a metric header gets an arrow when its direction is
+    known."""
+    metrics = results.metrics
+    counts = results.counts
     groups = list(counts) + sorted({key.split("/", 1)[0] for key in metrics} - set(counts))
     names = sorted({key.split("/", 1)[1] for key in metrics if "/" in key})
-    title = f"{results.get('task')} · {results.get('model')}"
-    if not results.get("complete", True):
-        title += " · INCOMPLETE"
+    title = f"{results.task} · {results.model}"
+    if not results.complete:
+        title += f" · INCOMPLETE ({results.n_missing} missing)"
     table = Table(title=title)
     table.add_column("group")
     table.add_column("n", justify="right")
     table.add_column("invalid", justify="right")
+    if any(count.get("n_reference") for count in counts.values()):
+        table.add_column("bad ref", justify="right")
     for name in names:
-        table.add_column(name + _arrow((directions or {}).get(name)), justify="right")
+        table.add_column(name + _arrow(direction(name) if direction else None), justify="right")
     for group in groups:
         count = counts.get(group, {})
         row = [group, str(count.get("n", "")), str(count.get("n_invalid", ""))]
+        if len(table.columns) > 3 + len(names):
+            row.append(str(count.get("n_reference", 0)))
         row += [_format(metrics.get(f"{group}/{name}")) for name in names]
         table.add_row(*row)
     return table
+
+
+def readings_note(results: Results) -> str:
+    """One line under the table that says what its columns mean."""
+    parts = ["↑/↓: higher/lower is better", "invalid: outputs the model got wrong in form"]
+    if any(key.endswith("_all") for key in results.metrics):
+        parts.append(
+            "<metric>: the paper's protocol (usable outputs only); "
+            "<metric>_all: every sample, failures scored as the task documents"
+        )
+    if results.model in ("identity", "oracle"):
+        parts.append(
+            "identity answers with the input unchanged (No Edit), oracle with the reference"
+        )
+    return "; ".join(parts) + "."

@@ -1,6 +1,16 @@
 """Runner: executes a task with a model into a resumable run directory."""
 
-from svgeval.runner.run_dir import RunDir
-from svgeval.runner.runner import RunConflict, Runner, RunSettings, RunSummary
+from svgeval.runner.records import Results, RunConfig, SampleRecord
+from svgeval.runner.run_dir import CorruptRecord, RunDir
+from svgeval.runner.runner import RunConflict, Runner, RunSettings
 
-__all__ = ["RunConflict", "RunDir", "RunSettings", "RunSummary", "Runner"]
+__all__ = [
+    "CorruptRecord",
+    "Results",
+    "RunConfig",
+    "RunConflict",
+    "RunDir",
+    "RunSettings",
+    "Runner",
+    "SampleRecord",
+]

@@ -1,74 +1,112 @@
-"""The run directory: what a run writes, and how an interrupted run is picked up again.
+"""The run directory: what a run writes, and how its records are read back.
 
-``--out DIR`` holds:
+``--out DIR`` holds (record types in :mod:`svgeval.runner.records`):
 
-* ``config.json``: task, model, arguments, package version, dataset hash, written at the start.
+* ``config.json``: task, model, arguments, versions, dataset hash, written at the start.
 * ``responses.jsonl``: the model's raw answers, one line per sample as it arrives (the cache that
   lets ``svgeval score`` and ``--resume`` re-score without calling the model again).
 * ``samples.jsonl``: one record per scored sample, appended and flushed as it finishes.
 * ``results.json``: the aggregate numbers, written at the end.
 
 Lines are appended with a flush and fsync, so a run killed at any moment leaves at most one
-truncated last line, which :func:`read_jsonl` drops. On ``--resume`` the records of each file are
-read back and the file is rewritten with one line per id, so every sample ends up exactly once.
+truncated last line, which the readers drop. Any other line that is not a valid record stops the
+reader with :class:`CorruptRecord`, naming the file and line. Files are only ever replaced
+whole: a new version is written beside the old one and renamed over it, so a failure half-way
+leaves the old file as it was.
 """
 
 from __future__ import annotations
 
-import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Protocol, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from svgeval.runner.records import ResponseRecord, Results, RunConfig, SampleRecord
 
 CONFIG = "config.json"
 RESPONSES = "responses.jsonl"
 SAMPLES = "samples.jsonl"
 RESULTS = "results.json"
 
+R = TypeVar("R", bound=BaseModel)
 
-def read_jsonl(path: Path) -> list[dict[str, Any]]:
-    """Records of a JSONL file; a truncated or corrupt line (an interrupted write) is skipped."""
+
+class CorruptRecord(ValueError):
+    """A run-directory file holds something that is not a valid record."""
+
+
+def _problem(error: ValidationError) -> str:
+    first = error.errors()[0]
+    field = ".".join(str(part) for part in first["loc"]) or "record"
+    return f"field {field!r}: {first['msg']}"
+
+
+def read_records(path: Path, record_type: type[R]) -> list[R]:
+    """The records of a JSONL file, each validated as ``record_type``.
+
+    A last line with no newline that does not parse is a write cut short by a kill and is
+    dropped; any other bad line raises :class:`CorruptRecord` naming the file and line.
+    """
     if not path.exists():
         return []
+    text = path.read_text(encoding="utf-8")
+    lines = text.split("\n")
     records = []
-    with path.open(encoding="utf-8") as handle:
-        for line in handle:
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        cut_short = number == len(lines)  # the last piece has no newline after it
+        try:
+            records.append(record_type.model_validate_json(line))
+        except ValidationError as error:
+            if cut_short:
                 continue
-            if isinstance(record, dict):
-                records.append(record)
+            raise CorruptRecord(f"{path} line {number}: {_problem(error)}") from None
     return records
 
 
-def write_json(path: Path, data: Mapping[str, Any]) -> None:
-    """Write JSON atomically (temporary file, then rename)."""
-    scratch = path.with_suffix(path.suffix + ".tmp")
-    scratch.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(scratch, path)
+def read_record(path: Path, record_type: type[R]) -> R | None:
+    """The one record of a JSON file (None when the file does not exist)."""
+    if not path.exists():
+        return None
+    try:
+        return record_type.model_validate_json(path.read_text(encoding="utf-8"))
+    except ValidationError as error:
+        raise CorruptRecord(f"{path}: {_problem(error)}") from None
 
 
-def rewrite_jsonl(path: Path, records: Iterable[Mapping[str, Any]]) -> None:
-    """Replace ``path`` atomically with ``records``, one line each."""
-    scratch = path.with_suffix(path.suffix + ".tmp")
+def write_record(path: Path, record: BaseModel) -> None:
+    """Write one record as JSON atomically (temporary file, fsync, rename)."""
+    rewrite_lines(path, [record.model_dump_json(indent=2)])
+
+
+def rewrite_records(path: Path, records: Iterable[BaseModel]) -> None:
+    """Replace the JSONL file ``path`` atomically with ``records``, one line each."""
+    rewrite_lines(path, (record.model_dump_json() for record in records))
+
+
+def rewrite_lines(path: Path, lines: Iterable[str]) -> None:
+    """Replace ``path`` atomically: write ``lines`` to a temporary file, fsync, rename."""
+    scratch = path.with_name(path.name + ".tmp")
     with scratch.open("w", encoding="utf-8") as handle:
-        for record in records:
-            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+        for line in lines:
+            handle.write(line + "\n")
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(scratch, path)
 
 
-class JsonlAppender:
-    """Appends one JSON record per line, flushed and fsynced, so finished work survives a kill."""
+class RecordAppender:
+    """Appends one record per line, flushed and fsynced, so finished work survives a kill."""
 
     def __init__(self, path: Path) -> None:
         self._handle: IO[str] = path.open("a", encoding="utf-8")
 
-    def append(self, record: Mapping[str, Any]) -> None:
-        self._handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+    def append(self, record: BaseModel) -> None:
+        self._handle.write(record.model_dump_json() + "\n")
         self._handle.flush()
         os.fsync(self._handle.fileno())
 
@@ -76,29 +114,45 @@ class JsonlAppender:
         self._handle.close()
 
 
-def latest_by_id(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+class _HasId(Protocol):
+    id: str
+
+
+I = TypeVar("I", bound=_HasId)
+
+
+def latest_by_id(records: Iterable[I]) -> dict[str, I]:
     """The last record of each id, in first-seen order."""
-    by_id: dict[str, dict[str, Any]] = {}
+    by_id: dict[str, I] = {}
     for record in records:
-        by_id[str(record["id"])] = dict(record)
+        by_id[record.id] = record
     return by_id
 
 
 class RunDir:
-    """Paths and files of one run directory."""
+    """Paths and typed files of one run directory."""
 
     def __init__(self, root: Path) -> None:
+        if root.exists() and not root.is_dir():
+            raise ValueError(f"--out {root} is a file, not a directory; choose a folder")
         self.root = root
         self.config = root / CONFIG
         self.responses = root / RESPONSES
         self.samples = root / SAMPLES
         self.results = root / RESULTS
 
-    def read_config(self) -> dict[str, Any] | None:
-        if not self.config.exists():
-            return None
-        data: dict[str, Any] = json.loads(self.config.read_text(encoding="utf-8"))
-        return data
+    def read_config(self) -> RunConfig | None:
+        return read_record(self.config, RunConfig)
+
+    def read_responses(self) -> list[ResponseRecord]:
+        return read_records(self.responses, ResponseRecord)
+
+    def read_samples(self) -> list[SampleRecord]:
+        return read_records(self.samples, SampleRecord)
+
+    def read_results(self) -> Results | None:
+        return read_record(self.results, Results)
 
     def has_work(self) -> bool:
         return any(p.exists() for p in (self.config, self.samples, self.responses))
+

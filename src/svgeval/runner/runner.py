@@ -3,58 +3,61 @@
 Model calls run concurrently on an asyncio loop (at most ``concurrency`` in flight); scoring runs
 in a thread pool whose threads wait on the isolated render workers, so rendering uses every core.
 Each finished sample is appended to ``samples.jsonl`` at once (see :mod:`svgeval.runner.run_dir`).
+
+A run's identity (:meth:`RunConfig.identity`) is its task, data, prompts, model and sampling
+settings; ``--limit`` is not part of it, so a smoke run grows into a full run with ``--resume``
+and a larger limit, reusing every answer already paid for. :meth:`Runner.rescore` scores the
+cached answers again without a model and replaces ``samples.jsonl`` only once it is complete.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
+import importlib.metadata
 import json
+import sys
 import time
 import traceback
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from svgeval import __version__
 from svgeval.models.base import GenerationRequest, Model, ModelError
+from svgeval.runner.records import (
+    MetricSummary,
+    ResponseRecord,
+    Results,
+    RunConfig,
+    SampleRecord,
+    Settings,
+    Timing,
+    Usage,
+    UsageTotals,
+)
 from svgeval.runner.run_dir import (
-    JsonlAppender,
+    RecordAppender,
     RunDir,
     latest_by_id,
-    read_jsonl,
-    rewrite_jsonl,
-    write_json,
+    rewrite_records,
+    write_record,
 )
 from svgeval.svg.isolation import Renderer
-from svgeval.tasks.base import Sample, Task
+from svgeval.tasks.base import Failure, FailureKind, Sample, Task
 
-MODEL_ERROR = "model_error"
+RunSettings = Settings
+"""Generation and execution settings shared by every task (see :class:`Settings`)."""
+
+VERSIONED_PACKAGES = ("cairosvg", "cairocffi", "lxml", "numpy", "pillow", "scikit-image")
+"""Packages whose versions can change numbers; torch and transformers are added when loaded."""
 
 
 class RunConflict(RuntimeError):
     """``--out`` already holds a different run, or a run that was not asked to resume."""
-
-
-@dataclass(frozen=True)
-class RunSettings:
-    """Generation and execution settings shared by every task."""
-
-    temperature: float | None = 0.0
-    max_tokens: int | None = None
-    seed: int | None = None
-    concurrency: int = 8
-    limit: int | None = None
-    render_workers: int | None = None
-    render_timeout_s: float = 10.0
-
-
-@dataclass
-class RunSummary:
-    """What a run produced: the content of ``results.json``."""
-
-    results: dict[str, Any]
 
 
 @dataclass
@@ -62,12 +65,12 @@ class Resumed:
     """What a run starts from: its samples, cached responses, and records already finished."""
 
     samples: list[Sample]
-    responses: dict[str, dict[str, Any]]
-    done: dict[str, dict[str, Any]]
+    responses: dict[str, ResponseRecord]
+    done: dict[str, SampleRecord]
 
 
-Progress = Callable[[dict[str, Any]], None]
-"""Called with each finished sample record (the CLI advances its progress bar)."""
+Progress = Callable[[SampleRecord], None]
+"""Called with each finished sample record (the CLI advances its progress display)."""
 
 
 def select_samples(samples: Sequence[Sample], limit: int | None) -> list[Sample]:
@@ -95,41 +98,54 @@ def prompt_hash(sample: Sample) -> str:
 
 def dataset_hash(samples: Sequence[Sample]) -> str:
     """Hash of every sample's id, group, prompt, reference and scoring target."""
-    return _digest(
-        [(s.id, s.group, s.messages, s.reference, dict(s.target)) for s in samples]
+    return _digest([(s.id, s.group, s.messages, s.reference, dict(s.target)) for s in samples])
+
+
+def package_versions() -> dict[str, str]:
+    """Versions of svgeval and of the packages that change numbers (torch and transformers
+    only once something has imported them)."""
+    versions = {"svgeval": __version__, "python": sys.version.split()[0]}
+    loaded = [name for name in ("torch", "transformers") if name in sys.modules]
+    for name in (*VERSIONED_PACKAGES, *loaded):
+        try:
+            versions[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    return versions
+
+
+def task_options_record(task: Task) -> dict[str, Any]:
+    """The task's options as JSON values: tier, seed and every ``--set`` option."""
+    options = {
+        key: str(value) if isinstance(value, Path) else value
+        for key, value in dataclasses.asdict(task.settings).items()
+    }
+    return {"tier": task.options.tier, "seed": task.options.seed, "set": options}
+
+
+def build_config(
+    task: Task, model: Model, settings: Settings, samples: Sequence[Sample]
+) -> RunConfig:
+    """The record of a run; ``samples`` is the whole dataset (before ``--limit``)."""
+    data = task.options.data
+    return RunConfig(
+        task=task.name,
+        task_version=task.version,
+        model=model.spec,
+        base_url=getattr(model, "base_url", None),
+        task_options=task_options_record(task),
+        data=str(data.expanduser().resolve()) if data is not None else None,
+        data_as_given=str(data) if data is not None else None,
+        settings=settings,
+        n_samples=len(samples),
+        dataset_hash=dataset_hash(samples),
+        versions=package_versions(),
     )
 
 
-def build_config(task: Task, model: Model, settings: RunSettings, samples: Sequence[Sample]) -> (
-    dict[str, Any]
-):
-    """The identity of a run: two runs with the same config are comparable and resumable."""
-    options = asdict(task.options)
-    options["data"] = str(options["data"]) if options["data"] is not None else None
-    options["extra"] = dict(task.options.extra)
-    return {
-        "task": task.name,
-        "task_version": task.version,
-        "model": model.spec,
-        "task_options": options,
-        "settings": asdict(settings),
-        "n_samples": len(samples),
-        "dataset_hash": dataset_hash(samples),
-        "svgeval_version": __version__,
-    }
-
-
-_COMPARED = ("task", "task_version", "model", "task_options", "dataset_hash")
-_COMPARED_SETTINGS = ("temperature", "max_tokens", "seed", "limit")
-
-
-def _check_resumable(old: Mapping[str, Any], new: Mapping[str, Any], root: Any) -> None:
-    differing = [key for key in _COMPARED if old.get(key) != new.get(key)]
-    differing += [
-        f"settings.{key}"
-        for key in _COMPARED_SETTINGS
-        if old.get("settings", {}).get(key) != new["settings"][key]
-    ]
+def _check_resumable(old: RunConfig, new: RunConfig, root: Path) -> None:
+    before, after = old.identity(), new.identity()
+    differing = [key for key in after if before[key] != after[key]]
     if differing:
         raise RunConflict(
             f"{root} holds a run with different {', '.join(differing)}; "
@@ -138,21 +154,32 @@ def _check_resumable(old: Mapping[str, Any], new: Mapping[str, Any], root: Any) 
 
 
 def score_sample(task: Task, sample: Sample, response: str, renderer: Renderer) -> dict[str, Any]:
-    """Score one response into a ``samples.jsonl`` record; a scorer crash becomes a failure."""
+    """Score one response into the scoring fields of a record; a scorer crash is a failure."""
     try:
         score = task.score(sample, response, renderer)
-        return {
-            "valid": score.valid,
-            "failure": score.failure,
-            "detail": score.detail,
-            "metrics": score.metrics,
-            "extracted": score.extracted,
-            "extraction_rule": score.extraction_rule,
-            "not_computed": score.not_computed,
-        }
     except Exception as error:  # noqa: BLE001 - a bug in a scorer must not take the run down
         last = traceback.format_exception_only(type(error), error)[-1].strip()
-        return {"valid": False, "failure": "scorer_error", "detail": last, "metrics": {}}
+        return {"failure": Failure(kind=FailureKind.SCORER_ERROR, detail=last)}
+    return {
+        "failure": score.failure,
+        "metrics": score.metrics,
+        "extracted": score.extracted,
+        "extraction_rule": score.extraction_rule,
+        "not_computed": score.not_computed,
+    }
+
+
+def _truncation(failure: Failure | None, finish_reason: str | None, max_tokens: int | None) -> (
+    Failure | None
+):
+    """A model failure of an answer the server cut off becomes a ``truncated`` failure."""
+    if failure is None or not failure.is_models or finish_reason != "length":
+        return failure
+    limit = f"--max-tokens {max_tokens}" if max_tokens else "the server's token limit"
+    return Failure(
+        kind=FailureKind.TRUNCATED,
+        detail=f"answer cut off by {limit}: raise --max-tokens ({failure.tag}: {failure.detail})",
+    )
 
 
 class Runner:
@@ -163,7 +190,7 @@ class Runner:
         task: Task,
         model: Model,
         run_dir: RunDir,
-        settings: RunSettings,
+        settings: Settings,
         progress: Progress | None = None,
     ) -> None:
         self.task = task
@@ -171,11 +198,16 @@ class Runner:
         self.run_dir = run_dir
         self.settings = settings
         self.progress = progress or (lambda record: None)
+        self._config: RunConfig | None = None
+
+    def _load(self) -> tuple[list[Sample], RunConfig]:
+        everything = self.task.load()
+        config = build_config(self.task, self.model, self.settings, everything)
+        return select_samples(everything, self.settings.limit), config
 
     def prepare(self, resume: bool) -> Resumed:
         """Load samples, write ``config.json``, and read back what an earlier run finished."""
-        samples = select_samples(self.task.load(), self.settings.limit)
-        config = build_config(self.task, self.model, self.settings, samples)
+        samples, config = self._load()
         old = self.run_dir.read_config()
         if self.run_dir.has_work() and not resume:
             raise RunConflict(
@@ -184,60 +216,98 @@ class Runner:
             )
         if old is not None:
             _check_resumable(old, config, self.run_dir.root)
+            config = config.model_copy(update={"created_at": old.created_at})
+        self.model.check_ids([sample.id for sample in samples])
         self.run_dir.root.mkdir(parents=True, exist_ok=True)
-        write_json(self.run_dir.config, config)
+        write_record(self.run_dir.config, config)
+        self._config = config
+        responses = latest_by_id(self.run_dir.read_responses())
+        rewrite_records(self.run_dir.responses, responses.values())
         wanted = {sample.id for sample in samples}
-        responses = {
-            key: value
-            for key, value in latest_by_id(read_jsonl(self.run_dir.responses)).items()
-            if key in wanted
-        }
-        rewrite_jsonl(self.run_dir.responses, responses.values())
         done = {
-            key: value
-            for key, value in latest_by_id(read_jsonl(self.run_dir.samples)).items()
-            if key in wanted and value.get("failure") != MODEL_ERROR
+            key: record
+            for key, record in latest_by_id(self.run_dir.read_samples()).items()
+            if record.failure is None or record.failure.kind != FailureKind.MODEL_ERROR
         }
-        rewrite_jsonl(self.run_dir.samples, done.values())
-        return Resumed(samples, responses, done)
+        rewrite_records(self.run_dir.samples, done.values())
+        return Resumed(
+            samples,
+            {key: value for key, value in responses.items() if key in wanted},
+            {key: value for key, value in done.items() if key in wanted},
+        )
 
-    async def run(self, resumed: Resumed) -> RunSummary:
+    def prepare_rescore(self, config: RunConfig) -> Resumed:
+        """The samples of a finished or interrupted run whose answers are cached; writes
+        nothing (see :meth:`rescore`)."""
+        samples, current = self._load()
+        _check_resumable(config, current, self.run_dir.root)
+        self._config = config
+        responses = latest_by_id(self.run_dir.read_responses())
+        return Resumed(samples, {s.id: responses[s.id] for s in samples if s.id in responses}, {})
+
+    async def run(self, resumed: Resumed) -> Results:
         """Generate and score every sample ``resumed`` lacks, then write ``results.json``."""
+        return await self._execute(resumed, generate=True)
+
+    async def rescore(self, resumed: Resumed) -> Results:
+        """Score the cached answers again; samples without one stay missing. The new
+        ``samples.jsonl`` replaces the old one only once every cached answer is scored."""
+        return await self._execute(resumed, generate=False)
+
+    async def _execute(self, resumed: Resumed, generate: bool) -> Results:
         samples, responses, done = resumed.samples, resumed.responses, resumed.done
-        pending = [sample for sample in samples if sample.id not in done]
-        summary = RunSummary(results={})
-        semaphore = asyncio.Semaphore(max(1, self.settings.concurrency))
-        response_log = JsonlAppender(self.run_dir.responses)
-        sample_log = JsonlAppender(self.run_dir.samples)
+        pending = [
+            s for s in samples if s.id not in done and (generate or s.id in responses)
+        ]
+        started = time.perf_counter()
+        generated_tokens = 0
+        semaphore = asyncio.Semaphore(self.settings.concurrency)
+        response_log = RecordAppender(self.run_dir.responses) if generate else None
+        scratch = self.run_dir.samples.with_name(self.run_dir.samples.name + ".rescore")
+        sample_log = RecordAppender(self.run_dir.samples if generate else scratch)
         renderer = Renderer(self.settings.render_workers, self.settings.render_timeout_s)
         threads = ThreadPoolExecutor(max_workers=2 * renderer.workers)
         loop = asyncio.get_running_loop()
 
         async def handle(sample: Sample) -> None:
+            nonlocal generated_tokens
             cached = responses.get(sample.id)
-            if cached is None or cached.get("prompt_hash") != prompt_hash(sample):
+            if cached is None or cached.prompt_hash != prompt_hash(sample):
                 async with semaphore:
                     cached = await self._generate(sample)
-                if cached.get("error") is None:
+                if cached.error is None and response_log is not None:
                     response_log.append(cached)
-            record = self._base_record(sample, cached)
-            failed_call = cached.get("error") is not None
-            response = "" if failed_call else cached["response"]
-            record.update(
-                await loop.run_in_executor(
-                    threads, score_sample, self.task, sample, response, renderer
-                )
+                    generated_tokens += cached.usage.completion_tokens
+            scored = await loop.run_in_executor(
+                threads, score_sample, self.task, sample, cached.response or "", renderer
             )
-            if failed_call:  # scored as an empty answer, so the task's failure values apply
-                record.update(valid=False, failure=MODEL_ERROR, detail=cached["error"])
+            if cached.error is not None:  # scored as an empty answer: failure values apply
+                scored["failure"] = Failure(kind=FailureKind.MODEL_ERROR, detail=cached.error)
+            scored["failure"] = _truncation(
+                scored["failure"], cached.finish_reason, self.settings.max_tokens
+            )
+            record = SampleRecord(
+                id=sample.id,
+                group=sample.group,
+                prompt=sample.messages,
+                prompt_hash=prompt_hash(sample),
+                expected=sample.expected,
+                response=cached.response,
+                usage=cached.usage,
+                timing=cached.timing,
+                finish_reason=cached.finish_reason,
+                **scored,
+            )
             sample_log.append(record)
             done[sample.id] = record
             self.progress(record)
 
+        finished = False
         try:
             jobs = [asyncio.ensure_future(handle(sample)) for sample in pending]
             try:
                 await asyncio.gather(*jobs)
+                finished = True
             except BaseException:
                 for job in jobs:
                     job.cancel()
@@ -246,14 +316,22 @@ class Runner:
         finally:
             threads.shutdown(wait=True)
             renderer.close()
-            response_log.close()
+            if response_log is not None:
+                response_log.close()
             sample_log.close()
-            ordered = [done[s.id] for s in samples if s.id in done]
-            summary.results = self.write_results(ordered, complete=len(ordered) == len(samples))
             await self.model.aclose()
-        return summary
+            if generate or finished:  # an interrupted re-score leaves the run as it was
+                if not generate:
+                    scratch.replace(self.run_dir.samples)
+                ordered = [done[s.id] for s in samples if s.id in done]
+                results = self.write_results(
+                    ordered, len(samples), time.perf_counter() - started, generated_tokens
+                )
+            else:
+                scratch.unlink(missing_ok=True)
+        return results
 
-    async def _generate(self, sample: Sample) -> dict[str, Any]:
+    async def _generate(self, sample: Sample) -> ResponseRecord:
         request = GenerationRequest(
             sample_id=sample.id,
             messages=sample.messages,
@@ -263,51 +341,87 @@ class Runner:
             input_svg=sample.input_svg,
             reference=sample.reference,
         )
-        entry: dict[str, Any] = {"id": sample.id, "prompt_hash": prompt_hash(sample)}
         started = time.perf_counter()
         try:
             generation = await self.model.generate(request)
         except ModelError as error:
-            entry.update(error=str(error), latency_s=time.perf_counter() - started)
-            return entry
-        entry.update(
+            elapsed = time.perf_counter() - started
+            return ResponseRecord(
+                id=sample.id,
+                prompt_hash=prompt_hash(sample),
+                error=str(error),
+                timing=Timing(
+                    attempts=getattr(error, "attempts", 1),
+                    total_s=elapsed,
+                    last_attempt_s=elapsed,
+                ),
+            )
+        return ResponseRecord(
+            id=sample.id,
+            prompt_hash=prompt_hash(sample),
             response=generation.text,
-            latency_s=generation.latency_s,
-            usage=generation.usage,
+            usage=Usage.model_validate(generation.usage or {}),
+            timing=Timing(
+                attempts=generation.attempts,
+                total_s=generation.total_s or generation.latency_s,
+                last_attempt_s=generation.latency_s,
+            ),
             finish_reason=generation.finish_reason,
         )
-        return entry
 
-    def _base_record(self, sample: Sample, cached: Mapping[str, Any]) -> dict[str, Any]:
-        record: dict[str, Any] = {
-            "id": sample.id,
-            "group": sample.group,
-            "prompt": sample.messages,
-            "prompt_hash": prompt_hash(sample),
-            "response": cached.get("response"),
-            "latency_s": cached.get("latency_s"),
-            "usage": cached.get("usage") or {},
-            "finish_reason": cached.get("finish_reason"),
-        }
-        return record
-
-    def write_results(self, records: Sequence[Mapping[str, Any]], complete: bool) -> dict[str, Any]:
+    def write_results(
+        self,
+        records: Sequence[SampleRecord],
+        n_expected: int,
+        wall_s: float = 0.0,
+        generated_tokens: int = 0,
+    ) -> Results:
         """Aggregate ``records`` with the task's protocol and write ``results.json``."""
-        aggregate = self.task.aggregate(records)
-        results = {
-            "task": self.task.name,
-            "task_version": self.task.version,
-            "model": self.model.spec,
-            "n": len(records),
-            "n_valid": sum(1 for r in records if r.get("valid")),
-            "complete": complete,
-            "metrics": aggregate.metrics,
-            "counts": aggregate.counts,
-            "svgeval_version": __version__,
-        }
-        if aggregate.not_computed:
-            results["not_computed"] = aggregate.not_computed
-        if self.model.report():
-            results["model_report"] = self.model.report()
-        write_json(self.run_dir.results, results)
+        aggregate = self.task.aggregate([record.model_dump(mode="json") for record in records])
+        results = Results(
+            task=self.task.name,
+            task_version=self.task.version,
+            model=self.model.spec,
+            n=len(records),
+            n_expected=n_expected,
+            n_valid=sum(1 for record in records if record.valid),
+            n_missing=n_expected - len(records),
+            complete=len(records) == n_expected,
+            metrics=aggregate.metrics,
+            stats={
+                key: MetricSummary(n=stat.n, stderr=stat.stderr, ci95=stat.ci95)
+                for key, stat in aggregate.stats.items()
+            },
+            counts=aggregate.counts,
+            not_computed=aggregate.not_computed,
+            model_report=self.model.report(),
+            usage=_usage_totals(records, wall_s, generated_tokens),
+            svgeval_version=__version__,
+        )
+        write_record(self.run_dir.results, results)
+        self._record_loaded_versions()
         return results
+
+    def _record_loaded_versions(self) -> None:
+        """Add torch/transformers to ``config.json`` once a metric has loaded them."""
+        config = self._config
+        if config is None:
+            return
+        versions = {**config.versions, **package_versions()}
+        if versions != config.versions and self.run_dir.config.exists():
+            self._config = config.model_copy(update={"versions": versions})
+            write_record(self.run_dir.config, self._config)
+
+
+def _usage_totals(
+    records: Sequence[SampleRecord], wall_s: float, generated_tokens: int
+) -> UsageTotals:
+    return UsageTotals(
+        prompt_tokens=sum(r.usage.prompt_tokens for r in records),
+        completion_tokens=sum(r.usage.completion_tokens for r in records),
+        generation_s=sum(r.timing.total_s for r in records),
+        wall_s=wall_s,
+        completion_tokens_per_s=generated_tokens / wall_s if generated_tokens and wall_s else None,
+        attempts=sum(r.timing.attempts for r in records),
+    )
+

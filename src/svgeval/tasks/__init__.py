@@ -1,44 +1,50 @@
-"""Benchmark tasks, looked up by name.
+"""Benchmark tasks, looked up by name in :data:`TASKS`.
 
 Each task module registers its :class:`~svgeval.tasks.base.Task` subclass with
-:func:`register_task`; importing the module is enough, and :data:`TASK_MODULES` lists the modules
-that ship with svgeval.
+``@register_task``; the modules that ship with svgeval are imported the first time the registry
+is used, and other packages add tasks through the ``svgeval.tasks`` entry-point group (see
+:mod:`svgeval.registry`).
 """
 
 from __future__ import annotations
 
-import importlib
+from svgeval.registry import Registry
+from svgeval.tasks.aggregate import Aggregate
+from svgeval.tasks.base import (
+    Failure,
+    FailureKind,
+    Sample,
+    Score,
+    Task,
+    TaskOptions,
+)
 
-from svgeval.tasks.base import Aggregate, Sample, Score, Task, TaskOptions
+TASKS: Registry[type[Task]] = Registry(
+    "task",
+    "svgeval.tasks",
+    builtin_modules=("svgeval.tasks.svgeditbench", "svgeval.tasks.svgenius"),
+)
+"""Every task by name."""
 
-TASK_MODULES = ("svgeval.tasks.svgeditbench", "svgeval.tasks.svgenius")
-
-_REGISTRY: dict[str, type[Task]] = {}
-
-
-def register_task(cls: type[Task]) -> type[Task]:
-    """Class decorator that makes a task available under ``cls.name``."""
-    _REGISTRY[cls.name] = cls
-    return cls
+register_task = TASKS.register
+"""Class decorator that makes a task available under ``cls.name``."""
 
 
 def all_tasks() -> dict[str, type[Task]]:
-    """Every registered task by name (imports the built-in task modules first)."""
-    for module in TASK_MODULES:
-        importlib.import_module(module)
-    return dict(sorted(_REGISTRY.items()))
+    """Every registered task by name."""
+    return TASKS.all()
 
 
 def get_task(name: str) -> type[Task]:
-    """The task class called ``name``; raises KeyError with the known names otherwise."""
-    tasks = all_tasks()
-    if name not in tasks:
-        raise KeyError(f"unknown task {name!r}; known tasks: {', '.join(tasks)}")
-    return tasks[name]
+    """The task class called ``name``; KeyError with the known names otherwise."""
+    return TASKS.get(name)
 
 
 __all__ = [
+    "TASKS",
     "Aggregate",
+    "Failure",
+    "FailureKind",
     "Sample",
     "Score",
     "Task",

@@ -1,24 +1,32 @@
 """What a benchmark task is: samples to send to a model, and how to score the answers.
 
-A task module defines a :class:`Task` subclass and registers it with :func:`register_task`
+A task module defines a :class:`Task` subclass and registers it with ``@register_task``
 (see :mod:`svgeval.tasks`). The runner asks the task for its :class:`Sample` list, sends each
 sample's ``messages`` to the model, and hands the response text to :meth:`Task.score`, which
 returns a :class:`Score`. :meth:`Task.aggregate` turns the per-sample records into the flat
-``"<group>/<metric>"`` numbers of ``results.json``.
+``"<group>/<metric>"`` numbers of ``results.json`` (see :mod:`svgeval.tasks.aggregate`).
+
+A task declares its ``--set`` options as a dataclass (:attr:`Task.Options`, see
+:mod:`svgeval.tasks.options`) and the registered metric behind each number it reports
+(:attr:`Task.metrics`), so the direction of every number is declared once, on the metric.
 """
 
 from __future__ import annotations
 
-import math
 from abc import ABC, abstractmethod
-from collections import defaultdict
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 from typing import Any, ClassVar
 
-from svgeval.metrics.registry import MetricUnavailable
-from svgeval.svg.isolation import Renderer
+from pydantic import BaseModel, ConfigDict
+
+from svgeval.metrics.registry import METRICS, MetricUnavailable
+from svgeval.svg.extract import Extraction
+from svgeval.svg.isolation import Renderer, RenderOutcome
+from svgeval.tasks.aggregate import Aggregate, mean_per_group
+from svgeval.tasks.options import NoOptions, parse_options
 
 Message = dict[str, Any]
 """A chat message in the OpenAI format: ``{"role": "user", "content": str | list[part]}``."""
@@ -32,6 +40,8 @@ class Sample:
     ``input_svg`` is what the ``identity`` model answers (None when the task has no input SVG)
     and ``reference`` is the complete response the ``oracle`` model gives. ``target`` holds
     whatever the scorer needs (answer SVG, correct option, ...); it must be JSON-serialisable.
+    ``expected`` is the short correct answer, where there is one (a multiple-choice letter),
+    copied into the sample's record.
     """
 
     id: str
@@ -40,25 +50,86 @@ class Sample:
     reference: str
     input_svg: str | None = None
     target: Mapping[str, Any] = field(default_factory=dict)
+    expected: str | None = None
+
+
+class FailureKind(str, Enum):
+    """Why a sample has no valid output."""
+
+    EXTRACT = "extract"
+    """No answer could be read from the response (no SVG, no option letter)."""
+    RENDER = "render"
+    """The answer's SVG was refused by the sanitizer or did not render."""
+    TRUNCATED = "truncated"
+    """The answer was cut off by ``--max-tokens`` (the server's ``finish_reason`` was length)."""
+    MODEL_ERROR = "model_error"
+    """The request failed for good after its retries."""
+    REFERENCE = "reference"
+    """The dataset's own reference (answer, original) is broken: a data problem, not the model's."""
+    SCORER_ERROR = "scorer_error"
+    """svgeval's scorer raised: a bug to report."""
+
+
+class Failure(BaseModel):
+    """A sample's failure: its kind, a sub-reason (e.g. ``timeout``) and a human detail."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: FailureKind
+    """What went wrong."""
+    reason: str | None = None
+    """A short machine-readable sub-kind, e.g. ``timeout`` or ``rejected:script`` for renders."""
+    detail: str | None = None
+    """One line for people."""
+
+    @property
+    def tag(self) -> str:
+        """The label failures are counted under, e.g. ``render:timeout`` or ``extract``."""
+        return f"{self.kind.value}:{self.reason}" if self.reason else self.kind.value
+
+    @property
+    def is_models(self) -> bool:
+        """True unless the dataset or svgeval is to blame."""
+        return self.kind not in (FailureKind.REFERENCE, FailureKind.SCORER_ERROR)
+
+    @classmethod
+    def of_render(cls, outcome: RenderOutcome, kind: FailureKind = FailureKind.RENDER) -> Failure:
+        """The failure of a render that produced no image (``kind`` REFERENCE for references)."""
+        if outcome.failure is None:
+            return cls(kind=kind, reason="unknown")
+        return cls(kind=kind, reason=outcome.failure.tag, detail=outcome.failure.message)
 
 
 @dataclass
 class Score:
     """The outcome of scoring one response.
 
-    ``valid`` is False when the response could not be used (no SVG, unparsable answer, render
-    failure); ``failure`` then says why, with a short tag such as ``extract`` or
-    ``render:timeout``. ``metrics`` maps metric names to values; a metric that could not be
-    computed is None (never a stand-in 0) and ``not_computed`` says why.
+    ``failure`` says why the response could not be used (None when it could). ``metrics`` maps
+    metric names to values; a metric that could not be computed is None (never a stand-in 0)
+    and ``not_computed`` says why. ``extraction_rule`` names the rule that matched, or the one
+    that was tried when extraction failed.
     """
 
-    valid: bool
     metrics: dict[str, float | None] = field(default_factory=dict)
     extracted: str | None = None
     extraction_rule: str | None = None
-    failure: str | None = None
-    detail: str | None = None
+    failure: Failure | None = None
     not_computed: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def valid(self) -> bool:
+        """True when the response was used (no failure)."""
+        return self.failure is None
+
+    @classmethod
+    def unextracted(cls, extraction: Extraction, metrics: dict[str, float | None]) -> Score:
+        """The score of a response with no answer in it, carrying the failure values
+        ``metrics`` and the rule that was tried."""
+        return cls(
+            metrics=metrics,
+            extraction_rule=extraction.rule,
+            failure=Failure(kind=FailureKind.EXTRACT, detail=extraction.error),
+        )
 
     def add_metric(self, name: str, compute: Callable[[], float | None]) -> None:
         """Store ``compute()`` under ``name``; if the metric cannot run here (weights or a
@@ -72,24 +143,13 @@ class Score:
 
 @dataclass(frozen=True)
 class TaskOptions:
-    """Options every task accepts; ``extra`` carries task-specific ``--set key=value`` pairs."""
+    """Options every task accepts; ``extra`` carries the ``--set key=value`` pairs, which the
+    task parses into its own :attr:`Task.Options` dataclass."""
 
     data: Path | None = None
     seed: int = 0
     tier: str = "all"
     extra: Mapping[str, str] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Aggregate:
-    """Flat ``"<group>/<metric>"`` numbers plus sample and failure counts per group.
-
-    ``not_computed`` maps a metric that could not run to the reason (its values are None).
-    """
-
-    metrics: dict[str, float | None]
-    counts: dict[str, dict[str, Any]]
-    not_computed: dict[str, str] = field(default_factory=dict)
 
 
 class Task(ABC):
@@ -101,11 +161,30 @@ class Task(ABC):
     """One line for ``svgeval list tasks``."""
     version: ClassVar[str] = "1"
     """Bump when prompts or scoring change, so old and new numbers are never mixed."""
-    metric_directions: ClassVar[Mapping[str, bool]] = {}
-    """Metric name -> True when higher is better; used by reports."""
+    metrics: ClassVar[Mapping[str, str]] = {}
+    """Each reported metric key -> the registered metric it is a reading of (its direction,
+    range and source), e.g. ``{"mse": "mse", "mse_all": "mse"}``."""
+    Options: ClassVar[type[Any]] = NoOptions
+    """The dataclass of this task's ``--set`` options (fields with defaults and help text)."""
+    tiers: ClassVar[tuple[str, ...]] = ()
+    """The difficulty tiers ``--tier`` accepts besides ``all`` (none: the task has no tiers)."""
 
     def __init__(self, options: TaskOptions) -> None:
+        if options.tier != "all" and options.tier not in self.tiers:
+            if not self.tiers:
+                raise ValueError(f"{self.name} has no difficulty tiers; leave out --tier")
+            raise ValueError(
+                f"unknown tier {options.tier!r} for {self.name}; "
+                f"choose {', '.join(self.tiers)} or all"
+            )
         self.options = options
+        self.settings = parse_options(self.Options, options.extra, self.name)
+
+    @classmethod
+    def higher_is_better(cls, key: str) -> bool | None:
+        """The direction of a reported metric key, from its registered metric (None: unknown)."""
+        metric = cls.metrics.get(key)
+        return METRICS.get(metric).higher_is_better if metric is not None else None
 
     @abstractmethod
     def load(self) -> list[Sample]:
@@ -124,45 +203,3 @@ class Task(ABC):
         """
         return mean_per_group(records)
 
-
-def mean_per_group(
-    records: Iterable[Mapping[str, Any]], summed: Collection[str] = ()
-) -> Aggregate:
-    """Per group, the mean of each metric over the records that carry a value for it.
-
-    Tasks encode their averaging protocol in the per-sample values: a metric that a failed
-    sample does not carry (or carries as None) is averaged over the other samples (the papers'
-    usual protocol); a value a failed sample does carry counts it (e.g. ``*_all`` readings
-    that give failures their worst or "no edit" value). Metrics named in ``summed`` are added
-    up instead (counts). A metric no record could compute appears as None. Counts per group:
-    ``n``, ``n_valid``, ``n_invalid`` and failures by tag.
-    """
-    values: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    counts: dict[str, dict[str, Any]] = {}
-    not_computed: dict[str, str] = {}
-    for record in records:
-        not_computed.update(record.get("not_computed") or {})
-        group = str(record["group"])
-        count = counts.setdefault(group, {"n": 0, "n_valid": 0, "failures": {}})
-        count["n"] += 1
-        if record.get("valid"):
-            count["n_valid"] += 1
-        else:
-            tag = str(record.get("failure") or "unknown")
-            count["failures"][tag] = count["failures"].get(tag, 0) + 1
-        for metric, value in (record.get("metrics") or {}).items():
-            series = values[group][metric]
-            if value is not None and not math.isnan(value):
-                series.append(float(value))
-    metrics: dict[str, float | None] = {}
-    for group in sorted(values):
-        for metric, series in sorted(values[group].items()):
-            if not series:
-                metrics[f"{group}/{metric}"] = None
-            elif metric in summed:
-                metrics[f"{group}/{metric}"] = sum(series)
-            else:
-                metrics[f"{group}/{metric}"] = sum(series) / len(series)
-    for count in counts.values():
-        count["n_invalid"] = count["n"] - count["n_valid"]
-    return Aggregate(metrics=metrics, counts=counts, not_computed=not_computed)

@@ -13,82 +13,87 @@ Two readings of the averages, both in ``results.json``:
 * ``<subtask>/mse_all`` (and ``compression/ratio_all``): every sample counts; an invalid output
   is scored as if the model had returned the input unchanged ("No Edit"), so a broken answer is
   never better than doing nothing.
+
+A released answer that does not render is a data problem: the sample is recorded with a
+``reference`` failure and no metric, never as the model's failure.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from dataclasses import dataclass, field
+from typing import ClassVar, Literal
 
 from svgeval.metrics.pixel import mse
 from svgeval.svg.extract import extract_svg
 from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import RenderSpec
+from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks import register_task
-from svgeval.tasks.base import Sample, Score, Task
+from svgeval.tasks.base import Failure, FailureKind, Sample, Score, Task
 from svgeval.tasks.download import resolve_data
 from svgeval.tasks.svgeditbench.data import RELEASE, load_release
 
 RENDER = RenderSpec.square(72)
 
 
+@dataclass(frozen=True)
+class SvgEditBenchOptions:
+    """``--set`` options of ``svgeditbench``."""
+
+    extract: Literal["svgeditbench", "auto"] = field(
+        default="svgeditbench",
+        metadata={
+            "help": "svgeditbench: exactly one ```svg block (the paper's rule); "
+            "auto: also other fences and bare <svg>"
+        },
+    )
+
+
 @register_task
 class SvgEditBench(Task):
     """SVGEditBench (CVPRW 2024): change_color, set_contour, compression, upside_down,
-    transparency, crop_to_half.
-
-    Options (``--set``): ``extract=svgeditbench`` (paper rule, default) or ``auto`` (also
-    accept bare ``<svg>`` and other fences).
-    """
+    transparency, crop_to_half."""
 
     name = "svgeditbench"
     description = "SVGEditBench (CVPRW 2024): 6 editing tasks on 100 Twemoji, MSE of 72x72 renders"
     version = "1"
-    metric_directions: ClassVar[Mapping[str, bool]] = {
-        "mse": False,
-        "mse_all": False,
-        "ratio": False,
-        "ratio_all": False,
+    metrics: ClassVar[Mapping[str, str]] = {
+        "mse": "mse",
+        "mse_all": "mse",
+        "ratio": "length_ratio",
+        "ratio_all": "length_ratio",
     }
+    Options = SvgEditBenchOptions
 
     def load(self) -> list[Sample]:
-        if self.options.tier != "all":
-            raise ValueError("svgeditbench has no difficulty tiers; leave out --tier")
         return load_release(resolve_data(RELEASE, self.options.data))
 
     def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
-        lenient = self.options.extra.get("extract") == "auto"
-        extraction = extract_svg(response, rule="auto" if lenient else "svgeditbench")
         answer = renderer.render(sample.target["answer_svg"], RENDER)
         if answer.image is None:
-            raise RuntimeError(f"reference answer of {sample.id} does not render: {answer.failure}")
+            return Score(failure=Failure.of_render(answer, FailureKind.REFERENCE))
+        extraction = extract_svg(response, rule=self.settings.extract)
         if extraction.svg is None:
-            return self._failure(sample, answer.image, renderer, "extract", extraction.error)
+            return Score.unextracted(extraction, self._no_edit(sample, answer.image, renderer))
         output = renderer.render(extraction.svg, RENDER)
         if output.image is None:
-            assert output.failure is not None
-            score = self._failure(
-                sample, answer.image, renderer, f"render:{output.failure.tag}",
-                output.failure.message,
+            return Score(
+                metrics=self._no_edit(sample, answer.image, renderer),
+                extracted=extraction.svg,
+                extraction_rule=extraction.rule,
+                failure=Failure.of_render(output),
             )
-            score.extracted = extraction.svg
-            return score
         value = mse(output.image, answer.image)
         metrics: dict[str, float | None] = {"mse": value, "mse_all": value}
         if sample.group == "compression":
             ratio = len(extraction.svg) / int(sample.target["input_length"])
             metrics.update(ratio=ratio, ratio_all=ratio)
-        return Score(
-            valid=True,
-            metrics=metrics,
-            extracted=extraction.svg,
-            extraction_rule=extraction.rule,
-        )
+        return Score(metrics=metrics, extracted=extraction.svg, extraction_rule=extraction.rule)
 
-    def _failure(
-        self, sample: Sample, answer: Any, renderer: Renderer, failure: str, detail: str | None
-    ) -> Score:
-        """An invalid output, carrying the No-Edit values for the ``*_all`` readings."""
+    def _no_edit(
+        self, sample: Sample, answer: FloatImage, renderer: Renderer
+    ) -> dict[str, float | None]:
+        """The ``*_all`` values of an invalid output: those of the unchanged input (No Edit)."""
         assert sample.input_svg is not None
         no_edit = renderer.render(sample.input_svg, RENDER)
         metrics: dict[str, float | None] = {
@@ -96,4 +101,4 @@ class SvgEditBench(Task):
         }
         if sample.group == "compression":
             metrics["ratio_all"] = 1.0
-        return Score(valid=False, metrics=metrics, failure=failure, detail=detail)
+        return metrics

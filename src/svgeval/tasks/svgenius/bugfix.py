@@ -22,19 +22,16 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 import numpy as np
+from pydantic import BaseModel
 
 from svgeval.metrics.editing import same_code
 from svgeval.svg.extract import Extraction, extract_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
-from svgeval.tasks.base import Sample, Score, Task, TaskOptions
+from svgeval.tasks.base import Failure, FailureKind, Sample, Score, Task, TaskOptions
 from svgeval.tasks.svgenius import prompts
-from svgeval.tasks.svgenius.data import load_task_files
-from svgeval.tasks.svgenius.scoring import (
-    RENDER_SPEC,
-    ReferenceRenders,
-    render_failure_tag,
-)
+from svgeval.tasks.svgenius.data import TIERS, SvgeniusOptions, load_task_files
+from svgeval.tasks.svgenius.scoring import RENDER_SPEC, ReferenceRenders
 
 _CODE_BLOCK = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
 _ANSWER = re.compile(r"answer\s*[:：]", re.IGNORECASE)
@@ -54,18 +51,28 @@ def extract_repair(response: str) -> Extraction:
     return found
 
 
+class BugFixItem(BaseModel):
+    """A released bug-fixing record (the fields svgeval reads)."""
+
+    bug_svg: str
+    ground_truth: str
+    error_type: str = ""
+
+
 @register_task
 class SvgeniusBugFix(Task):
     """Repair tag, path-command and attribute errors in SVG code."""
 
     name = "svgenius-bugfix"
     description = "SVGenius bug fixing: repair injected SVG syntax errors (exact-match accuracy)"
-    metric_directions: ClassVar[Mapping[str, bool]] = {
-        "acc": True,
-        "acc_all": True,
-        "render_acc": True,
-        "render_acc_all": True,
+    metrics: ClassVar[Mapping[str, str]] = {
+        "acc": "exact_match",
+        "acc_all": "exact_match",
+        "render_acc": "render_match",
+        "render_acc_all": "render_match",
     }
+    Options = SvgeniusOptions
+    tiers = TIERS
 
     def __init__(self, options: TaskOptions) -> None:
         super().__init__(options)
@@ -73,21 +80,18 @@ class SvgeniusBugFix(Task):
 
     def load(self) -> list[Sample]:
         samples = []
-        for task_file in load_task_files(self.options, "bugfix"):
+        for task_file in load_task_files(self.options, self.settings.file, "bugfix", BugFixItem):
             for index, item in enumerate(task_file.items):
                 samples.append(
                     Sample(
                         id=f"{task_file.group}/{index:03d}",
                         group=task_file.group,
                         messages=prompts.user_message(
-                            prompts.BUG_FIXING.format(bug_svg=item["bug_svg"])
+                            prompts.BUG_FIXING.format(bug_svg=item.bug_svg)
                         ),
-                        reference=f"Answer:{item['ground_truth']}",
-                        input_svg=item["bug_svg"],
-                        target={
-                            "ground_truth": item["ground_truth"],
-                            "error_type": item.get("error_type", ""),
-                        },
+                        reference=f"Answer:{item.ground_truth}",
+                        input_svg=item.bug_svg,
+                        target={"ground_truth": item.ground_truth, "error_type": item.error_type},
                     )
                 )
         return samples
@@ -95,32 +99,23 @@ class SvgeniusBugFix(Task):
     def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
         answer = extract_repair(response)
         if answer.svg is None:
-            return Score(
-                valid=False,
-                metrics={"acc": None, "acc_all": 0.0, "render_acc": None, "render_acc_all": 0.0},
-                extraction_rule=answer.rule,
-                failure="extract",
-                detail=answer.error,
+            return Score.unextracted(
+                answer,
+                {"acc": None, "acc_all": 0.0, "render_acc": None, "render_acc_all": 0.0},
             )
         truth = sample.target["ground_truth"]
         exact = 100.0 if same_code(answer.svg, truth) else 0.0
         metrics: dict[str, float | None] = {"acc": exact, "acc_all": exact}
-        score = Score(
-            valid=True, metrics=metrics, extracted=answer.svg, extraction_rule=answer.rule
-        )
+        score = Score(metrics=metrics, extracted=answer.svg, extraction_rule=answer.rule)
         reference = self._references.get(truth, renderer)
-        if reference.image is None:
+        if reference.image is None:  # the text comparison stands; the render one cannot run
             metrics.update(render_acc=None, render_acc_all=None)
-            score.detail = (
-                f"ground truth does not render ({render_failure_tag('render', reference)})"
-            )
+            score.failure = Failure.of_render(reference, FailureKind.REFERENCE)
             return score
         output = renderer.render(answer.svg, RENDER_SPEC)
         if output.image is None:
             metrics.update(render_acc=0.0, render_acc_all=0.0)
-            score.valid = False
-            score.failure = render_failure_tag("render", output)
-            score.detail = output.failure.message if output.failure else None
+            score.failure = Failure.of_render(output)
             return score
         same_render = 100.0 if np.array_equal(output.image, reference.image) else 0.0
         metrics.update(render_acc=same_render, render_acc_all=same_render)

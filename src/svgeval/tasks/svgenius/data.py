@@ -13,12 +13,15 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.data_files import read_json_items
 from svgeval.tasks.download import GithubRelease, resolve_data
+
+Item = TypeVar("Item")
 
 RELEASE = GithubRelease("ZJU-REAL/SVGenius", "528cbff", marker="src/tasks")
 TIERS = ("easy", "medium", "hard")
@@ -40,50 +43,48 @@ TASK_FILES: Mapping[str, Mapping[str, str]] = {
 
 
 @dataclass(frozen=True)
-class TaskFile:
+class SvgeniusOptions:
+    """``--set`` options every SVGenius task takes."""
+
+    file: Path | None = field(
+        default=None,
+        metadata={
+            "help": "evaluate this task file (released layout, e.g. from `svgeval svgenius "
+            "build-*`) instead of the release; grouped under --tier, or 'custom'"
+        },
+    )
+
+
+@dataclass(frozen=True)
+class TaskFile(Generic[Item]):
     """The items of one task file: ``group`` is the tier they are reported under."""
 
     group: str
     path: Path
-    items: list[Any]
+    items: list[Item]
     icons: Path | None
     """``src/data/<tier>/process`` of the release, None for a custom file."""
 
 
-def selected_tiers(tier: str) -> tuple[str, ...]:
-    """The tiers ``--tier`` selects; raises ValueError for an unknown tier."""
-    if tier == "all":
-        return TIERS
-    if tier not in TIERS:
-        raise ValueError(f"unknown SVGenius tier {tier!r}; choose easy, medium, hard or all")
-    return (tier,)
-
-
-def load_task_files(options: TaskOptions, task: str) -> list[TaskFile]:
-    """The task files of ``task`` (a key of :data:`TASK_FILES`) that ``options`` selects."""
-    tiers = selected_tiers(options.tier)
-    custom = options.extra.get("file")
-    if custom:
-        path = Path(custom).expanduser()
+def load_task_files(
+    options: TaskOptions, file: Path | None, task: str, item_type: type[Item]
+) -> list[TaskFile[Item]]:
+    """The task files of ``task`` (a key of :data:`TASK_FILES`) that ``options`` selects, or
+    the one custom ``file``; each record is checked against ``item_type``."""
+    if file is not None:
         group = options.tier if options.tier != "all" else CUSTOM_GROUP
-        return [TaskFile(group, path, _read_list(path), None)]
+        return [TaskFile(group, file, read_json_items(file, item_type), None)]
     root = resolve_data(RELEASE, options.data) / "src"
+    tiers = TIERS if options.tier == "all" else (options.tier,)
     return [
         TaskFile(
             tier,
             root / "tasks" / TASK_FILES[task][tier],
-            _read_list(root / "tasks" / TASK_FILES[task][tier]),
+            read_json_items(root / "tasks" / TASK_FILES[task][tier], item_type),
             root / "data" / tier / "process",
         )
         for tier in tiers
     ]
-
-
-def _read_list(path: Path) -> list[Any]:
-    items = json.loads(path.read_text(encoding="utf-8"))
-    if not isinstance(items, list):
-        raise TypeError(f"{path} should hold a JSON list of items")
-    return items
 
 
 _SVG_ROOT = re.compile(r"<svg\b.*</svg\s*>", re.DOTALL | re.IGNORECASE)

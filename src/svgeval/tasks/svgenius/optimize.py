@@ -22,20 +22,17 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import svgo
+from pydantic import BaseModel
 
 from svgeval.metrics.editing import compression_ratio
 from svgeval.metrics.pixel import mse
 from svgeval.svg.extract import extract_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
-from svgeval.tasks.base import Sample, Score, Task, TaskOptions
+from svgeval.tasks.base import Failure, FailureKind, Sample, Score, Task, TaskOptions
 from svgeval.tasks.svgenius import prompts
-from svgeval.tasks.svgenius.data import load_task_files
-from svgeval.tasks.svgenius.scoring import (
-    RENDER_SPEC,
-    ReferenceRenders,
-    render_failure_tag,
-)
+from svgeval.tasks.svgenius.data import TIERS, SvgeniusOptions, load_task_files
+from svgeval.tasks.svgenius.scoring import RENDER_SPEC, ReferenceRenders
 
 _LOG = logging.getLogger(__name__)
 
@@ -82,13 +79,23 @@ def build_optimize_cases(
     return cases
 
 
+class OptimizeItem(BaseModel):
+    """A released code-optimization record (the fields svgeval reads)."""
+
+    origin_svg: str
+    opti_svg: str
+    opti_ratio: float | None = None
+
+
 @register_task
 class SvgeniusOptimize(Task):
     """Shrink SVG code while keeping its render."""
 
     name = "svgenius-optimize"
     description = "SVGenius code optimization: compression ratio (CCR) and render MSE"
-    metric_directions: ClassVar[Mapping[str, bool]] = {"ccr": True, "ccr_all": True, "mse": False}
+    metrics: ClassVar[Mapping[str, str]] = {"ccr": "ccr", "ccr_all": "ccr", "mse": "mse"}
+    Options = SvgeniusOptions
+    tiers = TIERS
 
     def __init__(self, options: TaskOptions) -> None:
         super().__init__(options)
@@ -96,19 +103,19 @@ class SvgeniusOptimize(Task):
 
     def load(self) -> list[Sample]:
         samples = []
-        for task_file in load_task_files(self.options, "optimize"):
+        files = load_task_files(self.options, self.settings.file, "optimize", OptimizeItem)
+        for task_file in files:
             for index, item in enumerate(task_file.items):
-                original = item["origin_svg"]
                 samples.append(
                     Sample(
                         id=f"{task_file.group}/{index:03d}",
                         group=task_file.group,
                         messages=prompts.user_message(
-                            prompts.CODE_OPTIMIZATION.format(origin_svg=original)
+                            prompts.CODE_OPTIMIZATION.format(origin_svg=item.origin_svg)
                         ),
-                        reference=f"Answer: {item['opti_svg']}",
-                        input_svg=original,
-                        target={"origin_svg": original, "opti_ratio": item.get("opti_ratio")},
+                        reference=f"Answer: {item.opti_svg}",
+                        input_svg=item.origin_svg,
+                        target={"origin_svg": item.origin_svg, "opti_ratio": item.opti_ratio},
                     )
                 )
         return samples
@@ -116,17 +123,10 @@ class SvgeniusOptimize(Task):
     def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
         answer = extract_svg(response)
         if answer.svg is None:
-            return Score(
-                valid=False,
-                metrics={"ccr": None, "ccr_all": 0.0, "mse": None},
-                extraction_rule=answer.rule,
-                failure="extract",
-                detail=answer.error,
-            )
+            return Score.unextracted(answer, {"ccr": None, "ccr_all": 0.0, "mse": None})
         original = sample.target["origin_svg"]
         ccr = compression_ratio(original, answer.svg)
         score = Score(
-            valid=True,
             metrics={"ccr": ccr, "ccr_all": ccr, "mse": None},
             extracted=answer.svg,
             extraction_rule=answer.rule,
@@ -135,11 +135,9 @@ class SvgeniusOptimize(Task):
         output = renderer.render(answer.svg, RENDER_SPEC)
         if output.image is None:
             score.metrics["ccr_all"] = 0.0
-            score.valid = False
-            score.failure = render_failure_tag("render", output)
-            score.detail = output.failure.message if output.failure else None
+            score.failure = Failure.of_render(output)
         elif reference.image is None:
-            score.detail = f"original does not render ({render_failure_tag('render', reference)})"
+            score.failure = Failure.of_render(reference, FailureKind.REFERENCE)
         else:
             score.metrics["mse"] = mse(output.image, reference.image)
         return score

@@ -46,7 +46,3 @@ class ReferenceRenders:
                 self._cache.popitem(last=False)
         return outcome
 
-
-def render_failure_tag(prefix: str, outcome: RenderOutcome) -> str:
-    """Failure tag of a render, e.g. ``render:timeout`` or ``reference_render:crash``."""
-    return f"{prefix}:{outcome.failure.tag if outcome.failure else 'unknown'}"

@@ -24,19 +24,34 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from pydantic import BaseModel
+
 from svgeval.metrics.editing import relative_change_distance, relative_mse_score
 from svgeval.metrics.pixel import mse
 from svgeval.svg.extract import extract_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
-from svgeval.tasks.base import Aggregate, Sample, Score, Task, TaskOptions, mean_per_group
-from svgeval.tasks.svgenius import prompts
-from svgeval.tasks.svgenius.data import load_task_files
-from svgeval.tasks.svgenius.scoring import (
-    RENDER_SPEC,
-    ReferenceRenders,
-    render_failure_tag,
+from svgeval.tasks.aggregate import Aggregate, mean_per_group
+from svgeval.tasks.base import (
+    Failure,
+    FailureKind,
+    Sample,
+    Score,
+    Task,
+    TaskOptions,
 )
+from svgeval.tasks.data_files import MalformedData
+from svgeval.tasks.svgenius import prompts
+from svgeval.tasks.svgenius.data import TIERS, SvgeniusOptions, load_task_files
+from svgeval.tasks.svgenius.scoring import RENDER_SPEC, ReferenceRenders
+
+
+class StyleEdit(BaseModel):
+    """One released style edit (the value under the icon's file name)."""
+
+    command: str
+    original: str
+    modified: str
 
 
 @register_task
@@ -45,15 +60,17 @@ class SvgeniusStyleEdit(Task):
 
     name = "svgenius-style-edit"
     description = "SVGenius style editing: rMSE, RLD and accuracy of instructed SVG edits"
-    metric_directions: ClassVar[Mapping[str, bool]] = {
-        "acc": True,
-        "acc_all": True,
-        "acc_strict": True,
-        "rmse": True,
-        "rmse_all": True,
-        "rld": False,
-        "n_rmse_undefined": False,
+    metrics: ClassVar[Mapping[str, str]] = {
+        "acc": "mse_improved",
+        "acc_all": "mse_improved",
+        "acc_strict": "mse_improved",
+        "rmse": "rmse",
+        "rmse_all": "rmse",
+        "rld": "rld",
+        "n_rmse_undefined": "sample_count",
     }
+    Options = SvgeniusOptions
+    tiers = TIERS
 
     def __init__(self, options: TaskOptions) -> None:
         super().__init__(options)
@@ -61,25 +78,26 @@ class SvgeniusStyleEdit(Task):
 
     def load(self) -> list[Sample]:
         samples = []
-        for task_file in load_task_files(self.options, "style_edit"):
+        files = load_task_files(
+            self.options, self.settings.file, "style_edit", dict[str, StyleEdit]
+        )
+        for task_file in files:
             for index, item in enumerate(task_file.items):
+                if len(item) != 1:
+                    raise MalformedData(
+                        f"{task_file.path}: record {index} should map one file name to its "
+                        f"edit, found {len(item)} keys"
+                    )
                 ((name, edit),) = item.items()
-                prompt = prompts.STYLE_EDITING.format(
-                    origin_svg=edit["original"], command=edit["command"]
-                )
+                prompt = prompts.STYLE_EDITING.format(origin_svg=edit.original, command=edit.command)
                 samples.append(
                     Sample(
                         id=f"{task_file.group}/{index:03d}",
                         group=task_file.group,
                         messages=prompts.user_message(prompt),
-                        reference=f"Answer:{edit['modified']}",
-                        input_svg=edit["original"],
-                        target={
-                            "name": name,
-                            "command": edit["command"],
-                            "original": edit["original"],
-                            "modified": edit["modified"],
-                        },
+                        reference=f"Answer:{edit.modified}",
+                        input_svg=edit.original,
+                        target={"name": name, **edit.model_dump()},
                     )
                 )
         return samples
@@ -89,12 +107,9 @@ class SvgeniusStyleEdit(Task):
         ori = self._references.get(original, renderer)
         gt = self._references.get(truth, renderer)
         if ori.image is None or gt.image is None:
-            failed = ori if ori.image is None else gt
             return Score(
-                valid=False,
-                metrics=dict.fromkeys(self.metric_directions),
-                failure=render_failure_tag("reference_render", failed),
-                detail="the original or the ground truth does not render; sample left out",
+                metrics=dict.fromkeys(self.metrics),
+                failure=Failure.of_render(ori if ori.image is None else gt, FailureKind.REFERENCE),
             )
         mse_original = mse(ori.image, gt.image)
         undefined = mse_original == 0
@@ -109,22 +124,12 @@ class SvgeniusStyleEdit(Task):
         }
         answer = extract_svg(response)
         if answer.svg is None:
-            return Score(
-                valid=False,
-                metrics=metrics,
-                extraction_rule=answer.rule,
-                failure="extract",
-                detail=answer.error,
-            )
+            return Score.unextracted(answer, metrics)
         metrics["rld"] = float(relative_change_distance(original, answer.svg, truth))
-        score = Score(
-            valid=True, metrics=metrics, extracted=answer.svg, extraction_rule=answer.rule
-        )
+        score = Score(metrics=metrics, extracted=answer.svg, extraction_rule=answer.rule)
         output = renderer.render(answer.svg, RENDER_SPEC)
         if output.image is None:
-            score.valid = False
-            score.failure = render_failure_tag("render", output)
-            score.detail = output.failure.message if output.failure else None
+            score.failure = Failure.of_render(output)
             return score
         mse_output = mse(output.image, gt.image)
         rmse = relative_mse_score(mse_output, mse_original)

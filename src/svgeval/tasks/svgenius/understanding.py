@@ -16,14 +16,24 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel
 
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
-from svgeval.tasks.base import Aggregate, Sample, Score, Task, mean_per_group
+from svgeval.tasks.aggregate import Aggregate, mean_per_group
+from svgeval.tasks.base import (
+    Failure,
+    FailureKind,
+    Sample,
+    Score,
+    Task,
+)
 from svgeval.tasks.svgenius import prompts
-from svgeval.tasks.svgenius.data import TaskFile, load_task_files
+from svgeval.tasks.svgenius.data import TIERS, SvgeniusOptions, TaskFile, load_task_files
 
 QUESTION_CATEGORIES = {"question1": "perceptual", "question2": "semantic", "question3": "design"}
 PAPER_QUESTIONS = ("question1", "question2")
@@ -65,36 +75,62 @@ def parse_choice(response: str) -> str | None:
     return None
 
 
+class Question(BaseModel):
+    """One multiple-choice question of a released understanding record."""
+
+    question: str
+    option: dict[str, str]
+    answer: str
+
+
+class UnderstandingItem(BaseModel):
+    """A released understanding record (the fields svgeval reads)."""
+
+    index: int | str
+    image_path: str
+    questions: dict[str, Question]
+
+
+@dataclass(frozen=True)
+class UnderstandingOptions(SvgeniusOptions):
+    """``--set`` options of ``svgenius-understanding``."""
+
+    questions: Literal["paper", "all"] = field(
+        default="paper",
+        metadata={
+            "help": "paper: question1 (perceptual) and question2 (semantic), as Table 8 counts; "
+            "all: also question3 as design"
+        },
+    )
+
+
 @register_task
 class SvgeniusUnderstanding(Task):
     """Perceptual and semantic multiple-choice QA over SVG code (SVGenius, appendix F)."""
 
     name = "svgenius-understanding"
     description = "SVGenius understanding: multiple-choice QA about an icon from its SVG code"
-    metric_directions: ClassVar[Mapping[str, bool]] = {
-        "acc": True,
-        "perceptual_acc": True,
-        "semantic_acc": True,
-        "design_acc": True,
-        "n_unparsed": False,
+    metrics: ClassVar[Mapping[str, str]] = {
+        "acc": "accuracy",
+        "perceptual_acc": "accuracy",
+        "semantic_acc": "accuracy",
+        "design_acc": "accuracy",
+        "n_unparsed": "sample_count",
     }
-
-    def _questions(self) -> Sequence[str]:
-        choice = self.options.extra.get("questions", "paper")
-        if choice == "paper":
-            return PAPER_QUESTIONS
-        if choice == "all":
-            return tuple(QUESTION_CATEGORIES)
-        raise ValueError(f"--set questions={choice!r}: use 'paper' or 'all'")
+    Options = UnderstandingOptions
+    tiers = TIERS
 
     def load(self) -> list[Sample]:
-        questions = self._questions()
+        questions = PAPER_QUESTIONS if self.settings.questions == "paper" else QUESTION_CATEGORIES
         samples: list[Sample] = []
-        for task_file in load_task_files(self.options, "understanding"):
+        files = load_task_files(
+            self.options, self.settings.file, "understanding", UnderstandingItem
+        )
+        for task_file in files:
             for item in task_file.items:
-                svg = _icon_path(task_file, item["image_path"]).read_text(encoding="utf-8")
+                svg = _icon_path(task_file, item.image_path).read_text(encoding="utf-8")
                 for key in questions:
-                    if key in item["questions"]:
+                    if key in item.questions:
                         samples.append(_sample(task_file.group, item, key, svg))
         return samples
 
@@ -103,16 +139,18 @@ class SvgeniusUnderstanding(Task):
         choice = parse_choice(response)
         if choice is None:
             return Score(
-                valid=False,
                 metrics={f"{category}_acc": 0.0, "acc": 0.0, "n_unparsed": 1.0},
-                failure="unparsed",
-                detail="no option letter found; counted as a wrong answer",
+                extraction_rule="option_letter",
+                failure=Failure(
+                    kind=FailureKind.EXTRACT,
+                    detail="no option letter found; counted as a wrong answer",
+                ),
             )
         correct = 100.0 if choice == sample.target["answer"] else 0.0
         return Score(
-            valid=True,
             metrics={f"{category}_acc": correct, "acc": correct, "n_unparsed": 0.0},
             extracted=choice,
+            extraction_rule="option_letter",
         )
 
     def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
@@ -121,7 +159,7 @@ class SvgeniusUnderstanding(Task):
         return mean_per_group(records, summed=("n_unparsed",))
 
 
-def _icon_path(task_file: TaskFile, image_path: str) -> Path:
+def _icon_path(task_file: TaskFile[UnderstandingItem], image_path: str) -> Path:
     """The SVG of an item: released items live in ``src/data/<tier>/process`` (their relative
     ``image_path`` names a PNG, sometimes under an old folder name such as ``moderate``);
     custom items are relative to their task file."""
@@ -131,19 +169,20 @@ def _icon_path(task_file: TaskFile, image_path: str) -> Path:
     return task_file.path.parent / svg_name
 
 
-def _sample(group: str, item: Mapping[str, Any], key: str, svg: str) -> Sample:
-    question = item["questions"][key]
+def _sample(group: str, item: UnderstandingItem, key: str, svg: str) -> Sample:
+    question = item.questions[key]
     category = QUESTION_CATEGORIES[key]
     prompt = prompts.UNDERSTANDING.format(
         svg_image=svg,
-        question=question["question"],
-        options_str=prompts.options_text(question["option"]),
+        question=question.question,
+        options_str=prompts.options_text(question.option),
     )
     return Sample(
-        id=f"{group}/{item['index']}/{category}",
+        id=f"{group}/{item.index}/{category}",
         group=group,
         messages=prompts.user_message(prompt),
-        reference=f"Answer: {question['answer']}",
+        reference=f"Answer: {question.answer}",
         input_svg=None,
-        target={"answer": question["answer"], "category": category},
+        target={"answer": question.answer, "category": category},
+        expected=question.answer,
     )

@@ -1,0 +1,85 @@
+"""The model kinds that ship with svgeval: offline baselines, replay files, OpenAI-style HTTP."""
+
+from __future__ import annotations
+
+import os
+
+from svgeval.models.base import Model, ModelUnavailable
+from svgeval.models.baselines import IdentityModel, OracleModel
+from svgeval.models.openai_compat import OpenAICompatibleModel
+from svgeval.models.registry import EndpointOptions, model_kind
+from svgeval.models.replay import ReplayModel
+from svgeval.models.retry import RetryPolicy
+
+OPENAI_BASE_URL = "https://api.openai.com/v1"
+DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
+
+
+@model_kind("identity", "answers with the sample's input SVG unchanged (the 'no edit' baseline)")
+def _identity(spec: str, argument: str, options: EndpointOptions) -> Model:
+    return IdentityModel()
+
+
+@model_kind("oracle", "answers with the sample's reference response (a check that scoring works)")
+def _oracle(spec: str, argument: str, options: EndpointOptions) -> Model:
+    return OracleModel()
+
+
+@model_kind(
+    "replay", 'answers from a JSONL file of {"id": ..., "response": ...} lines', "<file.jsonl>"
+)
+def _replay(spec: str, argument: str, options: EndpointOptions) -> Model:
+    return ReplayModel(argument, spec=spec)
+
+
+@model_kind(
+    "openai", "the OpenAI API; needs an API key in $OPENAI_API_KEY", "<model>", sends_requests=True
+)
+def _openai(spec: str, argument: str, options: EndpointOptions) -> Model:
+    return _http_model(spec, argument, options, openai=True)
+
+
+@model_kind(
+    "openai-compatible",
+    "any Chat Completions server at --base-url (vLLM, Ollama, OpenRouter...);"
+    " a key only from the variable named by --api-key-env",
+    "<model>",
+    sends_requests=True,
+)
+def _openai_compatible(spec: str, argument: str, options: EndpointOptions) -> Model:
+    if options.base_url is None:
+        raise ValueError(f"{spec} needs --base-url, e.g. http://localhost:8000/v1")
+    return _http_model(spec, argument, options, openai=False)
+
+
+def _http_model(spec: str, argument: str, options: EndpointOptions, openai: bool) -> Model:
+    url = checked_base_url(options.base_url if options.base_url is not None else OPENAI_BASE_URL)
+    key_env: str | None
+    if options.api_key_env is not None:
+        key_env = options.api_key_env
+    elif openai:
+        key_env = DEFAULT_API_KEY_ENV
+    else:  # a key only from a variable the user names: $OPENAI_API_KEY never goes to --base-url
+        key_env = None
+    api_key = (os.environ.get(key_env) or None) if key_env is not None else None
+    if key_env is not None and api_key is None:
+        raise ModelUnavailable(f"{spec} needs an API key: set the {key_env} environment variable")
+    return OpenAICompatibleModel(
+        spec,
+        model=argument,
+        base_url=url,
+        api_key=api_key,
+        api_key_env=key_env,
+        max_tokens_field="max_completion_tokens" if openai else "max_tokens",
+        concurrency=options.concurrency,
+        timeout_s=options.timeout_s,
+        retry=RetryPolicy(max_retries=options.max_retries),
+    )
+
+
+def checked_base_url(base_url: str) -> str:
+    """``base_url`` without a trailing slash or ``/chat/completions``; ValueError if not http."""
+    url = base_url.strip().rstrip("/").removesuffix("/chat/completions")
+    if not url.startswith(("http://", "https://")):
+        raise ValueError(f"base URL must start with http:// or https://, got {base_url!r}")
+    return url

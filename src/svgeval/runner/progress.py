@@ -1,0 +1,110 @@
+"""What a running evaluation tells its user: done/total, ETA, tokens/s, retries, failures.
+
+:class:`RunMonitor` counts what the runner reports (finished samples, retries) and renders one
+line. On a terminal the CLI shows it under a progress bar; when stdout is a log file,
+:class:`PeriodicReporter` writes the line every ``interval_s`` seconds instead of nothing.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from types import TracebackType
+
+from typing_extensions import Self
+
+from svgeval.runner.records import SampleRecord
+
+
+def _duration(seconds: float) -> str:
+    seconds = round(seconds)
+    if seconds < 60:
+        return f"{seconds}s"
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes}m{seconds:02d}s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h{minutes:02d}m"
+
+
+class RunMonitor:
+    """Counters of one run invocation; thread-safe (records arrive from the event loop, retries
+    from the model backend)."""
+
+    def __init__(
+        self, total: int, already_done: int, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.total = total
+        self.done = already_done
+        self._start_done = already_done
+        self._clock = clock
+        self._started = clock()
+        self.tokens = 0
+        self.retries = 0
+        self.failures: Counter[str] = Counter()
+        self._lock = threading.Lock()
+
+    def record(self, record: SampleRecord) -> None:
+        """Count a finished sample."""
+        with self._lock:
+            self.done += 1
+            self.tokens += record.usage.completion_tokens
+            if record.failure is not None:
+                self.failures[record.failure.kind.value] += 1
+
+    def retry(self) -> None:
+        """Count a retried model request."""
+        with self._lock:
+            self.retries += 1
+
+    def line(self) -> str:
+        """E.g. ``120/600 samples · 2m00s · ETA 8m00s · 35.1 tok/s · 2 retries · failed:
+        extract 3``."""
+        with self._lock:
+            elapsed = self._clock() - self._started
+            finished_now = self.done - self._start_done
+            parts = [f"{self.done}/{self.total} samples", _duration(elapsed)]
+            if finished_now and self.done < self.total:
+                eta = elapsed / finished_now * (self.total - self.done)
+                parts.append(f"ETA {_duration(eta)}")
+            if self.tokens and elapsed > 0:
+                parts.append(f"{self.tokens / elapsed:.1f} tok/s")
+            parts.append(f"{self.retries} retries")
+            if self.failures:
+                failed = ", ".join(f"{kind} {n}" for kind, n in sorted(self.failures.items()))
+                parts.append(f"failed: {failed}")
+            return " · ".join(parts)
+
+
+class PeriodicReporter:
+    """Writes ``monitor.line()`` every ``interval_s`` seconds from a background thread, and a
+    last time on exit."""
+
+    def __init__(
+        self, monitor: RunMonitor, write: Callable[[str], None], interval_s: float = 30.0
+    ) -> None:
+        self._monitor = monitor
+        self._write = write
+        self._interval_s = interval_s
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="svgeval-progress", daemon=True)
+
+    def _loop(self) -> None:
+        while not self._stop.wait(self._interval_s):
+            self._write(self._monitor.line())
+
+    def __enter__(self) -> Self:
+        self._thread.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self._stop.set()
+        self._thread.join()
+        self._write(self._monitor.line())

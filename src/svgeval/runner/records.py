@@ -1,0 +1,245 @@
+"""The typed records of a run directory, checked whenever they are read back.
+
+``config.json`` is a :class:`RunConfig`, each line of ``responses.jsonl`` a
+:class:`ResponseRecord`, each line of ``samples.jsonl`` a :class:`SampleRecord` and
+``results.json`` a :class:`Results`. Every record carries :data:`SCHEMA_VERSION`; a reader
+(``--resume``, ``svgeval score``, reports) refuses a record written with another schema, or a
+corrupt record, with one line naming the file and the line (see :mod:`svgeval.runner.run_dir`).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from svgeval.tasks.base import Failure
+
+SCHEMA_VERSION = 1
+"""Bump when a record changes shape; readers refuse records of another version."""
+
+
+def now() -> str:
+    """The current UTC time, ISO 8601 with seconds, for record timestamps."""
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class Record(BaseModel):
+    """Base of every run-directory record: a schema version, extra keys refused."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: Literal[1] = 1
+    """The record layout version (:data:`SCHEMA_VERSION`)."""
+
+
+class Settings(BaseModel):
+    """Generation and execution settings of a run."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    temperature: float | None = 0.0
+    """Sampling temperature sent to the model; None sends none (the server's default)."""
+    max_tokens: int | None = None
+    """Cap on generated tokens; None sends none."""
+    seed: int | None = None
+    """Seed for data generation and sampling."""
+    concurrency: int = 8
+    """Model requests in flight."""
+    timeout_s: float | None = None
+    """Seconds of silence after which a model request is abandoned and retried."""
+    limit: int | None = None
+    """First N samples of each group (not part of the run's identity: a resume may raise it)."""
+    render_workers: int | None = None
+    """Render processes (None: one per CPU)."""
+    render_timeout_s: float = 10.0
+    """Wall-clock limit of one render."""
+
+
+class RunConfig(Record):
+    """``config.json``: what a run is. Runs with equal identities are comparable and resumable."""
+
+    created_at: str = Field(default_factory=now)
+    """When the run directory was first written."""
+    task: str
+    """Task name."""
+    task_version: str
+    """Task version: prompts or scoring changed when it changed."""
+    model: str
+    """Model spec as given."""
+    base_url: str | None = None
+    """Endpoint of an HTTP model (never a key)."""
+    task_options: dict[str, Any]
+    """``--set`` options as typed values, plus ``tier`` and ``seed``."""
+    data: str | None = None
+    """The data folder, resolved to an absolute path (None: the downloaded release)."""
+    data_as_given: str | None = None
+    """``--data`` exactly as typed."""
+    settings: Settings
+    """Generation and execution settings."""
+    n_samples: int
+    """Samples of the full dataset (before ``--limit``)."""
+    dataset_hash: str
+    """Hash of every sample's id, group, prompt, reference and target (before ``--limit``)."""
+    versions: dict[str, str]
+    """Versions of the packages that change numbers (svgeval, CairoSVG, lxml, numpy, ...)."""
+
+    def identity(self) -> dict[str, Any]:
+        """What must match for a resume: everything but timestamps, versions, limits and
+        execution settings that do not change answers."""
+        return {
+            "task": self.task,
+            "task_version": self.task_version,
+            "model": self.model,
+            "task_options": self.task_options,
+            "dataset_hash": self.dataset_hash,
+            "temperature": self.settings.temperature,
+            "max_tokens": self.settings.max_tokens,
+            "seed": self.settings.seed,
+        }
+
+
+class Usage(BaseModel):
+    """Token counts the server reported (absent counts are 0)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+class Timing(BaseModel):
+    """How long a model answer took."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    attempts: int = 1
+    """HTTP attempts made, the successful one included."""
+    total_s: float = 0.0
+    """From the first attempt's start to the answer, backoff waits included."""
+    last_attempt_s: float = 0.0
+    """The last attempt alone."""
+
+
+class ResponseRecord(Record):
+    """A line of ``responses.jsonl``: a model's raw answer, the run's cache."""
+
+    id: str
+    """Sample id."""
+    prompt_hash: str
+    """Hash of the messages sent; a cached answer is reused only for the same prompt."""
+    response: str | None = None
+    """The answer text (None when the request failed)."""
+    error: str | None = None
+    """Why the request failed for good (such answers are not cached)."""
+    usage: Usage = Field(default_factory=Usage)
+    """Token counts."""
+    timing: Timing = Field(default_factory=Timing)
+    """Attempts and times."""
+    finish_reason: str | None = None
+    """The server's reason (``stop``; ``length`` when ``--max-tokens`` cut the answer off)."""
+    created_at: str = Field(default_factory=now)
+    """When the answer arrived."""
+
+
+class SampleRecord(Record):
+    """A line of ``samples.jsonl``: one scored sample."""
+
+    id: str
+    """Sample id."""
+    group: str
+    """Group the sample is reported under (subtask, tier)."""
+    prompt: list[dict[str, Any]]
+    """The chat messages sent."""
+    prompt_hash: str
+    """Hash of ``prompt``."""
+    expected: str | None = None
+    """The short correct answer where the task has one (a multiple-choice letter)."""
+    response: str | None = None
+    """The raw answer."""
+    extracted: str | None = None
+    """What was taken from the answer (SVG code, an option letter)."""
+    extraction_rule: str | None = None
+    """The rule that matched, or the one tried when extraction failed."""
+    failure: Failure | None = None
+    """Why the sample has no valid output (None: valid)."""
+    metrics: dict[str, float | None] = Field(default_factory=dict)
+    """Per-sample metric values; None where a metric could not be computed."""
+    not_computed: dict[str, str] = Field(default_factory=dict)
+    """Metric -> why it could not run."""
+    usage: Usage = Field(default_factory=Usage)
+    """Token counts of the answer."""
+    timing: Timing = Field(default_factory=Timing)
+    """Attempts and times of the answer."""
+    finish_reason: str | None = None
+    """The server's finish reason."""
+    created_at: str = Field(default_factory=now)
+    """When the sample was scored."""
+
+    @property
+    def valid(self) -> bool:
+        """True when the output was used."""
+        return self.failure is None
+
+
+class MetricSummary(BaseModel):
+    """The uncertainty of one mean in ``results.json``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    n: int
+    """Values averaged."""
+    stderr: float | None
+    """Standard error of the mean (None for fewer than two values)."""
+    ci95: tuple[float, float] | None
+    """Percentile bootstrap 95% interval of the mean."""
+
+
+class UsageTotals(BaseModel):
+    """Token and time totals of the answers scored in a run."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    generation_s: float = 0.0
+    """Sum of the answers' total times (several run concurrently)."""
+    wall_s: float = 0.0
+    """Wall time of this invocation of the run."""
+    completion_tokens_per_s: float | None = None
+    """Completion tokens per wall-clock second of this invocation (None without generation)."""
+    attempts: int = 0
+    """HTTP attempts made for the scored answers."""
+
+
+class Results(Record):
+    """``results.json``: the aggregate of a run."""
+
+    created_at: str = Field(default_factory=now)
+    task: str
+    task_version: str
+    model: str
+    n: int
+    """Samples with a record."""
+    n_expected: int
+    """Samples the run asked for."""
+    n_valid: int
+    """Samples whose output was used."""
+    n_missing: int = 0
+    """Samples with no record yet (``--resume`` completes them)."""
+    complete: bool
+    """True when every sample asked for has a record."""
+    metrics: dict[str, float | None]
+    """``"<group>/<metric>"`` -> mean."""
+    stats: dict[str, MetricSummary] = Field(default_factory=dict)
+    """``"<group>/<metric>"`` -> sample count, standard error, bootstrap interval."""
+    counts: dict[str, dict[str, Any]]
+    """Per group: n, n_valid, n_invalid, n_reference and failures by tag."""
+    not_computed: dict[str, str] = Field(default_factory=dict)
+    """Metrics that could not run, with the reason."""
+    model_report: dict[str, Any] = Field(default_factory=dict)
+    """Facts from the model backend (e.g. the ids a replay file lacked)."""
+    usage: UsageTotals = Field(default_factory=UsageTotals)
+    """Token and time totals."""
+    svgeval_version: str

@@ -1,0 +1,118 @@
+"""From per-sample records to the numbers of ``results.json``: means, their uncertainty, counts.
+
+Every task aggregates the same way (:func:`mean_per_group`): per group, the mean of each metric
+over the records that carry a value for it. Tasks encode their averaging protocol in the
+per-sample values: a metric that a failed sample carries as None is averaged over the other
+samples (the papers' usual protocol); a value a failed sample does carry counts it (e.g. the
+``*_all`` readings that give failures their worst or "no edit" value).
+
+Beside each mean, :class:`MetricStats` gives the sample count, the standard error
+``s / sqrt(n)`` (``s`` the sample standard deviation) and a percentile bootstrap 95% interval
+(2,000 resamples with a fixed seed, so the interval is the same on every run), so a reader can
+tell whether two models differ.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+BOOTSTRAP_RESAMPLES = 2000
+BOOTSTRAP_SEED = 0
+
+
+@dataclass(frozen=True)
+class MetricStats:
+    """The uncertainty of one mean: ``n`` values, standard error, bootstrap 95% interval.
+
+    ``stderr`` and the interval are None for fewer than two values.
+    """
+
+    n: int
+    stderr: float | None
+    ci95: tuple[float, float] | None
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    """Flat ``"<group>/<metric>"`` numbers plus sample and failure counts per group.
+
+    ``stats`` holds the uncertainty of each mean (summed counts have none); ``not_computed``
+    maps a metric that could not run to the reason (its values are None).
+    """
+
+    metrics: dict[str, float | None]
+    counts: dict[str, dict[str, Any]]
+    stats: dict[str, MetricStats] = field(default_factory=dict)
+    not_computed: dict[str, str] = field(default_factory=dict)
+
+
+def mean_stats(values: list[float]) -> MetricStats:
+    """Standard error and percentile bootstrap 95% interval of the mean of ``values``."""
+    n = len(values)
+    if n < 2:
+        return MetricStats(n=n, stderr=None, ci95=None)
+    data = np.asarray(values, dtype=np.float64)
+    stderr = float(data.std(ddof=1) / math.sqrt(n))
+    rng = np.random.default_rng(BOOTSTRAP_SEED)
+    means = data[rng.integers(0, n, size=(BOOTSTRAP_RESAMPLES, n))].mean(axis=1)
+    low, high = np.percentile(means, [2.5, 97.5])
+    return MetricStats(n=n, stderr=stderr, ci95=(float(low), float(high)))
+
+
+def _failure_tag(record: Mapping[str, Any]) -> tuple[str, bool]:
+    """The failure tag of a failed record and whether the model is to blame."""
+    failure = record.get("failure") or {}
+    kind = str(failure.get("kind") or "unknown")
+    reason = failure.get("reason")
+    tag = f"{kind}:{reason}" if reason else kind
+    return tag, kind not in ("reference", "scorer_error")
+
+
+def mean_per_group(
+    records: Iterable[Mapping[str, Any]], summed: Collection[str] = ()
+) -> Aggregate:
+    """Per group, the mean of each metric over the records that carry a value for it.
+
+    Metrics named in ``summed`` are added up instead (counts). A metric no record could compute
+    appears as None. Counts per group: ``n``, ``n_valid``, ``n_invalid`` (failures of the
+    model), ``n_reference`` (samples whose dataset reference is broken) and failures by tag.
+    """
+    values: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    counts: dict[str, dict[str, Any]] = {}
+    not_computed: dict[str, str] = {}
+    for record in records:
+        not_computed.update(record.get("not_computed") or {})
+        group = str(record["group"])
+        count = counts.setdefault(
+            group, {"n": 0, "n_valid": 0, "n_invalid": 0, "n_reference": 0, "failures": {}}
+        )
+        count["n"] += 1
+        if record.get("failure") is None:
+            count["n_valid"] += 1
+        else:
+            tag, models = _failure_tag(record)
+            count["n_invalid" if models else "n_reference"] += 1
+            count["failures"][tag] = count["failures"].get(tag, 0) + 1
+        for metric, value in (record.get("metrics") or {}).items():
+            series = values[group][metric]
+            if value is not None and not math.isnan(value):
+                series.append(float(value))
+    metrics: dict[str, float | None] = {}
+    stats: dict[str, MetricStats] = {}
+    for group in sorted(values):
+        for metric, series in sorted(values[group].items()):
+            key = f"{group}/{metric}"
+            if not series:
+                metrics[key] = None
+            elif metric in summed:
+                metrics[key] = sum(series)
+            else:
+                metrics[key] = sum(series) / len(series)
+                stats[key] = mean_stats(series)
+    return Aggregate(metrics=metrics, counts=counts, stats=stats, not_computed=not_computed)
