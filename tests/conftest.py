@@ -1,15 +1,27 @@
-"""Shared fixtures: one render pool per test session."""
+"""Shared fixtures: one render pool per test session, SVGEditBench cases from the demo icons."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+from svgeval.svg.demo_corpus import write_demo_corpus
 from svgeval.svg.isolation import Renderer
+from svgeval.tasks.svgeditbench import build_cases, write_release
 
 
 @pytest.fixture(scope="session")
 def renderer() -> Iterator[Renderer]:
     with Renderer(workers=2, timeout_s=10.0) as pool:
         yield pool
+
+
+@pytest.fixture()
+def demo_data(tmp_path: Path) -> Path:
+    """SVGEditBench cases (72) built from the built-in icons, in the release layout."""
+    names = write_demo_corpus(tmp_path / "icons")
+    cases = build_cases(sorted((tmp_path / "icons").glob("*.svg")), names=names)
+    write_release(cases, tmp_path / "data")
+    return tmp_path / "data"

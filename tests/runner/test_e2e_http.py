@@ -18,14 +18,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import pytest
 from fake_openai_server import FakeOpenAIServer, Fault, RecordedRequest, message_text
 
 from svgeval.models import OpenAICompatibleModel, RetryPolicy
 from svgeval.runner import RunDir, Runner, RunSettings
-from svgeval.svg.demo_corpus import write_demo_corpus
 from svgeval.tasks.base import TaskOptions
-from svgeval.tasks.svgeditbench import SvgEditBench, build_cases, write_release
+from svgeval.tasks.svgeditbench import SvgEditBench
 
 
 def first_svg(body: dict[str, Any]) -> str:
@@ -44,13 +42,6 @@ def faults(request: RecordedRequest) -> Fault | None:
         1: Fault.http_error(500),
         2: Fault.slow(1.0),
     }.get(request.index % 5)
-
-
-@pytest.fixture()
-def demo_data(tmp_path: Path) -> Path:
-    names = write_demo_corpus(tmp_path / "icons")
-    write_release(build_cases(sorted((tmp_path / "icons").glob("*.svg")), names=names), tmp_path / "data")
-    return tmp_path / "data"
 
 
 def record_ids(run_dir: Path) -> Counter[str]:

@@ -57,7 +57,7 @@ def summary_table(results: Results, direction: Direction | None = None) -> Table
 
 def readings_note(results: Results) -> str:
     """One line under the table that says what its columns mean."""
-    parts = ["↑/↓: higher/lower is better", "invalid: outputs the model got wrong in form"]
+    parts = ["↑/↓: higher/lower is better", "invalid: samples whose output could not be used"]
     if any(key.endswith("_all") for key in results.metrics):
         parts.append(
             "<metric>: the paper's protocol (usable outputs only); "

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from types import TracebackType
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -25,6 +26,8 @@ from typing_extensions import Self
 
 from svgeval.svg.render import FloatImage, RenderFailure, RenderSpec, render_svg_uint8, to_float
 from svgeval.svg.sanitize import SvgRejected
+
+T = TypeVar("T")
 
 DEFAULT_TIMEOUT_S = 10.0
 DEFAULT_MEMORY_MB = 2048
@@ -40,6 +43,14 @@ class RenderOutcome:
     @property
     def ok(self) -> bool:
         return self.image is not None
+
+
+@dataclass(frozen=True)
+class CallOutcome(Generic[T]):
+    """The value of an isolated call, or why there is none."""
+
+    value: T | None
+    failure: RenderFailure | None = None
 
 
 def _limit_memory(memory_mb: int) -> None:
@@ -92,13 +103,25 @@ class Renderer:
 
     def render(self, svg: str | bytes, spec: RenderSpec) -> RenderOutcome:
         """Render one SVG; blocks the calling thread until the worker answers or times out."""
-        future = self._pool.schedule(self._render_function, args=(svg, spec), timeout=self.timeout_s)
+        outcome = self.call(self._render_function, svg, spec)
+        if outcome.value is None:
+            return RenderOutcome(None, outcome.failure)
+        return RenderOutcome(to_float(outcome.value))
+
+    def call(self, function: Callable[..., T], *args: Any) -> CallOutcome[T]:
+        """Run ``function(*args)`` in a worker with the same time and memory limits as a render.
+
+        For any code that renders untrusted SVG itself (PSS renders every path): a hang, crash
+        or refusal becomes the outcome's ``failure``. ``function`` and its arguments must be
+        picklable (a module-level function). Blocks the calling thread.
+        """
+        future = self._pool.schedule(function, args=args, timeout=self.timeout_s)
         try:
-            return RenderOutcome(to_float(future.result()))
+            return CallOutcome(future.result())
         except BaseException as error:  # every failure of untrusted input becomes a record
             if isinstance(error, (KeyboardInterrupt, SystemExit)):
                 raise
-            return RenderOutcome(None, _failure_from(error, self.timeout_s))
+            return CallOutcome(None, _failure_from(error, self.timeout_s))
 
     def close(self) -> None:
         self._pool.close()  # type: ignore[no-untyped-call]

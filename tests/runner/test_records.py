@@ -1,0 +1,156 @@
+"""Run records: typed failures, truncation, broken references, statistics, usage, progress."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from svgeval.models.base import Generation, GenerationRequest, Model
+from svgeval.runner import RunDir, Runner, RunSettings
+from svgeval.runner.progress import PeriodicReporter, RunMonitor
+from svgeval.runner.records import SampleRecord
+from svgeval.runner.run_dir import CorruptRecord, read_records
+from svgeval.tasks.aggregate import mean_stats
+from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.svgeditbench import SvgEditBench
+
+
+class CutOffModel(Model):
+    """Answers half an SVG fence and says the server's token limit cut it off."""
+
+    spec = "cut-off"
+
+    async def generate(self, request: GenerationRequest) -> Generation:
+        return Generation(
+            "```svg\n<svg", finish_reason="length", usage={"completion_tokens": 7},
+            attempts=2, total_s=1.5, latency_s=0.5,
+        )
+
+
+def run(task_data: Path, model: Model, out: Path, **settings: Any) -> dict[str, Any]:
+    task = SvgEditBench(TaskOptions(data=task_data))
+    runner = Runner(task, model, RunDir(out), RunSettings(render_workers=1, **settings))
+    results = asyncio.run(runner.run(runner.prepare(resume=False)))
+    return results.model_dump(mode="json")
+
+
+def records(out: Path) -> list[SampleRecord]:
+    return read_records(out / "samples.jsonl", SampleRecord)
+
+
+def test_an_answer_cut_off_by_max_tokens_is_a_truncated_failure(
+    demo_data: Path, tmp_path: Path
+) -> None:
+    results = run(demo_data, CutOffModel(), tmp_path / "r", limit=1, max_tokens=5)
+    assert results["counts"]["change_color"]["failures"] == {"truncated": 1}
+    record = records(tmp_path / "r")[0]
+    assert record.failure is not None and "raise --max-tokens" in str(record.failure.detail)
+    assert "--max-tokens 5" in str(record.failure.detail)
+    assert record.extraction_rule == "svgeditbench"  # the rule that was tried
+    assert (record.timing.attempts, record.timing.total_s, record.timing.last_attempt_s) == (
+        2, 1.5, 0.5)
+    assert results["usage"]["completion_tokens"] == 6 * 7 and results["usage"]["attempts"] == 12
+
+
+def test_a_broken_reference_is_the_datasets_failure_not_the_models(
+    demo_data: Path, tmp_path: Path
+) -> None:
+    answer = next((demo_data / "5_Transparency" / "answer").glob("*.svg"))
+    answer.write_text("<svg><rect></svg>")
+    results = run(demo_data, _oracle(), tmp_path / "r")
+    count = results["counts"]["transparency"]
+    assert count["n_reference"] == 1 and count["n_invalid"] == 0
+    assert count["failures"] == {"reference:rejected:malformed_xml": 1}
+    broken = [r for r in records(tmp_path / "r") if r.id == f"transparency/{answer.stem}"]
+    assert broken[0].failure is not None and broken[0].failure.kind.value == "reference"
+    assert results["metrics"]["transparency/mse"] == 0.0  # the other samples are unaffected
+
+
+def _oracle() -> Model:
+    from svgeval.models import load_model
+
+    return load_model("oracle")
+
+
+def test_results_carry_counts_stats_and_the_schema(demo_data: Path, tmp_path: Path) -> None:
+    results = run(demo_data, _identity(), tmp_path / "r")
+    assert results["schema_version"] == 1 and results["n_expected"] == 72
+    values = [r.metrics["mse"] for r in records(tmp_path / "r") if r.group == "upside_down"]
+    summary = results["stats"]["upside_down/mse"]
+    assert summary["n"] == len(values) == 12
+    assert summary["stderr"] == pytest.approx(stats.sem(values), rel=1e-12)
+    low, high = summary["ci95"]
+    assert low <= float(np.mean(values)) <= high
+    config = json.loads((tmp_path / "r" / "config.json").read_text())
+    assert config["schema_version"] == 1 and config["created_at"]
+
+
+def _identity() -> Model:
+    from svgeval.models import load_model
+
+    return load_model("identity")
+
+
+def test_mean_stats_match_scipy_and_are_reproducible() -> None:
+    values = list(np.random.default_rng(3).normal(5.0, 2.0, size=400))
+    first, second = mean_stats(values), mean_stats(values)
+    assert first == second
+    assert first.stderr == pytest.approx(stats.sem(values), rel=1e-12)
+    assert first.ci95 is not None
+    low, high = first.ci95
+    # the percentile interval of the mean is close to the normal one, mean +- 1.96 s/sqrt(n)
+    assert (high - low) == pytest.approx(2 * 1.96 * first.stderr, rel=0.15)
+    assert mean_stats([1.0]).stderr is None and mean_stats([1.0]).ci95 is None
+
+
+def test_a_truncated_last_line_is_dropped_but_a_corrupt_middle_line_is_named(
+    tmp_path: Path,
+) -> None:
+    good = SampleRecord(id="a", group="g", prompt=[], prompt_hash="h").model_dump_json()
+    path = tmp_path / "samples.jsonl"
+    path.write_text(good + "\n" + good[:20])
+    assert [r.id for r in read_records(path, SampleRecord)] == ["a"]
+    path.write_text(good + "\n" + '{"id": "b"}\n' + good + "\n")
+    with pytest.raises(CorruptRecord, match=r"samples.jsonl line 2: field 'group'"):
+        read_records(path, SampleRecord)
+    path.write_text(good.replace('"schema_version":1', '"schema_version":9') + "\n")
+    with pytest.raises(CorruptRecord, match="line 1: field 'schema_version'"):
+        read_records(path, SampleRecord)
+
+
+def fake_clock(times: list[float]) -> Any:
+    return lambda: times[0]
+
+
+def test_monitor_line_reports_progress_eta_tokens_retries_and_failures() -> None:
+    now = [100.0]
+    monitor = RunMonitor(total=10, already_done=2, clock=fake_clock(now))
+    now[0] = 160.0
+    failed: Mapping[str, Any] = {"kind": "extract"}
+    for index in range(4):
+        record = SampleRecord(
+            id=str(index), group="g", prompt=[], prompt_hash="h",
+            usage={"completion_tokens": 30},  # type: ignore[arg-type]
+            failure=failed if index == 0 else None,  # type: ignore[arg-type]
+        )
+        monitor.record(record)
+    monitor.retry()
+    # 4 finished in 60 s, 4 left: 60 s more; 120 tokens in 60 s
+    assert monitor.line() == (
+        "6/10 samples · 1m00s · ETA 1m00s · 2.0 tok/s · 1 retries · failed: extract 1"
+    )
+
+
+def test_periodic_reporter_writes_a_last_line_on_exit() -> None:
+    written: list[str] = []
+    monitor = RunMonitor(total=3, already_done=3)
+    with PeriodicReporter(monitor, written.append, interval_s=3600):
+        pass
+    assert len(written) == 1 and written[0].startswith("3/3 samples")

@@ -1,0 +1,31 @@
+"""Renderer.call: any function that renders untrusted SVG runs under the render isolation."""
+
+from __future__ import annotations
+
+import pytest
+from crashers import segfault_on_marker
+
+from svgeval.metrics.pss import pss
+from svgeval.svg.isolation import Renderer
+from svgeval.svg.render import RenderSpec
+
+NS = 'xmlns="http://www.w3.org/2000/svg"'
+SQUARE = f'<svg {NS} viewBox="0 0 8 8" width="8" height="8"><path d="M1 1H7V7H1Z" fill="#f00"/></svg>'
+
+
+def test_a_metric_runs_in_a_worker_and_returns_its_value(renderer: Renderer) -> None:
+    outcome = renderer.call(pss, SQUARE, SQUARE)
+    assert outcome.failure is None and outcome.value == pytest.approx(1.0)
+
+
+def test_crash_and_hang_of_a_called_function_are_failures() -> None:
+    spec = RenderSpec.square(8)
+    with Renderer(workers=1, timeout_s=1.0) as pool:
+        crash = pool.call(segfault_on_marker, SQUARE.replace("<path", "<!--CRASH--><path"), spec)
+        assert crash.value is None and crash.failure is not None
+        assert crash.failure.kind == "crash"
+        hang = pool.call(segfault_on_marker, SQUARE.replace("<path", "<desc>HANG</desc><path"),
+                         spec)
+        assert hang.failure is not None and hang.failure.kind == "timeout"
+        fine = pool.call(segfault_on_marker, SQUARE, spec)
+        assert fine.failure is None and fine.value is not None and fine.value.shape == (8, 8, 3)
