@@ -9,7 +9,14 @@ from __future__ import annotations
 
 import os
 
-from svgeval.models.base import Generation, GenerationRequest, Model, ModelError, ModelUnavailable
+from svgeval.models.base import (
+    Generation,
+    GenerationRequest,
+    Model,
+    ModelError,
+    ModelUnavailable,
+    RetryEvent,
+)
 from svgeval.models.baselines import IdentityModel, OracleModel
 from svgeval.models.openai_compat import OpenAICompatibleModel
 from svgeval.models.replay import ReplayModel
@@ -44,9 +51,16 @@ def load_model(
     api_key_env: str | None = None,
     concurrency: int = 8,
     timeout_s: float = 120.0,
+    first_token_timeout_s: float | None = None,
+    stream: bool = True,
     max_retries: int = 6,
 ) -> Model:
     """The backend a spec names.
+
+    ``timeout_s`` is the longest silence of a streamed answer (with ``stream=False``: the
+    longest wait for the whole answer), ``first_token_timeout_s`` the longest wait for its first
+    token, queueing included (None: 10 x ``timeout_s``); see
+    :mod:`svgeval.models.openai_compat`. They and ``concurrency`` only apply to HTTP backends.
 
     Raises ValueError for a spec or option that makes no sense (unknown kind, missing
     argument, ``base_url`` for a kind that sends no requests), and ModelUnavailable when the
@@ -91,6 +105,8 @@ def load_model(
         max_tokens_field="max_completion_tokens" if kind == "openai" else "max_tokens",
         concurrency=concurrency,
         timeout_s=timeout_s,
+        first_token_timeout_s=first_token_timeout_s,
+        stream=stream,
         retry=RetryPolicy(max_retries=max_retries),
     )
 
@@ -112,6 +128,7 @@ __all__ = [
     "ModelUnavailable",
     "OpenAICompatibleModel",
     "ReplayModel",
+    "RetryEvent",
     "RetryPolicy",
     "load_model",
     "model_spec_forms",
