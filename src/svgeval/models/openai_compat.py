@@ -164,6 +164,9 @@ class OpenAICompatibleModel(Model):
             f"no token for {timeout_s:g} s",
             f"the server sent no token for {timeout_s:g} s (the timeout)",
         )
+        self._no_answer = _Failure(
+            f"no answer in {timeout_s:g} s", f"no answer within the {timeout_s:g} s timeout"
+        )
         self._api_key_env = api_key_env
         self._sent_key = api_key is not None
         self._max_tokens_field = max_tokens_field
@@ -225,7 +228,7 @@ class OpenAICompatibleModel(Model):
             if (
                 "stream_options" in body
                 and outcome.status in BAD_REQUEST_STATUSES
-                and self._stream_options == "untried"
+                and self._stream_options != "accepted"  # "refused" by a concurrent request
             ):
                 body = {key: value for key, value in body.items() if key != "stream_options"}
                 dropped_stream_options = True
@@ -262,14 +265,7 @@ class OpenAICompatibleModel(Model):
             if self.stream:
                 outcome = await self._streamed(body)
             else:
-                outcome = await _within(
-                    self.timeout_s,
-                    self._whole(body),
-                    _Failure(
-                        f"no answer in {self.timeout_s:g} s",
-                        f"no answer within the {self.timeout_s:g} s timeout",
-                    ),
-                )
+                outcome = await _within(self.timeout_s, self._whole(body), self._no_answer)
         except _AttemptFailed as failed:
             return failed.failure
         except ModelError as error:  # a 200 answer that is not a chat completion
