@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import socket
 import time
-from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any
 
@@ -17,50 +16,11 @@ from svgeval.models import (
     GenerationRequest,
     ModelError,
     ModelUnavailable,
-    OpenAICompatibleModel,
     RetryPolicy,
 )
 
+from .backend_helpers import SVG, ask, generate_all, generate_one, make_model
 from .conftest import StartServer
-
-FAST = RetryPolicy(max_retries=3, base_delay_s=0.01, max_delay_s=0.05, retry_after_cap_s=2.0)
-SVG = "<svg><rect/></svg>"
-TIME_LIMIT_S = 10.0
-
-
-def make_model(base_url: str, **options: Any) -> OpenAICompatibleModel:
-    options.setdefault("retry", FAST)
-    return OpenAICompatibleModel(
-        "openai-compatible:fake-model", model="fake-model", base_url=base_url, **options
-    )
-
-
-def ask(
-    sample_id: str = "s1", text: str = f"Recolor this: {SVG}", **fields: Any
-) -> GenerationRequest:
-    return GenerationRequest(sample_id, [{"role": "user", "content": text}], **fields)
-
-
-def generate_all(
-    model: OpenAICompatibleModel, requests: Sequence[GenerationRequest]
-) -> list[Generation | BaseException]:
-    """Run the requests concurrently, close the model, and return answers or errors.
-
-    A run longer than ``TIME_LIMIT_S`` fails the test (a broken cap must not hang the suite).
-    """
-
-    async def go() -> list[Generation | BaseException]:
-        answers = asyncio.gather(*(model.generate(r) for r in requests), return_exceptions=True)
-        try:
-            return await asyncio.wait_for(answers, TIME_LIMIT_S)
-        finally:
-            await model.aclose()
-
-    return asyncio.run(go())
-
-
-def generate_one(model: OpenAICompatibleModel, request: GenerationRequest | None = None) -> Any:
-    return generate_all(model, [request or ask()])[0]
 
 
 def gaps_between_requests(server: FakeOpenAIServer) -> list[float]:
