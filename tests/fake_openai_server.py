@@ -1,7 +1,8 @@
 """A small OpenAI-compatible HTTP server for tests, with scripted replies and injected faults.
 
 It listens on 127.0.0.1 only, on a free port, and serves each connection in its own thread. It
-answers ``POST /v1/chat/completions`` and ``GET /v1/models``. Use it as a context manager:
+answers ``POST /v1/chat/completions`` (a JSON answer, or server-sent events for ``"stream":
+true``) and ``GET /v1/models``. Use it as a context manager:
 
     with FakeOpenAIServer(reply=echo_svg, faults=fail_first(1, Fault.http_error(503))) as server:
         model = load_model("openai-compatible:fake-model", base_url=server.base_url)
@@ -12,14 +13,21 @@ answers ``POST /v1/chat/completions`` and ``GET /v1/models``. Use it as a contex
 maps each recorded chat request to a :class:`Fault` or None; :func:`fail_first` and
 :func:`on_requests` build the common plans. ``stop()`` (or leaving the ``with`` block) closes
 every connection, wakes up slow answers and waits for all server threads to end.
+
+To imitate a slow local server such as llama.cpp, give it ``slots=1`` (requests queue for the
+one generation slot) and ``token_delay_s`` (the time each token takes). A token is a word with
+the whitespace before it, and ``max_tokens`` (or ``max_completion_tokens``) smaller than the
+answer's token count cuts the answer off with ``finish_reason: "length"``.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import re
 import socket
+import sys
 import threading
 import time
 from collections import Counter
@@ -39,12 +47,18 @@ class Fault:
     It first waits ``delay_s`` seconds, then drops the connection without an answer
     (``disconnect``), answers with the HTTP error ``status`` (plus ``Retry-After`` when
     ``retry_after`` is set), or, when neither is set, gives the normal answer late.
+
+    With ``after_tokens`` set, a streamed answer sends that many tokens (fewer than the answer
+    has) before the fault strikes: it goes silent for ``delay_s``, then drops the connection,
+    sends an error event with ``status`` and ends the stream, or goes on with the answer. A
+    request that is not streamed gets the fault before its answer, as without ``after_tokens``.
     """
 
     status: int | None = None
     retry_after: str | None = None
     delay_s: float = 0.0
     disconnect: bool = False
+    after_tokens: int | None = None
 
     @classmethod
     def http_error(cls, status: int, retry_after: str | None = None) -> Fault:
@@ -57,9 +71,19 @@ class Fault:
         return cls(delay_s=delay_s)
 
     @classmethod
-    def dropped_connection(cls) -> Fault:
-        """Close the connection without answering (the client sees a reset)."""
-        return cls(disconnect=True)
+    def stall(cls, after_tokens: int, seconds: float) -> Fault:
+        """Stream ``after_tokens`` tokens, send nothing for ``seconds``, then finish the answer."""
+        return cls(delay_s=seconds, after_tokens=after_tokens)
+
+    @classmethod
+    def dropped_connection(cls, after_tokens: int | None = None) -> Fault:
+        """Close the connection without answering (the client sees a reset), or mid-stream."""
+        return cls(disconnect=True, after_tokens=after_tokens)
+
+    @classmethod
+    def error_event(cls, status: int, after_tokens: int) -> Fault:
+        """Stream ``after_tokens`` tokens, then an error event, and end the stream."""
+        return cls(status=status, after_tokens=after_tokens)
 
 
 @dataclass(frozen=True)
@@ -121,6 +145,13 @@ class FakeOpenAIServer:
     ``delay_s`` slows every answer down (for concurrency tests); ``api_key`` makes the server
     answer 401 to requests without ``Authorization: Bearer <api_key>``; ``models`` makes it
     answer 404 to requests for other models (None accepts any model).
+
+    ``slots`` bounds the answers generated at once (None: no bound); the others wait in a queue
+    without a byte sent. ``token_delay_s`` is the time each token of an answer takes, streamed
+    or not. A streamed answer starts with a ``reasoning_content`` delta when ``reasoning`` is
+    set, and ends with a usage chunk when the request asks for one with ``stream_options``
+    (unless ``send_usage`` is False). ``reject_stream_options`` answers 400 to requests that
+    carry ``stream_options``, as some servers do.
     """
 
     def __init__(
@@ -131,14 +162,26 @@ class FakeOpenAIServer:
         delay_s: float = 0.0,
         api_key: str | None = None,
         models: Sequence[str] | None = None,
+        slots: int | None = None,
+        token_delay_s: float = 0.0,
+        reasoning: str | None = None,
+        send_usage: bool = True,
+        reject_stream_options: bool = False,
     ) -> None:
         self.reply = reply
         self.faults = faults
         self.delay_s = delay_s
         self.api_key = api_key
         self.models = list(models) if models is not None else None
+        self.token_delay_s = token_delay_s
+        self.reasoning = reasoning
+        self.send_usage = send_usage
+        self.reject_stream_options = reject_stream_options
         self.max_in_flight = 0
         self._in_flight = 0
+        self._slots = threading.Semaphore(slots) if slots is not None else None
+        self._generations: list[RecordedRequest] = []
+        self._delivered: set[int] = set()
         self._requests: list[RecordedRequest] = []
         self._attempts: Counter[str] = Counter()
         self._chat_count = 0
@@ -164,6 +207,18 @@ class FakeOpenAIServer:
     def chat_requests(self) -> list[RecordedRequest]:
         """The ``POST /v1/chat/completions`` requests received so far."""
         return [request for request in self.requests if request.index >= 0]
+
+    @property
+    def generations(self) -> list[RecordedRequest]:
+        """The chat requests whose answer the server started to generate, in start order."""
+        with self._lock:
+            return list(self._generations)
+
+    @property
+    def abandoned_generations(self) -> list[RecordedRequest]:
+        """Started generations that were never delivered whole (the client had gone away)."""
+        with self._lock:
+            return [r for r in self._generations if r.index not in self._delivered]
 
     def start(self) -> FakeOpenAIServer:
         """Start serving in a background thread."""
@@ -219,6 +274,29 @@ class FakeOpenAIServer:
         """Sleep up to ``seconds``; True if the server is stopping (the caller should give up)."""
         return self._stopping.wait(seconds) if seconds > 0 else self._stopping.is_set()
 
+    @contextlib.contextmanager
+    def generating(self, request: RecordedRequest) -> Iterator[bool]:
+        """Hold a generation slot while the block runs; yields False if the server is stopping.
+
+        The generation counts as started on entry; call :meth:`delivered` once it is sent.
+        """
+        while self._slots is not None and not self._slots.acquire(timeout=0.05):
+            if self._stopping.is_set():
+                yield False
+                return
+        try:
+            with self._lock:
+                self._generations.append(request)
+            yield True
+        finally:
+            if self._slots is not None:
+                self._slots.release()
+
+    def delivered(self, request: RecordedRequest) -> None:
+        """Count the generation for ``request`` as sent whole."""
+        with self._lock:
+            self._delivered.add(request.index)
+
 
 class _Server(ThreadingHTTPServer):
     """The socket server: one thread per connection, all joined on close."""
@@ -241,6 +319,11 @@ class _Server(ThreadingHTTPServer):
         with self._connections_lock:
             self._connections.discard(request)
         super().shutdown_request(request)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """Stay quiet about clients that went away (e.g. timed out): tests make them do so."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
     def drop_connections(self) -> None:
         """Shut every open connection so that threads blocked reading from one return."""
@@ -301,18 +384,98 @@ class _Handler(BaseHTTPRequestHandler):
             message = f"The model `{body.get('model')}` does not exist."
             self._send_error(404, message, code="model_not_found")
             return
-        if app.wait(fault.delay_s if fault is not None else app.delay_s):
-            self.close_connection = True
+        if app.reject_stream_options and "stream_options" in body:
+            self._send_error(400, "Unrecognized request argument supplied: stream_options")
             return
+        streamed = bool(body.get("stream"))
+        mid_stream = streamed and fault is not None and fault.after_tokens is not None
+        if self._fault_before_answer(None if mid_stream else fault):
+            return
+        with app.generating(request) as generating:
+            if not generating:
+                self.close_connection = True
+            elif streamed:
+                self._stream(request, _Answer.of(body, app.reply(body)))
+            else:
+                self._answer_whole(request, _Answer.of(body, app.reply(body)))
+
+    def _fault_before_answer(self, fault: Fault | None) -> bool:
+        """Wait the server's delay and strike with ``fault``; True when no answer follows."""
+        if self.app.wait(fault.delay_s if fault is not None else self.app.delay_s):
+            self.close_connection = True
+            return True
         if fault is not None and fault.disconnect:
-            self.close_connection = True
-            self.connection.shutdown(socket.SHUT_RDWR)
-            return
+            self._drop_connection()
+            return True
         if fault is not None and fault.status is not None:
             extra = {"Retry-After": fault.retry_after} if fault.retry_after is not None else {}
             self._send_error(fault.status, f"injected fault: HTTP {fault.status}", headers=extra)
+            return True
+        return False
+
+    def _fault_mid_stream(self, fault: Fault) -> bool:
+        """Stall, then drop the connection or end the stream with an error event; True if so."""
+        if self.app.wait(fault.delay_s):
+            raise ConnectionAbortedError("the server is stopping")
+        if fault.disconnect:
+            self._drop_connection()
+            return True
+        if fault.status is not None:
+            message = f"injected fault: HTTP {fault.status}"
+            self._send_event({"error": {"message": message, "code": fault.status}})
+            self._send_chunk(b"")
+            return True
+        return False
+
+    def _drop_connection(self) -> None:
+        self.close_connection = True
+        self.connection.shutdown(socket.SHUT_RDWR)
+
+    def _answer_whole(self, request: RecordedRequest, answer: _Answer) -> None:
+        """Send the answer as one JSON object once all of its tokens are "generated"."""
+        if self.app.wait(self.app.token_delay_s * len(answer.tokens)):
+            self.close_connection = True
             return
-        self._send_json(200, _completion(body, app.reply(body), request.index))
+        self._send_json(200, _completion(request, answer))
+        self.app.delivered(request)
+
+    def _stream(self, request: RecordedRequest, answer: _Answer) -> None:
+        """Send the answer as server-sent events, one token at a time, ending with ``[DONE]``.
+
+        Raises OSError when the client has gone away (the caller closes the connection).
+        """
+        app, body, fault = self.app, request.body or {}, request.fault
+        strike_at = fault.after_tokens if fault is not None else None
+        chunk = functools.partial(_chunk, request)
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        self._send_chunk(b": keep-alive\n\n")  # an SSE comment, as some servers send
+        self._send_event(chunk({"role": "assistant", "content": ""}))
+        if app.reasoning is not None:
+            self._send_event(chunk({"reasoning_content": app.reasoning}))
+        for sent, token in enumerate(answer.tokens):
+            if fault is not None and sent == strike_at and self._fault_mid_stream(fault):
+                return
+            if app.wait(app.token_delay_s):
+                raise ConnectionAbortedError("the server is stopping")
+            self._send_event(chunk({"content": token}))
+        self._send_event(chunk({}, finish_reason=answer.finish_reason))
+        stream_options = body.get("stream_options") or {}
+        if app.send_usage and stream_options.get("include_usage"):
+            self._send_event({**chunk({}), "choices": [], "usage": answer.usage})
+        self._send_chunk(b"data: [DONE]\n\n")
+        self._send_chunk(b"")  # the last chunk of a chunked body is empty
+        app.delivered(request)
+
+    def _send_event(self, payload: Mapping[str, Any]) -> None:
+        self._send_chunk(b"data: " + json.dumps(payload).encode() + b"\n\n")
+
+    def _send_chunk(self, data: bytes) -> None:
+        """Write one piece of a ``Transfer-Encoding: chunked`` body."""
+        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
 
     def _headers(self) -> dict[str, str]:
         return {name.lower(): value for name, value in self.headers.items()}
@@ -337,21 +500,57 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
 
-def _completion(body: Mapping[str, Any], text: str | None, index: int) -> dict[str, Any]:
-    """A Chat Completions answer carrying ``text``; token usage counts whitespace-split words."""
-    prompt_tokens = sum(len(message_text(m).split()) for m in body.get("messages", []))
-    completion_tokens = len((text or "").split())
+@dataclass(frozen=True)
+class _Answer:
+    """The answer to one request, cut to its token limit: tokens, finish reason and usage."""
+
+    tokens: list[str]
+    finish_reason: str
+    usage: dict[str, int]
+    null: bool = False
+
+    @classmethod
+    def of(cls, body: Mapping[str, Any], text: str | None) -> _Answer:
+        """The answer ``text`` gives to ``body`` (words count as tokens)."""
+        tokens = re.findall(r"\s*\S+", text or "")
+        limit = body.get("max_completion_tokens", body.get("max_tokens"))
+        finish_reason = "stop"
+        if isinstance(limit, int) and limit < len(tokens):
+            tokens, finish_reason = tokens[:limit], "length"
+        prompt = sum(len(message_text(m).split()) for m in body.get("messages", []))
+        usage = {
+            "prompt_tokens": prompt,
+            "completion_tokens": len(tokens),
+            "total_tokens": prompt + len(tokens),
+        }
+        return cls(tokens, finish_reason, usage, null=text is None)
+
+    @property
+    def content(self) -> str | None:
+        return None if self.null else "".join(self.tokens)
+
+
+def _completion(request: RecordedRequest, answer: _Answer) -> dict[str, Any]:
+    """A Chat Completions answer, all in one JSON object."""
+    message = {"role": "assistant", "content": answer.content}
     return {
-        "id": f"chatcmpl-fake-{index}",
+        "id": f"chatcmpl-fake-{request.index}",
         "object": "chat.completion",
         "created": int(time.time()),
-        "model": body.get("model"),
-        "choices": [
-            {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
-        ],
-        "usage": {
-            "prompt_tokens": prompt_tokens,
-            "completion_tokens": completion_tokens,
-            "total_tokens": prompt_tokens + completion_tokens,
-        },
+        "model": (request.body or {}).get("model"),
+        "choices": [{"index": 0, "message": message, "finish_reason": answer.finish_reason}],
+        "usage": answer.usage,
+    }
+
+
+def _chunk(
+    request: RecordedRequest, delta: Mapping[str, Any], finish_reason: str | None = None
+) -> dict[str, Any]:
+    """One ``chat.completion.chunk`` event of a streamed answer."""
+    return {
+        "id": f"chatcmpl-fake-{request.index}",
+        "object": "chat.completion.chunk",
+        "created": int(time.time()),
+        "model": (request.body or {}).get("model"),
+        "choices": [{"index": 0, "delta": dict(delta), "finish_reason": finish_reason}],
     }

@@ -99,7 +99,19 @@ def run(
     ] = False,
     max_tokens: Annotated[int | None, typer.Option(help="Cap on generated tokens.")] = None,
     concurrency: Annotated[int, typer.Option(help="Model requests in flight.")] = 8,
-    timeout: Annotated[float, typer.Option(help="Seconds per model request.")] = 120.0,
+    timeout: Annotated[
+        float,
+        typer.Option(help="Seconds of silence (no token) before a request is retried; "
+                     "with --no-stream, seconds for the whole answer."),
+    ] = 120.0,
+    first_token_timeout: Annotated[
+        float | None,
+        typer.Option(help="Seconds to wait for the first token, queueing included "
+                     "(default 10 x --timeout); see docs/servers.md."),
+    ] = None,
+    stream: Annotated[
+        bool, typer.Option(help="Stream answers (--no-stream for servers without SSE).")
+    ] = True,
     base_url: Annotated[str | None, typer.Option(help="Endpoint of openai-compatible.")] = None,
     api_key_env: Annotated[str | None, typer.Option(help="Env variable with the API key.")] = None,
     render_workers: Annotated[int | None, typer.Option(help="Render processes.")] = None,
@@ -118,6 +130,7 @@ def run(
             max_tokens=(max_tokens, 1, True),
             concurrency=(concurrency, 1, True),
             timeout=(timeout, 0, False),
+            first_token_timeout=(first_token_timeout, 0, False),
             render_workers=(render_workers, 1, True),
             render_timeout=(render_timeout, 0, False),
         )
@@ -132,6 +145,8 @@ def run(
             api_key_env=api_key_env,
             concurrency=concurrency,
             timeout_s=timeout,
+            first_token_timeout_s=first_token_timeout,
+            stream=stream,
         )
         settings = RunSettings(
             temperature=None if omit_temperature else temperature,
@@ -139,6 +154,8 @@ def run(
             seed=seed,
             concurrency=concurrency,
             timeout_s=timeout,
+            first_token_timeout_s=first_token_timeout,
+            stream=stream,
             limit=limit,
             render_workers=render_workers,
             render_timeout_s=render_timeout,

@@ -11,6 +11,13 @@ from fake_openai_server import FakeOpenAIServer
 StartServer = Callable[..., FakeOpenAIServer]
 
 
+@pytest.fixture(params=[True, False], ids=["stream", "whole"])
+def stream(request: pytest.FixtureRequest) -> bool:
+    """Run a backend test with a streamed answer and with a whole JSON answer."""
+    flag: bool = request.param
+    return flag
+
+
 @pytest.fixture
 def fake_openai() -> Iterator[StartServer]:
     """Start fake servers with ``fake_openai(reply=..., faults=...)``; all stop after the test."""

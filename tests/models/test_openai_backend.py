@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import socket
 import time
-from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any
 
@@ -17,50 +16,11 @@ from svgeval.models import (
     GenerationRequest,
     ModelError,
     ModelUnavailable,
-    OpenAICompatibleModel,
     RetryPolicy,
 )
 
+from .backend_helpers import SVG, ask, generate_all, generate_one, make_model
 from .conftest import StartServer
-
-FAST = RetryPolicy(max_retries=3, base_delay_s=0.01, max_delay_s=0.05, retry_after_cap_s=2.0)
-SVG = "<svg><rect/></svg>"
-TIME_LIMIT_S = 10.0
-
-
-def make_model(base_url: str, **options: Any) -> OpenAICompatibleModel:
-    options.setdefault("retry", FAST)
-    return OpenAICompatibleModel(
-        "openai-compatible:fake-model", model="fake-model", base_url=base_url, **options
-    )
-
-
-def ask(
-    sample_id: str = "s1", text: str = f"Recolor this: {SVG}", **fields: Any
-) -> GenerationRequest:
-    return GenerationRequest(sample_id, [{"role": "user", "content": text}], **fields)
-
-
-def generate_all(
-    model: OpenAICompatibleModel, requests: Sequence[GenerationRequest]
-) -> list[Generation | BaseException]:
-    """Run the requests concurrently, close the model, and return answers or errors.
-
-    A run longer than ``TIME_LIMIT_S`` fails the test (a broken cap must not hang the suite).
-    """
-
-    async def go() -> list[Generation | BaseException]:
-        answers = asyncio.gather(*(model.generate(r) for r in requests), return_exceptions=True)
-        try:
-            return await asyncio.wait_for(answers, TIME_LIMIT_S)
-        finally:
-            await model.aclose()
-
-    return asyncio.run(go())
-
-
-def generate_one(model: OpenAICompatibleModel, request: GenerationRequest | None = None) -> Any:
-    return generate_all(model, [request or ask()])[0]
 
 
 def gaps_between_requests(server: FakeOpenAIServer) -> list[float]:
@@ -68,22 +28,27 @@ def gaps_between_requests(server: FakeOpenAIServer) -> list[float]:
     return [later - earlier for earlier, later in pairwise(times)]
 
 
-def test_success_returns_text_usage_and_sends_the_request(fake_openai: StartServer) -> None:
+def test_success_returns_text_usage_and_sends_the_request(
+    fake_openai: StartServer, stream: bool
+) -> None:
     server = fake_openai()
-    answer = generate_one(make_model(server.base_url), ask(max_tokens=64, seed=3))
+    answer = generate_one(make_model(server.base_url, stream=stream), ask(max_tokens=64, seed=3))
     assert isinstance(answer, Generation)
     assert answer.text == f"```svg\n{SVG}\n```"
     # 3 words in the prompt, 3 in the reply: the fake server counts words as tokens
     assert answer.usage == {"prompt_tokens": 3, "completion_tokens": 3, "total_tokens": 6}
-    assert answer.latency_s > 0 and answer.finish_reason == "stop"
+    assert answer.finish_reason == "stop" and answer.attempts == 1
+    assert 0 < answer.latency_s <= answer.total_s
     [request] = server.requests
     assert (request.method, request.path) == ("POST", "/v1/chat/completions")
+    streaming = {"stream": True, "stream_options": {"include_usage": True}} if stream else {}
     assert request.body == {
         "model": "fake-model",
         "messages": [{"role": "user", "content": f"Recolor this: {SVG}"}],
         "temperature": 0.0,
         "max_tokens": 64,
         "seed": 3,
+        **streaming,
     }
     assert "authorization" not in request.headers
     assert request.headers["user-agent"].startswith("svgeval/")
@@ -107,9 +72,9 @@ def test_content_parts_with_images_are_passed_through(fake_openai: StartServer) 
     assert request.body is not None and request.body["messages"] == messages
 
 
-def test_null_content_is_empty_text(fake_openai: StartServer) -> None:
+def test_null_content_is_empty_text(fake_openai: StartServer, stream: bool) -> None:
     server = fake_openai(reply=lambda body: None)
-    answer = generate_one(make_model(server.base_url))
+    answer = generate_one(make_model(server.base_url, stream=stream))
     assert isinstance(answer, Generation)
     assert answer.text == ""
 
@@ -132,56 +97,82 @@ def test_retry_after_is_capped(fake_openai: StartServer) -> None:
 
 
 @pytest.mark.parametrize("status", [500, 502, 503])
-def test_server_errors_are_retried_until_success(fake_openai: StartServer, status: int) -> None:
+def test_server_errors_are_retried_until_success(
+    fake_openai: StartServer, status: int, stream: bool
+) -> None:
     server = fake_openai(faults=fail_first(2, Fault.http_error(status)))
-    answer = generate_one(make_model(server.base_url))
+    answer = generate_one(make_model(server.base_url, stream=stream))
     assert isinstance(answer, Generation)
     assert answer.text == f"```svg\n{SVG}\n```"
     assert [r.attempt for r in server.chat_requests] == [0, 1, 2]
+    assert answer.attempts == 3 and answer.latency_s < answer.total_s
 
 
-def test_timeout_is_retried(fake_openai: StartServer) -> None:
+# A streamed answer must start within the first-token timeout; a whole one within the timeout.
+TIMEOUTS = {True: {"first_token_timeout_s": 0.3}, False: {"timeout_s": 0.3}}
+
+
+def test_timeout_is_retried(fake_openai: StartServer, stream: bool) -> None:
     server = fake_openai(faults=on_requests({0: Fault.slow(5.0)}))
     started = time.monotonic()
-    answer = generate_one(make_model(server.base_url, timeout_s=0.3))
+    answer = generate_one(make_model(server.base_url, stream=stream, **TIMEOUTS[stream]))
     assert isinstance(answer, Generation)
     assert 0.3 <= time.monotonic() - started < 4.0  # the slow answer takes 5 s
-    assert len(server.chat_requests) == 2
+    assert len(server.chat_requests) == 2 and answer.attempts == 2
 
 
-def test_dropped_connection_is_retried(fake_openai: StartServer) -> None:
+def test_dropped_connection_is_retried(fake_openai: StartServer, stream: bool) -> None:
     server = fake_openai(faults=on_requests({0: Fault.dropped_connection()}))
-    answer = generate_one(make_model(server.base_url))
+    answer = generate_one(make_model(server.base_url, stream=stream))
     assert isinstance(answer, Generation)
     assert len(server.chat_requests) == 2
 
 
-def test_retries_are_capped(fake_openai: StartServer) -> None:
+def test_retries_are_capped(fake_openai: StartServer, stream: bool) -> None:
     server = fake_openai(faults=fail_first(100, Fault.http_error(500)))
     policy = RetryPolicy(max_retries=2, base_delay_s=0.01)
-    error = generate_one(make_model(server.base_url, retry=policy))
+    error = generate_one(make_model(server.base_url, retry=policy, stream=stream))
     assert isinstance(error, ModelError)
     assert str(error) == "gave up after 3 attempts; last error: HTTP 500: injected fault: HTTP 500"
     assert len(server.chat_requests) == 3
+    assert error.attempts == 3 and error.total_s > 0
 
 
-def test_repeated_timeouts_fail_the_sample(fake_openai: StartServer) -> None:
+@pytest.mark.parametrize(
+    ("stream", "last_error"),
+    [
+        (True, "no token within 0.2 s of sending the request (the first-token timeout)"),
+        (False, "no answer within the 0.2 s timeout"),
+    ],
+    ids=["stream", "whole"],
+)
+def test_repeated_timeouts_fail_the_sample(
+    fake_openai: StartServer, stream: bool, last_error: str
+) -> None:
     server = fake_openai(faults=fail_first(100, Fault.slow(5.0)))
     policy = RetryPolicy(max_retries=1, base_delay_s=0.01)
-    error = generate_one(make_model(server.base_url, retry=policy, timeout_s=0.2))
+    model = make_model(
+        server.base_url, retry=policy, stream=stream, timeout_s=0.2, first_token_timeout_s=0.2
+    )
+    error = generate_one(model)
     assert isinstance(error, ModelError)
-    assert str(error) == "gave up after 2 attempts; last error: no answer within the 0.2 s timeout"
+    assert str(error) == f"gave up after 2 attempts; last error: {last_error}"
 
 
 @pytest.mark.parametrize("status", [400, 422])
-def test_bad_request_fails_the_sample_at_once(fake_openai: StartServer, status: int) -> None:
+def test_bad_request_fails_the_sample_at_once(
+    fake_openai: StartServer, status: int, stream: bool
+) -> None:
+    """At once, but the first streamed request is tried again without ``stream_options``."""
     server = fake_openai(faults=fail_first(100, Fault.http_error(status)))
-    error = generate_one(make_model(server.base_url))
+    error = generate_one(make_model(server.base_url, stream=stream))
     assert isinstance(error, ModelError)
     assert str(error) == (
         f"HTTP {status} from {server.base_url}/chat/completions: injected fault: HTTP {status}"
     )
-    assert len(server.chat_requests) == 1
+    sent_usage_option = ["stream_options" in (r.body or {}) for r in server.chat_requests]
+    assert sent_usage_option == ([True, False] if stream else [False])
+    assert error.attempts == len(sent_usage_option)
 
 
 def unused_port() -> int:
@@ -220,9 +211,10 @@ def test_server_that_goes_away_makes_the_backend_unavailable() -> None:
     assert message.endswith("/v1 stopped answering (connection refused, 4 attempts)")
 
 
-def test_wrong_api_key_is_unavailable(fake_openai: StartServer) -> None:
+def test_wrong_api_key_is_unavailable(fake_openai: StartServer, stream: bool) -> None:
     server = fake_openai(api_key="sk-right")
-    error = generate_one(make_model(server.base_url, api_key="sk-wrong", api_key_env="MY_KEY"))
+    model = make_model(server.base_url, api_key="sk-wrong", api_key_env="MY_KEY", stream=stream)
+    error = generate_one(model)
     assert isinstance(error, ModelUnavailable)
     assert str(error) == (
         f"openai-compatible:fake-model: HTTP 401 from {server.base_url}/chat/completions: "
@@ -245,23 +237,22 @@ def test_right_api_key_is_sent(fake_openai: StartServer) -> None:
     assert server.requests[0].headers["authorization"] == "Bearer sk-right"
 
 
-def test_unknown_model_is_unavailable(fake_openai: StartServer) -> None:
+def test_unknown_model_is_unavailable(fake_openai: StartServer, stream: bool) -> None:
     server = fake_openai(models=["another-model"])
-    error = generate_one(make_model(server.base_url))
+    error = generate_one(make_model(server.base_url, stream=stream))
     assert isinstance(error, ModelUnavailable)
     assert "HTTP 404" in str(error)
     assert "The model `fake-model` does not exist." in str(error)
     assert str(error).endswith("check the model name and --base-url")
 
 
-def test_concurrency_is_bounded(fake_openai: StartServer) -> None:
+def test_concurrency_is_bounded(fake_openai: StartServer, stream: bool) -> None:
     server = fake_openai(delay_s=0.15)
     requests = [ask(f"s{i}", f"Sample {i}: {SVG}") for i in range(10)]
-    answers = generate_all(make_model(server.base_url, concurrency=3), requests)
+    answers = generate_all(make_model(server.base_url, concurrency=3, stream=stream), requests)
     assert all(isinstance(answer, Generation) for answer in answers)
     assert len(server.chat_requests) == 10
     assert server.max_in_flight == 3
-
 
 
 def test_a_retrying_request_keeps_its_slot(fake_openai: StartServer) -> None:

@@ -16,8 +16,8 @@ from svgeval.models import (
 )
 from svgeval.models.baselines import IdentityModel, OracleModel
 
+from .backend_helpers import ask
 from .conftest import StartServer
-from .test_openai_backend import ask
 
 KNOWN_FORMS = "identity, openai:<model>, openai-compatible:<model>, oracle, replay:<file.jsonl>"
 
@@ -125,3 +125,17 @@ def test_openai_key_is_never_sent_to_a_compatible_server(
     asyncio.run(generate_and_close(model))
     [request] = server.chat_requests
     assert "authorization" not in request.headers
+
+
+def test_streaming_and_timeouts_reach_the_backend() -> None:
+    model = load_model(
+        "openai-compatible:m", base_url="http://h/v1", timeout_s=30, first_token_timeout_s=900,
+        stream=False,
+    )
+    assert isinstance(model, OpenAICompatibleModel)
+    assert (model.timeout_s, model.first_token_timeout_s, model.stream) == (30, 900, False)
+    default = load_model("openai-compatible:m", base_url="http://h/v1", timeout_s=30)
+    assert isinstance(default, OpenAICompatibleModel)
+    assert (default.first_token_timeout_s, default.stream) == (300, True)
+    asyncio.run(model.aclose())
+    asyncio.run(default.aclose())

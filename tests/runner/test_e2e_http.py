@@ -58,6 +58,7 @@ def test_faults_are_retried_and_every_sample_recorded_once(tmp_path: Path, demo_
             api_key=None,
             concurrency=8,
             timeout_s=0.4,
+            first_token_timeout_s=0.4,
             retry=RetryPolicy(max_retries=3, base_delay_s=0.01, max_delay_s=0.05),
         )
         task = SvgEditBench(TaskOptions(data=demo_data))

@@ -33,9 +33,16 @@ def load_model(
     api_key_env: str | None = None,
     concurrency: int = 8,
     timeout_s: float = 120.0,
+    first_token_timeout_s: float | None = None,
+    stream: bool = True,
     max_retries: int = 6,
 ) -> Model:
     """The backend a spec names.
+
+    ``timeout_s`` is the longest silence of a streamed answer (with ``stream=False``: the
+    longest wait for the whole answer), ``first_token_timeout_s`` the longest wait for its first
+    token, queueing included (None: 10 x ``timeout_s``); see
+    :mod:`svgeval.models.openai_compat`. They and ``concurrency`` only apply to HTTP backends.
 
     Raises ValueError for a spec or option that makes no sense (unknown kind, missing
     argument, ``base_url`` for a kind that sends no requests), and ModelUnavailable when the
@@ -52,7 +59,9 @@ def load_model(
         raise ValueError(f"model {spec!r} takes no argument: write {name!r}")
     if not kind.sends_requests and (base_url is not None or api_key_env is not None):
         raise ValueError(f"--base-url and --api-key-env do not apply to {name!r}")
-    options = EndpointOptions(base_url, api_key_env, concurrency, timeout_s, max_retries)
+    options = EndpointOptions(
+        base_url, api_key_env, concurrency, timeout_s, max_retries, first_token_timeout_s, stream
+    )
     return kind.create(spec, argument, options)
 
 

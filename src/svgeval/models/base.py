@@ -2,7 +2,8 @@
 
 A backend turns a :class:`GenerationRequest` (chat messages plus sampling settings) into a
 :class:`Generation` (text, token usage, latency). Backends are async so the runner can keep many
-requests in flight; the offline baselines answer at once.
+requests in flight; the offline baselines answer at once. A backend that retries tells
+:attr:`Model.on_retry` about each retry as it happens, with a :class:`RetryEvent`.
 """
 
 from __future__ import annotations
@@ -35,10 +36,14 @@ class GenerationRequest:
 
 @dataclass(frozen=True)
 class Generation:
-    """A model's answer: its text, token usage if the backend reports it, and wall time.
+    """A model's answer: its text, token usage if the backend reports it, and timings.
 
     ``finish_reason`` is the server's (``stop``, ``length`` when ``max_tokens`` cut the answer
-    off, ...), None when the backend has none."""
+    off, ...), None when the backend has none. ``latency_s`` is the wall time of the last
+    (successful) attempt only; ``total_s`` runs from the start of the first attempt to the
+    answer, backoff waits included; ``attempts`` counts the HTTP requests made, this one
+    included. Backends that send no requests leave the defaults.
+    """
 
     text: str
     latency_s: float = 0.0
@@ -48,9 +53,31 @@ class Generation:
     total_s: float = 0.0
 
 
+class ModelError(RuntimeError):
+    """A request that failed for good (after retries); the sample is recorded as failed.
+
+    ``attempts`` and ``total_s`` mean what they mean on :class:`Generation`: the requests made
+    and the wall time from the first attempt to giving up.
+    """
+
+    def __init__(self, message: str, *, attempts: int = 1, total_s: float = 0.0) -> None:
+        super().__init__(message)
+        self.attempts = attempts
+        self.total_s = total_s
+
+
+class ModelUnavailable(RuntimeError):
+    """The backend cannot work at all (unreachable endpoint, bad key); the run stops."""
+
+
 @dataclass(frozen=True)
 class RetryEvent:
-    """A failed attempt that will be retried."""
+    """One failed attempt that the backend is about to retry.
+
+    ``attempt`` is the attempt that failed (1-based), ``reason`` says briefly why (``HTTP 429``,
+    ``no token for 60 s``, ``connection refused``), and ``wait_s`` is the backoff before the
+    next attempt.
+    """
 
     sample_id: str
     attempt: int
@@ -58,20 +85,15 @@ class RetryEvent:
     wait_s: float
 
 
-class ModelError(RuntimeError):
-    """A request that failed for good (after retries); the sample is recorded as failed."""
-
-
-class ModelUnavailable(RuntimeError):
-    """The backend cannot work at all (unreachable endpoint, bad key); the run stops."""
-
-
 class Model(ABC):
-    """A model backend. ``spec`` is the string the user gave, e.g. ``openai:gpt-4o``."""
+    """A model backend. ``spec`` is the string the user gave, e.g. ``openai:gpt-4o``.
+
+    ``on_retry``, when set (the runner sets it after construction), is called with a
+    :class:`RetryEvent` before each retry of a backend that retries.
+    """
 
     spec: str
     on_retry: Callable[[RetryEvent], None] | None = None
-    """Called on every retry (the runner prints it and counts it)."""
 
     @abstractmethod
     async def generate(self, request: GenerationRequest) -> Generation:

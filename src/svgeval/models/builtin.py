@@ -73,6 +73,8 @@ def _http_model(spec: str, argument: str, options: EndpointOptions, openai: bool
         max_tokens_field="max_completion_tokens" if openai else "max_tokens",
         concurrency=options.concurrency,
         timeout_s=options.timeout_s,
+        first_token_timeout_s=options.first_token_timeout_s,
+        stream=options.stream,
         retry=RetryPolicy(max_retries=options.max_retries),
     )
 

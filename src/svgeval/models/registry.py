@@ -24,6 +24,8 @@ class EndpointOptions:
     concurrency: int = 8
     timeout_s: float = 120.0
     max_retries: int = 6
+    first_token_timeout_s: float | None = None
+    stream: bool = True
 
 
 ModelFactory = Callable[[str, str, EndpointOptions], Model]

@@ -48,7 +48,11 @@ class Settings(BaseModel):
     concurrency: int = 8
     """Model requests in flight."""
     timeout_s: float | None = None
-    """Seconds of silence after which a model request is abandoned and retried."""
+    """Seconds of silence after which a streamed answer is abandoned and retried."""
+    first_token_timeout_s: float | None = None
+    """Longest wait for an answer's first token, queueing included (None: 10 x timeout_s)."""
+    stream: bool = True
+    """Answers are streamed (server-sent events)."""
     limit: int | None = None
     """First N samples of each group (not part of the run's identity: a resume may raise it)."""
     render_workers: int | None = None

@@ -341,20 +341,14 @@ class Runner:
             input_svg=sample.input_svg,
             reference=sample.reference,
         )
-        started = time.perf_counter()
         try:
             generation = await self.model.generate(request)
         except ModelError as error:
-            elapsed = time.perf_counter() - started
             return ResponseRecord(
                 id=sample.id,
                 prompt_hash=prompt_hash(sample),
                 error=str(error),
-                timing=Timing(
-                    attempts=getattr(error, "attempts", 1),
-                    total_s=elapsed,
-                    last_attempt_s=elapsed,
-                ),
+                timing=Timing(attempts=error.attempts, total_s=error.total_s),
             )
         return ResponseRecord(
             id=sample.id,
