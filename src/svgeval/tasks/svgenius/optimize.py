@@ -114,7 +114,7 @@ class SvgeniusOptimize(Task):
         return samples
 
     def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
-        answer = extract_svg(response)
+        answer = extract_svg(response, rule="svgenius")
         if answer.svg is None:
             return Score(
                 valid=False,

@@ -107,7 +107,7 @@ class SvgeniusStyleEdit(Task):
             "rld": None,
             "n_rmse_undefined": 1.0 if undefined else 0.0,
         }
-        answer = extract_svg(response)
+        answer = extract_svg(response, rule="svgenius")
         if answer.svg is None:
             return Score(
                 valid=False,
