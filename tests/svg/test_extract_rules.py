@@ -7,14 +7,12 @@ case-sensitive), ``svgeditbench`` the paper's single ```` ```svg ```` block, ``a
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
+from released import SVGENIUS_ANSWERS, svgenius_task_svgs
 from shared_paths import shared_release
 
 from svgeval.svg.extract import extract_svg
+from svgeval.tasks.svgeditbench.data import load_release
 
 A = '<svg viewBox="0 0 1 1"><rect width="1" height="1"/></svg>'
 B = '<svg viewBox="0 0 2 2"><circle r="1"/></svg>'
@@ -103,30 +101,20 @@ def test_svgeditbench_rule_needs_one_svg_block(response: str) -> None:
     assert extract_svg(response, rule="svgeditbench").svg is None
 
 
-def released_ground_truths(root: Path) -> Iterator[str]:
-    """Every SVGenius answer SVG: bug-fix ground truths, optimized, style-edited, generated."""
-    fields = {"ground_truth", "opti_svg", "modified", "answer", "code"}
-    tasks = root / "src" / "tasks"
-    for path in sorted(tasks.glob("editing/*/*.json")) + sorted(tasks.glob("generation/*/*.json")):
-        yield from _strings(json.loads(path.read_text(encoding="utf-8")), fields)
-
-
-def _strings(value: object, fields: set[str], key: str = "") -> Iterator[str]:
-    if isinstance(value, dict):
-        for name, item in value.items():
-            yield from _strings(item, fields, name)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item, fields, key)
-    elif isinstance(value, str) and key in fields and "<svg" in value:
-        yield value.strip()  # some style-editing answers end with a newline
-
-
 @pytest.mark.shared_data
 def test_svgenius_rule_returns_released_ground_truths_unchanged() -> None:
-    truths = list(released_ground_truths(shared_release("svgenius")))
-    assert len(truths) > 1000
+    truths = list(svgenius_task_svgs(shared_release("svgenius"), SVGENIUS_ANSWERS))
+    assert len(truths) == 1513
     for truth in truths:
         assert truth.startswith("<svg") and truth.endswith("</svg>")
         assert extract_svg(f"Answer:{truth}", rule="svgenius").svg == truth
         assert extract_svg(f"Answer: {truth}\nDone.", rule="svgenius").svg == truth
+
+
+@pytest.mark.shared_data
+def test_svgeditbench_rule_returns_released_answers_unchanged() -> None:
+    samples = load_release(shared_release("svgeditbench"))
+    assert len(samples) == 600
+    for sample in samples:
+        answer = sample.target["answer_svg"]
+        assert extract_svg(f"```svg\n{answer}\n```", rule="svgeditbench").svg == answer
