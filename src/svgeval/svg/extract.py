@@ -36,9 +36,7 @@ ExtractionRule = Literal["auto", "svgeditbench", "svgenius"]
 
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)```", re.DOTALL)
 _SVG_FENCE = re.compile(r"```svg[ \t]*\n(.*?)```", re.DOTALL)
-_SVG_ELEMENT = re.compile(
-    r"<svg\b(?:[^<>]*?/>|[^>]*?>.*?</svg\s*>)", re.DOTALL | re.IGNORECASE
-)
+_SVG_ELEMENT = re.compile(r"<svg\b(?:[^<>]*?/>|[^>]*?>.*?</svg\s*>)", re.DOTALL | re.IGNORECASE)
 _ANSWER = re.compile(r"answer\s*[:：]", re.IGNORECASE)
 _SVGENIUS_ANSWER = re.compile(r"Answer:\s*(<svg[\s\S]*?</svg>)")
 _SVGENIUS_ELEMENT = re.compile(r"<svg[\s\S]*?</svg>")
