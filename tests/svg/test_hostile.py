@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from bombs import use_bomb
 from PIL import Image
 
 from svgeval.svg.isolation import Renderer
@@ -67,6 +68,7 @@ def hostile_corpus(tmp_path: Path, base_url: str) -> dict[str, tuple[str | bytes
     secret = tmp_path / "secret.png"
     secret.write_bytes(red_png())
     image = '<image {ref}="{url}" x="0" y="0" width="36" height="36"/>'
+    bomb_uri = "data:image/svg+xml;base64," + base64.b64encode(use_bomb().encode()).decode()
     return {
         "billion_laughs": (BILLION_LAUGHS, "rejected:entity"),
         "xxe_passwd": (XXE, "rejected:entity"),
@@ -103,6 +105,13 @@ def hostile_corpus(tmp_path: Path, base_url: str) -> dict[str, tuple[str | bytes
         "truncated": (f'<svg {NS}><path d="M0 0L10 10"', "rejected:malformed_xml"),
         "non_utf8": (f"<svg {NS}><text>caf\xe9</text></svg>".encode("latin-1"), "rejected:encoding"),
         "not_svg": ("<html><body>hi</body></html>", "rejected:not_svg"),
+        "use_bomb": (use_bomb(levels=10, fan=10), "rejected:use_budget"),
+        "use_bomb_embedded": (f'<svg {NS}><image href="{bomb_uri}"/></svg>', "rejected:use_budget"),
+        "use_cycle": (f'<svg {NS}><g id="a"><use href="#a"/></g></svg>', "rejected:use_cycle"),
+        "use_cycle_indirect": (
+            f'<svg {NS}><g id="a"><use href="#b"/></g><g id="b"><use href="#a"/></g></svg>',
+            "rejected:use_cycle",
+        ),
     }
 
 

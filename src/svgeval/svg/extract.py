@@ -1,14 +1,29 @@
 """Pull the SVG code out of a free-form model response.
 
-Rules, in the order ``auto`` tries them:
+Rules (see ``docs/extraction.md`` for which task uses which and why):
 
-* ``fenced``: a Markdown code block tagged ``svg`` (or ``xml``/untagged holding ``<svg``).
-* ``answer_prefix``: SVGenius style ``Answer: <svg ...>`` (the text after the last ``Answer:``).
-* ``bare``: the first ``<svg ...>...</svg>`` (or self-closing ``<svg .../>``) element in the text.
+``auto`` (lenient, ours) tries in order
 
-The ``svgeditbench`` rule is the paper's (Nishina & Matsui, 2024, Sec. 3.1): only text between
+* ``fenced``: the first Markdown code block tagged ``svg`` (or ``xml``/``html``/untagged holding
+  ``<svg``);
+* ``answer_prefix``: the first SVG element after the last ``Answer:`` (any case, ASCII or
+  full-width colon);
+* ``bare``: the first SVG element in the text.
+
+An SVG element here is ``<svg ...>...</svg>`` (any case, the first closing tag after the start
+tag) or a self-closing ``<svg .../>``. The self-closing form must be a well-formed start tag:
+attribute text cannot hold ``<`` (XML forbids it), so a start tag that lost its ``>`` does not
+run on into the next tag's ``/>``.
+
+``svgeditbench`` is the paper's rule (Nishina & Matsui, 2024, Sec. 3.1): only text between
 ```` ```svg ```` and ```` ``` ```` counts, and a response with no such block or with more than
-one is invalid.
+one is invalid. The release (github.com/mti-lab/SVGEditBench) ships no evaluation code.
+
+``svgenius`` is ``extract_svg_from_response`` of the released scorers (github.com/ZJU-REAL/
+SVGenius, ``src/eval_util.py``, used by every editing and generation script): the last match of
+``Answer:\\s*(<svg[\\s\\S]*?</svg>)``, else the last match of ``<svg[\\s\\S]*?</svg>``, else
+nothing. Matching is case-sensitive, a literal ``</svg>`` is required, a self-closing
+``<svg/>`` is never an answer, and the code runs from ``<svg`` to the first ``</svg>`` after it.
 """
 
 from __future__ import annotations
@@ -17,12 +32,14 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-ExtractionRule = Literal["auto", "svgeditbench"]
+ExtractionRule = Literal["auto", "svgeditbench", "svgenius"]
 
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)```", re.DOTALL)
 _SVG_FENCE = re.compile(r"```svg[ \t]*\n(.*?)```", re.DOTALL)
-_SVG_ELEMENT = re.compile(r"<svg\b[^>]*?(?:/>|>.*?</svg\s*>)", re.DOTALL | re.IGNORECASE)
+_SVG_ELEMENT = re.compile(r"<svg\b(?:[^<>]*?/>|[^>]*?>.*?</svg\s*>)", re.DOTALL | re.IGNORECASE)
 _ANSWER = re.compile(r"answer\s*[:：]", re.IGNORECASE)
+_SVGENIUS_ANSWER = re.compile(r"Answer:\s*(<svg[\s\S]*?</svg>)")
+_SVGENIUS_ELEMENT = re.compile(r"<svg[\s\S]*?</svg>")
 
 
 @dataclass(frozen=True)
@@ -46,6 +63,8 @@ def extract_svg(response: str, rule: ExtractionRule = "auto") -> Extraction:
     """Return the SVG code in ``response`` following ``rule`` (see module docstring)."""
     if rule == "svgeditbench":
         return _extract_svgeditbench(response)
+    if rule == "svgenius":
+        return _extract_svgenius(response)
     return _extract_auto(response)
 
 
@@ -56,6 +75,16 @@ def _extract_svgeditbench(response: str) -> Extraction:
     if len(blocks) > 1:
         return Extraction(None, "svgeditbench", f"{len(blocks)} ```svg blocks in the response")
     return Extraction(blocks[0].strip(), "svgeditbench")
+
+
+def _extract_svgenius(response: str) -> Extraction:
+    answers: list[str] = _SVGENIUS_ANSWER.findall(response)
+    if answers:
+        return Extraction(answers[-1], "svgenius:answer")
+    elements: list[str] = _SVGENIUS_ELEMENT.findall(response)
+    if elements:
+        return Extraction(elements[-1], "svgenius:last")
+    return Extraction(None, "svgenius", "no <svg ...>...</svg> in the response")
 
 
 def _extract_auto(response: str) -> Extraction:

@@ -39,7 +39,7 @@ _ANSWER = re.compile(r"answer\s*[:：]", re.IGNORECASE)
 
 def extract_repair(response: str) -> Extraction:
     """The repaired SVG of a response (see the module docstring for the rules)."""
-    found = extract_svg(response)
+    found = extract_svg(response, rule="svgenius")
     if found.ok:
         return found
     blocks = [body.strip() for body in _CODE_BLOCK.findall(response) if body.strip()]

@@ -121,7 +121,7 @@ class SvgeniusOptimize(Task):
         return samples
 
     def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
-        answer = extract_svg(response)
+        answer = extract_svg(response, rule="svgenius")
         if answer.svg is None:
             return Score.unextracted(answer, {"ccr": None, "ccr_all": 0.0, "mse": None})
         original = sample.target["origin_svg"]

@@ -122,7 +122,7 @@ class SvgeniusStyleEdit(Task):
             "rld": None,
             "n_rmse_undefined": 1.0 if undefined else 0.0,
         }
-        answer = extract_svg(response)
+        answer = extract_svg(response, rule="svgenius")
         if answer.svg is None:
             return Score.unextracted(answer, metrics)
         metrics["rld"] = float(relative_change_distance(original, answer.svg, truth))
