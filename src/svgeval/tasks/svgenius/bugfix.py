@@ -10,9 +10,10 @@ Metrics per tier (percent, higher is better):
   the ground truth, so that repairs written differently still count. An answer that does not
   render counts as a miss; the sample is flagged with its render failure.
 
-The answer is the SVG element found by :func:`~svgeval.svg.extract.extract_svg`; when there is
-none, the raw body of a code block or the text after ``Answer:`` (the repair may still be
-malformed, and is then simply wrong).
+The answer is taken with the released extractor (``--set extract=svgenius``, the default: the
+last ``<svg>...</svg>``). With ``--set extract=auto`` a response with no complete SVG element
+still gives an answer: the raw body of a code block or the text after ``Answer:`` (the repair
+may be malformed, and is then simply wrong).
 """
 
 from __future__ import annotations
@@ -25,22 +26,22 @@ import numpy as np
 from pydantic import BaseModel
 
 from svgeval.metrics.editing import same_code
-from svgeval.svg.extract import Extraction, extract_svg
+from svgeval.svg.extract import Extraction, ExtractionRule, extract_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
 from svgeval.tasks.base import Failure, FailureKind, Sample, Score, Task, TaskOptions
 from svgeval.tasks.svgenius import prompts
-from svgeval.tasks.svgenius.data import TIERS, SvgeniusOptions, load_task_files
+from svgeval.tasks.svgenius.data import TIERS, SvgeniusEditingOptions, load_task_files
 from svgeval.tasks.svgenius.scoring import RENDER_SPEC, ReferenceRenders
 
 _CODE_BLOCK = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
 _ANSWER = re.compile(r"answer\s*[:：]", re.IGNORECASE)
 
 
-def extract_repair(response: str) -> Extraction:
+def extract_repair(response: str, rule: ExtractionRule = "svgenius") -> Extraction:
     """The repaired SVG of a response (see the module docstring for the rules)."""
-    found = extract_svg(response, rule="svgenius")
-    if found.ok:
+    found = extract_svg(response, rule=rule)
+    if found.ok or rule != "auto":
         return found
     blocks = [body.strip() for body in _CODE_BLOCK.findall(response) if body.strip()]
     if blocks:
@@ -71,7 +72,7 @@ class SvgeniusBugFix(Task):
         "render_acc": "render_match",
         "render_acc_all": "render_match",
     }
-    Options = SvgeniusOptions
+    Options = SvgeniusEditingOptions
     tiers = TIERS
 
     def __init__(self, options: TaskOptions) -> None:
@@ -97,7 +98,7 @@ class SvgeniusBugFix(Task):
         return samples
 
     def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
-        answer = extract_repair(response)
+        answer = extract_repair(response, self.settings.extract)
         if answer.svg is None:
             return Score.unextracted(
                 answer,

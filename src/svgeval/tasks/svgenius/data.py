@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 from svgeval.tasks.base import TaskOptions
 from svgeval.tasks.data_files import read_json_items
@@ -51,6 +51,19 @@ class SvgeniusOptions:
         metadata={
             "help": "evaluate this task file (released layout, e.g. from `svgeval svgenius "
             "build-*`) instead of the release; grouped under --tier, or 'custom'"
+        },
+    )
+
+
+@dataclass(frozen=True)
+class SvgeniusEditingOptions(SvgeniusOptions):
+    """``--set`` options of the SVGenius tasks whose answer is SVG code."""
+
+    extract: Literal["svgenius", "auto"] = field(
+        default="svgenius",
+        metadata={
+            "help": "svgenius: the released extractor (the last <svg>...</svg>, closing tag "
+            "required); auto: also fenced blocks, self-closing <svg/> and repairs of broken code"
         },
     )
 

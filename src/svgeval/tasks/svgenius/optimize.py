@@ -31,7 +31,7 @@ from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
 from svgeval.tasks.base import Failure, FailureKind, Sample, Score, Task, TaskOptions
 from svgeval.tasks.svgenius import prompts
-from svgeval.tasks.svgenius.data import TIERS, SvgeniusOptions, load_task_files
+from svgeval.tasks.svgenius.data import TIERS, SvgeniusEditingOptions, load_task_files
 from svgeval.tasks.svgenius.scoring import RENDER_SPEC, ReferenceRenders
 
 _LOG = logging.getLogger(__name__)
@@ -94,7 +94,7 @@ class SvgeniusOptimize(Task):
     name = "svgenius-optimize"
     description = "SVGenius code optimization: compression ratio (CCR) and render MSE"
     metrics: ClassVar[Mapping[str, str]] = {"ccr": "ccr", "ccr_all": "ccr", "mse": "mse"}
-    Options = SvgeniusOptions
+    Options = SvgeniusEditingOptions
     tiers = TIERS
 
     def __init__(self, options: TaskOptions) -> None:
@@ -121,7 +121,7 @@ class SvgeniusOptimize(Task):
         return samples
 
     def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
-        answer = extract_svg(response, rule="svgenius")
+        answer = extract_svg(response, rule=self.settings.extract)
         if answer.svg is None:
             return Score.unextracted(answer, {"ccr": None, "ccr_all": 0.0, "mse": None})
         original = sample.target["origin_svg"]

@@ -42,7 +42,7 @@ from svgeval.tasks.base import (
 )
 from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.svgenius import prompts
-from svgeval.tasks.svgenius.data import TIERS, SvgeniusOptions, load_task_files
+from svgeval.tasks.svgenius.data import TIERS, SvgeniusEditingOptions, load_task_files
 from svgeval.tasks.svgenius.scoring import RENDER_SPEC, ReferenceRenders
 
 
@@ -69,7 +69,7 @@ class SvgeniusStyleEdit(Task):
         "rld": "rld",
         "n_rmse_undefined": "sample_count",
     }
-    Options = SvgeniusOptions
+    Options = SvgeniusEditingOptions
     tiers = TIERS
 
     def __init__(self, options: TaskOptions) -> None:
@@ -122,7 +122,7 @@ class SvgeniusStyleEdit(Task):
             "rld": None,
             "n_rmse_undefined": 1.0 if undefined else 0.0,
         }
-        answer = extract_svg(response, rule="svgenius")
+        answer = extract_svg(response, rule=self.settings.extract)
         if answer.svg is None:
             return Score.unextracted(answer, metrics)
         metrics["rld"] = float(relative_change_distance(original, answer.svg, truth))
