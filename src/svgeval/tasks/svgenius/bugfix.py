@@ -29,10 +29,10 @@ from svgeval.metrics.editing import same_code
 from svgeval.svg.extract import Extraction, ExtractionRule, extract_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
-from svgeval.tasks.base import Failure, FailureKind, Sample, Score, Task, TaskOptions
+from svgeval.tasks.base import Failure, FailureKind, Sample, Score
 from svgeval.tasks.svgenius import prompts
-from svgeval.tasks.svgenius.data import TIERS, SvgeniusEditingOptions, load_task_files
-from svgeval.tasks.svgenius.scoring import RENDER_SPEC, ReferenceRenders
+from svgeval.tasks.svgenius.editing_task import SvgeniusEditingTask
+from svgeval.tasks.svgenius.scoring import RENDER_SPEC
 
 _CODE_BLOCK = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
 _ANSWER = re.compile(r"answer\s*[:：]", re.IGNORECASE)
@@ -61,7 +61,7 @@ class BugFixItem(BaseModel):
 
 
 @register_task
-class SvgeniusBugFix(Task):
+class SvgeniusBugFix(SvgeniusEditingTask):
     """Repair tag, path-command and attribute errors in SVG code."""
 
     name = "svgenius-bugfix"
@@ -72,30 +72,18 @@ class SvgeniusBugFix(Task):
         "render_acc": "render_match",
         "render_acc_all": "render_match",
     }
-    Options = SvgeniusEditingOptions
-    tiers = TIERS
+    task_file = "bugfix"
+    item_type = BugFixItem
 
-    def __init__(self, options: TaskOptions) -> None:
-        super().__init__(options)
-        self._references = ReferenceRenders()
-
-    def load(self) -> list[Sample]:
-        samples = []
-        for task_file in load_task_files(self.options, self.settings.file, "bugfix", BugFixItem):
-            for index, item in enumerate(task_file.items):
-                samples.append(
-                    Sample(
-                        id=f"{task_file.group}/{index:03d}",
-                        group=task_file.group,
-                        messages=prompts.user_message(
-                            prompts.BUG_FIXING.format(bug_svg=item.bug_svg)
-                        ),
-                        reference=f"Answer:{item.ground_truth}",
-                        input_svg=item.bug_svg,
-                        target={"ground_truth": item.ground_truth, "error_type": item.error_type},
-                    )
-                )
-        return samples
+    def make_sample(self, sample_id: str, group: str, item: BugFixItem) -> Sample:
+        return Sample(
+            id=sample_id,
+            group=group,
+            messages=prompts.user_message(prompts.BUG_FIXING.format(bug_svg=item.bug_svg)),
+            reference=f"Answer:{item.ground_truth}",
+            input_svg=item.bug_svg,
+            target={"ground_truth": item.ground_truth, "error_type": item.error_type},
+        )
 
     def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
         answer = extract_repair(response, self.settings.extract)

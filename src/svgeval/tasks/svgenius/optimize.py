@@ -29,10 +29,10 @@ from svgeval.metrics.pixel import mse
 from svgeval.svg.extract import extract_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
-from svgeval.tasks.base import Failure, FailureKind, Sample, Score, Task, TaskOptions
+from svgeval.tasks.base import Failure, FailureKind, Sample, Score
 from svgeval.tasks.svgenius import prompts
-from svgeval.tasks.svgenius.data import TIERS, SvgeniusEditingOptions, load_task_files
-from svgeval.tasks.svgenius.scoring import RENDER_SPEC, ReferenceRenders
+from svgeval.tasks.svgenius.editing_task import SvgeniusEditingTask
+from svgeval.tasks.svgenius.scoring import RENDER_SPEC
 
 _LOG = logging.getLogger(__name__)
 
@@ -88,37 +88,26 @@ class OptimizeItem(BaseModel):
 
 
 @register_task
-class SvgeniusOptimize(Task):
+class SvgeniusOptimize(SvgeniusEditingTask):
     """Shrink SVG code while keeping its render."""
 
     name = "svgenius-optimize"
     description = "SVGenius code optimization: compression ratio (CCR) and render MSE"
     metrics: ClassVar[Mapping[str, str]] = {"ccr": "ccr", "ccr_all": "ccr", "mse": "mse"}
-    Options = SvgeniusEditingOptions
-    tiers = TIERS
+    task_file = "optimize"
+    item_type = OptimizeItem
 
-    def __init__(self, options: TaskOptions) -> None:
-        super().__init__(options)
-        self._references = ReferenceRenders()
-
-    def load(self) -> list[Sample]:
-        samples = []
-        files = load_task_files(self.options, self.settings.file, "optimize", OptimizeItem)
-        for task_file in files:
-            for index, item in enumerate(task_file.items):
-                samples.append(
-                    Sample(
-                        id=f"{task_file.group}/{index:03d}",
-                        group=task_file.group,
-                        messages=prompts.user_message(
-                            prompts.CODE_OPTIMIZATION.format(origin_svg=item.origin_svg)
-                        ),
-                        reference=f"Answer: {item.opti_svg}",
-                        input_svg=item.origin_svg,
-                        target={"origin_svg": item.origin_svg, "opti_ratio": item.opti_ratio},
-                    )
-                )
-        return samples
+    def make_sample(self, sample_id: str, group: str, item: OptimizeItem) -> Sample:
+        return Sample(
+            id=sample_id,
+            group=group,
+            messages=prompts.user_message(
+                prompts.CODE_OPTIMIZATION.format(origin_svg=item.origin_svg)
+            ),
+            reference=f"Answer: {item.opti_svg}",
+            input_svg=item.origin_svg,
+            target={"origin_svg": item.origin_svg, "opti_ratio": item.opti_ratio},
+        )
 
     def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
         answer = extract_svg(response, rule=self.settings.extract)

@@ -37,13 +37,11 @@ from svgeval.tasks.base import (
     FailureKind,
     Sample,
     Score,
-    Task,
-    TaskOptions,
 )
 from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.svgenius import prompts
-from svgeval.tasks.svgenius.data import TIERS, SvgeniusEditingOptions, load_task_files
-from svgeval.tasks.svgenius.scoring import RENDER_SPEC, ReferenceRenders
+from svgeval.tasks.svgenius.editing_task import SvgeniusEditingTask
+from svgeval.tasks.svgenius.scoring import RENDER_SPEC
 
 
 class StyleEdit(BaseModel):
@@ -55,7 +53,7 @@ class StyleEdit(BaseModel):
 
 
 @register_task
-class SvgeniusStyleEdit(Task):
+class SvgeniusStyleEdit(SvgeniusEditingTask):
     """Edit colours, strokes and transforms of an SVG as instructed."""
 
     name = "svgenius-style-edit"
@@ -69,38 +67,24 @@ class SvgeniusStyleEdit(Task):
         "rld": "rld",
         "n_rmse_undefined": "sample_count",
     }
-    Options = SvgeniusEditingOptions
-    tiers = TIERS
+    task_file = "style_edit"
+    item_type = dict[str, StyleEdit]
 
-    def __init__(self, options: TaskOptions) -> None:
-        super().__init__(options)
-        self._references = ReferenceRenders()
-
-    def load(self) -> list[Sample]:
-        samples = []
-        files = load_task_files(
-            self.options, self.settings.file, "style_edit", dict[str, StyleEdit]
+    def make_sample(self, sample_id: str, group: str, item: dict[str, StyleEdit]) -> Sample:
+        if len(item) != 1:
+            raise MalformedData(
+                f"style edit {sample_id} should map one file name to its edit, found {len(item)}"
+            )
+        ((name, edit),) = item.items()
+        prompt = prompts.STYLE_EDITING.format(origin_svg=edit.original, command=edit.command)
+        return Sample(
+            id=sample_id,
+            group=group,
+            messages=prompts.user_message(prompt),
+            reference=f"Answer:{edit.modified}",
+            input_svg=edit.original,
+            target={"name": name, **edit.model_dump()},
         )
-        for task_file in files:
-            for index, item in enumerate(task_file.items):
-                if len(item) != 1:
-                    raise MalformedData(
-                        f"{task_file.path}: record {index} should map one file name to its "
-                        f"edit, found {len(item)} keys"
-                    )
-                ((name, edit),) = item.items()
-                prompt = prompts.STYLE_EDITING.format(origin_svg=edit.original, command=edit.command)
-                samples.append(
-                    Sample(
-                        id=f"{task_file.group}/{index:03d}",
-                        group=task_file.group,
-                        messages=prompts.user_message(prompt),
-                        reference=f"Answer:{edit.modified}",
-                        input_svg=edit.original,
-                        target={"name": name, **edit.model_dump()},
-                    )
-                )
-        return samples
 
     def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
         original, truth = sample.target["original"], sample.target["modified"]

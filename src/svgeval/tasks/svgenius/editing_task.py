@@ -1,0 +1,43 @@
+"""What the three SVGenius editing tasks share: options, tiers, reference renders, loading.
+
+Bug fixing, code optimization and style editing each read one task file per tier, turn each
+record into one sample with the id ``<tier>/<index>`` and render their references once per run.
+A subclass names its task file (a key of :data:`~svgeval.tasks.svgenius.data.TASK_FILES`), the
+schema of its records, and how a record becomes a :class:`Sample`.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from typing import Any, ClassVar
+
+from svgeval.tasks.base import Sample, Task, TaskOptions
+from svgeval.tasks.svgenius.data import TIERS, SvgeniusEditingOptions, load_task_files
+from svgeval.tasks.svgenius.scoring import ReferenceRenders
+
+
+class SvgeniusEditingTask(Task):
+    """Base of the SVGenius tasks whose answer is SVG code."""
+
+    task_file: ClassVar[str]
+    """Which released task file the samples come from, e.g. ``bugfix``."""
+    item_type: ClassVar[Any]
+    """The schema each record of that file is checked against."""
+    Options = SvgeniusEditingOptions
+    tiers = TIERS
+
+    def __init__(self, options: TaskOptions) -> None:
+        super().__init__(options)
+        self._references = ReferenceRenders()
+
+    def load(self) -> list[Sample]:
+        files = load_task_files(self.options, self.settings.file, self.task_file, self.item_type)
+        return [
+            self.make_sample(f"{task_file.group}/{index:03d}", task_file.group, item)
+            for task_file in files
+            for index, item in enumerate(task_file.items)
+        ]
+
+    @abstractmethod
+    def make_sample(self, sample_id: str, group: str, item: Any) -> Sample:
+        """The sample of one record."""
