@@ -116,6 +116,12 @@ def run(
     api_key_env: Annotated[str | None, typer.Option(help="Env variable with the API key.")] = None,
     render_workers: Annotated[int | None, typer.Option(help="Render processes.")] = None,
     render_timeout: Annotated[float, typer.Option(help="Seconds per render.")] = 10.0,
+    metric_batch_size: Annotated[
+        int, typer.Option(help="Samples per batch of a model-based metric (CLIP, DINO, ...).")
+    ] = 32,
+    device: Annotated[
+        str, typer.Option(help="Where model-based metrics run: auto, cpu, cuda or mps.")
+    ] = "auto",
     set_: Sets = None,
     model_path: Annotated[
         list[str] | None,
@@ -133,7 +139,10 @@ def run(
             first_token_timeout=(first_token_timeout, 0, False),
             render_workers=(render_workers, 1, True),
             render_timeout=(render_timeout, 0, False),
+            metric_batch_size=(metric_batch_size, 1, True),
         )
+        if device not in ("auto", "cpu", "cuda", "mps"):
+            raise UserError(f"--device must be auto, cpu, cuda or mps, got {device!r}")
         if temperature > 2:
             raise UserError(f"--temperature must be at most 2, got {temperature:g}")
         for metric, path in _parse_sets(model_path or [], "--model-path", "METRIC=PATH").items():
@@ -159,6 +168,8 @@ def run(
             limit=limit,
             render_workers=render_workers,
             render_timeout_s=render_timeout,
+            metric_batch_size=metric_batch_size,
+            device=None if device == "auto" else device,
         )
         runner = Runner(task_obj, backend, RunDir(out_dir), settings)
         results = execute(runner, runner.prepare(resume), runner.run)

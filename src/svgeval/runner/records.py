@@ -59,6 +59,10 @@ class Settings(BaseModel):
     """Render processes (None: one per CPU)."""
     render_timeout_s: float = 10.0
     """Wall-clock limit of one render."""
+    metric_batch_size: int = 32
+    """Samples per batch of a model-based metric."""
+    device: str | None = None
+    """Where model-based metrics run: cpu, cuda, mps (None: cuda when available)."""
 
 
 class RunConfig(Record):

@@ -28,6 +28,7 @@ from typing import Any
 
 from svgeval import __version__
 from svgeval.models.base import GenerationRequest, Model, ModelError
+from svgeval.runner.metric_stage import fill_batched_metrics
 from svgeval.runner.records import (
     MetricSummary,
     ResponseRecord,
@@ -47,7 +48,7 @@ from svgeval.runner.run_dir import (
     write_record,
 )
 from svgeval.svg.isolation import Renderer
-from svgeval.tasks.base import Failure, FailureKind, Sample, Task
+from svgeval.tasks.base import Failure, FailureKind, MetricContext, Sample, Task
 
 RunSettings = Settings
 """Generation and execution settings shared by every task (see :class:`Settings`)."""
@@ -307,6 +308,19 @@ class Runner:
             jobs = [asyncio.ensure_future(handle(sample)) for sample in pending]
             try:
                 await asyncio.gather(*jobs)
+                sample_log.close()
+                context = MetricContext(
+                    renderer, self.settings.metric_batch_size, self.settings.device
+                )
+                await loop.run_in_executor(
+                    threads,
+                    fill_batched_metrics,
+                    self.task,
+                    {sample.id: sample for sample in samples},
+                    done,
+                    context,
+                    self.run_dir.samples if generate else scratch,
+                )
                 finished = True
             except BaseException:
                 for job in jobs:

@@ -142,6 +142,35 @@ class Score:
 
 
 @dataclass(frozen=True)
+class BatchItem:
+    """One sample in the batched metric stage.
+
+    ``output_svg`` is what is drawn for the sample: the extracted answer, or a blank canvas for
+    a failed one (:data:`BLANK_SVG`). ``in_paper_reading`` is False when the paper's protocol
+    leaves the sample out (no answer could be extracted), so only the ``*_all`` reading gets
+    its value.
+    """
+
+    sample: Sample
+    output_svg: str
+    in_paper_reading: bool
+
+
+BLANK_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"></svg>'
+"""An empty drawing: rendered on white it is a white canvas, what the released SVGenius code
+draws for an output it cannot render."""
+
+
+@dataclass(frozen=True)
+class MetricContext:
+    """What batched model metrics run with: the isolated renderer, batch size and device."""
+
+    renderer: Renderer
+    batch_size: int = 32
+    device: str | None = None
+
+
+@dataclass(frozen=True)
 class TaskOptions:
     """Options every task accepts; ``extra`` carries the ``--set key=value`` pairs, which the
     task parses into its own :attr:`Task.Options` dataclass."""
@@ -168,6 +197,9 @@ class Task(ABC):
     """The dataclass of this task's ``--set`` options (fields with defaults and help text)."""
     tiers: ClassVar[tuple[str, ...]] = ()
     """The difficulty tiers ``--tier`` accepts besides ``all`` (none: the task has no tiers)."""
+    batched_metrics: ClassVar[tuple[str, ...]] = ()
+    """Metric keys computed after scoring, in batches, by :meth:`batch_score` (model-based
+    metrics that load a network once and run it on many samples at a time)."""
 
     def __init__(self, options: TaskOptions) -> None:
         if options.tier != "all" and options.tier not in self.tiers:
@@ -193,6 +225,11 @@ class Task(ABC):
     @abstractmethod
     def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
         """Score one model response; must not raise for bad responses (return a failure)."""
+
+    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
+        """The :attr:`batched_metrics` of a batch: one :class:`Score` per item, holding its
+        metric values and ``not_computed`` reasons (none for a task without batched metrics)."""
+        return [Score() for _ in items]
 
     def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
         """Per-group means of the per-sample metrics (see :func:`mean_per_group`).

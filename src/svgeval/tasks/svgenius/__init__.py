@@ -1,4 +1,5 @@
-"""SVGenius (Chen et al., 2025): understanding QA, bug fixing, code optimization, style editing.
+"""SVGenius (Chen et al., 2025): understanding QA, bug fixing, code optimization, style editing,
+text-to-SVG and image-to-SVG.
 
 Importing this package registers the four text-in tasks; the data generators are
 :func:`build_bugfix_cases`, :func:`build_optimize_cases`, :func:`build_style_edit_cases` and
@@ -8,15 +9,19 @@ the model interface). See docs/svgenius.md.
 
 from svgeval.tasks.svgenius.bug_injector import build_bugfix_cases
 from svgeval.tasks.svgenius.bugfix import SvgeniusBugFix
+from svgeval.tasks.svgenius.img2svg import SvgeniusImg2Svg
 from svgeval.tasks.svgenius.optimize import SvgeniusOptimize, build_optimize_cases
 from svgeval.tasks.svgenius.style_edit import SvgeniusStyleEdit
 from svgeval.tasks.svgenius.style_edit_generator import build_style_edit_cases
+from svgeval.tasks.svgenius.text2svg import SvgeniusText2Svg
 from svgeval.tasks.svgenius.understanding import SvgeniusUnderstanding
 
 __all__ = [
     "SvgeniusBugFix",
+    "SvgeniusImg2Svg",
     "SvgeniusOptimize",
     "SvgeniusStyleEdit",
+    "SvgeniusText2Svg",
     "SvgeniusUnderstanding",
     "build_bugfix_cases",
     "build_optimize_cases",

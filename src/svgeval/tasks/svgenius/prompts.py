@@ -7,7 +7,9 @@ docs/svgenius.md).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import base64
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from svgeval.tasks.base import Message
 
@@ -128,6 +130,47 @@ def options_text(options: Mapping[str, str]) -> str:
     return "; ".join(f"{letter}) {text}" for letter, text in options.items())
 
 
-def user_message(text: str) -> list[Message]:
-    """A one-message chat in the OpenAI format."""
-    return [{"role": "user", "content": text}]
+_PATH_ONLY = """Important Notes:
+
+Your SVG must ONLY include `<path>` elements with "fill" and "d" attributes. Do not use any \
+other SVG elements or attributes, and must use exactly this opening tag: `<svg class="icon" \
+viewBox="0 0 1024 1024" version="1.1" xmlns="http://www.w3.org/2000/svg">`"""
+
+TEXT_TO_SVG = """You are a professional SVG designer with extensive experience in vector graphics \
+creation. Please generate the corresponding SVG code based on the user's description.
+
+Provide your answer strictly in the following format: Answer: {{SVG code}}, providing the \
+complete fixed code only in the SVG code position, without adding any explanations, comments, or \
+other content.
+
+""" + _PATH_ONLY + """
+
+Please generate an SVG code of: {prompt}"""
+"""Appendix E.1, "Prompt for Text-based Generation"."""
+
+IMAGE_TO_SVG = """You are a professional SVG designer with extensive experience in vector \
+graphics creation. Please generate the corresponding SVG code based on the user's description \
+and the provided image reference.
+
+Provide your answer strictly in the following format: Answer: {{SVG code}}, providing the \
+complete fixed code only in the SVG code position, without adding any explanations, comments, or \
+other content.
+
+""" + _PATH_ONLY + """
+
+Please generate an SVG code based on this description: {prompt} and the reference image I've \
+provided."""
+"""Appendix E.2, "Prompt for Image-based Generation" (the paper's copy of the opening tag lost
+its ``<``; we write the tag as in E.1 and in the released code)."""
+
+
+def user_message(text: str, png_images: Sequence[bytes] = ()) -> list[Message]:
+    """A one-message chat in the OpenAI format; PNG images travel as base64 data URLs after
+    the text."""
+    if not png_images:
+        return [{"role": "user", "content": text}]
+    parts: list[dict[str, Any]] = [{"type": "text", "text": text}]
+    for png in png_images:
+        url = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+        parts.append({"type": "image_url", "image_url": {"url": url}})
+    return [{"role": "user", "content": parts}]

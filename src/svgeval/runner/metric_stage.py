@@ -1,0 +1,75 @@
+"""The batched metric stage: model-based metrics computed after scoring, many samples at a time.
+
+Per-sample scoring (:meth:`Task.score`) runs as answers arrive and records pixel and code
+metrics at once. Metrics that need a network (CLIP, DINO, LPIPS, HPS, ...) are declared by the
+task in :attr:`Task.batched_metrics`; this stage loads each network once and feeds it
+``--metric-batch-size`` samples at a time on ``--device``. Each finished batch is written back
+into ``samples.jsonl`` (a whole new file, renamed over the old one), so an interrupted stage
+keeps what it computed, and a resumed or re-scored run computes only the values a record lacks.
+
+A failed sample is drawn as a blank canvas (:data:`BLANK_SVG`) for the ``*_all`` readings; the
+paper's reading leaves out only the samples with no answer to extract (see :class:`BatchItem`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
+
+from svgeval.runner.records import SampleRecord
+from svgeval.runner.run_dir import latest_by_id, read_records, rewrite_records
+from svgeval.tasks.base import BLANK_SVG, BatchItem, FailureKind, MetricContext, Sample, Task
+
+
+def needs_batched_metrics(task: Task, record: SampleRecord) -> bool:
+    """True when a record lacks one of the task's batched metrics (None counts as computed)."""
+    return any(
+        key not in record.metrics and f"{key}_all" not in record.metrics
+        for key in task.batched_metrics
+    ) and (record.failure is None or record.failure.is_models)
+
+
+def batch_item(sample: Sample, record: SampleRecord) -> BatchItem:
+    """What the stage draws for a record: its answer, or a blank canvas for a failure."""
+    if record.failure is None and record.extracted is not None:
+        return BatchItem(sample, record.extracted, in_paper_reading=True)
+    # the released code draws an answer it cannot render as a white canvas and counts it;
+    # an answer it cannot extract it leaves out
+    unrenderable = record.failure is not None and record.failure.kind == FailureKind.RENDER
+    return BatchItem(sample, BLANK_SVG, in_paper_reading=unrenderable)
+
+
+def _chunks(items: Sequence[SampleRecord], size: int) -> Iterator[Sequence[SampleRecord]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def fill_batched_metrics(
+    task: Task,
+    samples: Mapping[str, Sample],
+    records: dict[str, SampleRecord],
+    context: MetricContext,
+    samples_file: Path,
+    progress: Callable[[int], None] = lambda done: None,
+) -> None:
+    """Compute the missing batched metrics of ``records`` (updated in place) and store each
+    batch in ``samples_file``."""
+    if not task.batched_metrics:
+        return
+    todo = [r for r in records.values() if r.id in samples and needs_batched_metrics(task, r)]
+    for chunk in _chunks(todo, context.batch_size):
+        scores = task.batch_score([batch_item(samples[r.id], r) for r in chunk], context)
+        updated = {
+            record.id: record.model_copy(
+                update={
+                    "metrics": {**record.metrics, **score.metrics},
+                    "not_computed": {**record.not_computed, **score.not_computed},
+                }
+            )
+            for record, score in zip(chunk, scores)
+        }
+        records.update(updated)
+        stored = latest_by_id(read_records(samples_file, SampleRecord))
+        stored.update(updated)
+        rewrite_records(samples_file, stored.values())
+        progress(len(chunk))

@@ -1,0 +1,176 @@
+"""What the SVGenius generation tasks share: their data, reference renders, failure readings.
+
+Text-to-SVG and image-to-SVG read one caption file per tier (``question``: the caption, a
+one-element list in the release; ``answer``: the ground-truth SVG; ``image``: its PNG). The
+answer is extracted with the released rule (:mod:`svgeval.svg.extract`), rendered at 224 px on
+white and compared with the ground truth's render.
+
+Two readings of every metric, as for the editing tasks:
+
+* ``<metric>``: the released protocol. An answer with no SVG to extract is left out; an
+  extracted SVG that does not render is drawn as a white canvas and counted (the released
+  ``rasterize_svg`` falls back to a white image).
+* ``<metric>_all``: every sample; an answer with no SVG is drawn as a white canvas too.
+
+PSS runs inside the render isolation (:meth:`Renderer.call`): it renders every path itself.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+from pydantic import BaseModel
+
+from svgeval.metrics.pss import InvalidReference, pss
+from svgeval.metrics.registry import MetricUnavailable
+from svgeval.svg.extract import extract_svg
+from svgeval.svg.isolation import Renderer
+from svgeval.svg.render import FloatImage
+from svgeval.tasks.base import (
+    BatchItem,
+    Failure,
+    FailureKind,
+    MetricContext,
+    Sample,
+    Score,
+    Task,
+    TaskOptions,
+)
+from svgeval.tasks.svgenius.data import TIERS, SvgeniusEditingOptions, TaskFile, load_task_files
+from svgeval.tasks.svgenius.scoring import RENDER_SPEC, ReferenceRenders
+
+WHITE: FloatImage = np.ones((RENDER_SPEC.height, RENDER_SPEC.width, 3))
+"""What the released code draws for an output it cannot render."""
+
+
+class CaptionItem(BaseModel):
+    """A released generation record (the fields svgeval reads)."""
+
+    question: list[str] | str
+    answer: str
+    image: str = ""
+
+    @property
+    def caption(self) -> str:
+        return self.question[0] if isinstance(self.question, list) else self.question
+
+
+def pss_percent(reference: str, generated: str) -> float | None:
+    """PSS x 100 (the papers' scale), None when the reference fails PSS' validity rules; run
+    through :meth:`Renderer.call`."""
+    try:
+        return pss(reference, generated, percent=True)
+    except InvalidReference:
+        return None
+
+
+def put(score: Score, item_in_paper: bool, name: str, value: float | None) -> None:
+    """Store a value under both readings (``name`` only when the paper counts the sample)."""
+    score.metrics[f"{name}_all"] = value
+    score.metrics[name] = value if item_in_paper else None
+
+
+def batched(
+    items: Sequence[BatchItem], scores: list[Score], name: str,
+    compute: Callable[[], Sequence[float | None]],
+) -> None:
+    """Run one model metric over a batch; when it cannot run here, record why for every item."""
+    try:
+        values: Sequence[float | None] = compute()
+    except MetricUnavailable as error:
+        values = [None] * len(items)
+        for score in scores:
+            score.not_computed[name] = score.not_computed[f"{name}_all"] = str(error)
+    for item, score, value in zip(items, scores, values):
+        put(score, item.in_paper_reading, name, value)
+
+
+class SvgeniusGenerationTask(Task):
+    """Base of text-to-SVG and image-to-SVG."""
+
+    task_file: ClassVar[str]
+    Options = SvgeniusEditingOptions
+    tiers = TIERS
+
+    def __init__(self, options: TaskOptions) -> None:
+        super().__init__(options)
+        self._references = ReferenceRenders()
+
+    def load(self) -> list[Sample]:
+        files = load_task_files(self.options, self.settings.file, self.task_file, CaptionItem)
+        return [
+            self.make_sample(f"{task_file.group}/{index:03d}", task_file, item)
+            for task_file in files
+            for index, item in enumerate(task_file.items)
+        ]
+
+    @abstractmethod
+    def make_sample(self, sample_id: str, task_file: TaskFile[CaptionItem], item: CaptionItem) -> (
+        Sample
+    ):
+        """The sample of one record."""
+
+    @abstractmethod
+    def pixel_metrics(self, output: FloatImage, reference: FloatImage) -> dict[str, float]:
+        """The per-sample image metrics of a render against the reference render."""
+
+    def draw(self, svg: str, renderer: Renderer) -> FloatImage:
+        """The 224 px render of an answer, or a white canvas when it does not render."""
+        outcome = renderer.render(svg, RENDER_SPEC)
+        return outcome.image if outcome.image is not None else WHITE
+
+    def reference_image(self, sample: Sample, renderer: Renderer) -> FloatImage | None:
+        return self._references.get(sample.target["answer"], renderer).image
+
+    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+        answer = sample.target["answer"]
+        reference = self._references.get(answer, renderer)
+        if reference.image is None:
+            return Score(failure=Failure.of_render(reference, FailureKind.REFERENCE))
+        extraction = extract_svg(response, rule=self.settings.extract)
+        score = Score(extracted=extraction.svg, extraction_rule=extraction.rule)
+        in_paper = extraction.svg is not None
+        if extraction.svg is None:
+            score.failure = Failure(kind=FailureKind.EXTRACT, detail=extraction.error)
+            output = WHITE
+        else:
+            rendered = renderer.render(extraction.svg, RENDER_SPEC)
+            if rendered.image is None:
+                score.failure = Failure.of_render(rendered)
+            output = rendered.image if rendered.image is not None else WHITE
+        for name, value in self.pixel_metrics(output, reference.image).items():
+            put(score, in_paper, name, value)
+        self._score_pss(score, answer, extraction.svg, renderer)
+        return score
+
+    def _score_pss(
+        self, score: Score, reference: str, generated: str | None, renderer: Renderer
+    ) -> None:
+        if generated is None:
+            put(score, False, "pss", 0.0)
+            return
+        outcome = renderer.call(pss_percent, reference, generated)
+        if outcome.failure is None and outcome.value is None:
+            score.failure = Failure(
+                kind=FailureKind.REFERENCE, reason="pss", detail="the ground truth fails PSS' rules"
+            )
+            put(score, True, "pss", None)
+            return
+        # an SVG whose PSS hangs or crashes the worker is as invalid as one PSS refuses: 0
+        put(score, True, "pss", outcome.value if outcome.value is not None else 0.0)
+
+    def batch_context(self, items: Sequence[BatchItem], context: MetricContext) -> tuple[
+        list[Score], list[FloatImage], list[FloatImage], dict[str, Any]
+    ]:
+        """Empty scores, output renders, reference renders and the metric keyword arguments."""
+        outputs = [self.draw(item.output_svg, context.renderer) for item in items]
+        references = [
+            image if (image := self.reference_image(item.sample, context.renderer)) is not None
+            else WHITE
+            for item in items
+        ]
+        options = {"batch_size": context.batch_size, "device": context.device}
+        return [Score() for _ in items], outputs, references, options
