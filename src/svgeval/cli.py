@@ -27,7 +27,7 @@ from svgeval.svg.demo_corpus import write_demo_corpus
 from svgeval.tasks import all_tasks, get_task
 from svgeval.tasks.base import TaskOptions
 from svgeval.tasks.svgeditbench import build_cases, write_release
-from svgeval.tasks.svgeditbench.builder import ColorStyle
+from svgeval.tasks.svgeditbench.builder import ColorStyle, build_benchmark
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Evaluate models on SVG benchmarks.")
 svgeditbench_app = typer.Typer(no_args_is_help=True, help="SVGEditBench data tools.")
@@ -217,16 +217,24 @@ def svgeditbench_build(
     seed: Annotated[int, typer.Option(help="Seed for colour draws.")] = 0,
     colors: Annotated[str, typer.Option(help="release (CSS names) or paper (hex).")] = "release",
 ) -> None:
-    """Build SVGEditBench cases from any folder of SVGs with the paper's rules."""
+    """Build SVGEditBench cases from any folder of SVGs with the paper's rules.
+
+    Every case left out is counted on the console with its reason; the folder written always
+    has the release's layout, so ``svgeval run svgeditbench --data OUT`` runs it.
+    """
     with user_errors():
         if colors not in ("release", "paper"):
             raise UserError("--colors must be release or paper")
         files = sorted(svg_dir.glob("*.svg"))
         if not files:
             raise UserError(f"no .svg files in {svg_dir}")
-        style = cast(ColorStyle, colors)
-        count = write_release(build_cases(files, seed=seed, colors=style), out_dir)
-        out.print(f"wrote {count} cases to {out_dir}")
+        build = build_benchmark(files, seed=seed, colors=cast(ColorStyle, colors))
+        for line in build.skipped.lines():
+            console.print(line, highlight=False, markup=False, soft_wrap=True)
+        if not build.cases:
+            raise UserError(f"no case could be built from the {len(files)} files in {svg_dir}")
+        count = write_release(build.cases, out_dir)
+        out.print(f"wrote {count} cases to {out_dir}", highlight=False)
 
 
 @app.callback(invoke_without_command=True)
