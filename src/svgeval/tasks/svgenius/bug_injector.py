@@ -21,6 +21,7 @@ the original (or does not render at all); otherwise up to ``attempts`` other dra
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -30,6 +31,7 @@ from svgeval.tasks.skips import SkipLog
 from svgeval.tasks.svgenius.bug_types import ERROR_CATEGORIES, ERROR_TYPES, INJECTORS, Injection
 from svgeval.tasks.svgenius.data import checked_choices, seeded_key
 from svgeval.tasks.svgenius.generation import generator_renderer, render, visibly_different
+from svgeval.tasks.svgenius.sources import Outcome, cases_from_sources
 from svgeval.tasks.svgenius.svg_text import scan_tags
 
 __all__ = ["ERROR_TYPES", "build_bugfix_cases", "inject_errors"]
@@ -97,26 +99,23 @@ def build_bugfix_cases(
     allowed = checked_choices(error_types, ERROR_TYPES, "error types")
     if count < 1:
         raise ValueError("count must be at least 1")
-    cases = []
     with generator_renderer(renderer) as pool:
-        for name, svg in svgs.items():
-            case, problem = _bugfix_case(name, svg, allowed, count, seed, attempts, pool)
-            if case is not None:
-                cases.append(case)
-            elif skipped is not None:
-                skipped.add(name, problem)
-    return cases
+        make_case = functools.partial(
+            _bugfix_case, allowed=allowed, count=count, seed=seed, attempts=attempts, pool=pool
+        )
+        return cases_from_sources(svgs, make_case, pool, skipped)
 
 
 def _bugfix_case(
     name: str,
     svg: str,
+    *,
     allowed: Sequence[str],
     count: int,
     seed: int,
     attempts: int,
     pool: Renderer,
-) -> tuple[dict[str, Any] | None, str]:
+) -> Outcome:
     """The case of one source, or None and why there is none."""
     original = render(svg, pool)
     if original is None:

@@ -18,6 +18,7 @@ compression as ``opti_ratio``.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from typing import Any, ClassVar
@@ -42,6 +43,7 @@ from svgeval.tasks.svgenius.scoring import (
     ReferenceRenders,
     render_failure_tag,
 )
+from svgeval.tasks.svgenius.sources import Outcome, cases_from_sources
 
 RELEASED_PRECISION = 1
 """Decimal places of the released ground truth, whose icons are :data:`RELEASED_SIZE` units."""
@@ -89,9 +91,7 @@ def scale_precision(root: etree._Element) -> int:
     return max(0, RELEASED_PRECISION + round(math.log10(RELEASED_SIZE / box.size)))
 
 
-def _optimize_case(
-    name: str, svg: str, precision: int | None, pool: Renderer
-) -> tuple[dict[str, Any] | None, str]:
+def _optimize_case(name: str, svg: str, *, precision: int | None, pool: Renderer) -> Outcome:
     """The item for one SVG, or None and why there is none."""
     try:
         root = etree.fromstring(check_svg(svg))
@@ -140,15 +140,9 @@ def build_optimize_cases(
     same input gives the same bytes. ``renderer`` defaults to a pool with the generators'
     short time limit.
     """
-    cases = []
     with generator_renderer(renderer) as pool:
-        for name, svg in svgs.items():
-            case, problem = _optimize_case(name, svg, precision, pool)
-            if case is not None:
-                cases.append(case)
-            elif skipped is not None:
-                skipped.add(name, problem)
-    return cases
+        make_case = functools.partial(_optimize_case, precision=precision, pool=pool)
+        return cases_from_sources(svgs, make_case, pool, skipped)
 
 
 @register_task

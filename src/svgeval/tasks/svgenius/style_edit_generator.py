@@ -30,6 +30,7 @@ could never be scored.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -47,6 +48,7 @@ from svgeval.svg.viewbox import view_box
 from svgeval.tasks.skips import SkipLog
 from svgeval.tasks.svgenius.data import checked_choices, seeded_key
 from svgeval.tasks.svgenius.generation import generator_renderer, render, visibly_different
+from svgeval.tasks.svgenius.sources import Outcome, cases_from_sources
 
 PALETTE: Mapping[str, str] = {
     "red": "#FF0000",
@@ -414,9 +416,7 @@ class _Draws:
             yield target, (draw_edit(svg, chosen, target, rng, frame) if chosen else None)
 
 
-def _case(
-    name: str, svg: str, draws: _Draws, seed: int, pool: Renderer
-) -> tuple[dict[str, Any] | None, str]:
+def _case(name: str, svg: str, *, draws: _Draws, seed: int, pool: Renderer) -> Outcome:
     """The case of one source, or None and why there is none."""
     try:
         check_svg(svg)
@@ -466,12 +466,6 @@ def build_style_edit_cases(
         edits_per_case,
         attempts,
     )
-    cases = []
     with generator_renderer(renderer) as pool:
-        for name, svg in svgs.items():
-            case, problem = _case(name, svg, draws, seed, pool)
-            if case is not None:
-                cases.append(case)
-            elif skipped is not None:
-                skipped.add(name, problem)
-    return cases
+        make_case = functools.partial(_case, draws=draws, seed=seed, pool=pool)
+        return cases_from_sources(svgs, make_case, pool, skipped)
