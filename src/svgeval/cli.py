@@ -234,7 +234,7 @@ def svgeditbench_build(
         if not build.cases:
             raise UserError(f"no case could be built from the {len(files)} files in {svg_dir}")
         count = write_release(build.cases, out_dir)
-        out.print(f"wrote {count} cases to {out_dir}", highlight=False)
+        out.print(f"wrote {count} cases to {out_dir}", highlight=False, soft_wrap=True)
 
 
 @app.callback(invoke_without_command=True)
