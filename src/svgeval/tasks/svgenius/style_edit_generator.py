@@ -388,7 +388,9 @@ def edit_problem(
         return UNCHANGED
     if mse(np.ones_like(truth), truth) < mse(original, truth):
         return BLANK_CLOSER
-    for left_out in range(len(clauses) if len(clauses) > 1 else 0):
+    if len(clauses) == 1:
+        return ""
+    for left_out in range(len(clauses)):
         rest = [clause for number, clause in enumerate(clauses) if number != left_out]
         partial = render(edited_svg(svg, target, rest), pool)
         if partial is None or not visibly_different(partial, truth):
@@ -423,9 +425,11 @@ def _case(name: str, svg: str, *, draws: _Draws, seed: int, pool: Renderer) -> O
     except SvgRejected as error:
         return None, f"refused by the safety checks ({error.reason})"
     original = render(svg, pool)
+    if original is None:
+        return None, "does not render"
     frame = frame_for(svg)
-    if original is None or frame is None:
-        return None, "does not render" if original is None else "no viewBox or width/height"
+    if frame is None:
+        return None, "no viewBox or width/height"
     problems: dict[str, int] = {}
     for target, clauses in draws.drawn(svg, frame, random.Random(seeded_key(seed, name))):
         problem = edit_problem(svg, target, clauses, original, pool) if clauses else NOT_APPLICABLE
@@ -460,6 +464,8 @@ def build_style_edit_cases(
     The same seed and sources give the same items byte for byte. ``renderer`` defaults to a
     pool with the generators' short time limit.
     """
+    if attempts < 1:
+        raise ValueError("attempts must be at least 1")
     draws = _Draws(
         checked_choices(kinds, EDIT_KINDS, "edit kinds"),
         checked_choices(targets, TARGETS, "targets"),
