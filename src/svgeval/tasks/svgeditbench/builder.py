@@ -21,9 +21,9 @@ Icon sets other than Twemoji break the paper's tacit assumptions, so every case 
 * colours are compared as colours (:mod:`svgeval.svg.colors`): ``#FFF``, ``#ffffff`` and
   ``white`` are one fill colour, all recoloured together, and the target is never the source;
 * the input and the answer must render, and every answer except compression's must look
-  different from the input (72 px renders, as the task scores them, in the isolated renderer;
-  compared in blocks of :data:`POOLING` pixels): flipping a symmetric icon, recolouring a hidden shape or
-  outlining an already outlined one is not an edit;
+  different from the input (72 px renders, as the task scores them, in the isolated renderer,
+  compared in blocks of :data:`POOLING` pixels): flipping a symmetric icon, recolouring a
+  hidden shape or outlining an already outlined one is not an edit;
 * an icon named by emoji code points this Python cannot name is left out rather than named
   by its raw code points (see :mod:`svgeval.tasks.svgeditbench.emoji_names`).
 
