@@ -28,7 +28,7 @@ from svgeval.tasks import all_tasks, get_task
 from svgeval.tasks.base import Task, TaskOptions
 from svgeval.tasks.options import option_infos
 from svgeval.tasks.svgeditbench import build_cases, write_release
-from svgeval.tasks.svgeditbench.builder import ColorStyle
+from svgeval.tasks.svgeditbench.builder import ColorStyle, build_benchmark
 
 HELP = {"help_option_names": ["-h", "--help"]}
 app = typer.Typer(
@@ -300,7 +300,11 @@ def svgeditbench_build(
     seed: Annotated[int, typer.Option(help="Seed for colour draws.")] = 0,
     colors: Annotated[str, typer.Option(help="release (CSS names) or paper (hex).")] = "release",
 ) -> None:
-    """Build SVGEditBench cases from any folder of SVGs with the paper's rules."""
+    """Build SVGEditBench cases from any folder of SVGs with the paper's rules.
+
+    Every case left out is counted on the console with its reason; the folder written always
+    has the release's layout, so ``svgeval run svgeditbench --data OUT`` runs it.
+    """
     with user_errors():
         if colors not in ("release", "paper"):
             raise UserError("--colors must be release or paper")
@@ -309,9 +313,13 @@ def svgeditbench_build(
         files = sorted(svg_dir.glob("*.svg"))
         if not files:
             raise UserError(f"no .svg files in {svg_dir}")
-        style = cast(ColorStyle, colors)
-        count = write_release(build_cases(files, seed=seed, colors=style), out_dir)
-        out.print(f"wrote {count} cases to {out_dir}")
+        build = build_benchmark(files, seed=seed, colors=cast(ColorStyle, colors))
+        for line in build.skipped.lines():
+            console.print(line, highlight=False, markup=False, soft_wrap=True)
+        if not build.cases:
+            raise UserError(f"no case could be built from the {len(files)} files in {svg_dir}")
+        count = write_release(build.cases, out_dir)
+        out.print(f"wrote {count} cases to {out_dir}", highlight=False, soft_wrap=True)
 
 
 @app.callback(invoke_without_command=True)

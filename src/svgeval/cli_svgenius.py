@@ -1,7 +1,10 @@
 """``svgeval svgenius ...``: build new SVGenius cases from any folder of SVGs.
 
 Each command writes a task file in the released layout; evaluate it with
-``svgeval run svgenius-<task> --set file=FILE``.
+``svgeval run svgenius-<task> --set file=FILE``. Sources left out are counted on stderr with
+their reason. The generators render with their own pool and short time limit
+(:data:`~svgeval.tasks.svgenius.generation.GENERATOR_TIMEOUT_S`), never the 10 s default of
+scoring: buggy SVGs can hang CairoSVG.
 """
 
 from __future__ import annotations
@@ -14,11 +17,11 @@ import typer
 
 from svgeval.cli_errors import user_errors
 from svgeval.models import load_model
-from svgeval.svg.isolation import Renderer
+from svgeval.tasks.skips import SkipLog
 from svgeval.tasks.svgenius.bug_injector import build_bugfix_cases
 from svgeval.tasks.svgenius.bug_types import ERROR_TYPES
 from svgeval.tasks.svgenius.data import read_svg_folder, write_cases
-from svgeval.tasks.svgenius.optimize import build_optimize_cases
+from svgeval.tasks.svgenius.optimize_generator import build_optimize_cases
 from svgeval.tasks.svgenius.qa_generation import generate_qa_items
 from svgeval.tasks.svgenius.style_edit_generator import EDIT_KINDS, build_style_edit_cases
 
@@ -40,7 +43,10 @@ def _svgs(folder: Path) -> dict[str, str]:
     return svgs
 
 
-def _write(cases: list[dict[str, Any]], out: Path, task: str) -> None:
+def _write(cases: list[dict[str, Any]], skipped: SkipLog, out: Path, task: str) -> None:
+    """Report what was left out and why, then write the cases."""
+    for line in skipped.lines():
+        typer.echo(line, err=True)
     write_cases(cases, out)
     typer.echo(f"wrote {len(cases)} cases to {out}; run: svgeval run {task} --set file={out}")
 
@@ -65,15 +71,15 @@ def build_bugfix(
     seed: Seed = 0,
 ) -> None:
     """Inject seeded errors (tag, path-command, attribute) whose render differs."""
-    with Renderer() as renderer:
-        cases = build_bugfix_cases(
-            _svgs(svg_dir),
-            error_types=_csv(types, ERROR_TYPES, "--types"),
-            count=count,
-            seed=seed,
-            renderer=renderer,
-        )
-    _write(cases, out, "svgenius-bugfix")
+    skipped = SkipLog()
+    cases = build_bugfix_cases(
+        _svgs(svg_dir),
+        error_types=_csv(types, ERROR_TYPES, "--types"),
+        count=count,
+        seed=seed,
+        skipped=skipped,
+    )
+    _write(cases, skipped, out, "svgenius-bugfix")
 
 
 @svgenius_app.command("build-style-edit")
@@ -86,19 +92,21 @@ def build_style_edit(
     ),
     seed: Seed = 0,
 ) -> None:
-    """Seeded style edits (colour, stroke, transform, blur, gradient) that change the render."""
-    with Renderer() as renderer:
-        cases = build_style_edit_cases(
-            _svgs(svg_dir), kinds=_csv(kinds, EDIT_KINDS, "--kinds"), seed=seed, renderer=renderer
-        )
-    _write(cases, out, "svgenius-style-edit")
+    """Seeded style edits (colour, stroke, transform, gradient) that change the render."""
+    skipped = SkipLog()
+    cases = build_style_edit_cases(
+        _svgs(svg_dir), kinds=_csv(kinds, EDIT_KINDS, "--kinds"), seed=seed, skipped=skipped
+    )
+    _write(cases, skipped, out, "svgenius-style-edit")
 
 
 @svgenius_app.command("build-optimize")
 @user_errors()
 def build_optimize(svg_dir: SvgDir, out: OutFile) -> None:
-    """Ground truth from SVGO (svgo-py) with the settings of the released files."""
-    _write(build_optimize_cases(_svgs(svg_dir)), out, "svgenius-optimize")
+    """Ground truth from SVGO (svgo-py) in the released style, checked by rendering."""
+    skipped = SkipLog()
+    cases = build_optimize_cases(_svgs(svg_dir), skipped=skipped)
+    _write(cases, skipped, out, "svgenius-optimize")
 
 
 @svgenius_app.command("make-qa")

@@ -4,7 +4,7 @@ Nishina & Matsui (CVPRW 2024), Sec. 3.3 and supplementary Sec. 6: for Change Col
 a fill colour is drawn at random from the ``fill`` attributes of the SVG, and Change Color's target
 colour from red, green, blue, yellow, cyan, magenta, white and black. Answers change one attribute:
 
-* change_color: every ``fill`` equal to the chosen colour becomes the target colour;
+* change_color: every ``fill`` of the chosen colour becomes the target colour;
 * set_contour: those elements get ``stroke="black" stroke-width="1"``;
 * compression: the answer is the input itself (the metric is length ratio plus MSE);
 * upside_down: the root gets ``transform="translate(0,H) scale(1,-1)"`` (H: viewBox height);
@@ -15,22 +15,44 @@ colour from red, green, blue, yellow, cyan, magenta, white and black. Answers ch
 #008000); ``colors="paper"`` uses the hex values the paper lists (green #00FF00).
 Draws are seeded per file (``random.Random(f"{seed}:{case id}")``), so a case does not depend on
 which other files are in the folder.
+
+Icon sets other than Twemoji break the paper's tacit assumptions, so every case is checked:
+
+* colours are compared as colours (:mod:`svgeval.svg.colors`): ``#FFF``, ``#ffffff`` and
+  ``white`` are one fill colour, all recoloured together, and the target is never the source;
+* the input and the answer must render, and every answer except compression's must look
+  different from the input (72 px renders, as the task scores them, in the isolated renderer,
+  compared in blocks of :data:`POOLING` pixels): flipping a symmetric icon, recolouring a
+  hidden shape or outlining an already outlined one is not an edit;
+* an icon named by emoji code points this Python cannot name is left out rather than named
+  by its raw code points (see :mod:`svgeval.tasks.svgeditbench.emoji_names`).
+
+What is left out is recorded with its reason in :attr:`Build.skipped`.
 """
 
 from __future__ import annotations
 
 import random
 import re
-import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+import numpy as np
 from lxml import etree
 
-from svgeval.svg.sanitize import check_svg
+from svgeval.svg.colors import parse_color, same_color
+from svgeval.svg.isolation import Renderer
+from svgeval.svg.render import FloatImage
+from svgeval.svg.sanitize import SvgRejected, check_svg
+from svgeval.svg.viewbox import view_box
+from svgeval.tasks.skips import SkipLog
+from svgeval.tasks.svgeditbench.emoji_names import UNNAMED, emoji_name
 from svgeval.tasks.svgeditbench.prompts import SUBTASKS, build_prompt
+from svgeval.tasks.svgeditbench.task import RENDER
+from svgeval.tasks.svgenius.data import svg_element_text
+from svgeval.tasks.svgenius.generation import generator_renderer, visibly_different
 
 TARGET_COLORS: dict[str, str] = {
     "red": "#FF0000",
@@ -45,6 +67,15 @@ TARGET_COLORS: dict[str, str] = {
 """Target colour names (as in the prompt) and the hex values the paper gives for them."""
 
 ColorStyle = Literal["release", "paper"]
+COLOR_SUBTASKS = ("change_color", "set_contour")
+_WIDTH = re.compile(r"(\d*\.?\d+)(px)?")
+POOLING = 3
+"""Renders are compared in blocks of this many pixels a side (72 px -> 24 x 24 blocks).
+
+Anti-aliasing alone moves single pixels by up to about 0.18: CairoSVG draws a rounded square
+and its mirror image with slightly different edges, and a recolour of a shape hidden under
+others shows only in its anti-aliased fringe. Averaged over blocks this noise fades, while a
+changed shape, however faint its new colour, still changes whole blocks."""
 
 
 @dataclass(frozen=True)
@@ -57,31 +88,22 @@ class EditCase:
     answer: str
 
 
-def emoji_name(stem: str) -> str:
-    """Unicode name of a Twemoji file stem such as ``1f3a9`` (lower case), else the stem itself."""
-    try:
-        return " ".join(unicodedata.name(chr(int(part, 16))) for part in stem.split("-")).lower()
-    except ValueError:
-        return re.sub(r"[-_]+", " ", stem).strip()
+@dataclass
+class Build:
+    """The cases built from a folder and what was left out (per icon or per case)."""
+
+    cases: list[EditCase] = field(default_factory=list)
+    skipped: SkipLog = field(default_factory=SkipLog)
 
 
 def _fill_colors(root: etree._Element) -> list[str]:
-    seen: dict[str, None] = {}
+    """Distinct fill colours in document order, each as first written; colours, not strings."""
+    seen: list[str] = []
     for element in root.iter():
         fill = element.get("fill") if isinstance(element.tag, str) else None
-        if fill and fill != "none" and not fill.startswith("url("):
-            seen.setdefault(fill, None)
-    return list(seen)
-
-
-def _view_box(root: etree._Element) -> list[float] | None:
-    box = root.get("viewBox")
-    if box:
-        return [float(v) for v in re.split(r"[\s,]+", box.strip())]
-    try:
-        return [0.0, 0.0, float(root.get("width", "")), float(root.get("height", ""))]
-    except ValueError:
-        return None
+        if parse_color(fill) is not None and not any(same_color(fill, s) for s in seen):
+            seen.append(str(fill))
+    return seen
 
 
 def _number(value: float) -> str:
@@ -93,28 +115,138 @@ def answer_for(svg: str, subtask: str, color: str | None, target: str | None) ->
     if subtask == "compression":
         return svg
     root = etree.fromstring(check_svg(svg))
-    if subtask in ("change_color", "set_contour"):
+    if subtask in COLOR_SUBTASKS:
         for element in root.iter():
-            if isinstance(element.tag, str) and element.get("fill") == color:
+            if isinstance(element.tag, str) and same_color(element.get("fill"), color):
                 if subtask == "change_color":
                     element.set("fill", str(target))
                 else:
                     element.set("stroke", "black")
                     element.set("stroke-width", "1")
     elif subtask in ("upside_down", "crop_to_half"):
-        box = _view_box(root)
-        if box is None or len(box) != 4:
+        box = view_box(root)
+        if box is None:
             return None
         if subtask == "upside_down":
-            root.set("transform", f"translate(0,{_number(2 * box[1] + box[3])}) scale(1,-1)")
+            root.set("transform", f"translate(0,{_number(2 * box.y + box.height)}) scale(1,-1)")
         else:
-            root.set("viewBox", " ".join(_number(v) for v in (box[0], box[1], box[2] / 2, box[3])))
-            width = root.get("width")
-            if width is not None and re.fullmatch(r"[\d.]+", width):
-                root.set("width", _number(float(width) / 2))
+            halved = (box.x, box.y, box.width / 2, box.height)
+            root.set("viewBox", " ".join(_number(v) for v in halved))
+            width = _WIDTH.fullmatch(root.get("width", ""))
+            if width is not None:
+                root.set("width", _number(float(width.group(1)) / 2) + (width.group(2) or ""))
     elif subtask == "transparency":
         root.set("opacity", "0.5")
     return str(etree.tostring(root, encoding="unicode"))
+
+
+def _pooled(image: FloatImage) -> FloatImage:
+    """Mean of every ``POOLING`` x ``POOLING`` block of an (H, W, C) image."""
+    height, width, channels = image.shape
+    blocks = image.reshape(height // POOLING, POOLING, width // POOLING, POOLING, channels)
+    return np.asarray(blocks.mean(axis=(1, 3)), dtype=np.float64)
+
+
+def _edits(source: FloatImage, answer: FloatImage) -> bool:
+    """True when the answer visibly changes the source, block by block (see ``POOLING``)."""
+    return visibly_different(_pooled(source), _pooled(answer))
+
+
+def _target_name(rng: random.Random, color: str | None, colors: ColorStyle) -> str:
+    """A target colour name whose written value is not the source colour."""
+    return rng.choice(
+        [name for name in sorted(TARGET_COLORS) if not same_color(_written(name, colors), color)]
+    )
+
+
+def _written(target_name: str, colors: ColorStyle) -> str:
+    """How the answer writes a target colour: its CSS name (release) or the paper's hex."""
+    return target_name if colors == "release" else TARGET_COLORS[target_name]
+
+
+def _read_icon(path: Path) -> tuple[str | None, str]:
+    """The ``<svg>`` element of a file, or None and why it cannot be used."""
+    try:
+        svg = svg_element_text(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        return None, "not UTF-8"
+    if svg is None:
+        return None, "no single <svg> element"
+    try:
+        check_svg(svg)
+    except SvgRejected as error:
+        return None, f"refused by the safety checks ({error.reason})"
+    return svg, ""
+
+
+class _IconBuilder:
+    """Makes the six cases of one icon, checking each answer by rendering it."""
+
+    def __init__(self, build: Build, renderer: Renderer, colors: ColorStyle) -> None:
+        self.build, self.renderer, self.colors = build, renderer, colors
+
+    def add(self, stem: str, name: str, svg: str, seed: int) -> None:
+        source = self.renderer.render(svg, RENDER)
+        if source.image is None:
+            failure = source.failure.tag if source.failure else "unknown"
+            self.build.skipped.add(stem, f"does not render ({failure})")
+            return
+        rng = random.Random(f"{seed}:{stem}")
+        fills = _fill_colors(etree.fromstring(check_svg(svg)))
+        color = rng.choice(fills) if fills else None
+        target_name = _target_name(rng, color, self.colors)
+        for subtask in SUBTASKS:
+            if subtask in COLOR_SUBTASKS and color is None:
+                self.build.skipped.add(stem, "no fill colour", subtask)
+                continue
+            answer = answer_for(svg, subtask, color, _written(target_name, self.colors))
+            problem = self._problem(answer, subtask, source.image)
+            if problem:
+                self.build.skipped.add(stem, problem, subtask)
+                continue
+            query = build_prompt(subtask, name, svg, color, target_name)
+            self.build.cases.append(EditCase(stem, subtask, query, str(answer)))
+
+    def _problem(self, answer: str | None, subtask: str, source: FloatImage) -> str:
+        """Why ``answer`` is no case ("" when it is one)."""
+        if answer is None:
+            return "no viewBox or width/height"
+        if subtask == "compression":
+            return ""
+        rendered = self.renderer.render(answer, RENDER)
+        if rendered.image is None:
+            return "the answer does not render"
+        if not _edits(source, rendered.image):
+            return "the edit does not change the render"
+        return ""
+
+
+def build_benchmark(
+    svg_files: Iterable[Path],
+    *,
+    seed: int = 0,
+    colors: ColorStyle = "release",
+    names: dict[str, str] | None = None,
+    renderer: Renderer | None = None,
+) -> Build:
+    """All six subtasks for every usable SVG file, and what was left out and why.
+
+    ``names`` maps a file stem to the name used in the prompt (default: :func:`emoji_name`).
+    ``renderer`` checks the renders; by default a pool with the generators' short time limit.
+    """
+    build = Build()
+    with generator_renderer(renderer) as pool:
+        icons = _IconBuilder(build, pool, colors)
+        for path in sorted(svg_files):
+            svg, problem = _read_icon(path)
+            name = (names or {}).get(path.stem) or emoji_name(path.stem)
+            if svg is None:
+                build.skipped.add(path.stem, problem)
+            elif not name:
+                build.skipped.add(path.stem, UNNAMED)
+            else:
+                icons.add(path.stem, name, svg, seed)
+    return build
 
 
 def build_cases(
@@ -124,39 +256,22 @@ def build_cases(
     colors: ColorStyle = "release",
     names: dict[str, str] | None = None,
 ) -> list[EditCase]:
-    """All six subtasks for every SVG file; files with no fill colour skip the colour subtasks.
-
-    ``names`` maps a file stem to the name used in the prompt (default: :func:`emoji_name`).
-    """
-    cases: list[EditCase] = []
-    for path in sorted(svg_files):
-        svg = path.read_text(encoding="utf-8").strip()
-        root = etree.fromstring(check_svg(svg))
-        stem = path.stem
-        name = (names or {}).get(stem) or emoji_name(stem)
-        rng = random.Random(f"{seed}:{stem}")
-        fills = _fill_colors(root)
-        color = rng.choice(fills) if fills else None
-        target_name = rng.choice(sorted(TARGET_COLORS))
-        target_value = target_name if colors == "release" else TARGET_COLORS[target_name]
-        for subtask in SUBTASKS:
-            if subtask in ("change_color", "set_contour") and color is None:
-                continue
-            answer = answer_for(svg, subtask, color, target_value)
-            if answer is None:
-                continue
-            query = build_prompt(subtask, name, svg, color, target_name)
-            cases.append(EditCase(stem, subtask, query, answer))
-    return cases
+    """The cases of :func:`build_benchmark`, without the record of what was left out."""
+    return build_benchmark(svg_files, seed=seed, colors=colors, names=names).cases
 
 
 def write_release(cases: Iterable[EditCase], out: Path) -> int:
-    """Write cases in the official release layout (``<n>_<Task>/{query,answer}/<id>``)."""
+    """Write cases in the official release layout (``<n>_<Task>/{query,answer}/<id>``).
+
+    Every subtask folder is made, even one without cases, so that the result always has the
+    release's layout and ``svgeval run svgeditbench --data`` accepts it.
+    """
+    for name in SUBTASKS.values():
+        for part in ("query", "answer"):
+            (out / name / part).mkdir(parents=True, exist_ok=True)
     count = 0
     for case in cases:
         folder = out / SUBTASKS[case.subtask]
-        (folder / "query").mkdir(parents=True, exist_ok=True)
-        (folder / "answer").mkdir(parents=True, exist_ok=True)
         (folder / "query" / f"{case.case_id}.txt").write_text(case.query, encoding="utf-8")
         (folder / "answer" / f"{case.case_id}.svg").write_text(case.answer, encoding="utf-8")
         count += 1

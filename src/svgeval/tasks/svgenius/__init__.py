@@ -10,7 +10,8 @@ the model interface). See docs/svgenius.md.
 from svgeval.tasks.svgenius.bug_injector import build_bugfix_cases
 from svgeval.tasks.svgenius.bugfix import SvgeniusBugFix
 from svgeval.tasks.svgenius.img2svg import SvgeniusImg2Svg
-from svgeval.tasks.svgenius.optimize import SvgeniusOptimize, build_optimize_cases
+from svgeval.tasks.svgenius.optimize import SvgeniusOptimize
+from svgeval.tasks.svgenius.optimize_generator import build_optimize_cases
 from svgeval.tasks.svgenius.style_edit import SvgeniusStyleEdit
 from svgeval.tasks.svgenius.style_edit_generator import build_style_edit_cases
 from svgeval.tasks.svgenius.text2svg import SvgeniusText2Svg

@@ -21,14 +21,17 @@ the original (or does not render at all); otherwise up to ``attempts`` other dra
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from svgeval.svg.isolation import Renderer
+from svgeval.tasks.skips import SkipLog
 from svgeval.tasks.svgenius.bug_types import ERROR_CATEGORIES, ERROR_TYPES, INJECTORS, Injection
 from svgeval.tasks.svgenius.data import checked_choices, seeded_key
 from svgeval.tasks.svgenius.generation import generator_renderer, render, visibly_different
+from svgeval.tasks.svgenius.sources import Outcome, cases_from_sources
 from svgeval.tasks.svgenius.svg_text import scan_tags
 
 __all__ = ["ERROR_TYPES", "build_bugfix_cases", "inject_errors"]
@@ -80,39 +83,57 @@ def build_bugfix_cases(
     seed: int = 0,
     attempts: int = 5,
     renderer: Renderer | None = None,
+    skipped: SkipLog | None = None,
 ) -> list[dict[str, Any]]:
     """Bug-fixing items in the released layout, at most one per source SVG.
 
     ``svgs`` maps a name (stored as ``svg_path``) to SVG code; ``error_types`` are the allowed
     types (see :data:`ERROR_TYPES`), ``count`` the errors per case. The same seed and sources
     give the same items byte for byte. Sources that do not render are skipped, and so are
-    sources for which ``attempts`` draws produce no visible change.
+    sources for which ``attempts`` draws produce no visible change; both are recorded in
+    ``skipped``. ``renderer`` defaults to a pool with the generators' short time limit
+    (:data:`~svgeval.tasks.svgenius.generation.GENERATOR_TIMEOUT_S`): a buggy SVG can make
+    CairoSVG loop forever (e.g. a letter that is no path command right after ``z``), and each
+    such draw costs the whole limit.
     """
     allowed = checked_choices(error_types, ERROR_TYPES, "error types")
     if count < 1:
         raise ValueError("count must be at least 1")
-    cases = []
     with generator_renderer(renderer) as pool:
-        for name, svg in svgs.items():
-            original = render(svg, pool)
-            if original is None:
-                continue
-            rng = random.Random(seeded_key(seed, name))
-            for _ in range(attempts):
-                error_type = rng.choice(allowed)
-                injected = inject_errors(svg, error_type, count, rng)
-                if injected is None or injected[0] == svg:
-                    continue
-                buggy = render(injected[0], pool)
-                if buggy is None or visibly_different(original, buggy):
-                    cases.append(
-                        {
-                            "svg_path": name,
-                            "bug_svg": injected[0],
-                            "ground_truth": svg,
-                            "error_type": error_type,
-                            "error_details": injected[1],
-                        }
-                    )
-                    break
-    return cases
+        make_case = functools.partial(
+            _bugfix_case, allowed=allowed, count=count, seed=seed, attempts=attempts, pool=pool
+        )
+        return cases_from_sources(svgs, make_case, pool, skipped)
+
+
+def _bugfix_case(
+    name: str,
+    svg: str,
+    *,
+    allowed: Sequence[str],
+    count: int,
+    seed: int,
+    attempts: int,
+    pool: Renderer,
+) -> Outcome:
+    """The case of one source, or None and why there is none."""
+    original = render(svg, pool)
+    if original is None:
+        return None, "does not render"
+    rng = random.Random(seeded_key(seed, name))
+    for _ in range(attempts):
+        error_type = rng.choice(allowed)
+        injected = inject_errors(svg, error_type, count, rng)
+        if injected is None or injected[0] == svg:
+            continue
+        buggy = render(injected[0], pool)
+        if buggy is None or visibly_different(original, buggy):
+            case = {
+                "svg_path": name,
+                "bug_svg": injected[0],
+                "ground_truth": svg,
+                "error_type": error_type,
+                "error_details": injected[1],
+            }
+            return case, ""
+    return None, f"no bug in {attempts} draws changed the render"

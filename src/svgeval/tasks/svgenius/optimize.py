@@ -10,18 +10,14 @@ Metrics per tier:
   original and of the output, over the outputs that render. The released code draws an
   unrenderable output as a blank white image instead; we leave it out and flag it.
 
-New ground truth comes from SVGO (the PyPI package ``svgo-py``, a byte-exact port of npm svgo
-4.1.0) with :data:`RELEASED_SVGO_CONFIG`, and records SVGO's own compression as ``opti_ratio``.
+New cases come from :mod:`svgeval.tasks.svgenius.optimize_generator`.
 """
 
 from __future__ import annotations
 
-import copy
-import logging
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import ClassVar
 
-import svgo
 from pydantic import BaseModel
 
 from svgeval.metrics.editing import compression_ratio
@@ -33,50 +29,6 @@ from svgeval.tasks.base import Failure, FailureKind, Sample, Score
 from svgeval.tasks.svgenius import prompts
 from svgeval.tasks.svgenius.editing_task import SvgeniusEditingTask
 from svgeval.tasks.svgenius.scoring import RENDER_SPEC
-
-_LOG = logging.getLogger(__name__)
-
-RELEASED_SVGO_CONFIG: Mapping[str, Any] = {
-    "plugins": [
-        {"name": "preset-default", "params": {"floatPrecision": 1}},
-        "removeDimensions",
-    ]
-}
-"""SVGO settings that reproduce the released ground truth's style: the default preset with one
-decimal place and no width/height (every released ``opti_svg`` lacks them). On the released
-originals it gives renders as close to the originals as the released ``opti_svg`` (mean MSE
-1.9e-4 / 7.7e-5 / 1.2e-4 vs 1.9e-4 / 1.1e-4 / 1.2e-4 easy / medium / hard); the released files
-came from an older SVGO, so bytes differ (e.g. arc flags written ``0 01`` there)."""
-
-
-def build_optimize_cases(
-    svgs: Mapping[str, str], *, config: Mapping[str, Any] = RELEASED_SVGO_CONFIG
-) -> list[dict[str, Any]]:
-    """Code-optimization items in the released layout, one per SVG that SVGO can optimize.
-
-    ``svgs`` maps a name (stored as ``svg_path``) to SVG code. Each item holds
-    ``origin_svg``, SVGO's ``opti_svg`` and its ``opti_ratio`` (CCR in percent), plus the
-    optimizer version. Deterministic: the same input gives the same bytes.
-    """
-    cases = []
-    for name, svg in svgs.items():
-        try:
-            optimized = svgo.optimize(svg, copy.deepcopy(dict(config)))["data"]
-        except Exception as error:  # noqa: BLE001 - svgo-py raises assorted errors on odd input
-            _LOG.warning(
-                "SVGO could not optimize %s (%s: %s); skipped", name, type(error).__name__, error
-            )
-            continue
-        cases.append(
-            {
-                "svg_path": name,
-                "origin_svg": svg,
-                "opti_svg": optimized,
-                "opti_ratio": compression_ratio(svg, optimized),
-                "optimizer": f"svgo-py {svgo.VERSION}",
-            }
-        )
-    return cases
 
 
 class OptimizeItem(BaseModel):

@@ -4,30 +4,51 @@ Rules read from the released data (236 items): an edit targets either "the most 
 element" (the element with the longest path data ``d``, the first one on ties) or "the entire
 svg" (the root); colours are CSS names written as upper-case hex (``orange`` -> ``#FFA500``;
 ``green`` is ``#00FF00``); transforms are appended as one ``transform`` attribute in the order
-the command names them (``translate(40,0) rotate(90)``; rotation and scaling about the origin);
-the answer is lxml's pretty-printed tree. Commands copy the released wording, e.g. "Change fill
-color of the most complex element from #000000 to orange", "Add stroke to the most complex
-element with color gold and width 8px", "Scale the entire SVG down by 0.5 times and rotate the
-entire SVG by 90 degrees" (single edits say "svg", combined ones "SVG", as released).
+the command names them; the answer is lxml's pretty-printed tree. Commands copy the released
+wording, e.g. "Change fill color of the most complex element from #000000 to orange", "Add
+stroke to the most complex element with color gold and width 8px", "Scale the entire SVG down
+by 0.5 times and rotate the entire SVG by 90 degrees" (single edits say "svg", combined ones
+"SVG", as released).
+
+**Geometry.** The released icons are 1024 units on their short side, and the release moves
+by 40 units, strokes 2 to 16 units wide, and rotates and scales about the origin
+(``geometry="release"``, which reproduces all 236 released answers). On other icon sets
+those constants empty the picture: 40 units throw a 24-unit icon out of view, and a rotation
+about (0, 0) swings any icon drawn in ``0 0 W H`` off the canvas. So by default
+(``geometry="viewbox"``) lengths are the released ones times (short side of the viewBox /
+1024), rounded to two significant digits, and rotations and scalings pivot on the viewBox
+centre (``rotate(90,12,12)``; ``translate(12,12) scale(2) translate(-12,-12)``). On the
+released icons both give the same lengths.
 
 Edit kinds: ``fill``, ``stroke`` (colour and width), ``stroke_width``, ``translate``,
-``rotate``, ``scale``, ``blur`` (``feGaussianBlur`` filter) and ``gradient`` (linear gradient
-fill); the last three are not in the released data and use our own wording. CairoSVG ignores
-``feGaussianBlur``, so a blur alone never changes the render and is never emitted alone.
+``rotate``, ``scale`` (released) and ``gradient`` (a linear gradient fill; ours). Fill and
+stroke are read as the element shows them: its own attribute or ``style``, else its
+ancestors', else the SVG defaults (black fill, no stroke); colours are compared as colours.
+There is no blur: CairoSVG, which draws the references, ignores ``feGaussianBlur``, so a blur
+could never be scored.
 """
 
 from __future__ import annotations
 
+import functools
 import random
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
 
+import numpy as np
 from lxml import etree
 
+from svgeval.metrics.pixel import mse
+from svgeval.svg.colors import parse_color, same_color
 from svgeval.svg.isolation import Renderer
+from svgeval.svg.render import FloatImage
 from svgeval.svg.sanitize import SvgRejected, check_svg
+from svgeval.svg.viewbox import view_box
+from svgeval.tasks.skips import SkipLog
 from svgeval.tasks.svgenius.data import checked_choices, seeded_key
 from svgeval.tasks.svgenius.generation import generator_renderer, render, visibly_different
+from svgeval.tasks.svgenius.sources import Outcome, cases_from_sources
 
 PALETTE: Mapping[str, str] = {
     "red": "#FF0000",
@@ -48,26 +69,76 @@ PALETTE: Mapping[str, str] = {
     "black": "#000000",
     "white": "#FFFFFF",
 }
-EDIT_KINDS = (
-    "fill",
-    "stroke",
-    "stroke_width",
-    "translate",
-    "rotate",
-    "scale",
-    "blur",
-    "gradient",
-)
+EDIT_KINDS = ("fill", "stroke", "stroke_width", "translate", "rotate", "scale", "gradient")
 TARGETS = ("element", "svg")
-WHOLE_SVG_KINDS = ("translate", "rotate", "scale", "blur")
+WHOLE_SVG_KINDS = ("translate", "rotate", "scale")
+RELEASED_SHORT_SIDE = 1024.0
+"""Short side of the released icons' viewBox, the scale of the released lengths."""
+Geometry = Literal["viewbox", "release"]
 _SAME_ATTRIBUTE = {"gradient": "fill", "stroke_width": "stroke"}
 _HIDDEN_CONTAINERS = {"defs", "clipPath", "mask", "symbol", "marker", "pattern"}
 _SHAPES = ("rect", "circle", "ellipse", "polygon", "polyline", "line")
+_DEFAULTS = {"fill": "#000000", "stroke": "none", "stroke-width": "1"}
 _ELEMENT = "the most complex element"
 
-Edit = Callable[[etree._Element, str, random.Random, list[str]], str | None]
-"""Applies one edit to an element; returns its clause (None if it does not apply) and adds
-transform functions to the list it is given."""
+
+@dataclass(frozen=True)
+class Frame:
+    """Where rotations and scalings pivot, and the length of one released unit."""
+
+    centre: tuple[float, float]
+    unit: float
+
+    def length(self, released: float) -> str:
+        """A released length in this frame, to two significant digits (``40`` -> ``0.94``)."""
+        return _number(float(f"{released * self.unit:.2g}"))
+
+    def rotation(self, angle: int) -> str:
+        """``rotate(angle)`` about the centre (written without it when it is the origin)."""
+        x, y = self.centre
+        if (x, y) == (0.0, 0.0):
+            return f"rotate({angle})"
+        return f"rotate({angle},{_number(x)},{_number(y)})"
+
+    def scaling(self, factor: str) -> str:
+        """``scale(factor)`` about the centre (written without it when it is the origin)."""
+        x, y = self.centre
+        if (x, y) == (0.0, 0.0):
+            return f"scale({factor})"
+        return (
+            f"translate({_number(x)},{_number(y)}) scale({factor}) "
+            f"translate({_number(-x)},{_number(-y)})"
+        )
+
+
+RELEASE_FRAME = Frame((0.0, 0.0), 1.0)
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One drawn edit: its command clause and what it does to the target element."""
+
+    text: str
+    attributes: tuple[tuple[str, str], ...] = ()
+    transform: str = ""
+    gradient: tuple[str, str] | None = None
+    """Start and end colour of a linear gradient that becomes the fill."""
+
+
+Edit = Callable[[etree._Element, str, random.Random, Frame], Clause | None]
+"""Draws one edit of an element (None if it does not apply); does not change the element."""
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"
+
+
+def _same_number(a: str, b: str) -> bool:
+    """True when both are the same number (``8`` = ``8.0``); other text compares as text."""
+    try:
+        return float(a) == float(b)
+    except ValueError:
+        return a == b
 
 
 def _local(element: etree._Element) -> str:
@@ -88,95 +159,91 @@ def most_complex_element(root: etree._Element) -> etree._Element | None:
     return next((element for element in drawn if _local(element) in _SHAPES), None)
 
 
+def _style(element: etree._Element) -> dict[str, str]:
+    declarations = (item.partition(":") for item in element.get("style", "").split(";"))
+    return {name.strip(): value.strip() for name, _, value in declarations if value.strip()}
+
+
+def shown_value(element: etree._Element, name: str) -> str:
+    """The ``fill``, ``stroke`` or ``stroke-width`` the element is drawn with.
+
+    Its own ``style`` declaration or attribute, else the nearest ancestor's, else the SVG
+    default (``fill`` black, no ``stroke``, ``stroke-width`` 1). Stylesheets are not read;
+    an edit they override does not change the render and is dropped by the render checks.
+    """
+    for node in (element, *element.iterancestors()):
+        value = _style(node).get(name) or node.get(name)
+        if value and value != "inherit":
+            return value
+    return _DEFAULTS[name]
+
+
 def _new_color(rng: random.Random, *avoid: str | None) -> str:
-    taken = {value.upper() for value in avoid if value}
+    """A palette name whose colour is none of ``avoid`` (compared as colours)."""
     return rng.choice(
-        [name for name, hex_ in PALETTE.items() if hex_ not in taken and name.upper() not in taken]
+        [name for name, hex_ in PALETTE.items() if not any(same_color(hex_, a) for a in avoid)]
     )
 
 
-def _fill(element: etree._Element, who: str, rng: random.Random, _: list[str]) -> str | None:
-    old = element.get("fill")
-    if not old or old == "none" or old.startswith("url("):
+def _fill(element: etree._Element, who: str, rng: random.Random, _: Frame) -> Clause | None:
+    old = shown_value(element, "fill")
+    if parse_color(old) is None:
         return None
     name = _new_color(rng, old)
-    element.set("fill", PALETTE[name])
-    return f"Change fill color of {who} from {old.lower()} to {name}"
+    return Clause(
+        f"Change fill color of {who} from {old.lower()} to {name}", (("fill", PALETTE[name]),)
+    )
 
 
-def _stroke(element: etree._Element, who: str, rng: random.Random, _: list[str]) -> str | None:
-    name = _new_color(rng, element.get("stroke"))
-    element.set("stroke", PALETTE[name])
-    element.set("stroke-width", "8")
-    return f"Add stroke to {who} with color {name} and width 8px"
+def _stroke(element: etree._Element, who: str, rng: random.Random, frame: Frame) -> Clause:
+    name = _new_color(rng, shown_value(element, "stroke"))
+    width = frame.length(8)
+    return Clause(
+        f"Add stroke to {who} with color {name} and width {width}px",
+        (("stroke", PALETTE[name]), ("stroke-width", width)),
+    )
 
 
 def _stroke_width(
-    element: etree._Element, who: str, rng: random.Random, _: list[str]
-) -> str | None:
-    if element.get("stroke") in (None, "none"):
+    element: etree._Element, who: str, rng: random.Random, frame: Frame
+) -> Clause | None:
+    if shown_value(element, "stroke") == "none":
         return None
-    width = rng.choice([w for w in ("2", "4", "8", "16") if w != element.get("stroke-width")])
-    element.set("stroke-width", width)
-    return f"Change stroke width of {who} to {width}px"
+    current = shown_value(element, "stroke-width")
+    widths = [frame.length(width) for width in (2, 4, 8, 16)]
+    width = rng.choice([w for w in widths if not _same_number(w, current)])
+    return Clause(f"Change stroke width of {who} to {width}px", (("stroke-width", width),))
 
 
-def _translate(_: etree._Element, who: str, rng: random.Random, transforms: list[str]) -> str:
+def _translate(_: etree._Element, who: str, rng: random.Random, frame: Frame) -> Clause:
     side = rng.choice(["right", "left"])
-    transforms.append("translate(40,0)" if side == "right" else "translate(-40,0)")
-    return f"Move {who} 40 pixels to the {side}"
+    distance = frame.length(40)
+    shift = distance if side == "right" else f"-{distance}"
+    return Clause(f"Move {who} {distance} pixels to the {side}", transform=f"translate({shift},0)")
 
 
-def _rotate(_: etree._Element, who: str, rng: random.Random, transforms: list[str]) -> str:
+def _rotate(_: etree._Element, who: str, rng: random.Random, frame: Frame) -> Clause:
     angle = rng.choice([90, 180])
-    transforms.append(f"rotate({angle})")
-    return f"Rotate {who} by {angle} degrees"
+    return Clause(
+        f"Rotate {who} by {angle} degrees", transform=frame.rotation(angle)
+    )
 
 
-def _scale(_: etree._Element, who: str, rng: random.Random, transforms: list[str]) -> str:
+def _scale(_: etree._Element, who: str, rng: random.Random, frame: Frame) -> Clause:
     factor = rng.choice(["2", "0.5"])
-    transforms.append(f"scale({factor})")
-    return f"Scale {who} {'up' if factor == '2' else 'down'} by {factor} times"
+    return Clause(
+        f"Scale {who} {'up' if factor == '2' else 'down'} by {factor} times",
+        transform=frame.scaling(factor),
+    )
 
 
-def _qualified(element: etree._Element, name: str) -> str:
-    """Tag ``name`` in the namespace of ``element``'s document root."""
-    namespace = etree.QName(element.getroottree().getroot()).namespace
-    return f"{{{namespace}}}{name}" if namespace else name
-
-
-def _definition(element: etree._Element, kind: str) -> tuple[etree._Element, str]:
-    """A new ``<kind>`` inside the root's ``<defs>`` (made if missing), with an unused id."""
-    root = element.getroottree().getroot()
-    defs = next((child for child in root if _local(child) == "defs"), None)
-    if defs is None:
-        defs = etree.Element(_qualified(root, "defs"))
-        root.insert(0, defs)
-    used = {str(item.get("id")) for item in root.iter() if isinstance(item.tag, str)}
-    number = 1 + sum(1 for name in used if name.startswith(f"svgeval-{kind}"))
-    identifier = f"svgeval-{kind}-{number}"
-    definition = etree.SubElement(defs, _qualified(root, kind), id=identifier)
-    return definition, identifier
-
-
-def _blur(element: etree._Element, who: str, rng: random.Random, _: list[str]) -> str:
-    deviation = rng.choice([2, 5, 10])
-    definition, identifier = _definition(element, "filter")
-    blur = etree.SubElement(definition, _qualified(element, "feGaussianBlur"))
-    blur.set("stdDeviation", str(deviation))
-    element.set("filter", f"url(#{identifier})")
-    return f"Apply a blur filter with standard deviation {deviation} to {who}"
-
-
-def _gradient(element: etree._Element, who: str, rng: random.Random, _: list[str]) -> str:
-    start = _new_color(rng, element.get("fill"))
+def _gradient(element: etree._Element, who: str, rng: random.Random, _: Frame) -> Clause:
+    start = _new_color(rng, shown_value(element, "fill"))
     end = _new_color(rng, PALETTE[start])
-    gradient, identifier = _definition(element, "linearGradient")
-    for offset, color in (("0", start), ("1", end)):
-        stop = etree.SubElement(gradient, _qualified(element, "stop"), offset=offset)
-        stop.set("stop-color", PALETTE[color])
-    element.set("fill", f"url(#{identifier})")
-    return f"Fill {who} with a linear gradient from {start} to {end}"
+    return Clause(
+        f"Fill {who} with a linear gradient from {start} to {end}",
+        gradient=(PALETTE[start], PALETTE[end]),
+    )
 
 
 EDITS: Mapping[str, Edit] = {
@@ -186,40 +253,106 @@ EDITS: Mapping[str, Edit] = {
     "translate": _translate,
     "rotate": _rotate,
     "scale": _scale,
-    "blur": _blur,
     "gradient": _gradient,
 }
 
 
-def apply_style_edit(
-    svg: str, kinds: Sequence[str], target: str, rng: random.Random
-) -> tuple[str, str] | None:
-    """Apply ``kinds`` in order to ``target`` (``element`` or ``svg``); (command, answer SVG).
+def _qualified(element: etree._Element, name: str) -> str:
+    """Tag ``name`` in the namespace of ``element``'s document root."""
+    namespace = etree.QName(element.getroottree().getroot()).namespace
+    return f"{{{namespace}}}{name}" if namespace else name
 
-    None when the SVG has no most complex element or an edit does not apply to it.
-    """
-    root = etree.fromstring(
-        svg.encode("utf-8"), etree.XMLParser(resolve_entities=False, no_network=True)
-    )
-    element = root if target == "svg" else most_complex_element(root)
+
+def _add_gradient(element: etree._Element, colors: tuple[str, str]) -> None:
+    """A new ``<linearGradient>`` in the root's ``<defs>`` (made if missing) fills ``element``."""
+    root = element.getroottree().getroot()
+    defs = next((child for child in root if _local(child) == "defs"), None)
+    if defs is None:
+        defs = etree.Element(_qualified(root, "defs"))
+        root.insert(0, defs)
+    used = {str(item.get("id")) for item in root.iter() if isinstance(item.tag, str)}
+    number = 1 + sum(1 for name in used if name.startswith("svgeval-linearGradient"))
+    identifier = f"svgeval-linearGradient-{number}"
+    gradient = etree.SubElement(defs, _qualified(root, "linearGradient"), id=identifier)
+    for offset, color in zip(("0", "1"), colors):
+        stop = etree.SubElement(gradient, _qualified(root, "stop"), offset=offset)
+        stop.set("stop-color", color)
+    element.set("fill", f"url(#{identifier})")
+
+
+def _parse(svg: str) -> etree._Element:
+    parser = etree.XMLParser(resolve_entities=False, no_network=True)
+    return etree.fromstring(svg.encode("utf-8"), parser)
+
+
+def _target(root: etree._Element, target: str) -> etree._Element | None:
+    return root if target == "svg" else most_complex_element(root)
+
+
+def frame_for(svg: str, geometry: Geometry = "viewbox") -> Frame | None:
+    """The frame edits of ``svg`` use; None when it has no viewBox or size (viewbox geometry)."""
+    if geometry == "release":
+        return RELEASE_FRAME
+    box = view_box(_parse(svg))
+    if box is None:
+        return None
+    return Frame(box.centre, min(box.width, box.height) / RELEASED_SHORT_SIDE)
+
+
+def draw_edit(
+    svg: str, kinds: Sequence[str], target: str, rng: random.Random, frame: Frame
+) -> list[Clause] | None:
+    """Draw ``kinds`` in order for ``target`` (``element`` or ``svg``); None if one fails."""
+    element = _target(_parse(svg), target)
     if element is None:
         return None
     # The release writes "the entire svg" in single edits and "the entire SVG" in combined ones.
-    who = _ELEMENT if target == "element" else "the entire " + ("svg" if len(kinds) == 1 else "SVG")
-    transforms: list[str] = []
-    clauses = []
-    for kind in kinds:
-        clause = EDITS[kind](element, who, rng, transforms)
-        if clause is None:
-            return None
-        clauses.append(clause)
+    whole = "the entire " + ("svg" if len(kinds) == 1 else "SVG")
+    who = _ELEMENT if target == "element" else whole
+    clauses = [EDITS[kind](element, who, rng, frame) for kind in kinds]
+    return None if any(clause is None for clause in clauses) else [c for c in clauses if c]
+
+
+def edited_svg(svg: str, target: str, clauses: Sequence[Clause]) -> str:
+    """``svg`` with ``clauses`` applied to ``target``: lxml's pretty print, as released."""
+    root = _parse(svg)
+    element = _target(root, target)
+    assert element is not None, "draw_edit found the target"
+    for clause in clauses:
+        for name, value in clause.attributes:
+            element.set(name, value)
+        if clause.gradient:
+            _add_gradient(element, clause.gradient)
+    transforms = [clause.transform for clause in clauses if clause.transform]
     if transforms:
         element.set("transform", " ".join([*transforms, element.get("transform", "")]).strip())
-    command = clauses[0] + "".join(
-        (" and " if number == len(clauses) - 1 else ", ") + clause[0].lower() + clause[1:]
-        for number, clause in enumerate(clauses[1:], start=1)
+    return str(etree.tostring(root, pretty_print=True, encoding="unicode"))
+
+
+def command_for(clauses: Sequence[Clause]) -> str:
+    """The clauses joined as released: "A, b and c"."""
+    texts = [clause.text for clause in clauses]
+    return texts[0] + "".join(
+        (" and " if number == len(texts) - 1 else ", ") + text[0].lower() + text[1:]
+        for number, text in enumerate(texts[1:], start=1)
     )
-    return command, etree.tostring(root, pretty_print=True, encoding="unicode")
+
+
+def apply_style_edit(
+    svg: str,
+    kinds: Sequence[str],
+    target: str,
+    rng: random.Random,
+    geometry: Geometry = "viewbox",
+) -> tuple[str, str] | None:
+    """Apply ``kinds`` in order to ``target`` (``element`` or ``svg``); (command, answer SVG).
+
+    None when the SVG has no most complex element, an edit does not apply to it, or (viewbox
+    geometry) it has no viewBox or size to measure lengths in.
+    """
+    frame = frame_for(svg, geometry)
+    clauses = draw_edit(svg, kinds, target, rng, frame) if frame else None
+    return (command_for(clauses), edited_svg(svg, target, clauses)) if clauses else None
 
 
 def _draw_kinds(allowed: Sequence[str], size: int, rng: random.Random) -> list[str]:
@@ -231,6 +364,87 @@ def _draw_kinds(allowed: Sequence[str], size: int, rng: random.Random) -> list[s
     return chosen
 
 
+NOT_APPLICABLE = "the drawn edit does not apply to the icon"
+NO_RENDER = "the answer does not render"
+UNCHANGED = "the edit does not change the render"
+BLANK_CLOSER = "a blank canvas is closer to the target than the original"
+IDLE_CLAUSE = "a clause does not change the render"
+
+
+def edit_problem(
+    svg: str, target: str, clauses: Sequence[Clause], original: FloatImage, pool: Renderer
+) -> str:
+    """Why the edit is no valid case ("" when it is one), checked on 224 px renders.
+
+    The answer must render, look different from the original, and keep enough of the picture
+    that a blank canvas is no closer to it than the original (MSE(blank, gt) >= MSE(ori, gt),
+    so a constant empty answer scores rMSE 0 and a target that lost most of its ink is
+    refused); in a combined edit, leaving out any one clause must change the render.
+    """
+    truth = render(edited_svg(svg, target, clauses), pool)
+    if truth is None:
+        return NO_RENDER
+    if not visibly_different(original, truth):
+        return UNCHANGED
+    if mse(np.ones_like(truth), truth) < mse(original, truth):
+        return BLANK_CLOSER
+    if len(clauses) == 1:
+        return ""
+    for left_out in range(len(clauses)):
+        rest = [clause for number, clause in enumerate(clauses) if number != left_out]
+        partial = render(edited_svg(svg, target, rest), pool)
+        if partial is None or not visibly_different(partial, truth):
+            return IDLE_CLAUSE
+    return ""
+
+
+@dataclass(frozen=True)
+class _Draws:
+    """The generator's choices: which kinds, targets and edit counts may be drawn."""
+
+    kinds: Sequence[str]
+    targets: Sequence[str]
+    edits_per_case: Sequence[int]
+    attempts: int
+
+    def drawn(
+        self, svg: str, frame: Frame, rng: random.Random
+    ) -> Iterator[tuple[str, list[Clause] | None]]:
+        """Up to ``attempts`` (target, clauses) draws; clauses None when one does not apply."""
+        for _ in range(self.attempts):
+            target = rng.choice(list(self.targets))
+            usable = [k for k in self.kinds if target == "element" or k in WHOLE_SVG_KINDS]
+            chosen = _draw_kinds(usable, rng.choice(list(self.edits_per_case)), rng)
+            yield target, (draw_edit(svg, chosen, target, rng, frame) if chosen else None)
+
+
+def _case(name: str, svg: str, *, draws: _Draws, seed: int, pool: Renderer) -> Outcome:
+    """The case of one source, or None and why there is none."""
+    try:
+        check_svg(svg)
+    except SvgRejected as error:
+        return None, f"refused by the safety checks ({error.reason})"
+    original = render(svg, pool)
+    if original is None:
+        return None, "does not render"
+    frame = frame_for(svg)
+    if frame is None:
+        return None, "no viewBox or width/height"
+    problems: dict[str, int] = {}
+    for target, clauses in draws.drawn(svg, frame, random.Random(seeded_key(seed, name))):
+        problem = edit_problem(svg, target, clauses, original, pool) if clauses else NOT_APPLICABLE
+        if clauses and not problem:
+            edit = {
+                "command": command_for(clauses),
+                "original": svg,
+                "modified": edited_svg(svg, target, clauses),
+            }
+            return {name: edit}, ""
+        problems[problem] = problems.get(problem, 0) + 1
+    commonest = max(problems, key=lambda problem: problems[problem])
+    return None, f"no valid edit in {draws.attempts} draws (most often: {commonest})"
+
+
 def build_style_edit_cases(
     svgs: Mapping[str, str],
     *,
@@ -238,38 +452,26 @@ def build_style_edit_cases(
     targets: Sequence[str] = TARGETS,
     edits_per_case: Sequence[int] = (1, 2, 3),
     seed: int = 0,
-    attempts: int = 8,
+    attempts: int = 12,
     renderer: Renderer | None = None,
+    skipped: SkipLog | None = None,
 ) -> list[dict[str, Any]]:
     """Style-editing items in the released layout ``{name: {command, original, modified}}``.
 
     One item per source SVG at most: a target and ``n`` (drawn from ``edits_per_case``)
-    compatible edit kinds are drawn until the edited SVG renders and looks visibly different,
-    for up to ``attempts`` draws. The same seed and sources give the same items byte for byte.
+    compatible edit kinds are drawn until the edit passes :func:`edit_problem`'s checks, for
+    up to ``attempts`` draws; sources left out are recorded in ``skipped`` with the reason.
+    The same seed and sources give the same items byte for byte. ``renderer`` defaults to a
+    pool with the generators' short time limit.
     """
-    allowed = checked_choices(kinds, EDIT_KINDS, "edit kinds")
-    places = checked_choices(targets, TARGETS, "targets")
-    cases = []
+    if attempts < 1:
+        raise ValueError("attempts must be at least 1")
+    draws = _Draws(
+        checked_choices(kinds, EDIT_KINDS, "edit kinds"),
+        checked_choices(targets, TARGETS, "targets"),
+        edits_per_case,
+        attempts,
+    )
     with generator_renderer(renderer) as pool:
-        for name, svg in svgs.items():
-            try:
-                check_svg(svg)
-            except SvgRejected:
-                continue
-            original = render(svg, pool)
-            if original is None:
-                continue
-            rng = random.Random(seeded_key(seed, name))
-            for _ in range(attempts):
-                target = rng.choice(places)
-                usable = [k for k in allowed if target == "element" or k in WHOLE_SVG_KINDS]
-                chosen = _draw_kinds(usable, rng.choice(list(edits_per_case)), rng)
-                edited = apply_style_edit(svg, chosen, target, rng) if chosen else None
-                image = render(edited[1], pool) if edited else None
-                if edited and image is not None and visibly_different(original, image):
-                    command, modified = edited
-                    cases.append(
-                        {name: {"command": command, "original": svg, "modified": modified}}
-                    )
-                    break
-    return cases
+        make_case = functools.partial(_case, draws=draws, seed=seed, pool=pool)
+        return cases_from_sources(svgs, make_case, pool, skipped)

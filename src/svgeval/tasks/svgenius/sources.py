@@ -1,0 +1,38 @@
+"""Run a generator over its sources, as many at a time as there are render workers.
+
+Each source makes at most one case and is drawn with its own seeded generator, so sources are
+independent: working on several at once gives the same cases in the same order. It matters
+because generation waits on renders, and a buggy SVG can hold its render for the whole time
+limit (CairoSVG loops on a stray letter after a ``z`` path command); one source per worker
+keeps every worker busy while one waits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from svgeval.svg.isolation import Renderer
+from svgeval.tasks.skips import SkipLog
+
+Outcome = tuple[dict[str, Any] | None, str]
+"""A source's case, or None and why there is none."""
+
+
+def cases_from_sources(
+    svgs: Mapping[str, str],
+    make_case: Callable[[str, str], Outcome],
+    pool: Renderer,
+    skipped: SkipLog | None,
+) -> list[dict[str, Any]]:
+    """``make_case(name, svg)`` for every source in order; skips go to ``skipped``."""
+    with ThreadPoolExecutor(max_workers=pool.workers) as threads:
+        outcomes = list(threads.map(make_case, svgs.keys(), svgs.values()))
+    cases = []
+    for name, (case, problem) in zip(svgs, outcomes):
+        if case is not None:
+            cases.append(case)
+        elif skipped is not None:
+            skipped.add(name, problem)
+    return cases
