@@ -54,8 +54,10 @@ def check_one_generation_each(demo_data: Path, out: Path, delay: float, words: i
 
 
 def test_single_slot_server_every_sample_once(demo_data: Path, tmp_path: Path) -> None:
-    # ~60 tokens at 0.01 s: 0.6 s an answer, up to ~1.8 s queued behind 3 others; timeout 0.3 s
-    check_one_generation_each(demo_data, tmp_path / "r", 0.01, 20, "0.3")
+    # 60+ tokens at 0.025 s: >= 1.5 s an answer, >= 4.5 s queued behind 3 others, which is
+    # more than the 1.5 s timeout; the gap between tokens stays far below it even on a busy
+    # machine
+    check_one_generation_each(demo_data, tmp_path / "r", 0.025, 60, "1.5")
 
 
 def test_truncation_by_max_tokens_is_its_own_failure(demo_data: Path, tmp_path: Path) -> None:
