@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tiny_models import tiny_clip_dir, tiny_dino_dir, tiny_text_encoder_dir
+
 from svgeval.svg.demo_corpus import write_demo_corpus
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks.svgeditbench import build_cases, write_release
@@ -25,3 +27,6 @@ def demo_data(tmp_path: Path) -> Path:
     cases = build_cases(sorted((tmp_path / "icons").glob("*.svg")), names=names)
     write_release(cases, tmp_path / "data")
     return tmp_path / "data"
+
+
+__all__ = ["demo_data", "renderer", "tiny_clip_dir", "tiny_dino_dir", "tiny_text_encoder_dir"]

@@ -37,13 +37,14 @@ def run_task(
     tier: str = "all",
     extra: Mapping[str, str] | None = None,
     render_timeout_s: float = 10.0,
+    limit: int | None = None,
 ) -> dict[str, Any]:
     """Run ``task_class`` with ``model`` through the runner; returns ``results.json``."""
     options = TaskOptions(data=data or svgenius_root(), tier=tier, extra=dict(extra or {}))
-    settings = RunSettings(render_workers=2, render_timeout_s=render_timeout_s)
+    settings = RunSettings(render_workers=2, render_timeout_s=render_timeout_s, limit=limit)
     runner = Runner(task_class(options), model, RunDir(out), settings)
-    results: dict[str, Any] = asyncio.run(runner.run(runner.prepare(resume=False))).model_dump(mode="json")
-    return results
+    results = asyncio.run(runner.run(runner.prepare(resume=False)))
+    return results.model_dump(mode="json")
 
 
 def sample_records(out: Path) -> list[dict[str, Any]]:

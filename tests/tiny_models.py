@@ -1,5 +1,6 @@
 """Tiny randomly initialised models of the real architectures, saved to disk and loaded back
-through the metrics' own loading code (no weights can be downloaded here)."""
+through the metrics' own loading code (no weights can be downloaded here). The fixtures are
+shared by every test through ``tests/conftest.py``."""
 
 from __future__ import annotations
 
