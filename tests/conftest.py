@@ -6,7 +6,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from tiny_models import tiny_clip_dir, tiny_dino_dir, tiny_text_encoder_dir
 
 from svgeval.svg.demo_corpus import write_demo_corpus

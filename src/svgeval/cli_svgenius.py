@@ -23,7 +23,8 @@ from svgeval.tasks.svgenius.bug_types import ERROR_TYPES
 from svgeval.tasks.svgenius.data import read_svg_folder, write_cases
 from svgeval.tasks.svgenius.optimize_generator import build_optimize_cases
 from svgeval.tasks.svgenius.qa_generation import generate_qa_items
-from svgeval.tasks.svgenius.style_edit_generator import EDIT_KINDS, build_style_edit_cases
+from svgeval.tasks.svgenius.style_edit_generator import build_style_edit_cases
+from svgeval.tasks.svgenius.style_edit_rules import EDIT_KINDS
 
 svgenius_app = typer.Typer(no_args_is_help=True, help="SVGenius data tools.")
 

@@ -34,10 +34,12 @@ from svgeval.tasks.svgenius.style_edit import SvgeniusStyleEdit
 from svgeval.tasks.svgenius.style_edit_generator import (
     BLANK_CLOSER,
     IDLE_CLAUSE,
-    Clause,
-    apply_style_edit,
     build_style_edit_cases,
     edit_problem,
+)
+from svgeval.tasks.svgenius.style_edit_rules import (
+    Clause,
+    apply_style_edit,
     edited_svg,
     frame_for,
 )

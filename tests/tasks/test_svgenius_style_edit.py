@@ -21,8 +21,10 @@ from svgeval.tasks.base import Sample, TaskOptions
 from svgeval.tasks.skips import SkipLog
 from svgeval.tasks.svgenius.style_edit import SvgeniusStyleEdit
 from svgeval.tasks.svgenius.style_edit_generator import (
-    apply_style_edit,
     build_style_edit_cases,
+)
+from svgeval.tasks.svgenius.style_edit_rules import (
+    apply_style_edit,
     most_complex_element,
 )
 
