@@ -26,8 +26,8 @@ from svgeval.tasks.svgenius.data import checked_choices, seeded_key
 from svgeval.tasks.svgenius.generation import generator_renderer, render, visibly_different
 from svgeval.tasks.svgenius.sources import Outcome, cases_from_sources
 from svgeval.tasks.svgenius.style_edit_rules import (
-    SAME_ATTRIBUTE,
     EDIT_KINDS,
+    SAME_ATTRIBUTE,
     TARGETS,
     WHOLE_SVG_KINDS,
     Clause,
