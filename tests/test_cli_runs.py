@@ -191,3 +191,10 @@ def test_score_of_an_interrupted_run_keeps_the_rest_missing(
     assert "42 of 72 samples have no record yet" in result.output and "--resume" in result.output
     assert "replay" not in result.output and results["model_report"] == {}
     assert len((out / "samples.jsonl").read_text().splitlines()) == 30
+
+
+def test_malformed_svgeditbench_data_is_one_line(demo_data: Path, tmp_path: Path) -> None:
+    answer = next((demo_data / "1_ChangeColor" / "answer").glob("*.svg"))
+    answer.unlink()
+    line = one_line_error(run_args(demo_data, tmp_path / "r"))
+    assert "has no answer" in line and answer.name in line

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 from svgeval.tasks.base import Sample
+from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.download import GithubRelease
 from svgeval.tasks.svgeditbench.prompts import SUBTASKS
 
@@ -25,11 +26,16 @@ def load_release(root: Path) -> list[Sample]:
         for query_path in sorted(query_dir.glob("*.txt")):
             case_id = query_path.stem
             answer_path = root / folder / "answer" / f"{case_id}.svg"
-            query = query_path.read_text(encoding="utf-8")
-            answer = answer_path.read_text(encoding="utf-8").strip()
+            if not answer_path.is_file():
+                raise MalformedData(f"{query_path} has no answer: {answer_path} is missing")
+            try:
+                query = query_path.read_text(encoding="utf-8")
+                answer = answer_path.read_text(encoding="utf-8").strip()
+            except UnicodeDecodeError as error:
+                raise MalformedData(f"{query_path} or its answer is not UTF-8 ({error.reason})") from None
             found = _INPUT_SVG.search(query)
             if found is None:
-                raise ValueError(f"{query_path} has no ```svg block holding the input SVG")
+                raise MalformedData(f"{query_path} has no ```svg block holding the input SVG")
             input_svg = found.group(1).strip()
             samples.append(
                 Sample(
