@@ -31,7 +31,8 @@ from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
 from svgeval.tasks.base import Failure, FailureKind, Sample, Score
 from svgeval.tasks.svgenius import prompts
-from svgeval.tasks.svgenius.editing_task import SvgeniusEditingTask
+from svgeval.tasks.svgenius.code_task import SvgeniusCodeTask
+from svgeval.tasks.svgenius.data import TaskFile
 from svgeval.tasks.svgenius.scoring import RENDER_SPEC
 
 _CODE_BLOCK = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
@@ -61,7 +62,7 @@ class BugFixItem(BaseModel):
 
 
 @register_task
-class SvgeniusBugFix(SvgeniusEditingTask):
+class SvgeniusBugFix(SvgeniusCodeTask):
     """Repair tag, path-command and attribute errors in SVG code."""
 
     name = "svgenius-bugfix"
@@ -75,10 +76,12 @@ class SvgeniusBugFix(SvgeniusEditingTask):
     task_file = "bugfix"
     item_type = BugFixItem
 
-    def make_sample(self, sample_id: str, group: str, item: BugFixItem) -> Sample:
+    def make_sample(
+        self, sample_id: str, task_file: TaskFile[BugFixItem], item: BugFixItem
+    ) -> Sample:
         return Sample(
             id=sample_id,
-            group=group,
+            group=task_file.group,
             messages=prompts.user_message(prompts.BUG_FIXING.format(bug_svg=item.bug_svg)),
             reference=f"Answer:{item.ground_truth}",
             input_svg=item.bug_svg,

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 from pydantic import BaseModel
@@ -36,11 +36,9 @@ from svgeval.tasks.base import (
     MetricContext,
     Sample,
     Score,
-    Task,
-    TaskOptions,
 )
-from svgeval.tasks.svgenius.data import TIERS, SvgeniusEditingOptions, TaskFile, load_task_files
-from svgeval.tasks.svgenius.scoring import RENDER_SPEC, ReferenceRenders
+from svgeval.tasks.svgenius.code_task import SvgeniusCodeTask
+from svgeval.tasks.svgenius.scoring import RENDER_SPEC
 
 WHITE: FloatImage = np.ones((RENDER_SPEC.height, RENDER_SPEC.width, 3))
 """What the released code draws for an output it cannot render."""
@@ -88,30 +86,10 @@ def batched(
         put(score, item.in_paper_reading, name, value)
 
 
-class SvgeniusGenerationTask(Task):
+class SvgeniusGenerationTask(SvgeniusCodeTask):
     """Base of text-to-SVG and image-to-SVG."""
 
-    task_file: ClassVar[str]
-    Options = SvgeniusEditingOptions
-    tiers = TIERS
-
-    def __init__(self, options: TaskOptions) -> None:
-        super().__init__(options)
-        self._references = ReferenceRenders()
-
-    def load(self) -> list[Sample]:
-        files = load_task_files(self.options, self.settings.file, self.task_file, CaptionItem)
-        return [
-            self.make_sample(f"{task_file.group}/{index:03d}", task_file, item)
-            for task_file in files
-            for index, item in enumerate(task_file.items)
-        ]
-
-    @abstractmethod
-    def make_sample(self, sample_id: str, task_file: TaskFile[CaptionItem], item: CaptionItem) -> (
-        Sample
-    ):
-        """The sample of one record."""
+    item_type = CaptionItem
 
     @abstractmethod
     def pixel_metrics(self, output: FloatImage, reference: FloatImage) -> dict[str, float]:

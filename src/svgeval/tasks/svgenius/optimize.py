@@ -27,7 +27,8 @@ from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
 from svgeval.tasks.base import Failure, FailureKind, Sample, Score
 from svgeval.tasks.svgenius import prompts
-from svgeval.tasks.svgenius.editing_task import SvgeniusEditingTask
+from svgeval.tasks.svgenius.code_task import SvgeniusCodeTask
+from svgeval.tasks.svgenius.data import TaskFile
 from svgeval.tasks.svgenius.scoring import RENDER_SPEC
 
 
@@ -40,7 +41,7 @@ class OptimizeItem(BaseModel):
 
 
 @register_task
-class SvgeniusOptimize(SvgeniusEditingTask):
+class SvgeniusOptimize(SvgeniusCodeTask):
     """Shrink SVG code while keeping its render."""
 
     name = "svgenius-optimize"
@@ -49,10 +50,12 @@ class SvgeniusOptimize(SvgeniusEditingTask):
     task_file = "optimize"
     item_type = OptimizeItem
 
-    def make_sample(self, sample_id: str, group: str, item: OptimizeItem) -> Sample:
+    def make_sample(
+        self, sample_id: str, task_file: TaskFile[OptimizeItem], item: OptimizeItem
+    ) -> Sample:
         return Sample(
             id=sample_id,
-            group=group,
+            group=task_file.group,
             messages=prompts.user_message(
                 prompts.CODE_OPTIMIZATION.format(origin_svg=item.origin_svg)
             ),

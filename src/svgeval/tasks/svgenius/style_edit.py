@@ -40,7 +40,8 @@ from svgeval.tasks.base import (
 )
 from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.svgenius import prompts
-from svgeval.tasks.svgenius.editing_task import SvgeniusEditingTask
+from svgeval.tasks.svgenius.code_task import SvgeniusCodeTask
+from svgeval.tasks.svgenius.data import TaskFile
 from svgeval.tasks.svgenius.scoring import RENDER_SPEC
 
 
@@ -53,7 +54,7 @@ class StyleEdit(BaseModel):
 
 
 @register_task
-class SvgeniusStyleEdit(SvgeniusEditingTask):
+class SvgeniusStyleEdit(SvgeniusCodeTask):
     """Edit colours, strokes and transforms of an SVG as instructed."""
 
     name = "svgenius-style-edit"
@@ -70,7 +71,9 @@ class SvgeniusStyleEdit(SvgeniusEditingTask):
     task_file = "style_edit"
     item_type = dict[str, StyleEdit]
 
-    def make_sample(self, sample_id: str, group: str, item: dict[str, StyleEdit]) -> Sample:
+    def make_sample(
+        self, sample_id: str, task_file: TaskFile[dict[str, StyleEdit]], item: dict[str, StyleEdit]
+    ) -> Sample:
         if len(item) != 1:
             raise MalformedData(
                 f"style edit {sample_id} should map one file name to its edit, found {len(item)}"
@@ -79,7 +82,7 @@ class SvgeniusStyleEdit(SvgeniusEditingTask):
         prompt = prompts.STYLE_EDITING.format(origin_svg=edit.original, command=edit.command)
         return Sample(
             id=sample_id,
-            group=group,
+            group=task_file.group,
             messages=prompts.user_message(prompt),
             reference=f"Answer:{edit.modified}",
             input_svg=edit.original,

@@ -1,9 +1,10 @@
-"""What the three SVGenius editing tasks share: options, tiers, reference renders, loading.
+"""What the SVGenius tasks answered with SVG code share: options, tiers, references, loading.
 
-Bug fixing, code optimization and style editing each read one task file per tier, turn each
-record into one sample with the id ``<tier>/<index>`` and render their references once per run.
-A subclass names its task file (a key of :data:`~svgeval.tasks.svgenius.data.TASK_FILES`), the
-schema of its records, and how a record becomes a :class:`Sample`.
+Bug fixing, code optimization, style editing, text-to-SVG and image-to-SVG each read one task
+file per tier, turn each record into one sample with the id ``<tier>/<index>`` and render their
+references once per run. A subclass names its task file (a key of
+:data:`~svgeval.tasks.svgenius.data.TASK_FILES`), the schema of its records, and how a record
+becomes a :class:`Sample`.
 """
 
 from __future__ import annotations
@@ -12,11 +13,16 @@ from abc import abstractmethod
 from typing import Any, ClassVar
 
 from svgeval.tasks.base import Sample, Task, TaskOptions
-from svgeval.tasks.svgenius.data import TIERS, SvgeniusEditingOptions, load_task_files
+from svgeval.tasks.svgenius.data import (
+    TIERS,
+    SvgeniusEditingOptions,
+    TaskFile,
+    load_task_files,
+)
 from svgeval.tasks.svgenius.scoring import ReferenceRenders
 
 
-class SvgeniusEditingTask(Task):
+class SvgeniusCodeTask(Task):
     """Base of the SVGenius tasks whose answer is SVG code."""
 
     task_file: ClassVar[str]
@@ -33,11 +39,11 @@ class SvgeniusEditingTask(Task):
     def load(self) -> list[Sample]:
         files = load_task_files(self.options, self.settings.file, self.task_file, self.item_type)
         return [
-            self.make_sample(f"{task_file.group}/{index:03d}", task_file.group, item)
+            self.make_sample(f"{task_file.group}/{index:03d}", task_file, item)
             for task_file in files
             for index, item in enumerate(task_file.items)
         ]
 
     @abstractmethod
-    def make_sample(self, sample_id: str, group: str, item: Any) -> Sample:
-        """The sample of one record."""
+    def make_sample(self, sample_id: str, task_file: TaskFile[Any], item: Any) -> Sample:
+        """The sample of one record of ``task_file``."""
