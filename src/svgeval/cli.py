@@ -18,6 +18,7 @@ from rich.markup import escape
 from svgeval import __version__
 from svgeval.cli_errors import UserError, console, user_errors
 from svgeval.cli_execute import execute, stdout_console
+from svgeval.cli_report import compare, leaderboard, report
 from svgeval.cli_svgenius import svgenius_app
 from svgeval.metrics import METRICS
 from svgeval.models import MODELS, load_model
@@ -41,6 +42,8 @@ svgeditbench_app = typer.Typer(no_args_is_help=True, context_settings=HELP,
                                help="SVGEditBench data tools.")
 app.add_typer(svgeditbench_app, name="svgeditbench")
 app.add_typer(svgenius_app, name="svgenius", context_settings=HELP)
+for report_command in (report, leaderboard, compare):
+    app.command()(report_command)
 out = stdout_console()
 
 TaskName = Annotated[str, typer.Argument(help="Task name; see `svgeval list tasks`.")]
