@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 
 from svgeval.cli_errors import UserError, console, user_errors
+from svgeval.cli_execute import stdout_console
 from svgeval.report.compare import compare_runs
 from svgeval.report.compare_page import build_comparison, comparison_table
 from svgeval.report.leaderboard import FORMATS, LAYOUTS, leaderboard_text, split_boards
@@ -138,7 +139,7 @@ def compare(
             raise UserError(f"--top must be at least 1, got {top}")
         a, b = load_run(run_a), load_run(run_b)
         comparison = compare_runs(a, b, top=top)
-        console.print(comparison_table(comparison))
+        stdout_console().print(comparison_table(comparison))
         for note in comparison.notes:
             console.print(f"note: {note}", highlight=False, soft_wrap=True)
         sources = load_sources(a.config, data)

@@ -54,6 +54,20 @@ def invoke(args: list[str]) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
+def invoke_streams(args: list[str]) -> tuple[int, str, str]:
+    """Run the CLI; exit code, standard output and standard error apart."""
+    result = cli.invoke(app, args)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def one_line_error(args: list[str]) -> str:
+    """The one line of a CLI command that must fail with exit code 1."""
+    code, output = invoke(args)
+    lines = [line for line in output.splitlines() if line.strip()]
+    assert code == 1 and len(lines) == 1 and lines[0].startswith("error:"), output
+    return lines[0]
+
+
 def make_data(root: Path, seed: int = 0) -> Path:
     """The 72 demo SVGEditBench cases in the release layout."""
     names = write_demo_corpus(root / "icons")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from PIL import Image
-from report_runs import SmallRun, invoke
+from report_runs import SmallRun, invoke, make_data, one_line_error
 
 from svgeval.report.gallery import CHUNK
 
@@ -126,8 +126,6 @@ def test_without_the_data_the_report_shows_model_renders_and_says_why(
 def test_other_data_is_never_used_for_references(
     small_run: SmallRun, tmp_path: Path
 ) -> None:
-    from report_runs import make_data
-
     other = make_data(tmp_path / "other", seed=9)
     code, output = invoke(["report", str(small_run.root), "--data", str(other),
                            "--out", str(tmp_path / "page")])
@@ -142,6 +140,12 @@ def test_other_data_is_never_used_for_references(
     ],
 )
 def test_not_a_run_is_one_line(tmp_path: Path, make: Any, message: str) -> None:
-    code, output = invoke(["report", str(make(tmp_path))])
-    lines = [line for line in output.splitlines() if line.strip()]
-    assert code == 1 and len(lines) == 1 and message in lines[0], output
+    assert message in one_line_error(["report", str(make(tmp_path))])
+
+
+def test_an_interrupted_run_without_results_is_one_line(
+    small_run: SmallRun, tmp_path: Path
+) -> None:
+    run = tmp_path / "cut"
+    shutil.copytree(small_run.root, run, ignore=shutil.ignore_patterns("report", "results.json"))
+    assert "svgeval score" in one_line_error(["report", str(run)])

@@ -123,7 +123,7 @@ def build_comparison(
         + f"<p>outcomes: {esc(outcomes)}</p><h2>Paired differences (B − A)</h2>"
         + '<p class="hint">mean over samples where both runs have a value; bootstrap 95% '
         "interval of the mean difference; ↑/↓: higher/lower is better</p>"
-        + table(HEADER, ([esc(cell) for cell in _row(m)] for m in comparison.metrics), "pairs")
+        + table(HEADER, ([esc(cell) for cell in _row(m)] for m in comparison.metrics), "paired")
         + "<h2>Samples that differ most</h2>" + ("".join(sections) or "<p>No sample differs.</p>")
     )
     page = out_dir / "index.html"

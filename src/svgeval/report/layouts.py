@@ -58,9 +58,11 @@ def two_decimals(value: float | None) -> str:
 
 
 def model_notes(runs: Sequence[LoadedRun], labels: Sequence[str]) -> list[str]:
-    """One line naming each run's model, and which runs are incomplete."""
-    notes = ["runs: " + "; ".join(f"{label} = {run.config.model}" for run, label in
-                                  zip(runs, labels))]
+    """A line naming the model of each run whose label is not its model, and a line per
+    incomplete run."""
+    named = [f"{label} = {run.config.model}" for run, label in zip(runs, labels)
+             if label != run.config.model]
+    notes = ["models: " + "; ".join(named)] if named else []
     for run, label in zip(runs, labels):
         if not run.results.complete:
             notes.append(

@@ -99,7 +99,7 @@ def flat_table(runs: Sequence[LoadedRun], labels: Sequence[str], title: str) -> 
         + [column[index] for column in per_key]
         for index, (run, label) in enumerate(zip(runs, labels))
     ]
-    notes = model_notes(runs, labels)[1:]
+    notes = [note for note in model_notes(runs, labels) if not note.startswith("models:")]
     return Table(title=title, columns=columns, rows=rows, notes=notes)
 
 

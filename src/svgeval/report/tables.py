@@ -89,7 +89,8 @@ def to_markdown(table: Table) -> str:
     """A Markdown table under a bold title, best values in bold, notes in italics."""
     lines = [f"**{_md_text(table.title)}**", ""]
     lines.append("| " + " | ".join(_md_text(c.label) for c in table.columns) + " |")
-    lines.append("|" + "|".join("---" if i == 0 else "---:" for i in range(len(table.columns))) + "|")
+    numeric = [any(row[i].numeric for row in table.rows) for i in range(len(table.columns))]
+    lines.append("|" + "|".join("---:" if right else "---" for right in numeric) + "|")
     for row in table.rows:
         cells = [f"**{_md_text(c.text)}**" if c.best else _md_text(c.text) for c in row]
         lines.append("| " + " | ".join(cells) + " |")
