@@ -1,4 +1,5 @@
-"""Command line: ``svgeval run``, ``score``, ``export``, ``list``, ``demo`` and the data builders.
+"""Command line: ``svgeval run``, ``score``, ``export``, ``list``, ``demo``, the data builders, and
+the report commands of :mod:`svgeval.cli_report` (``report``, ``leaderboard``, ``compare``).
 
 Every error a user can cause (bad path, bad flag, unreachable endpoint, malformed data) ends with a
 one-line message saying what happened and what to do, and exit code 1.
@@ -42,8 +43,6 @@ svgeditbench_app = typer.Typer(no_args_is_help=True, context_settings=HELP,
                                help="SVGEditBench data tools.")
 app.add_typer(svgeditbench_app, name="svgeditbench")
 app.add_typer(svgenius_app, name="svgenius", context_settings=HELP)
-for report_command in (report, leaderboard, compare):
-    app.command()(report_command)
 out = stdout_console()
 
 TaskName = Annotated[str, typer.Argument(help="Task name; see `svgeval list tasks`.")]
@@ -304,6 +303,10 @@ def svgeditbench_build(
         style = cast(ColorStyle, colors)
         count = write_release(build_cases(files, seed=seed, colors=style), out_dir)
         out.print(f"wrote {count} cases to {out_dir}")
+
+
+for report_command in (report, leaderboard, compare):
+    app.command()(report_command)
 
 
 @app.callback(invoke_without_command=True)

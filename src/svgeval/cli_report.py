@@ -87,8 +87,10 @@ def leaderboard(
         typer.Option(help="Also write metric-by-group plots (PNG and SVG) into this folder."),
     ] = None,
 ) -> None:
-    """One row per run, one column per metric, the best value marked; runs on different
-    data or task versions go to separate tables, and the reason is printed."""
+    """Runs side by side: one row per run, one column per metric, the best value marked.
+
+    Runs on different data or task versions go to separate tables, and the reason is printed.
+    """
     with user_errors():
         if format_ not in FORMATS:
             raise UserError(f"--format {format_}: choose one of {', '.join(FORMATS)}")
@@ -130,9 +132,11 @@ def compare(
     open_: OpenOption = False,
     render_workers: Workers = None,
 ) -> None:
-    """Paired per-sample comparison of two runs of the same task and data: mean difference
-    with a bootstrap 95% interval, the share of samples that improve, and the samples that
-    differ most, side by side in an HTML view."""
+    """Paired per-sample comparison of two runs of the same task and data.
+
+    Per metric: the mean difference with a bootstrap 95% interval and the share of samples that
+    improve; and the samples that differ most, side by side in an HTML view.
+    """
     with user_errors():
         _check_workers(render_workers)
         if top < 1:

@@ -93,25 +93,29 @@ def test_opened_details_show_hostile_svg_as_text_only(
     assert console_errors(browser) == []
 
 
-def mse_order(small_run: SmallRun) -> list[str]:
-    """Sample ids by mse, worst (largest) first; samples without one are left out."""
+def mse_values(small_run: SmallRun) -> dict[str, float]:
+    """Sample id -> mse, for the samples that have one."""
     lines = (small_run.root / "samples.jsonl").read_text(encoding="utf-8").splitlines()
     rows = [json.loads(line) for line in lines if line.strip()]
-    valued = [(row["metrics"].get("mse"), index, row["id"]) for index, row in enumerate(rows)]
-    return [sample_id for value, index, sample_id in
-            sorted((v for v in valued if v[0] is not None), key=lambda v: (-v[0], v[1]))]
+    return {row["id"]: row["metrics"]["mse"] for row in rows
+            if row["metrics"].get("mse") is not None}
 
 
 def test_sort_worst_first_with_a_limit(browser: Any, small_run: SmallRun, page: Path) -> None:
     from selenium.webdriver.common.by import By
 
+    mse = mse_values(small_run)
+    worst_first = sorted(mse.values(), reverse=True)
     open_page(browser, page)
     choose(browser, "f-sort", "mse:worst")
     browser.find_element(By.ID, "f-limit").send_keys("3")
-    assert card_ids(browser) == mse_order(small_run)[:3]
+    assert [mse[i] for i in card_ids(browser)] == worst_first[:3]
     browser.find_element(By.ID, "f-limit").clear()
     browser.find_element(By.ID, "f-worst").click()
-    assert card_ids(browser)[: len(mse_order(small_run))] == mse_order(small_run)
+    shown = card_ids(browser)
+    # samples with an mse come first, worst first; the failed ones (no mse) after them
+    assert [mse[i] for i in shown[: len(mse)]] == worst_first
+    assert set(shown[len(mse):]) == set(small_run.expected) - set(mse)
 
 
 def test_pages(browser: Any, small_run: SmallRun, page: Path) -> None:

@@ -45,6 +45,7 @@ class PairedMetric:
 
     @property
     def key(self) -> str:
+        """``<group>/<metric>``, as in ``results.json``."""
         return f"{self.group}/{self.metric}"
 
 
@@ -60,6 +61,7 @@ class PairedSample:
 
     @property
     def diff(self) -> float:
+        """``B - A``."""
         return self.b - self.a
 
 

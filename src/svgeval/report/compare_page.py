@@ -78,6 +78,7 @@ class _Pairs:
         return "valid" if record.failure is None else record.failure.tag
 
     def card(self, pair: PairedSample, labels: tuple[str, str], higher: bool | None) -> str:
+        """One sample side by side: A's render, B's, the reference, and the two values."""
         first, second = self.records["A"][pair.id], self.records["B"][pair.id]
         figures = _figure(f"A: {labels[0]} ({self._outcome(first)})",
                           self._render(output_svg(first)))

@@ -58,17 +58,19 @@ def two_decimals(value: float | None) -> str:
 
 
 def model_notes(runs: Sequence[LoadedRun], labels: Sequence[str]) -> list[str]:
-    """A line naming the model of each run whose label is not its model, and a line per
-    incomplete run."""
+    """A line naming the model of each run whose label is not its model (none if all are)."""
     named = [f"{label} = {run.config.model}" for run, label in zip(runs, labels)
              if label != run.config.model]
-    notes = ["models: " + "; ".join(named)] if named else []
-    for run, label in zip(runs, labels):
-        if not run.results.complete:
-            notes.append(
-                f"{label} is incomplete: {run.results.n} of {run.results.n_expected} samples"
-            )
-    return notes
+    return ["models: " + "; ".join(named)] if named else []
+
+
+def incomplete_notes(runs: Sequence[LoadedRun], labels: Sequence[str]) -> list[str]:
+    """A line per run that lacks samples."""
+    return [
+        f"{label} is incomplete: {run.results.n} of {run.results.n_expected} samples"
+        for run, label in zip(runs, labels)
+        if not run.results.complete
+    ]
 
 
 def svgeditbench_table_1(runs: Sequence[LoadedRun], labels: Sequence[str], title: str) -> Table:
@@ -84,7 +86,7 @@ def svgeditbench_table_1(runs: Sequence[LoadedRun], labels: Sequence[str], title
         higher = runs[0].higher_is_better(metric)
         cells = number_cells(values, higher, text)
         rows.append([Cell(task_label), Cell(metric_label + arrow(higher)), *cells])
-    notes = model_notes(runs, labels)
+    notes = model_notes(runs, labels) + incomplete_notes(runs, labels)
     invalid = [
         f"{label}: {sum(int(c.get('n_invalid', 0)) for c in run.results.counts.values())}"
         for run, label in zip(runs, labels)
@@ -112,7 +114,7 @@ def svgenius_tiers(runs: Sequence[LoadedRun], labels: Sequence[str], title: str)
         for index, label in enumerate(labels)
     ]
     return Table(title=f"{title} (per-tier layout)", columns=columns, rows=rows,
-                 notes=model_notes(runs, labels))
+                 notes=model_notes(runs, labels) + incomplete_notes(runs, labels))
 
 
 PAPER_LAYOUTS: dict[str, Layout] = {

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from svgeval.report.layouts import PAPER_LAYOUTS, model_notes
+from svgeval.report.layouts import PAPER_LAYOUTS, incomplete_notes
 from svgeval.report.page import arrow
 from svgeval.report.runs import LoadedRun, ReportError, run_labels
 from svgeval.report.summary import format_value
@@ -99,8 +99,7 @@ def flat_table(runs: Sequence[LoadedRun], labels: Sequence[str], title: str) -> 
         + [column[index] for column in per_key]
         for index, (run, label) in enumerate(zip(runs, labels))
     ]
-    notes = [note for note in model_notes(runs, labels) if not note.startswith("models:")]
-    return Table(title=title, columns=columns, rows=rows, notes=notes)
+    return Table(title=title, columns=columns, rows=rows, notes=incomplete_notes(runs, labels))
 
 
 def board_table(board: Board, format_: str, layout: str) -> Table:

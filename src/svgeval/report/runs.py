@@ -46,7 +46,7 @@ class LoadedRun:
     def groups(self) -> list[str]:
         """The run's groups (subtasks, tiers) in the order of ``results.json``."""
         seen = dict.fromkeys(self.results.counts)
-        seen.update(dict.fromkeys(key.split("/", 1)[0] for key in self.results.metrics))
+        seen.update(dict.fromkeys(key.rsplit("/", 1)[0] for key in self.results.metrics))
         return list(seen)
 
     def metric_names(self) -> list[str]:

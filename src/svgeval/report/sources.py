@@ -49,6 +49,8 @@ class SampleSources:
 
     samples: dict[str, Sample] = field(default_factory=dict)
     note: str = ""
+    references: dict[str, str | None] = field(default_factory=dict)
+    """Each sample's reference SVG, extracted once (see :func:`reference_svg`)."""
 
     @property
     def available(self) -> bool:
@@ -67,8 +69,7 @@ class SampleSources:
 
     def reference_svg(self, sample_id: str) -> str | None:
         """The reference answer's SVG (None: not an SVG task, or no data)."""
-        sample = self.samples.get(sample_id)
-        return reference_svg(sample) if sample is not None else None
+        return self.references.get(sample_id)
 
 
 def reference_svg(sample: Sample) -> str | None:
@@ -104,5 +105,6 @@ def load_sources(config: RunConfig, data: Path | None = None) -> SampleSources:
         )
     return SampleSources(
         samples={sample.id: sample for sample in samples},
+        references={sample.id: reference_svg(sample) for sample in samples},
         note=f"inputs and references from {where} (dataset hash {found[:12]}, as in the run)",
     )
