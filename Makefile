@@ -4,7 +4,7 @@ PYTHON ?= python3
 # The CPU build of torch; on a machine with CUDA, TORCH_SPEC="torch>=2.1" takes the registry's build.
 TORCH_SPEC ?= torch==2.13.0
 
-.PHONY: demo test test-core lint
+.PHONY: demo test test-core lint browser
 
 $(VENV)/.core: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,8 +22,24 @@ $(VENV)/.dev: pyproject.toml
 demo: $(VENV)/.core
 	$(VENV)/bin/svgeval demo --out runs/demo
 
-test: $(VENV)/.dev
+test: $(VENV)/.dev browser
 	$(VENV)/bin/pytest
+
+# headless Chromium for the report page tests: the Debian packages, installed only where missing and
+# apt-get can run (as root or with password-less sudo); never fails, the browser tests skip without it
+APT_CHROMIUM = apt-get update -qq && apt-get install -y -qq chromium chromium-driver
+browser:
+	@if command -v chromedriver >/dev/null 2>&1 && \
+	    { command -v chromium || command -v chromium-browser; } >/dev/null 2>&1; then :; \
+	elif ! command -v apt-get >/dev/null 2>&1; then \
+	    echo "note: no apt-get; install Chromium and chromedriver to run the browser tests"; \
+	elif [ "$$(id -u)" = 0 ]; then \
+	    sh -c '$(APT_CHROMIUM)' >/dev/null || echo "note: could not install Chromium"; \
+	elif sudo -n true 2>/dev/null; then \
+	    sudo sh -c '$(APT_CHROMIUM)' >/dev/null || echo "note: could not install Chromium"; \
+	else \
+	    echo "note: to run the browser tests: sudo sh -c '$(APT_CHROMIUM)'"; \
+	fi
 
 # the suite without the models extra: what needs torch is skipped, nothing fails
 .venv-core/.core: pyproject.toml
@@ -31,7 +47,7 @@ test: $(VENV)/.dev
 	.venv-core/bin/pip install --quiet --disable-pip-version-check -e ".[dev]"
 	touch $@
 
-test-core: .venv-core/.core
+test-core: .venv-core/.core browser
 	.venv-core/bin/pytest
 
 lint: $(VENV)/.dev

@@ -1,4 +1,5 @@
-"""Command line: ``svgeval run``, ``score``, ``export``, ``list``, ``demo`` and the data builders.
+"""Command line: ``svgeval run``, ``score``, ``export``, ``list``, ``demo``, the data builders, and
+the report commands of :mod:`svgeval.cli_report` (``report``, ``leaderboard``, ``compare``).
 
 Every error a user can cause (bad path, bad flag, unreachable endpoint, malformed data) ends with a
 one-line message saying what happened and what to do, and exit code 1.
@@ -18,6 +19,7 @@ from rich.markup import escape
 from svgeval import __version__
 from svgeval.cli_errors import UserError, console, user_errors
 from svgeval.cli_execute import execute, stdout_console
+from svgeval.cli_report import compare, leaderboard, report
 from svgeval.cli_svgenius import svgenius_app
 from svgeval.metrics import METRICS
 from svgeval.models import MODELS, load_model
@@ -320,6 +322,10 @@ def svgeditbench_build(
             raise UserError(f"no case could be built from the {len(files)} files in {svg_dir}")
         count = write_release(build.cases, out_dir)
         out.print(f"wrote {count} cases to {out_dir}", highlight=False, soft_wrap=True)
+
+
+for report_command in (report, leaderboard, compare):
+    app.command()(report_command)
 
 
 @app.callback(invoke_without_command=True)

@@ -13,7 +13,8 @@ Direction = Callable[[str], "bool | None"]
 """Metric key -> True when higher is better (None: unknown)."""
 
 
-def _format(value: float | None) -> str:
+def format_value(value: float | None) -> str:
+    """A mean for people: four decimals, scientific notation for very small or large values."""
     if value is None:
         return "n/a"
     if value == 0 or 1e-3 <= abs(value) < 1e5:
@@ -50,7 +51,7 @@ def summary_table(results: Results, direction: Direction | None = None) -> Table
         row = [group, str(count.get("n", "")), str(count.get("n_invalid", ""))]
         if len(table.columns) > 3 + len(names):
             row.append(str(count.get("n_reference", 0)))
-        row += [_format(metrics.get(f"{group}/{name}")) for name in names]
+        row += [format_value(metrics.get(f"{group}/{name}")) for name in names]
         table.add_row(*row)
     return table
 

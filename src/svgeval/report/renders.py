@@ -1,0 +1,138 @@
+"""PNG renders of the SVGs a report shows, written once into a folder beside the page.
+
+Every SVG, the model's above all, is rendered inside the isolated :class:`Renderer` (sanitized,
+time- and memory-limited worker processes), and only the PNG bytes come back, so a hostile SVG
+reaches the page as pixels or as a failure message, never as markup. A render is named by a
+hash of its SVG code and size: the same SVG is drawn once however many samples show it (an
+unchanged input and the identity model's answer), and a second build of the report reuses every
+file already there. A render that fails is remembered the same way, in a ``.fail`` file holding
+its reason.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from PIL import Image
+
+from svgeval.svg.isolation import CallOutcome, Renderer
+from svgeval.svg.render import RenderSpec, render_svg_uint8
+
+REPORT_SPEC = RenderSpec.square(160)
+"""Size of a report render: large enough to see a 72 px benchmark icon's detail."""
+
+
+def render_png(svg: str, spec: RenderSpec) -> bytes:
+    """Render ``svg`` and encode it as PNG; runs inside an isolated worker."""
+    pixels = render_svg_uint8(svg, spec)
+    buffer = io.BytesIO()
+    Image.fromarray(pixels).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A render as the page refers to it: a PNG path relative to the page, or why there is
+    none."""
+
+    src: str | None = None
+    error: str | None = None
+
+
+@dataclass
+class RenderCounts:
+    """What a build did: renders drawn now, found from an earlier build, and failed."""
+
+    drawn: int = 0
+    reused: int = 0
+    failed: int = 0
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    scratch = path.with_name(path.name + ".tmp")
+    scratch.write_bytes(data)
+    os.replace(scratch, path)
+
+
+class RenderStore:
+    """Renders in ``folder``, named by content; the page refers to them as ``<prefix>/<name>``.
+
+    ``workers`` and ``timeout_s`` configure the :class:`Renderer` started when something has
+    to be drawn (none is started when every render exists already).
+    """
+
+    def __init__(
+        self,
+        folder: Path,
+        prefix: str = "renders",
+        spec: RenderSpec = REPORT_SPEC,
+        workers: int | None = None,
+        timeout_s: float = 10.0,
+    ) -> None:
+        self.folder = folder
+        self.prefix = prefix
+        self.spec = spec
+        self.workers = workers
+        self.timeout_s = timeout_s
+        self.counts = RenderCounts()
+
+    def key(self, svg: str) -> str:
+        """The name of ``svg``'s render (without extension)."""
+        size = f"{self.spec.width}x{self.spec.height}:{self.spec.background}\n"
+        return hashlib.sha256((size + svg).encode("utf-8", "surrogatepass")).hexdigest()[:24]
+
+    def _known(self, key: str) -> Rendered | None:
+        png = self.folder / f"{key}.png"
+        if png.exists():
+            return Rendered(src=f"{self.prefix}/{png.name}")
+        failed = self.folder / f"{key}.fail"
+        if failed.exists():
+            return Rendered(error=failed.read_text(encoding="utf-8"))
+        return None
+
+    def _store(self, key: str, outcome: CallOutcome[bytes]) -> Rendered:
+        if outcome.value is not None:
+            _write_atomically(self.folder / f"{key}.png", outcome.value)
+            return Rendered(src=f"{self.prefix}/{key}.png")
+        failure = outcome.failure
+        error = f"{failure.tag}: {failure.message}" if failure is not None else "unknown failure"
+        _write_atomically(self.folder / f"{key}.fail", error.encode("utf-8"))
+        self.counts.failed += 1
+        return Rendered(error=error)
+
+    def render_all(self, svgs: Iterable[str]) -> dict[str, Rendered]:
+        """Every SVG's render by :meth:`key`, drawing only those not drawn before."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        todo: dict[str, str] = {}
+        done: dict[str, Rendered] = {}
+        for svg in svgs:
+            key = self.key(svg)
+            if key in done or key in todo:
+                continue
+            known = self._known(key)
+            if known is None:
+                todo[key] = svg
+            else:
+                done[key] = known
+                self.counts.reused += 1
+        if todo:
+            with Renderer(workers=self.workers, timeout_s=self.timeout_s) as renderer:
+                threads = max(2, renderer.workers * 2)
+                with ThreadPoolExecutor(max_workers=threads) as pool:
+                    outcomes = pool.map(
+                        lambda svg: renderer.call(render_png, svg, self.spec), todo.values()
+                    )
+                    for key, outcome in zip(todo, outcomes):
+                        done[key] = self._store(key, outcome)
+            self.counts.drawn += len(todo)
+        return done
+
+    def lookup(self, renders: dict[str, Rendered], svg: str | None) -> Rendered | None:
+        """The render of ``svg`` from a :meth:`render_all` result (None for no SVG)."""
+        return None if svg is None else renders[self.key(svg)]

@@ -1,0 +1,176 @@
+"""``svgeval report RUN``: one run as a static page, ``RUN/report/index.html``.
+
+The summary comes first and needs no script: what was run, the metrics of ``results.json`` with
+their sample counts and bootstrap intervals, the failures by kind and reason, and the per-group
+distribution plots. The gallery below it shows one card per sample (input, the model's render
+and the reference, the metrics, the failure, the prompt and raw response on demand) with
+filters, sorting and pages, from the files of :mod:`svgeval.report.gallery`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from svgeval.report.gallery import write_gallery
+from svgeval.report.page import arrow, copy_assets, document, esc, number, table
+from svgeval.report.plots import Plot, distribution_plots
+from svgeval.report.renders import RenderCounts, RenderStore
+from svgeval.report.runs import LoadedRun
+from svgeval.report.sources import SampleSources
+
+GALLERY = """
+<section id="gallery">
+<h2>Samples</h2>
+<form class="controls" id="controls">
+<label>Group <select id="f-group"></select></label>
+<label>Outcome <select id="f-outcome"></select></label>
+<label>Sort <select id="f-sort"></select></label>
+<label>Show only the first <input id="f-limit" type="number" min="1" placeholder="all"></label>
+<button type="button" id="f-worst">Worst 20</button>
+<label>Per page <select id="f-page-size"></select></label>
+</form>
+<div class="status"><span id="g-status"></span><span class="pager" id="pager-top"></span></div>
+<div id="cards" class="cards"></div>
+<div class="status"><span></span><span class="pager" id="pager-bottom"></span></div>
+<noscript><p class="note">The gallery needs JavaScript; the summary above does not.</p></noscript>
+</section>
+"""
+
+
+@dataclass(frozen=True)
+class ReportBuild:
+    """What :func:`build_report` wrote."""
+
+    index: Path
+    """The page."""
+    n_samples: int
+    """Cards in the gallery."""
+    renders: RenderCounts
+    """Renders drawn for this build and reused from an earlier one."""
+
+
+def _options(options: dict[str, Any]) -> str:
+    """``tier=all, seed=0, extract=svgeditbench``: the task's options on one line."""
+    flat = {key: value for key, value in options.items() if key != "set"}
+    flat.update(options.get("set") or {})
+    return ", ".join(f"{key}={value}" for key, value in flat.items())
+
+
+def _meta(run: LoadedRun) -> str:
+    config, results = run.config, run.results
+    usage = results.usage
+    items = [
+        ("task", f"{config.task} (version {config.task_version})"),
+        ("model", config.model + (f" at {config.base_url}" if config.base_url else "")),
+        ("samples", f"{results.n} of {results.n_expected}"
+                    + ("" if results.complete else f" ({results.n_missing} missing)")),
+        ("valid outputs", str(results.n_valid)),
+        ("task options", _options(config.task_options)),
+        ("data", f"{config.data or 'downloaded release'} (hash {config.dataset_hash[:12]})"),
+        ("tokens", f"{usage.prompt_tokens:,} prompt, {usage.completion_tokens:,} completion"),
+        ("started", config.created_at),
+        ("svgeval", results.svgeval_version),
+    ]
+    cells = "".join(f"<dt>{esc(key)}</dt><dd>{esc(value)}</dd>" for key, value in items)
+    return f'<dl class="meta">{cells}</dl>'
+
+
+def _notes(run: LoadedRun, sources: SampleSources) -> str:
+    notes = [sources.note]
+    if not run.results.complete:
+        notes.append(
+            f"this run is incomplete: {run.results.n_missing} samples have no record "
+            "(`svgeval run ... --resume` completes it)"
+        )
+    notes += [f"{metric} not computed: {why}" for metric, why in run.results.not_computed.items()]
+    return "".join(f'<p class="note">{esc(note)}</p>' for note in notes if note)
+
+
+def _metric_cell(run: LoadedRun, key: str) -> str:
+    value = run.results.metrics.get(key)
+    if key not in run.results.metrics:
+        return ""
+    stats = run.results.stats.get(key)
+    extra = ""
+    if stats is not None:
+        interval = stats.ci95
+        if interval is not None:
+            extra += f'<span class="ci">[{number(interval[0])}, {number(interval[1])}]</span>'
+        extra += f'<span class="n">n = {stats.n}</span>'
+    return f'<span class="v">{esc(number(value))}</span>{extra}'
+
+
+def _metrics_table(run: LoadedRun) -> str:
+    groups = run.groups()
+    names = list(dict.fromkeys(key.rsplit("/", 1)[-1] for key in run.results.metrics))
+    header = ["group", "n", "valid", "invalid"] + [
+        name + arrow(run.higher_is_better(name)) for name in names
+    ]
+    rows = []
+    for group in groups:
+        count = run.results.counts.get(group, {})
+        rows.append(
+            [esc(group)]
+            + [esc(count.get(field, "")) for field in ("n", "n_valid", "n_invalid")]
+            + [_metric_cell(run, f"{group}/{name}") for name in names]
+        )
+    return table(header, rows, "metrics")
+
+
+def _failures_table(run: LoadedRun) -> str:
+    counts = run.results.counts
+    tags = sorted({tag for count in counts.values() for tag in count.get("failures", {})})
+    if not tags:
+        return '<p class="ok">No failures: every output was used.</p>'
+    rows = [
+        [esc(group)] + [esc(count.get("failures", {}).get(tag, "")) for tag in tags]
+        for group, count in counts.items()
+    ]
+    totals = [sum(count.get("failures", {}).get(tag, 0) for count in counts.values())
+              for tag in tags]
+    rows.append(["<b>all</b>"] + [f"<b>{total}</b>" for total in totals])
+    return table(["group", *tags], rows, "failures")
+
+
+def _plots(plots: list[Plot], out_dir: Path) -> str:
+    figures = "".join(
+        f'<figure><a href="{esc(plot.svg.relative_to(out_dir).as_posix())}">'
+        f'<img src="{esc(plot.png.relative_to(out_dir).as_posix())}" alt="{esc(plot.title)}">'
+        f'</a><figcaption>{esc(plot.title)} · <a href="{esc(plot.svg.relative_to(out_dir).as_posix())}">'
+        f"SVG</a></figcaption></figure>"
+        for plot in plots
+    )
+    return f'<div class="plots">{figures}</div>' if figures else ""
+
+
+def build_report(
+    run: LoadedRun, out_dir: Path, sources: SampleSources, workers: int | None = None
+) -> ReportBuild:
+    """Write the report of ``run`` into ``out_dir`` (renders are reused from an earlier build)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    directions = {name: run.higher_is_better(name) for name in run.metric_names()}
+    store = RenderStore(
+        out_dir / "renders", workers=workers, timeout_s=run.config.settings.render_timeout_s
+    )
+    samples = sources.in_data_order(run.samples)
+    gallery = write_gallery(out_dir, samples, sources, store, directions, run.groups())
+    plots = distribution_plots(samples, directions, out_dir / "plots", run.groups())
+    title = f"{run.config.task} · {run.config.model}"
+    body = (
+        f"<header><h1>{esc(title)}</h1><p class=\"sub\">svgeval report of "
+        f"<code>{esc(run.root)}</code></p></header>\n"
+        f"<section id=\"summary\"><h2>Summary</h2>{_meta(run)}{_notes(run, sources)}"
+        f"<h3>Metrics</h3><p class=\"hint\">mean, bootstrap 95% interval, values averaged; "
+        f"↑/↓: higher/lower is better</p>{_metrics_table(run)}"
+        f"<h3>Failures by kind</h3>{_failures_table(run)}"
+        f"{_plots(plots, out_dir)}</section>\n{GALLERY}"
+    )
+    index = out_dir / "index.html"
+    index.write_text(
+        document(f"svgeval report: {title}", body, ["data/samples.js", "report.js"]),
+        encoding="utf-8",
+    )
+    copy_assets(out_dir)
+    return ReportBuild(index=index, n_samples=gallery.n_samples, renders=store.counts)
