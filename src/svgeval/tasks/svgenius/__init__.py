@@ -1,6 +1,7 @@
 """SVGenius (Chen et al., 2025): understanding QA, bug fixing, code optimization, style editing.
 
-Importing this package registers the four text-in tasks; the data generators are
+Importing this package registers the four text-in tasks and style transfer (scored by a judge
+model); the data generators are
 :func:`build_bugfix_cases`, :func:`build_optimize_cases`, :func:`build_style_edit_cases` and
 :func:`svgeval.tasks.svgenius.qa_generation.generate_qa_items` (not imported here: it needs
 the model interface). See docs/svgenius.md.
@@ -11,12 +12,14 @@ from svgeval.tasks.svgenius.bugfix import SvgeniusBugFix
 from svgeval.tasks.svgenius.optimize import SvgeniusOptimize, build_optimize_cases
 from svgeval.tasks.svgenius.style_edit import SvgeniusStyleEdit
 from svgeval.tasks.svgenius.style_edit_generator import build_style_edit_cases
+from svgeval.tasks.svgenius.style_transfer import SvgeniusStyleTransfer
 from svgeval.tasks.svgenius.understanding import SvgeniusUnderstanding
 
 __all__ = [
     "SvgeniusBugFix",
     "SvgeniusOptimize",
     "SvgeniusStyleEdit",
+    "SvgeniusStyleTransfer",
     "SvgeniusUnderstanding",
     "build_bugfix_cases",
     "build_optimize_cases",

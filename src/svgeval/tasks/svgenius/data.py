@@ -38,6 +38,7 @@ TASK_FILES: Mapping[str, Mapping[str, str]] = {
         tier: f"editing/code_optimization/{tier}_svg_optimization_results.json" for tier in TIERS
     },
     "style_edit": {tier: f"editing/style_editing/{tier}_results.json" for tier in TIERS},
+    "style_transfer": {tier: f"generation/style_trans/{tier}.json" for tier in TIERS},
 }
 """Task file of each tier, relative to ``src/tasks/`` of the release."""
 
