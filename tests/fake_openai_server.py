@@ -127,6 +127,19 @@ def message_text(message: Mapping[str, Any]) -> str:
     return ""
 
 
+def message_images(message: Mapping[str, Any]) -> list[str]:
+    """The image URLs of a chat message (``data:image/png;base64,...`` for svgeval's images),
+    in order; none for a message whose content is a string."""
+    content = message.get("content")
+    if not isinstance(content, list):
+        return []
+    return [
+        str(part["image_url"]["url"])
+        for part in content
+        if isinstance(part, dict) and part.get("type") == "image_url"
+    ]
+
+
 def echo_svg(body: Mapping[str, Any]) -> str:
     """Reply with the first ``<svg>...</svg>`` of the last user message, in an svg fence.
 

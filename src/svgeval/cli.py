@@ -19,11 +19,21 @@ from rich.markup import escape
 from svgeval import __version__
 from svgeval.cli_errors import UserError, console, user_errors
 from svgeval.cli_execute import execute, stdout_console
+from svgeval.cli_judge import (
+    JudgeApiKeyEnv,
+    JudgeBaseUrl,
+    JudgeConcurrency,
+    JudgeSpec,
+    TextOnlyJudge,
+    TextOnlyModel,
+    build_judge,
+)
 from svgeval.cli_report import compare, leaderboard, report
 from svgeval.cli_svgenius import svgenius_app
 from svgeval.metrics import METRICS
 from svgeval.models import MODELS, load_model
 from svgeval.runner import RunDir, Runner, RunSettings
+from svgeval.runner.judging import Judge
 from svgeval.runner.runner import select_samples
 from svgeval.svg.demo_corpus import write_demo_corpus
 from svgeval.tasks import all_tasks, get_task
@@ -129,6 +139,12 @@ def run(
         list[str] | None,
         typer.Option(help="Local weights for a metric, METRIC=PATH (e.g. dino=/models/dinov2)."),
     ] = None,
+    text_only_model: TextOnlyModel = False,
+    judge: JudgeSpec = None,
+    judge_base_url: JudgeBaseUrl = None,
+    judge_api_key_env: JudgeApiKeyEnv = None,
+    judge_concurrency: JudgeConcurrency = 8,
+    text_only_judge: TextOnlyJudge = False,
 ) -> None:
     """Run TASK with a model and write the run directory."""
     with user_errors():
@@ -158,6 +174,12 @@ def run(
             timeout_s=timeout,
             first_token_timeout_s=first_token_timeout,
             stream=stream,
+            accepts_images=not text_only_model,
+        )
+        judge_setup = build_judge(
+            judge, base_url=judge_base_url, api_key_env=judge_api_key_env,
+            concurrency=judge_concurrency, text_only=text_only_judge, timeout_s=timeout,
+            first_token_timeout_s=first_token_timeout, stream=stream,
         )
         settings = RunSettings(
             temperature=None if omit_temperature else temperature,
@@ -173,7 +195,7 @@ def run(
             metric_batch_size=metric_batch_size,
             device=None if device == "auto" else device,
         )
-        runner = Runner(task_obj, backend, RunDir(out_dir), settings)
+        runner = Runner(task_obj, backend, RunDir(out_dir), settings, judge=judge_setup)
         results = execute(runner, runner.prepare(resume), runner.run)
     if not results.complete:
         raise typer.Exit(1)
@@ -185,11 +207,17 @@ def score(
     data: Annotated[
         Path | None, typer.Option(help="Where the data is now, if it moved since the run.")
     ] = None,
+    judge: JudgeSpec = None,
+    judge_base_url: JudgeBaseUrl = None,
+    judge_api_key_env: JudgeApiKeyEnv = None,
+    judge_concurrency: JudgeConcurrency = 8,
+    text_only_judge: TextOnlyJudge = False,
 ) -> None:
     """Re-score the cached responses of a run without calling any model.
 
     Samples with no cached response stay missing (`--resume` completes them). The run's files
-    change only once re-scoring has finished.
+    change only once re-scoring has finished. Judged metrics come from the run's cached
+    verdicts; only with --judge is a judge asked, for the verdicts not in the cache.
     """
     with user_errors():
         run_dir = RunDir(run_directory)
@@ -200,7 +228,17 @@ def score(
         sets = [f"{key}={'none' if value is None else value}" for key, value in options["set"].items()]
         stored = Path(config.data) if config.data else None
         task_obj = _make_task(config.task, data or stored, options["tier"], options["seed"], sets)
-        runner = Runner(task_obj, load_model("identity"), run_dir, config.settings)
+        judge_setup = build_judge(
+            judge, base_url=judge_base_url, api_key_env=judge_api_key_env,
+            concurrency=judge_concurrency, text_only=text_only_judge,
+            timeout_s=config.settings.timeout_s or 120.0,
+            first_token_timeout_s=config.settings.first_token_timeout_s,
+            stream=config.settings.stream,
+        )
+        if judge_setup is None and config.judge is not None:  # cached verdicts only
+            judge_setup = Judge(config.judge)
+        runner = Runner(task_obj, load_model("identity"), run_dir, config.settings,
+                        judge=judge_setup)
         runner.model.spec = config.model
         execute(runner, runner.prepare_rescore(config), runner.rescore)
 

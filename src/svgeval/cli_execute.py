@@ -52,6 +52,8 @@ def execute(
         )
 
     runner.model.on_retry = on_retry
+    if runner.judge is not None and runner.judge.model is not None:
+        runner.judge.model.on_retry = on_retry
     if console.is_terminal:
         results = _with_bar(runner, resumed, work, monitor)
     else:
@@ -103,6 +105,15 @@ def print_summary(runner: Runner, results: Results) -> None:
     out.print(readings_note(results), highlight=False)
     for metric, reason in results.not_computed.items():
         console.print(f"warning: {metric} was not computed: {reason}", highlight=False)
+    judge_failures = sum(
+        sum(count.get("judge_failures", {}).values()) for count in results.counts.values()
+    )
+    if judge_failures:
+        console.print(
+            f"warning: {judge_failures} judged metrics have no verdict (counts.<group>."
+            "judge_failures in results.json; the judge's replies are in judgments.jsonl)",
+            highlight=False,
+        )
     broken = sum(count.get("n_reference", 0) for count in results.counts.values())
     if broken:
         console.print(

@@ -8,7 +8,7 @@ and raise :class:`MetricUnavailable` when they cannot.
 
 from __future__ import annotations
 
-from svgeval.metrics import rates  # noqa: F401  (registers the rate metrics)
+from svgeval.metrics import judged, rates  # noqa: F401  (register the judged and rate metrics)
 from svgeval.metrics.clip import aesthetic, clip_score, rclip, rclip_from_scores
 from svgeval.metrics.dino import dino
 from svgeval.metrics.editing import compression_ratio, relative_change_distance, relative_mse_score

@@ -36,6 +36,7 @@ def load_model(
     first_token_timeout_s: float | None = None,
     stream: bool = True,
     max_retries: int = 6,
+    accepts_images: bool = True,
 ) -> Model:
     """The backend a spec names.
 
@@ -43,6 +44,8 @@ def load_model(
     longest wait for the whole answer), ``first_token_timeout_s`` the longest wait for its first
     token, queueing included (None: 10 x ``timeout_s``); see
     :mod:`svgeval.models.openai_compat`. They and ``concurrency`` only apply to HTTP backends.
+    ``accepts_images=False`` declares an HTTP backend text-only (see :attr:`Model.accepts_images`);
+    the offline kinds take any message.
 
     Raises ValueError for a spec or option that makes no sense (unknown kind, missing
     argument, ``base_url`` for a kind that sends no requests), and ModelUnavailable when the
@@ -59,10 +62,14 @@ def load_model(
         raise ValueError(f"model {spec!r} takes no argument: write {name!r}")
     if not kind.sends_requests and (base_url is not None or api_key_env is not None):
         raise ValueError(f"--base-url and --api-key-env do not apply to {name!r}")
+    if not kind.sends_requests and not accepts_images:
+        raise ValueError(f"{name!r} takes any message; declare only HTTP models text-only")
     options = EndpointOptions(
         base_url, api_key_env, concurrency, timeout_s, max_retries, first_token_timeout_s, stream
     )
-    return kind.create(spec, argument, options)
+    model = kind.create(spec, argument, options)
+    model.accepts_images = accepts_images
+    return model
 
 
 __all__ = [

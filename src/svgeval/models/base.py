@@ -89,11 +89,14 @@ class Model(ABC):
     """A model backend. ``spec`` is the string the user gave, e.g. ``openai:gpt-4o``.
 
     ``on_retry``, when set (the runner sets it after construction), is called with a
-    :class:`RetryEvent` before each retry of a backend that retries.
+    :class:`RetryEvent` before each retry of a backend that retries. ``accepts_images`` is
+    False for a backend declared text-only (``--text-only-model``): the runner then refuses,
+    before any request, a task whose messages carry images.
     """
 
     spec: str
     on_retry: Callable[[RetryEvent], None] | None = None
+    accepts_images: bool = True
 
     @abstractmethod
     async def generate(self, request: GenerationRequest) -> Generation:

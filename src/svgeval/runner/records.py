@@ -1,8 +1,8 @@
 """The typed records of a run directory, checked whenever they are read back.
 
 ``config.json`` is a :class:`RunConfig`, each line of ``responses.jsonl`` a
-:class:`ResponseRecord`, each line of ``samples.jsonl`` a :class:`SampleRecord` and
-``results.json`` a :class:`Results`. Every record carries :data:`SCHEMA_VERSION`; a reader
+:class:`ResponseRecord`, each line of ``samples.jsonl`` a :class:`SampleRecord`, each line of
+``judgments.jsonl`` a :class:`JudgmentRecord` and ``results.json`` a :class:`Results`. Every record carries :data:`SCHEMA_VERSION`; a reader
 (``--resume``, ``svgeval score``, reports) refuses a record written with another schema, or a
 corrupt record, with one line naming the file and the line (see :mod:`svgeval.runner.run_dir`).
 """
@@ -78,6 +78,10 @@ class RunConfig(Record):
     """Model spec as given."""
     base_url: str | None = None
     """Endpoint of an HTTP model (never a key)."""
+    judge: str | None = None
+    """Spec of the judge model (``--judge``) whose verdicts the samples carry; None: none."""
+    judge_base_url: str | None = None
+    """Endpoint of the judge (never a key)."""
     task_options: dict[str, Any]
     """``--set`` options as typed values, plus ``tier`` and ``seed``."""
     data: str | None = None
@@ -100,6 +104,7 @@ class RunConfig(Record):
             "task": self.task,
             "task_version": self.task_version,
             "model": self.model,
+            "judge": self.judge,
             "task_options": self.task_options,
             "dataset_hash": self.dataset_hash,
             "temperature": self.settings.temperature,
@@ -151,6 +156,50 @@ class ResponseRecord(Record):
     """When the answer arrived."""
 
 
+class JudgmentRecord(Record):
+    """A line of ``judgments.jsonl``: one reply of the judge model, the judge's cache.
+
+    A reply is reused whenever the same judge is asked the same messages at the same
+    temperature (``key``), so ``--resume`` and ``svgeval score`` never ask again for what the
+    judge answered. A failed request is recorded with its ``error`` and asked again.
+    """
+
+    key: str
+    """SHA-256 of the judge spec, the messages and the temperature."""
+    sample_id: str
+    """The sample the question was about."""
+    metric: str
+    """The metric key the verdict is stored under."""
+    judge: str
+    """The judge's model spec."""
+    reply: str | None = None
+    """The judge's reply (None when the request failed)."""
+    score: float | None = None
+    """The verdict parsed from the reply when it arrived (None: none found, or no reply)."""
+    error: str | None = None
+    """Why the request failed for good."""
+    timing: Timing = Field(default_factory=Timing)
+    """Attempts and times."""
+    usage: Usage = Field(default_factory=Usage)
+    """Token counts."""
+    asked_at: str
+    """When the request was sent."""
+    created_at: str = Field(default_factory=now)
+    """When the reply (or the failure) arrived."""
+
+
+class JudgeFailure(BaseModel):
+    """Why a judged metric of a sample has no value."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["unparsed", "error"]
+    """``unparsed``: the judge replied without a verdict of the expected form (cached, counted,
+    never asked again); ``error``: the request failed for good (asked again on --resume)."""
+    detail: str
+    """One line for people (the start of the reply, or the error)."""
+
+
 class SampleRecord(Record):
     """A line of ``samples.jsonl``: one scored sample."""
 
@@ -176,6 +225,8 @@ class SampleRecord(Record):
     """Per-sample metric values; None where a metric could not be computed."""
     not_computed: dict[str, str] = Field(default_factory=dict)
     """Metric -> why it could not run."""
+    judge_failures: dict[str, JudgeFailure] = Field(default_factory=dict)
+    """Judged metric -> why the judge gave it no value (the metric is None)."""
     usage: Usage = Field(default_factory=Usage)
     """Token counts of the answer."""
     timing: Timing = Field(default_factory=Timing)
@@ -189,6 +240,11 @@ class SampleRecord(Record):
     def valid(self) -> bool:
         """True when the output was used."""
         return self.failure is None
+
+    @property
+    def judge_error(self) -> bool:
+        """True when a judge request failed for good (``--resume`` judges the sample again)."""
+        return any(failure.kind == "error" for failure in self.judge_failures.values())
 
 
 class MetricSummary(BaseModel):
@@ -228,6 +284,8 @@ class Results(Record):
     task: str
     task_version: str
     model: str
+    judge: str | None = None
+    """The judge model's spec, for tasks scored by one."""
     n: int
     """Samples with a record."""
     n_expected: int
@@ -243,7 +301,8 @@ class Results(Record):
     stats: dict[str, MetricSummary] = Field(default_factory=dict)
     """``"<group>/<metric>"`` -> sample count, standard error, bootstrap interval."""
     counts: dict[str, dict[str, Any]]
-    """Per group: n, n_valid, n_invalid, n_reference and failures by tag."""
+    """Per group: n, n_valid, n_invalid, n_reference, failures by tag and, for judged tasks,
+    judge failures by metric."""
     not_computed: dict[str, str] = Field(default_factory=dict)
     """Metrics that could not run, with the reason."""
     model_report: dict[str, Any] = Field(default_factory=dict)

@@ -6,6 +6,8 @@
 * ``responses.jsonl``: the model's raw answers, one line per sample as it arrives (the cache that
   lets ``svgeval score`` and ``--resume`` re-score without calling the model again).
 * ``samples.jsonl``: one record per scored sample, appended and flushed as it finishes.
+* ``judgments.jsonl``: the judge model's replies, for tasks scored by one (its cache, see
+  :mod:`svgeval.runner.judging`).
 * ``results.json``: the aggregate numbers, written at the end.
 
 Lines are appended with a flush and fsync, so a run killed at any moment leaves at most one
@@ -24,11 +26,18 @@ from typing import IO, Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from svgeval.runner.records import ResponseRecord, Results, RunConfig, SampleRecord
+from svgeval.runner.records import (
+    JudgmentRecord,
+    ResponseRecord,
+    Results,
+    RunConfig,
+    SampleRecord,
+)
 
 CONFIG = "config.json"
 RESPONSES = "responses.jsonl"
 SAMPLES = "samples.jsonl"
+JUDGMENTS = "judgments.jsonl"
 RESULTS = "results.json"
 
 R = TypeVar("R", bound=BaseModel)
@@ -139,6 +148,7 @@ class RunDir:
         self.config = root / CONFIG
         self.responses = root / RESPONSES
         self.samples = root / SAMPLES
+        self.judgments = root / JUDGMENTS
         self.results = root / RESULTS
 
     def read_config(self) -> RunConfig | None:
@@ -149,6 +159,9 @@ class RunDir:
 
     def read_samples(self) -> list[SampleRecord]:
         return read_records(self.samples, SampleRecord)
+
+    def read_judgments(self) -> list[JudgmentRecord]:
+        return read_records(self.judgments, JudgmentRecord)
 
     def read_results(self) -> Results | None:
         return read_record(self.results, Results)

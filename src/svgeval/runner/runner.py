@@ -28,6 +28,7 @@ from typing import Any
 
 from svgeval import __version__
 from svgeval.models.base import GenerationRequest, Model, ModelError
+from svgeval.runner.judging import Judge, Judging, check_image_inputs, judgment_cache
 from svgeval.runner.metric_stage import fill_batched_metrics
 from svgeval.runner.records import (
     MetricSummary,
@@ -125,7 +126,11 @@ def task_options_record(task: Task) -> dict[str, Any]:
 
 
 def build_config(
-    task: Task, model: Model, settings: Settings, samples: Sequence[Sample]
+    task: Task,
+    model: Model,
+    settings: Settings,
+    samples: Sequence[Sample],
+    judge: Judge | None = None,
 ) -> RunConfig:
     """The record of a run; ``samples`` is the whole dataset (before ``--limit``)."""
     data = task.options.data
@@ -134,6 +139,8 @@ def build_config(
         task_version=task.version,
         model=model.spec,
         base_url=getattr(model, "base_url", None),
+        judge=judge.spec if judge is not None else None,
+        judge_base_url=judge.base_url if judge is not None else None,
         task_options=task_options_record(task),
         data=str(data.expanduser().resolve()) if data is not None else None,
         data_as_given=str(data) if data is not None else None,
@@ -167,6 +174,7 @@ def score_sample(task: Task, sample: Sample, response: str, renderer: Renderer) 
         "extracted": score.extracted,
         "extraction_rule": score.extraction_rule,
         "not_computed": score.not_computed,
+        "judge_requests": score.judge_requests,
     }
 
 
@@ -184,7 +192,8 @@ def _truncation(failure: Failure | None, finish_reason: str | None, max_tokens: 
 
 
 class Runner:
-    """Runs one task with one model into one run directory."""
+    """Runs one task with one model (and its judge, if the task has one) into one run
+    directory."""
 
     def __init__(
         self,
@@ -193,9 +202,11 @@ class Runner:
         run_dir: RunDir,
         settings: Settings,
         progress: Progress | None = None,
+        judge: Judge | None = None,
     ) -> None:
         self.task = task
         self.model = model
+        self.judge = judge
         self.run_dir = run_dir
         self.settings = settings
         self.progress = progress or (lambda record: None)
@@ -203,7 +214,7 @@ class Runner:
 
     def _load(self) -> tuple[list[Sample], RunConfig]:
         everything = self.task.load()
-        config = build_config(self.task, self.model, self.settings, everything)
+        config = build_config(self.task, self.model, self.settings, everything, self.judge)
         return select_samples(everything, self.settings.limit), config
 
     def prepare(self, resume: bool) -> Resumed:
@@ -219,16 +230,21 @@ class Runner:
             _check_resumable(old, config, self.run_dir.root)
             config = config.model_copy(update={"created_at": old.created_at})
         self.model.check_ids([sample.id for sample in samples])
+        check_image_inputs(self.task, samples, self.model, self.judge)
         self.run_dir.root.mkdir(parents=True, exist_ok=True)
         write_record(self.run_dir.config, config)
         self._config = config
         responses = latest_by_id(self.run_dir.read_responses())
         rewrite_records(self.run_dir.responses, responses.values())
+        if self.run_dir.judgments.exists():  # also drops a line cut short by a kill
+            verdicts = judgment_cache(self.run_dir.read_judgments()).values()
+            rewrite_records(self.run_dir.judgments, verdicts)
         wanted = {sample.id for sample in samples}
         done = {
             key: record
             for key, record in latest_by_id(self.run_dir.read_samples()).items()
-            if record.failure is None or record.failure.kind != FailureKind.MODEL_ERROR
+            if (record.failure is None or record.failure.kind != FailureKind.MODEL_ERROR)
+            and not record.judge_error
         }
         rewrite_records(self.run_dir.samples, done.values())
         return Resumed(
@@ -241,7 +257,12 @@ class Runner:
         """The samples of a finished or interrupted run whose answers are cached; writes
         nothing (see :meth:`rescore`)."""
         samples, current = self._load()
-        _check_resumable(config, current, self.run_dir.root)
+        same_judge = current.model_copy(update={"judge": config.judge})
+        _check_resumable(config, same_judge, self.run_dir.root)
+        check_image_inputs(self.task, samples, self.model, self.judge)
+        if current.judge != config.judge:  # re-judged: the run now carries this judge's verdicts
+            judge = {"judge": current.judge, "judge_base_url": current.judge_base_url}
+            config = config.model_copy(update=judge)
         self._config = config
         responses = latest_by_id(self.run_dir.read_responses())
         return Resumed(samples, {s.id: responses[s.id] for s in samples if s.id in responses}, {})
@@ -269,6 +290,8 @@ class Runner:
         renderer = Renderer(self.settings.render_workers, self.settings.render_timeout_s)
         threads = ThreadPoolExecutor(max_workers=2 * renderer.workers)
         loop = asyncio.get_running_loop()
+        verdicts = judgment_cache(self.run_dir.read_judgments())
+        judging = Judging(self.judge, self.task, self.run_dir.judgments, verdicts)
 
         async def handle(sample: Sample) -> None:
             nonlocal generated_tokens
@@ -282,6 +305,7 @@ class Runner:
             scored = await loop.run_in_executor(
                 threads, score_sample, self.task, sample, cached.response or "", renderer
             )
+            await judging.apply(sample.id, scored)
             if cached.error is not None:  # scored as an empty answer: failure values apply
                 scored["failure"] = Failure(kind=FailureKind.MODEL_ERROR, detail=cached.error)
             scored["failure"] = _truncation(
@@ -334,9 +358,12 @@ class Runner:
                 response_log.close()
             sample_log.close()
             await self.model.aclose()
+            await judging.aclose()
             if generate or finished:  # an interrupted re-score leaves the run as it was
                 if not generate:
                     scratch.replace(self.run_dir.samples)
+                    if self._config not in (None, self.run_dir.read_config()):  # a new judge
+                        write_record(self.run_dir.config, self._config)
                 ordered = [done[s.id] for s in samples if s.id in done]
                 results = self.write_results(
                     ordered, len(samples), time.perf_counter() - started, generated_tokens
@@ -390,6 +417,7 @@ class Runner:
             task=self.task.name,
             task_version=self.task.version,
             model=self.model.spec,
+            judge=self.judge.spec if self.judge is not None else None,
             n=len(records),
             n_expected=n_expected,
             n_valid=sum(1 for record in records if record.valid),

@@ -75,13 +75,17 @@ def _failure_tag(record: Mapping[str, Any]) -> tuple[str, bool]:
 
 
 def mean_per_group(
-    records: Iterable[Mapping[str, Any]], summed: Collection[str] = ()
+    records: Iterable[Mapping[str, Any]],
+    summed: Collection[str] = (),
+    judged: Collection[str] = (),
 ) -> Aggregate:
     """Per group, the mean of each metric over the records that carry a value for it.
 
     Metrics named in ``summed`` are added up instead (counts). A metric no record could compute
     appears as None. Counts per group: ``n``, ``n_valid``, ``n_invalid`` (failures of the
-    model), ``n_reference`` (samples whose dataset reference is broken) and failures by tag.
+    model), ``n_reference`` (samples whose dataset reference is broken), failures by tag and,
+    for the metrics in ``judged`` (scored by a judge model), ``judge_failures``: per metric, the
+    samples the judge gave no verdict for.
     """
     values: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     counts: dict[str, dict[str, Any]] = {}
@@ -93,6 +97,10 @@ def mean_per_group(
             group, {"n": 0, "n_valid": 0, "n_invalid": 0, "n_reference": 0, "failures": {}}
         )
         count["n"] += 1
+        if judged or record.get("judge_failures"):
+            judge_failures = count.setdefault("judge_failures", dict.fromkeys(judged, 0))
+            for metric in record.get("judge_failures") or {}:
+                judge_failures[metric] = judge_failures.get(metric, 0) + 1
         if record.get("failure") is None:
             count["n_valid"] += 1
         else:

@@ -26,10 +26,9 @@ from svgeval.metrics.registry import METRICS, MetricUnavailable
 from svgeval.svg.extract import Extraction
 from svgeval.svg.isolation import Renderer, RenderOutcome
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
+from svgeval.tasks.judge import JudgeRequest
+from svgeval.tasks.messages import Message as Message  # noqa: PLC0414 (re-exported)
 from svgeval.tasks.options import NoOptions, parse_options
-
-Message = dict[str, Any]
-"""A chat message in the OpenAI format: ``{"role": "user", "content": str | list[part]}``."""
 
 
 @dataclass(frozen=True)
@@ -107,7 +106,9 @@ class Score:
     ``failure`` says why the response could not be used (None when it could). ``metrics`` maps
     metric names to values; a metric that could not be computed is None (never a stand-in 0)
     and ``not_computed`` says why. ``extraction_rule`` names the rule that matched, or the one
-    that was tried when extraction failed.
+    that was tried when extraction failed. ``judge_requests`` are the questions for the judge
+    model whose parsed answers the runner stores under their metric keys (see
+    :mod:`svgeval.tasks.judge`).
     """
 
     metrics: dict[str, float | None] = field(default_factory=dict)
@@ -115,6 +116,7 @@ class Score:
     extraction_rule: str | None = None
     failure: Failure | None = None
     not_computed: dict[str, str] = field(default_factory=dict)
+    judge_requests: list[JudgeRequest] = field(default_factory=list)
 
     @property
     def valid(self) -> bool:
@@ -200,6 +202,11 @@ class Task(ABC):
     batched_metrics: ClassVar[tuple[str, ...]] = ()
     """Metric keys computed after scoring, in batches, by :meth:`batch_score` (model-based
     metrics that load a network once and run it on many samples at a time)."""
+    judge_metrics: ClassVar[tuple[str, ...]] = ()
+    """The metric keys a judge model scores (:attr:`Score.judge_requests`); a run without
+    ``--judge`` records them as not computed, on every sample."""
+    judge_sees_images: ClassVar[bool] = False
+    """True when the task's judge requests carry images (a text-only judge is refused)."""
 
     def __init__(self, options: TaskOptions) -> None:
         if options.tier != "all" and options.tier not in self.tiers:

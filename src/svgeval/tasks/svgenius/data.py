@@ -40,6 +40,7 @@ TASK_FILES: Mapping[str, Mapping[str, str]] = {
     "style_edit": {tier: f"editing/style_editing/{tier}_results.json" for tier in TIERS},
     "text2svg": {tier: f"generation/text_svg/{tier}_svg_captions.json" for tier in TIERS},
     "img2svg": {tier: f"generation/multimodel_svg/{tier}_svg_captions.json" for tier in TIERS},
+    "style_transfer": {tier: f"generation/style_trans/{tier}.json" for tier in TIERS},
 }
 """Task file of each tier, relative to ``src/tasks/`` of the release."""
 

@@ -25,10 +25,12 @@ RENDER_SPEC = RenderSpec.square(224, background="white")
 
 
 class ReferenceRenders:
-    """Renders of reference SVGs (originals, ground truths), cached by SVG content."""
+    """Renders of reference SVGs (originals, ground truths), cached by SVG content, at
+    ``spec`` (the released 224 px by default)."""
 
-    def __init__(self, capacity: int = 2048) -> None:
+    def __init__(self, capacity: int = 2048, spec: RenderSpec = RENDER_SPEC) -> None:
         self.capacity = capacity
+        self.spec = spec
         self._cache: OrderedDict[str, RenderOutcome] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -39,7 +41,7 @@ class ReferenceRenders:
             if key in self._cache:
                 self._cache.move_to_end(key)
                 return self._cache[key]
-        outcome = renderer.render(svg, RENDER_SPEC)
+        outcome = renderer.render(svg, self.spec)
         with self._lock:
             self._cache[key] = outcome
             while len(self._cache) > self.capacity:
