@@ -33,6 +33,7 @@ from svgeval.cli_svgenius import svgenius_app
 from svgeval.metrics import METRICS
 from svgeval.models import MODELS, load_model
 from svgeval.runner import RunDir, Runner, RunSettings
+from svgeval.runner.identity import task_from_config
 from svgeval.runner.judging import Judge
 from svgeval.runner.runner import select_samples
 from svgeval.svg.demo_corpus import write_demo_corpus
@@ -224,10 +225,7 @@ def score(
         config = run_dir.read_config()
         if config is None:
             raise UserError(f"{run_directory} has no config.json; is it a run directory?")
-        options = config.task_options
-        sets = [f"{key}={'none' if value is None else value}" for key, value in options["set"].items()]
-        stored = Path(config.data) if config.data else None
-        task_obj = _make_task(config.task, data or stored, options["tier"], options["seed"], sets)
+        task_obj = task_from_config(config, data)
         judge_setup = build_judge(
             judge, base_url=judge_base_url, api_key_env=judge_api_key_env,
             concurrency=judge_concurrency, text_only=text_only_judge,

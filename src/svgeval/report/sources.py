@@ -18,29 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from svgeval.runner.identity import dataset_hash, task_from_config
 from svgeval.runner.records import RunConfig, SampleRecord
-from svgeval.runner.runner import dataset_hash
 from svgeval.svg.extract import extract_svg
-from svgeval.tasks import get_task
-from svgeval.tasks.base import Sample, Task, TaskOptions
-
-
-def task_from_config(config: RunConfig, data: Path | None = None) -> Task:
-    """The task of a run with the run's options; ``data`` replaces the recorded data folder."""
-    options = config.task_options
-    extra = {
-        key: "none" if value is None else str(value)
-        for key, value in options.get("set", {}).items()
-    }
-    where = data if data is not None else (Path(config.data) if config.data else None)
-    return get_task(config.task)(
-        TaskOptions(
-            data=where,
-            seed=int(options.get("seed", 0)),
-            tier=str(options.get("tier", "all")),
-            extra=extra,
-        )
-    )
+from svgeval.tasks.base import Sample
 
 
 @dataclass(frozen=True)

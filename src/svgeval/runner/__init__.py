@@ -1,8 +1,9 @@
 """Runner: executes a task with a model into a resumable run directory."""
 
+from svgeval.runner.identity import RunConflict
 from svgeval.runner.records import Results, RunConfig, SampleRecord
 from svgeval.runner.run_dir import CorruptRecord, RunDir
-from svgeval.runner.runner import RunConflict, Runner, RunSettings
+from svgeval.runner.runner import Runner, RunSettings
 
 __all__ = [
     "CorruptRecord",

@@ -13,21 +13,22 @@ cached answers again without a model and replaces ``samples.jsonl`` only once it
 from __future__ import annotations
 
 import asyncio
-import dataclasses
-import hashlib
-import importlib.metadata
-import json
-import sys
 import time
 import traceback
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from svgeval import __version__
 from svgeval.models.base import GenerationRequest, Model, ModelError
+from svgeval.runner.identity import (
+    RunConflict,
+    build_config,
+    check_resumable,
+    package_versions,
+    prompt_hash,
+)
 from svgeval.runner.judging import Judge, Judging, check_image_inputs, judgment_cache
 from svgeval.runner.metric_stage import fill_batched_metrics
 from svgeval.runner.records import (
@@ -54,14 +55,6 @@ from svgeval.tasks.base import Failure, FailureKind, MetricContext, Sample, Task
 RunSettings = Settings
 """Generation and execution settings shared by every task (see :class:`Settings`)."""
 
-VERSIONED_PACKAGES = ("cairosvg", "cairocffi", "lxml", "numpy", "pillow", "scikit-image")
-"""Packages whose versions can change numbers; torch and transformers are added when loaded."""
-
-
-class RunConflict(RuntimeError):
-    """``--out`` already holds a different run, or a run that was not asked to resume."""
-
-
 @dataclass
 class Resumed:
     """What a run starts from: its samples, cached responses, and records already finished."""
@@ -86,79 +79,6 @@ def select_samples(samples: Sequence[Sample], limit: int | None) -> list[Sample]
             taken[sample.group] = taken.get(sample.group, 0) + 1
             selected.append(sample)
     return selected
-
-
-def _digest(value: Any) -> str:
-    text = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def prompt_hash(sample: Sample) -> str:
-    """Hash of the messages sent for ``sample``; a cached response is reused only if it matches."""
-    return _digest(sample.messages)[:16]
-
-
-def dataset_hash(samples: Sequence[Sample]) -> str:
-    """Hash of every sample's id, group, prompt, reference and scoring target."""
-    return _digest([(s.id, s.group, s.messages, s.reference, dict(s.target)) for s in samples])
-
-
-def package_versions() -> dict[str, str]:
-    """Versions of svgeval and of the packages that change numbers (torch and transformers
-    only once something has imported them)."""
-    versions = {"svgeval": __version__, "python": sys.version.split()[0]}
-    loaded = [name for name in ("torch", "transformers") if name in sys.modules]
-    for name in (*VERSIONED_PACKAGES, *loaded):
-        try:
-            versions[name] = importlib.metadata.version(name)
-        except importlib.metadata.PackageNotFoundError:
-            continue
-    return versions
-
-
-def task_options_record(task: Task) -> dict[str, Any]:
-    """The task's options as JSON values: tier, seed and every ``--set`` option."""
-    options = {
-        key: str(value) if isinstance(value, Path) else value
-        for key, value in dataclasses.asdict(task.settings).items()
-    }
-    return {"tier": task.options.tier, "seed": task.options.seed, "set": options}
-
-
-def build_config(
-    task: Task,
-    model: Model,
-    settings: Settings,
-    samples: Sequence[Sample],
-    judge: Judge | None = None,
-) -> RunConfig:
-    """The record of a run; ``samples`` is the whole dataset (before ``--limit``)."""
-    data = task.options.data
-    return RunConfig(
-        task=task.name,
-        task_version=task.version,
-        model=model.spec,
-        base_url=getattr(model, "base_url", None),
-        judge=judge.spec if judge is not None else None,
-        judge_base_url=judge.base_url if judge is not None else None,
-        task_options=task_options_record(task),
-        data=str(data.expanduser().resolve()) if data is not None else None,
-        data_as_given=str(data) if data is not None else None,
-        settings=settings,
-        n_samples=len(samples),
-        dataset_hash=dataset_hash(samples),
-        versions=package_versions(),
-    )
-
-
-def _check_resumable(old: RunConfig, new: RunConfig, root: Path) -> None:
-    before, after = old.identity(), new.identity()
-    differing = [key for key in after if before[key] != after[key]]
-    if differing:
-        raise RunConflict(
-            f"{root} holds a run with different {', '.join(differing)}; "
-            "resume with the same arguments or choose another --out"
-        )
 
 
 def score_sample(task: Task, sample: Sample, response: str, renderer: Renderer) -> dict[str, Any]:
@@ -227,7 +147,7 @@ class Runner:
                 "or choose another --out"
             )
         if old is not None:
-            _check_resumable(old, config, self.run_dir.root)
+            check_resumable(old, config, self.run_dir.root)
             config = config.model_copy(update={"created_at": old.created_at})
         self.model.check_ids([sample.id for sample in samples])
         check_image_inputs(self.task, samples, self.model, self.judge)
@@ -258,7 +178,7 @@ class Runner:
         nothing (see :meth:`rescore`)."""
         samples, current = self._load()
         same_judge = current.model_copy(update={"judge": config.judge})
-        _check_resumable(config, same_judge, self.run_dir.root)
+        check_resumable(config, same_judge, self.run_dir.root)
         check_image_inputs(self.task, samples, self.model, self.judge)
         if current.judge != config.judge:  # re-judged: the run now carries this judge's verdicts
             judge = {"judge": current.judge, "judge_base_url": current.judge_base_url}

@@ -1,0 +1,126 @@
+"""A run's identity: the record of what was run, and the checks that keep runs comparable.
+
+:func:`build_config` writes what a run is (task and options, data, model, settings, package
+versions, dataset hash); two runs with the same :meth:`RunConfig.identity` are comparable and
+one may resume the other. :func:`task_from_config` rebuilds a run's task for ``svgeval score``
+and the reports.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import importlib.metadata
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from svgeval import __version__
+from svgeval.models.base import Model
+from svgeval.runner.judging import Judge
+from svgeval.runner.records import RunConfig, Settings
+from svgeval.tasks import get_task
+from svgeval.tasks.base import Sample, Task, TaskOptions
+
+
+class RunConflict(RuntimeError):
+    """``--out`` already holds a different run, or a run that was not asked to resume."""
+
+
+VERSIONED_PACKAGES = ("cairosvg", "cairocffi", "lxml", "numpy", "pillow", "scikit-image")
+"""Packages whose versions can change numbers; torch and transformers are added when loaded."""
+
+
+def _digest(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def prompt_hash(sample: Sample) -> str:
+    """Hash of the messages sent for ``sample``; a cached response is reused only if it matches."""
+    return _digest(sample.messages)[:16]
+
+
+def dataset_hash(samples: Sequence[Sample]) -> str:
+    """Hash of every sample's id, group, prompt, reference and scoring target."""
+    return _digest([(s.id, s.group, s.messages, s.reference, dict(s.target)) for s in samples])
+
+
+def package_versions() -> dict[str, str]:
+    """Versions of svgeval and of the packages that change numbers (torch and transformers
+    only once something has imported them)."""
+    versions = {"svgeval": __version__, "python": sys.version.split()[0]}
+    loaded = [name for name in ("torch", "transformers") if name in sys.modules]
+    for name in (*VERSIONED_PACKAGES, *loaded):
+        try:
+            versions[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    return versions
+
+
+def task_options_record(task: Task) -> dict[str, Any]:
+    """The task's options as JSON values: tier, seed and every ``--set`` option."""
+    options = {
+        key: str(value) if isinstance(value, Path) else value
+        for key, value in dataclasses.asdict(task.settings).items()
+    }
+    return {"tier": task.options.tier, "seed": task.options.seed, "set": options}
+
+
+def build_config(
+    task: Task,
+    model: Model,
+    settings: Settings,
+    samples: Sequence[Sample],
+    judge: Judge | None = None,
+) -> RunConfig:
+    """The record of a run; ``samples`` is the whole dataset (before ``--limit``)."""
+    data = task.options.data
+    return RunConfig(
+        task=task.name,
+        task_version=task.version,
+        model=model.spec,
+        base_url=getattr(model, "base_url", None),
+        judge=judge.spec if judge is not None else None,
+        judge_base_url=judge.base_url if judge is not None else None,
+        task_options=task_options_record(task),
+        data=str(data.expanduser().resolve()) if data is not None else None,
+        data_as_given=str(data) if data is not None else None,
+        settings=settings,
+        n_samples=len(samples),
+        dataset_hash=dataset_hash(samples),
+        versions=package_versions(),
+    )
+
+
+def check_resumable(old: RunConfig, new: RunConfig, root: Path) -> None:
+    before, after = old.identity(), new.identity()
+    differing = [key for key in after if before[key] != after[key]]
+    if differing:
+        raise RunConflict(
+            f"{root} holds a run with different {', '.join(differing)}; "
+            "resume with the same arguments or choose another --out"
+        )
+
+
+
+
+def task_from_config(config: RunConfig, data: Path | None = None) -> Task:
+    """The task of a run with the run's options; ``data`` replaces the recorded data folder."""
+    options = config.task_options
+    extra = {
+        key: "none" if value is None else str(value)
+        for key, value in options.get("set", {}).items()
+    }
+    where = data if data is not None else (Path(config.data) if config.data else None)
+    return get_task(config.task)(
+        TaskOptions(
+            data=where,
+            seed=int(options.get("seed", 0)),
+            tier=str(options.get("tier", "all")),
+            extra=extra,
+        )
+    )
