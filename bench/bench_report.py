@@ -9,15 +9,15 @@ script and sample index, then the renders of the first 50 cards) and the report'
 
 from __future__ import annotations
 
-import argparse
 import os
-import platform
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from common import svgeditbench_arguments
 
 FIRST_PAGE = 50
 
@@ -48,12 +48,8 @@ def first_page_renders(out: Path) -> int:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    default = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "svgeditbench"
-    parser.add_argument("--data", type=Path, default=default)
-    args = parser.parse_args()
+    args = svgeditbench_arguments(__doc__)
     cores = os.cpu_count() or 1
-    print(f"machine: {platform.machine()}, {cores} cores, Python {platform.python_version()}")
     with tempfile.TemporaryDirectory() as scratch:
         run_dir = Path(scratch) / "identity"
         subprocess.run(

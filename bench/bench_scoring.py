@@ -7,13 +7,13 @@ the model output and the answer, 72x72, in the isolated CairoSVG pool).
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import os
-import platform
 import tempfile
 import time
 from pathlib import Path
+
+from common import svgeditbench_arguments
 
 from svgeval.models.baselines import IdentityModel
 from svgeval.runner import RunDir, Runner, RunSettings
@@ -31,16 +31,12 @@ def samples_per_second(data: Path, workers: int) -> tuple[int, float]:
         started = time.perf_counter()
         summary = asyncio.run(runner.run(resumed))
         elapsed = time.perf_counter() - started
-    return summary.results["n"], summary.results["n"] / elapsed
+    return summary.n, summary.n / elapsed
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    default = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "svgeditbench"
-    parser.add_argument("--data", type=Path, default=default)
-    args = parser.parse_args()
+    args = svgeditbench_arguments(__doc__)
     cores = os.cpu_count() or 1
-    print(f"machine: {platform.machine()}, {cores} cores, Python {platform.python_version()}")
     for workers in sorted({1, cores}):
         n, rate = samples_per_second(args.data, workers)
         print(f"render workers {workers}: {n} samples, {rate:.1f} samples/s")
