@@ -19,6 +19,7 @@ from typing import Any, Literal
 from svgeval.svg.extract import Extraction
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
 from svgeval.tasks.base import Sample, Task
+from svgeval.tasks.download import DataUnavailable
 from svgeval.tasks.judge import JudgeRequest
 from svgeval.tasks.vectorgym.data import VectorGymRow, load_rows, unique_ids
 from svgeval.tasks.vectorgym.prompts import judge_message, parse_released, parse_score_line
@@ -64,6 +65,9 @@ class VectorGymTask(Task):
 
     def load(self) -> list[Sample]:
         rows = [row for row in load_rows(self.options.data, self.settings.split) if self.keep(row)]
+        if not rows:
+            raise DataUnavailable(
+                f"no row of split {self.settings.split!r} has what {self.name} needs")
         ids = unique_ids([self.row_id(row) for row in rows])
         return [self.make_sample(sample_id, row) for sample_id, row in zip(ids, rows)]
 
