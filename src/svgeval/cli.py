@@ -29,6 +29,7 @@ from svgeval.cli_judge import (
     build_judge,
 )
 from svgeval.cli_report import compare, leaderboard, report
+from svgeval.cli_rewards import serve_rewards
 from svgeval.cli_svgenius import svgenius_app
 from svgeval.metrics import METRICS
 from svgeval.models import MODELS, load_model
@@ -362,6 +363,7 @@ def svgeditbench_build(
 
 for report_command in (report, leaderboard, compare):
     app.command()(report_command)
+app.command("serve-rewards")(serve_rewards)
 
 
 @app.callback(invoke_without_command=True)
