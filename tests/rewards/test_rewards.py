@@ -100,3 +100,18 @@ def test_length_term() -> None:
     assert length_reward("x" * 50, "x" * 100) == 1.0
     assert length_reward("x" * 150, "x" * 100) == pytest.approx(0.75)
     assert length_reward("x" * 500, "x" * 100) == 0.0
+
+
+def test_edge_map_matches_scipy_sobel() -> None:
+    import numpy as np
+    from scipy import ndimage
+
+    from svgeval.rewards.components import edge_map
+
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        image = rng.integers(0, 256, (33, 47, 3), dtype=np.uint8)
+        grey = image.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32) / 255
+        magnitude = np.hypot(ndimage.sobel(grey, 1, mode="nearest"),
+                             ndimage.sobel(grey, 0, mode="nearest")) / 4
+        assert (edge_map(image) == (magnitude > 0.1)).all()
