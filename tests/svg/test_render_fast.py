@@ -17,7 +17,7 @@ from svgeval.svg.render import RenderFailure, render_svg_uint8
 
 pytest.importorskip("resvg_py")
 
-from svgeval.svg.render_fast import render_function, render_svg_uint8_resvg  # noqa: E402
+from svgeval.svg.render_fast import render_function, render_svg_uint8_resvg
 
 
 @pytest.fixture(scope="module")
