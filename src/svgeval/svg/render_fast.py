@@ -15,14 +15,19 @@ from __future__ import annotations
 import io
 import tempfile
 from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
-from PIL import Image, ImageColor
 
-from svgeval.svg.isolation import RenderFunction
+from svgeval.svg.isolation import DEFAULT_TIMEOUT_S, Renderer, RenderFunction
 from svgeval.svg.render import RenderSpec, render_svg_uint8
+from svgeval.svg.render_cache import RenderCache
 from svgeval.svg.sanitize import DEFAULT_LIMITS, SvgLimits, check_svg
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 RENDERERS = ("cairosvg", "resvg")
 
@@ -36,6 +41,8 @@ def render_svg_uint8_resvg(
     svg: str | bytes, spec: RenderSpec, limits: SvgLimits = DEFAULT_LIMITS
 ) -> NDArray[np.uint8]:
     """Render with resvg to ``uint8`` RGB (H, W, 3), or RGBA without background."""
+    from PIL import Image, ImageColor
+
     data = check_svg(svg, limits)
     text = data.decode("utf-8", "replace")
     image = _resvg_png(text, spec, width=spec.width)
@@ -53,6 +60,7 @@ def render_svg_uint8_resvg(
 
 def _resvg_png(text: str, spec: RenderSpec, **size: int) -> Image.Image:
     import resvg_py
+    from PIL import Image
 
     png = resvg_py.svg_to_bytes(svg_string=text, background=spec.background,
                                 resources_dir=_empty_dir(), **size)  # type: ignore[arg-type]
@@ -76,3 +84,11 @@ def renderer_version(name: str) -> str:
 
     package = {"cairosvg": "cairosvg", "resvg": "resvg-py"}[name]
     return f"{package} {version(package)}"
+
+
+def make_renderer(name: str = "cairosvg", workers: int | None = None,
+                  timeout_s: float = DEFAULT_TIMEOUT_S,
+                  cache_dir: Path | str | None = None) -> Renderer:
+    """An isolated :class:`Renderer` for ``name``, with a render cache under ``cache_dir``."""
+    cache = RenderCache(cache_dir, renderer_version(name)) if cache_dir else None
+    return Renderer(workers, timeout_s, render_function=render_function(name), cache=cache)
