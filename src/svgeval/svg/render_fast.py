@@ -44,7 +44,7 @@ def render_svg_uint8_resvg(
     from PIL import Image, ImageColor
 
     data = check_svg(svg, limits)
-    text = data.decode("utf-8", "replace")
+    text = _square_view_box(data, spec)
     image = _resvg_png(text, spec, width=spec.width)
     if image.height > spec.height:
         image = _resvg_png(text, spec, height=spec.height)
@@ -56,6 +56,35 @@ def render_svg_uint8_resvg(
                   (spec.height - image.height) // 2))
     pixels = np.asarray(canvas, dtype=np.uint8)
     return pixels if spec.background is None else np.ascontiguousarray(pixels[..., :3])
+
+
+def _square_view_box(data: bytes, spec: RenderSpec) -> str:
+    """Widen the viewBox to the output's aspect ratio, centred, and drop width and height.
+
+    CairoSVG fits the viewBox into the output (``xMidYMid meet``) and draws what lies outside
+    it in the margins; resvg would size its canvas to the viewBox and clip. A viewBox
+    ``(x, y, w, h)`` with scale ``s = min(W / w, H / h)`` becomes ``(x - (W/s - w) / 2,
+    y - (H/s - h) / 2, W/s, H/s)``, which draws the same pixels as CairoSVG.
+    """
+    from lxml import etree
+
+    from svgeval.svg.sanitize import _parser
+
+    root = etree.fromstring(data, _parser())
+    parts = (root.get("viewBox") or "").replace(",", " ").split()
+    try:
+        x, y, w, h = (float(v) for v in parts)
+    except ValueError:
+        return data.decode("utf-8", "replace")
+    if w <= 0 or h <= 0:
+        return data.decode("utf-8", "replace")
+    scale = min(spec.width / w, spec.height / h)
+    width, height = spec.width / scale, spec.height / scale
+    box = (x - (width - w) / 2, y - (height - h) / 2, width, height)
+    root.set("viewBox", " ".join(f"{v:.10g}" for v in box))
+    for attribute in ("width", "height", "preserveAspectRatio"):
+        root.attrib.pop(attribute, None)
+    return str(etree.tostring(root, encoding="unicode"))
 
 
 def _resvg_png(text: str, spec: RenderSpec, **size: int) -> Image.Image:
