@@ -9,8 +9,8 @@ other icons, a truncated answer and a refusal. Measured side by side in one run:
 * ``RewardScorer("fast")`` in process (pixel, edge and length terms), CairoSVG and resvg;
 * the same through ``serve-rewards``'s app on loopback (one POST of 1,344 items).
 
-The share of time spent rendering is the time of the renders alone (same worker pool, fresh
-reference cache) over the time of the whole reward call. Renders are 128 px (the preset's size).
+The share of time spent rendering is the scorer's wall time waiting for renders
+(``RewardScorer.render_seconds``) over the time of the whole reward call. Renders are 128 px (the preset's size).
 """
 
 from __future__ import annotations
@@ -28,9 +28,7 @@ import numpy as np
 from common import svgeditbench_arguments
 
 from svgeval.rewards import RewardScorer
-from svgeval.svg.batch import render_many
 from svgeval.svg.extract import extract_svg
-from svgeval.svg.render import RenderSpec
 from svgeval.svg.render_fast import render_function
 
 PROMPTS, ROLLOUTS, SIZE = 168, 8, 128
@@ -84,11 +82,9 @@ def in_process(renderer: str, completions: list[str], references: list[str]) -> 
     with RewardScorer("fast", render_function=function) as scorer:
         scorer.score(completions[:16], references[:16])  # start the workers
         scorer._cache.clear()
+        scorer.render_seconds = 0.0
         total = timed(lambda: scorer.score(completions, references))
-        svgs = [s for s in (extract_svg(c).svg for c in completions) if s]
-        svgs += list(dict.fromkeys(references))
-        renders = timed(lambda: render_many(scorer.renderer, svgs, RenderSpec.square(SIZE), function))
-    return total, renders
+    return total, scorer.render_seconds
 
 
 def through_server(renderer: str, completions: list[str], references: list[str]) -> float:

@@ -10,6 +10,7 @@ the time and memory limits of evaluation; reference renders are kept in an in-pr
 from __future__ import annotations
 
 import hashlib
+import time
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -78,6 +79,8 @@ class RewardScorer:
         self._bge_model_path = bge_model_path
         self._cache: OrderedDict[str, Rendered] = OrderedDict()
         self._cache_size = cache_size
+        self.render_seconds = 0.0
+        """Wall time spent waiting for renders, summed over calls (for profiling)."""
 
     @staticmethod
     def _adjust(preset: str | RewardPreset, weights: Mapping[str, float] | None,
@@ -143,8 +146,7 @@ class RewardScorer:
         ref_svgs = [extract_svg(r).svg or r for r in refs]
         ref_images = self._reference_renders(ref_svgs, spec)
         todo = [i for i, s in enumerate(extracted) if s is not None]
-        rendered = render_many(self.renderer, [extracted[i] or "" for i in todo], spec,
-                               self._render_function)
+        rendered = self._render([extracted[i] or "" for i in todo], spec)
         pred_images: dict[int, Rendered] = dict(zip(todo, rendered))
         out: list[RewardResult] = []
         pairs: list[tuple[int, np.ndarray, np.ndarray]] = []
@@ -171,12 +173,18 @@ class RewardScorer:
             out[i] = _combine(preset, {k: v for k, v in values.items() if k in preset.active()})
         return out
 
+    def _render(self, svgs: list[str], spec: RenderSpec) -> list[Rendered]:
+        started = time.perf_counter()
+        try:
+            return render_many(self.renderer, svgs, spec, self._render_function)
+        finally:
+            self.render_seconds += time.perf_counter() - started
+
     def _reference_renders(self, svgs: list[str], spec: RenderSpec) -> list[Rendered]:
         keys = [_key(s, spec, self._renderer_name) for s in svgs]
         missing = list(dict.fromkeys(k for k in keys if k not in self._cache))
         sources = dict(zip(keys, svgs))
-        for key, image in zip(missing, render_many(self.renderer, [sources[k] for k in missing],
-                                                   spec, self._render_function)):
+        for key, image in zip(missing, self._render([sources[k] for k in missing], spec)):
             self._cache[key] = image
         for key in keys:
             self._cache.move_to_end(key)
