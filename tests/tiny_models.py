@@ -86,3 +86,34 @@ def tiny_text_encoder_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     transformers.XLMRobertaModel(config).save_pretrained(folder)
     save_tokenizer(folder)
     return folder
+
+
+FID_WEIGHTS = "pt_inception-2015-12-05-6726825d.pth"
+
+
+@pytest.fixture(scope="session")
+def inception_weights(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Random weights for the full FID Inception v3, saved as pytorch-fid's file in a torch hub
+    cache layout (``<dir>/hub/checkpoints/<file>``); returns the file.
+
+    Convolutions get He-normal weights and batch norms random statistics, so activations keep
+    their scale through the 90-odd layers and features differ between images.
+    """
+    torch = pytest.importorskip("torch")
+    from svgeval.metrics._inception import network_class
+
+    torch.manual_seed(0)
+    net = network_class()()
+    for module in net.modules():
+        if isinstance(module, torch.nn.Conv2d):
+            torch.nn.init.kaiming_normal_(module.weight)
+        elif isinstance(module, torch.nn.BatchNorm2d):
+            module.running_mean.uniform_(-0.1, 0.1)
+            module.running_var.uniform_(0.5, 1.5)
+            module.weight.data.uniform_(0.5, 1.5)
+            module.bias.data.uniform_(-0.1, 0.1)
+    state = {k: v for k, v in net.state_dict().items() if not k.endswith("num_batches_tracked")}
+    folder = tmp_path_factory.mktemp("torch_home") / "hub" / "checkpoints"
+    folder.mkdir(parents=True)
+    torch.save(state, folder / FID_WEIGHTS)
+    return folder / FID_WEIGHTS

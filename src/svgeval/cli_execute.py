@@ -103,8 +103,11 @@ def print_summary(runner: Runner, results: Results) -> None:
     out = stdout_console()
     out.print(summary_table(results, runner.task.higher_is_better))
     out.print(readings_note(results), highlight=False)
+    by_reason: dict[str, list[str]] = {}
     for metric, reason in results.not_computed.items():
-        console.print(f"warning: {metric} was not computed: {reason}", highlight=False)
+        by_reason.setdefault(reason, []).append(metric)
+    for reason, metrics in by_reason.items():
+        console.print(f"warning: not computed: {', '.join(metrics)}: {reason}", highlight=False)
     judge_failures = sum(
         sum(count.get("judge_failures", {}).values()) for count in results.counts.values()
     )

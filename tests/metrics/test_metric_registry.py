@@ -9,7 +9,7 @@ import pytest
 
 from svgeval.metrics import METRICS, PRESETS, get_preset
 
-EXPECTED = {"pss", "mse", "ssim", "iou", "clip_score", "rclip", "dino", "lpips", "aesthetic",
+EXPECTED = {"pss", "mse", "ssim", "iou", "clip_score", "rclip", "dino", "lpips", "aesthetic", "fid", "clip_fid",
             "hps", "rouge_l", "bge_m3", "sbert", "levenshtein"}
 
 

@@ -160,3 +160,30 @@ def test_bbox_is_exact_and_includes_moves() -> None:
     circle = sp.bbox(sp.parse_path("M0 0 A 5 5 0 1 0 10 0 A 5 5 0 1 0 0 0"))
     assert (circle.min_y, circle.max_y) == pytest.approx((-5.0, 5.0))
     assert sp.bbox(sp.parse_path("M10 10 h 20 v20 h-20 z M 100 100")).max_x == 100.0
+
+
+def test_pss_isolated_equals_pss_and_records_failures() -> None:
+    from svgeval.metrics import pss_isolated
+    from svgeval.svg.isolation import Renderer
+
+    gen = svg(A.format("#00FF00"), B.format("#0000FF"))
+    bad_ref = '<svg xmlns="http://www.w3.org/2000/svg"><rect width="5" height="5"/></svg>'
+    with Renderer(workers=2) as renderer:
+        outcomes = pss_isolated(renderer, [REF, REF, bad_ref, REF], [REF, gen, gen, "<svg"],
+                                fix_defects=True)
+    assert [o.value for o in outcomes[:2]] == [pss_details(REF, REF, fix_defects=True),
+                                               pss_details(REF, gen, fix_defects=True)]
+    assert outcomes[2].value is None and outcomes[2].failure is not None
+    assert outcomes[2].failure.message.startswith("InvalidReference")
+    assert outcomes[3].value is not None and outcomes[3].value.score == 0.0  # invalid output
+    assert not outcomes[3].value.valid
+
+
+def test_pss_isolated_turns_a_timeout_into_a_failure() -> None:
+    from svgeval.metrics import pss_isolated
+    from svgeval.svg.isolation import Renderer
+
+    with Renderer(workers=1, timeout_s=0.001) as renderer:
+        (outcome,) = pss_isolated(renderer, [REF], [REF])
+    assert outcome.value is None and outcome.failure is not None
+    assert outcome.failure.kind == "timeout"

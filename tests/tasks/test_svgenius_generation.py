@@ -89,10 +89,14 @@ def test_text2svg_oracle_rclip_is_100_with_a_tiny_clip(
     tmp_path: Path, no_weights: None, tiny_clip_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("SVGEVAL_CLIP_MODEL", str(tiny_clip_dir))
+    monkeypatch.setenv("SVGEVAL_CLIP_FID_MODEL", str(tiny_clip_dir))
     results = run_task(SvgeniusText2Svg, OracleModel(), tmp_path / "r", limit=2)
     for tier in ("easy", "medium", "hard"):
         assert results["metrics"][f"{tier}/rclip"] == pytest.approx(100.0)
         assert results["metrics"][f"{tier}/clip"] is not None
+        # a set-level metric, once per tier: the oracle's renders are the references
+        assert results["metrics"][f"{tier}/clip_fid"] == pytest.approx(0.0, abs=1e-4)
+    assert "fid" in results["not_computed"]  # no Inception weights here
 
 
 @pytest.mark.shared_data

@@ -12,11 +12,19 @@ from svgeval.metrics import judged, rates  # noqa: F401  (register the judged an
 from svgeval.metrics.clip import aesthetic, clip_score, rclip, rclip_from_scores
 from svgeval.metrics.dino import dino
 from svgeval.metrics.editing import compression_ratio, relative_change_distance, relative_mse_score
+from svgeval.metrics.fid import clip_fid, fid
 from svgeval.metrics.hps import hps
 from svgeval.metrics.lpips import lpips
 from svgeval.metrics.pixel import iou, mse, ssim
 from svgeval.metrics.presets import PRESETS, MetricPreset, get_preset, preset_names
-from svgeval.metrics.pss import InvalidReference, PssResult, pss, pss_batch, pss_details
+from svgeval.metrics.pss import (
+    InvalidReference,
+    PssResult,
+    pss,
+    pss_batch,
+    pss_details,
+    pss_isolated,
+)
 from svgeval.metrics.registry import METRICS, MetricInfo, MetricUnavailable, describe_metric
 from svgeval.metrics.text import bge_m3, levenshtein, rouge_l, sbert
 
@@ -30,10 +38,12 @@ __all__ = [
     "PssResult",
     "aesthetic",
     "bge_m3",
+    "clip_fid",
     "clip_score",
     "compression_ratio",
     "describe_metric",
     "dino",
+    "fid",
     "get_preset",
     "hps",
     "iou",
@@ -44,6 +54,7 @@ __all__ = [
     "pss",
     "pss_batch",
     "pss_details",
+    "pss_isolated",
     "rclip",
     "rclip_from_scores",
     "relative_change_distance",

@@ -44,12 +44,28 @@ def require(module: str, hint: str = INSTALL_HINT) -> Any:
         raise MetricUnavailable(f"the Python package {module!r} is not installed ({err}); {hint}") from err
 
 
+DEVICES = ("auto", "cpu", "cuda", "mps")
+"""Values of ``device=`` (``cuda:N`` selects one GPU)."""
+
+
 def pick_device(device: str | None = None) -> str:
-    """``device`` if given, else ``cuda`` when torch sees a GPU, else ``cpu``."""
-    if device:
-        return device
+    """The torch device to run on: ``auto`` (or None) is ``cuda`` when torch sees a GPU, else
+    ``cpu``; ``cpu``, ``cuda``, ``cuda:N`` and ``mps`` are taken as given. An unknown value
+    raises ValueError; ``cuda``/``mps`` on a machine without one raise
+    :class:`MetricUnavailable` (the run records the metric as not computed)."""
+    name = (device or "auto").strip().lower()
+    if name.split(":", 1)[0] not in DEVICES:
+        raise ValueError(f"device must be one of {', '.join(DEVICES)} (or cuda:N), not {device!r}")
     torch = require("torch")
-    return "cuda" if torch.cuda.is_available() else "cpu"
+    if name == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if name.startswith("cuda") and not torch.cuda.is_available():
+        raise MetricUnavailable(f"device {device!r} asked for, but torch sees no CUDA GPU here "
+                                f"(torch {torch.__version__}); use --device cpu or auto")
+    if name == "mps" and not (hasattr(torch.backends, "mps") and torch.backends.mps.is_available()):
+        raise MetricUnavailable(f"device 'mps' asked for, but torch {torch.__version__} has no "
+                                "MPS backend here; use --device cpu or auto")
+    return name
 
 
 def candidates(metric: str, model: str, model_path: str | None) -> list[tuple[str, bool]]:
@@ -75,11 +91,15 @@ def load_first(
     model_path: str | None,
     loader: Callable[[str], T],
     cache_key: tuple[object, ...] = (),
+    kind: str | None = None,
 ) -> T:
     """Load with ``loader`` from the first candidate that works, once per process.
 
-    If none loads, raise :class:`MetricUnavailable` saying which weights (``what``), where it
-    looked, and how to provide them.
+    The cache key is (``kind`` or ``metric``, the place loaded from, ``cache_key``): metrics
+    that share a network (CLIP for ``clip_score``, ``aesthetic`` and ``clip_fid``) pass the
+    same ``kind`` and the same device in ``cache_key``, so it is loaded once. If none loads,
+    raise :class:`MetricUnavailable` saying which weights (``what``), where it looked, and how
+    to provide them.
     """
     errors: list[str] = []
     for place, must_exist in candidates(metric, model, model_path):
@@ -88,7 +108,7 @@ def load_first(
             errors.append(f"{place}: no such file or directory")
             continue
         source = str(local) if local.exists() else place
-        key = (metric, source, *cache_key)
+        key = (kind or metric, source, *cache_key)
         with _LOCK:
             if key in _CACHE:
                 return _CACHE[key]  # type: ignore[no-any-return]
@@ -110,6 +130,30 @@ def load_first(
         f"set SVGEVAL_{metric.upper()}_MODEL, or put them under $SVGEVAL_MODEL_DIR/"
         f"{model.replace('/', '--')}."
     )
+
+
+def resolve_file(source: str, filename: str) -> Path:
+    """A local weights file from ``source``: the file itself, ``filename`` inside a directory,
+    the torch hub cache (``$TORCH_HOME/hub/checkpoints/<name>``, where pytorch-fid and
+    torchmetrics keep downloaded checkpoints), or a Hugging Face hub repo (``org/name``, the
+    file ``filename`` in it; or ``org/name/<file>``). Raises FileNotFoundError when none has it."""
+    path = Path(source).expanduser()
+    if path.is_dir():
+        path = path / filename
+    if path.is_file():
+        return path
+    if path.is_absolute() or source.startswith("."):
+        raise FileNotFoundError(f"no file {path}")
+    torch = require("torch")
+    cached = Path(torch.hub.get_dir()) / "checkpoints" / Path(source).name
+    if cached.is_file():
+        return cached
+    parts = source.split("/")
+    if len(parts) < 2:
+        raise FileNotFoundError(f"no file {source} here nor in the torch hub cache ({cached.parent})")
+    hub = require("huggingface_hub")
+    repo, name = "/".join(parts[:2]), "/".join(parts[2:]) or filename
+    return Path(hub.hf_hub_download(repo, name))
 
 
 def clear_cache() -> None:

@@ -59,17 +59,21 @@ def _load_clip(source: str, device: str) -> tuple[Any, Any, Any]:
 
 def clip_model(preset: str | MetricPreset, model: str | None, model_path: str | None,
                device: str | None, name: str = "clip") -> tuple[Any, Any, Any, str]:
-    """(model, tokenizer, image processor, device) for the preset's CLIP, loaded once."""
+    """(model, tokenizer, image processor, device) for the preset's CLIP (or ``model``), loaded
+    once per process and device; ``name`` picks the ``SVGEVAL_<NAME>_MODEL`` variable and the
+    error messages. Every metric that uses the same weights on the same device shares them."""
     wanted = model or get_preset(preset).clip_model
     dev = _models.pick_device(device)
     loaded = _models.load_first(name, f"the CLIP model {wanted}", wanted, model_path,
-                                lambda src: _load_clip(src, dev), (dev,))
+                                lambda src: _load_clip(src, dev), (dev,), kind="clip")
     return (*loaded, dev)
 
 
 def image_embeddings(loaded: tuple[Any, Any, Any, str], images: Sequence[Image],
-                     batch_size: int) -> Any:
-    """L2-normalised CLIP image embeddings (N, D) in float32."""
+                     batch_size: int, normalize: bool = True) -> Any:
+    """CLIP image embeddings (N, D) in float32, computed ``batch_size`` images at a time after
+    the model's image processor; L2-normalised unless ``normalize`` is False (CLIP-FID uses
+    the raw projections, as clean-fid's ``encode_image``)."""
     torch = _models.require("torch")
     model, _, processor, dev = loaded
     out = []
@@ -77,8 +81,8 @@ def image_embeddings(loaded: tuple[Any, Any, Any, str], images: Sequence[Image],
         pixels = processor(images=list(chunk), return_tensors="pt")["pixel_values"].to(dev)
         with torch.inference_mode():
             feats = model.get_image_features(pixel_values=pixels)
-        feats = getattr(feats, "pooler_output", feats)
-        out.append(torch.nn.functional.normalize(feats.float(), dim=-1))
+        feats = getattr(feats, "pooler_output", feats).float()
+        out.append(torch.nn.functional.normalize(feats, dim=-1) if normalize else feats)
     return torch.cat(out)
 
 

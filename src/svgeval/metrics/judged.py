@@ -33,3 +33,40 @@ describe_metric(
         presets=("svgenius",),
     )
 )
+
+_VECTORGYM = "VectorGym (ServiceNow, 2025)"
+
+describe_metric(
+    MetricInfo(
+        name="vlm_judge",
+        summary="a VLM judge's 1-10 rubric score of a generated SVG's render (released "
+        "metrics/prompts.json); 0 for an answer with no renderable SVG",
+        value_range="[0, 10]",
+        higher_is_better=True,
+        source=f"{_VECTORGYM}, Sec. 3.3 and appendix A.2; released compute_vlm_judge.py",
+        presets=("vectorgym",),
+    )
+)
+
+describe_metric(
+    MetricInfo(
+        name="caption_rubric",
+        summary="an LLM judge's 0-5 rubric score of a caption against the reference, x 20 "
+        "(the rubric prompt is svgeval's)",
+        value_range="[0, 100]",
+        higher_is_better=True,
+        source=f"{_VECTORGYM}, Sec. 3.5 (captioning: LLM rubric score mapped 0-5 to 0-100)",
+        presets=("vectorgym",),
+    )
+)
+
+describe_metric(
+    MetricInfo(
+        name="judged_share",
+        summary="percentage of the answers sent to the judge that it gave a score",
+        value_range="[0, 100]",
+        higher_is_better=True,
+        source="svgeval (the released VectorGym judge drops unparseable replies silently)",
+        presets=("vectorgym",),
+    )
+)

@@ -64,6 +64,15 @@ class MetricPreset:
     """PSS combination: ``code`` (released code, 0.5 IoU / 0.5 paths) or ``paper`` (0.6 / 0.4)."""
     pss_fix_defects: bool
     """Fix the released PSS code's known defects (see :mod:`svgeval.metrics.pss`)."""
+    fid_model: str
+    """FID Inception v3 weights in pytorch-fid's layout (``pt_inception-2015-12-05-6726825d.pth``):
+    a file, a directory holding it, the torch hub cache, or a hub repo."""
+    fid_resize: str
+    """How renders reach Inception's 299 px input: ``pytorch-fid`` (bilinear on [0, 1] floats,
+    StarVector/SVGenius ``compute_fid.py``), ``clean`` (clean-fid) or ``tf1`` (torch-fidelity,
+    torchmetrics); see :mod:`svgeval.metrics.fid`."""
+    clip_fid_model: str
+    """CLIP for CLIP-FID (ViT-B/32: clean-fid's ``clip_vit_b_32``, StarVector's ``ViT-B/32``)."""
 
 
 SVGENIUS = MetricPreset(
@@ -71,7 +80,8 @@ SVGENIUS = MetricPreset(
     description="SVGenius released code (src/metrics): CLIP ViT-L/14 unclamped x100, "
     "DINOv2-base, LPIPS-VGG on ImageNet-normalised 224 px inputs, uniform 11 px SSIM, "
     "renders 224 px (CairoSVG ignores scale=2 when both output sizes are given), "
-    "PSS as in src/metrics/pss",
+    "PSS as in src/metrics/pss, FID/CLIP-FID as StarVector's compute_fid.py (pytorch-fid "
+    "Inception, CLIP ViT-B/32)",
     render_size=224,
     clip_model="openai/clip-vit-large-patch14",
     clip_clamp_zero=False,
@@ -91,6 +101,9 @@ SVGENIUS = MetricPreset(
     rouge_stemmer=False,
     pss_weighting="code",
     pss_fix_defects=False,
+    fid_model="pt_inception-2015-12-05-6726825d.pth",
+    fid_resize="pytorch-fid",
+    clip_fid_model="openai/clip-vit-base-patch32",
 )
 
 PRESETS: dict[str, MetricPreset] = {

@@ -38,7 +38,9 @@ from __future__ import annotations
 
 import colorsys
 import math
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
@@ -46,6 +48,9 @@ from numpy.typing import NDArray
 from svgeval.metrics import _pss_svg as ps
 from svgeval.metrics.presets import MetricPreset, get_preset
 from svgeval.metrics.registry import MetricInfo, describe_metric
+
+if TYPE_CHECKING:
+    from svgeval.svg.isolation import CallOutcome, Renderer
 
 describe_metric(
     MetricInfo(
@@ -299,3 +304,35 @@ def pss_batch(
         raise ValueError(f"{len(references)} references but {len(generated)} generated SVGs")
     return [pss(r, g, preset=preset, weighting=weighting, fix_defects=fix_defects,
                 percent=percent) for r, g in zip(references, generated)]
+
+
+def pss_isolated(
+    renderer: Renderer,
+    references: list[str],
+    generated: list[str],
+    *,
+    preset: str | MetricPreset = "svgenius",
+    weighting: str | None = None,
+    fix_defects: bool | None = None,
+) -> list[CallOutcome[PssResult]]:
+    """:func:`pss_details` of each pair inside ``renderer``'s worker pool, in input order.
+
+    PSS renders every path of untrusted SVG, so each pair runs under the renderer's time and
+    memory limits; up to ``renderer.workers`` pairs run at once. A pair that hangs, crashes its
+    worker or raises becomes an outcome with ``failure`` (an invalid reference: kind
+    ``render_error``, message ``InvalidReference: ...``) and the others still score.
+    """
+    if len(references) != len(generated):
+        raise ValueError(f"{len(references)} references but {len(generated)} generated SVGs")
+    settings = get_preset(preset)
+    with ThreadPoolExecutor(max_workers=max(1, renderer.workers)) as pool:
+        return list(pool.map(lambda pair: renderer.call(_pss_in_worker, pair[0], pair[1],
+                                                        settings, weighting, fix_defects),
+                             zip(references, generated)))
+
+
+def _pss_in_worker(reference: str, generated: str, preset: MetricPreset, weighting: str | None,
+                   fix_defects: bool | None) -> PssResult:
+    """:func:`pss_details` with positional arguments (what ``Renderer.call`` passes)."""
+    return pss_details(reference, generated, preset=preset, weighting=weighting,
+                       fix_defects=fix_defects)

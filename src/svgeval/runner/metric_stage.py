@@ -18,7 +18,15 @@ from pathlib import Path
 
 from svgeval.runner.records import SampleRecord
 from svgeval.runner.run_dir import latest_by_id, read_records, rewrite_records
-from svgeval.tasks.base import BLANK_SVG, BatchItem, FailureKind, MetricContext, Sample, Task
+from svgeval.tasks.base import (
+    BLANK_SVG,
+    BatchItem,
+    FailureKind,
+    MetricContext,
+    Sample,
+    Score,
+    Task,
+)
 
 
 def needs_batched_metrics(task: Task, record: SampleRecord) -> bool:
@@ -73,3 +81,20 @@ def fill_batched_metrics(
         stored.update(updated)
         rewrite_records(samples_file, stored.values())
         progress(len(chunk))
+
+
+def set_level_metrics(
+    task: Task,
+    samples: Mapping[str, Sample],
+    records: Mapping[str, SampleRecord],
+    context: MetricContext,
+) -> Score:
+    """The task's set-level metrics over every scored sample of each group (see
+    :meth:`Task.set_score`); empty when the task declares none."""
+    if not task.set_metrics:
+        return Score()
+    groups: dict[str, list[BatchItem]] = {}
+    for record in records.values():
+        if record.id in samples and (record.failure is None or record.failure.is_models):
+            groups.setdefault(record.group, []).append(batch_item(samples[record.id], record))
+    return task.set_score(groups, context)

@@ -30,7 +30,7 @@ from svgeval.runner.identity import (
     prompt_hash,
 )
 from svgeval.runner.judging import Judge, Judging, check_image_inputs, judgment_cache
-from svgeval.runner.metric_stage import fill_batched_metrics
+from svgeval.runner.metric_stage import fill_batched_metrics, set_level_metrics
 from svgeval.runner.records import (
     MetricSummary,
     ResponseRecord,
@@ -51,7 +51,7 @@ from svgeval.runner.run_dir import (
 )
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render_fast import make_renderer
-from svgeval.tasks.base import Failure, FailureKind, MetricContext, Sample, Task
+from svgeval.tasks.base import Failure, FailureKind, MetricContext, Sample, Score, Task
 
 RunSettings = Settings
 """Generation and execution settings shared by every task (see :class:`Settings`)."""
@@ -132,6 +132,7 @@ class Runner:
         self.settings = settings
         self.progress = progress or (lambda record: None)
         self._config: RunConfig | None = None
+        self._set_level = Score()
 
     def _load(self) -> tuple[list[Sample], RunConfig]:
         everything = self.task.load()
@@ -267,6 +268,14 @@ class Runner:
                     context,
                     self.run_dir.samples if generate else scratch,
                 )
+                self._set_level = await loop.run_in_executor(
+                    threads,
+                    set_level_metrics,
+                    self.task,
+                    {sample.id: sample for sample in samples},
+                    done,
+                    context,
+                )
                 finished = True
             except BaseException:
                 for job in jobs:
@@ -345,13 +354,13 @@ class Runner:
             n_valid=sum(1 for record in records if record.valid),
             n_missing=n_expected - len(records),
             complete=len(records) == n_expected,
-            metrics=aggregate.metrics,
+            metrics={**aggregate.metrics, **self._set_level.metrics},
             stats={
                 key: MetricSummary(n=stat.n, stderr=stat.stderr, ci95=stat.ci95)
                 for key, stat in aggregate.stats.items()
             },
             counts=aggregate.counts,
-            not_computed=aggregate.not_computed,
+            not_computed={**aggregate.not_computed, **self._set_level.not_computed},
             model_report=self.model.report(),
             usage=_usage_totals(records, wall_s, generated_tokens),
             svgeval_version=__version__,

@@ -22,7 +22,9 @@ from svgeval.tasks.base import (
 TASKS: Registry[type[Task]] = Registry(
     "task",
     "svgeval.tasks",
-    builtin_modules=("svgeval.tasks.svgeditbench", "svgeval.tasks.svgenius"),
+    builtin_modules=(
+        "svgeval.tasks.svgeditbench", "svgeval.tasks.svgenius", "svgeval.tasks.vectorgym"
+    ),
 )
 """Every task by name."""
 

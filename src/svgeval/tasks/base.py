@@ -238,6 +238,17 @@ class Task(ABC):
         metric values and ``not_computed`` reasons (none for a task without batched metrics)."""
         return [Score() for _ in items]
 
+    set_metrics: ClassVar[tuple[str, ...]] = ()
+    """Metrics of a whole group rather than of a sample (FID), computed by :meth:`set_score`
+    after the batched stage; they appear in ``results.json`` as ``<group>/<metric>``."""
+
+    def set_score(
+        self, groups: Mapping[str, Sequence[BatchItem]], context: MetricContext
+    ) -> Score:
+        """The :attr:`set_metrics` of each group (keys ``<group>/<metric>``) and why any could
+        not be computed; empty for a task without set-level metrics."""
+        return Score()
+
     def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
         """Per-group means of the per-sample metrics (see :func:`mean_per_group`).
 

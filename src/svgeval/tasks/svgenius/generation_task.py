@@ -18,12 +18,13 @@ PSS runs inside the render isolation (:meth:`Renderer.call`): it renders every p
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 from pydantic import BaseModel
 
+from svgeval.metrics.fid import clip_fid, fid
 from svgeval.metrics.pss import InvalidReference, pss
 from svgeval.metrics.registry import MetricUnavailable
 from svgeval.svg.extract import extract_svg
@@ -87,9 +88,16 @@ def batched(
 
 
 class SvgeniusGenerationTask(SvgeniusCodeTask):
-    """Base of text-to-SVG and image-to-SVG."""
+    """Base of text-to-SVG and image-to-SVG.
+
+    Set-level metrics per tier, as the released ``calculate_batch_fid``: ``fid`` (Inception v3)
+    and ``clip_fid`` (CLIP ViT-B/32) between the output renders and the ground-truth renders,
+    over the samples of the paper's reading, and ``fid_all``/``clip_fid_all`` over every
+    sample (a failure drawn as a white canvas).
+    """
 
     item_type = CaptionItem
+    set_metrics = ("fid", "clip_fid")
 
     @abstractmethod
     def pixel_metrics(self, output: FloatImage, reference: FloatImage) -> dict[str, float]:
@@ -139,6 +147,31 @@ class SvgeniusGenerationTask(SvgeniusCodeTask):
             return
         # an SVG whose PSS hangs or crashes the worker is as invalid as one PSS refuses: 0
         put(score, True, "pss", outcome.value if outcome.value is not None else 0.0)
+
+    def set_score(
+        self, groups: Mapping[str, Sequence[BatchItem]], context: MetricContext
+    ) -> Score:
+        score = Score()
+        for group, items in groups.items():
+            _, outputs, references, _ = self.batch_context(items, context)
+            readings = {
+                "": [i for i, item in enumerate(items) if item.in_paper_reading],
+                "_all": list(range(len(items))),
+            }
+            for name, metric in (("fid", fid), ("clip_fid", clip_fid)):
+                for reading, picked in readings.items():
+                    key = f"{name}{reading}"
+                    score.metrics[f"{group}/{key}"] = None
+                    if len(picked) < 2:  # a Gaussian needs two points
+                        continue
+                    try:
+                        score.metrics[f"{group}/{key}"] = metric(
+                            [references[i] for i in picked], [outputs[i] for i in picked],
+                            batch_size=context.batch_size, device=context.device,
+                        )
+                    except MetricUnavailable as error:
+                        score.not_computed[key] = str(error)
+        return score
 
     def batch_context(self, items: Sequence[BatchItem], context: MetricContext) -> tuple[
         list[Score], list[FloatImage], list[FloatImage], dict[str, Any]

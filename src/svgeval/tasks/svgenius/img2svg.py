@@ -54,7 +54,7 @@ class SvgeniusImg2Svg(SvgeniusGenerationTask):
         f"{name}{reading}": metric
         for name, metric in (
             ("mse", "mse"), ("mse_rgb", "mse"), ("ssim", "ssim"), ("lpips", "lpips"),
-            ("dino", "dino"), ("pss", "pss"),
+            ("dino", "dino"), ("pss", "pss"), ("fid", "fid"), ("clip_fid", "clip_fid"),
         )
         for reading in ("", "_all")
     }

@@ -40,7 +40,7 @@ class SvgeniusText2Svg(SvgeniusGenerationTask):
         f"{name}{reading}": metric
         for name, metric in (
             ("clip", "clip_score"), ("aes", "aesthetic"), ("hps", "hps"), ("rclip", "rclip"),
-            ("pss", "pss"),
+            ("pss", "pss"), ("fid", "fid"), ("clip_fid", "clip_fid"),
         )
         for reading in _READINGS
     }

@@ -1,0 +1,11 @@
+"""VectorGym (ServiceNow, 2025): Sketch2SVG, complex SVG editing, Text2SVG and captioning.
+
+Importing this package registers ``vectorgym-sketch``, ``vectorgym-edit``, ``vectorgym-text``
+and ``vectorgym-caption``; :mod:`~svgeval.tasks.vectorgym.overall` combines four runs into the
+paper's overall VectorGym score and :mod:`~svgeval.tasks.vectorgym.sketch` draws sketches of any
+SVG collection. See docs/vectorgym.md.
+"""
+
+from svgeval.tasks.vectorgym import caption, generation
+
+__all__ = ["caption", "generation"]

