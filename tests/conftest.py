@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tiny_models import tiny_clip_dir, tiny_dino_dir, tiny_text_encoder_dir
+from tiny_models import inception_weights, tiny_clip_dir, tiny_dino_dir, tiny_text_encoder_dir
 
 from svgeval.svg.demo_corpus import write_demo_corpus
 from svgeval.svg.isolation import Renderer
@@ -28,4 +28,4 @@ def demo_data(tmp_path: Path) -> Path:
     return tmp_path / "data"
 
 
-__all__ = ["demo_data", "renderer", "tiny_clip_dir", "tiny_dino_dir", "tiny_text_encoder_dir"]
+__all__ = ["demo_data", "inception_weights", "renderer", "tiny_clip_dir", "tiny_dino_dir", "tiny_text_encoder_dir"]
