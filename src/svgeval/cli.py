@@ -29,6 +29,7 @@ from svgeval.cli_judge import (
     build_judge,
 )
 from svgeval.cli_report import compare, leaderboard, report
+from svgeval.cli_rewards import serve_rewards
 from svgeval.cli_svgenius import svgenius_app
 from svgeval.cli_vectorgym import vectorgym_app
 from svgeval.metrics import METRICS
@@ -38,6 +39,7 @@ from svgeval.runner.identity import task_from_config
 from svgeval.runner.judging import Judge
 from svgeval.runner.runner import select_samples
 from svgeval.svg.demo_corpus import write_demo_corpus
+from svgeval.svg.render_fast import RENDERERS
 from svgeval.tasks import all_tasks, get_task
 from svgeval.tasks.base import Task, TaskOptions
 from svgeval.tasks.options import option_infos
@@ -131,6 +133,8 @@ def run(
     api_key_env: Annotated[str | None, typer.Option(help="Env variable with the API key.")] = None,
     render_workers: Annotated[int | None, typer.Option(help="Render processes.")] = None,
     render_timeout: Annotated[float, typer.Option(help="Seconds per render.")] = 10.0,
+    renderer: Annotated[str, typer.Option(help="cairosvg (the papers') or resvg.")] = "cairosvg",
+    render_cache: Annotated[Path | None, typer.Option(help="Folder caching renders.")] = None,
     metric_batch_size: Annotated[
         int, typer.Option(help="Samples per batch of a model-based metric (CLIP, DINO, ...).")
     ] = 32,
@@ -162,6 +166,8 @@ def run(
             render_timeout=(render_timeout, 0, False),
             metric_batch_size=(metric_batch_size, 1, True),
         )
+        if renderer not in RENDERERS:
+            raise UserError(f"--renderer must be one of {', '.join(RENDERERS)}, got {renderer!r}")
         if device not in ("auto", "cpu", "cuda", "mps"):
             raise UserError(f"--device must be auto, cpu, cuda or mps, got {device!r}")
         if temperature > 2:
@@ -195,6 +201,8 @@ def run(
             limit=limit,
             render_workers=render_workers,
             render_timeout_s=render_timeout,
+            renderer=renderer,
+            render_cache=str(render_cache) if render_cache else None,
             metric_batch_size=metric_batch_size,
             device=None if device == "auto" else device,
         )
@@ -364,6 +372,7 @@ def svgeditbench_build(
 
 for report_command in (report, leaderboard, compare):
     app.command()(report_command)
+app.command("serve-rewards")(serve_rewards)
 
 
 @app.callback(invoke_without_command=True)

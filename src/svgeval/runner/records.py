@@ -59,6 +59,10 @@ class Settings(BaseModel):
     """Render processes (None: one per CPU)."""
     render_timeout_s: float = 10.0
     """Wall-clock limit of one render."""
+    renderer: str = "cairosvg"
+    """Renderer of every render: cairosvg (the papers') or resvg (svgeval.svg.render_fast)."""
+    render_cache: str | None = None
+    """Folder of the on-disk render cache (svgeval.svg.render_cache); None: no cache."""
     metric_batch_size: int = 32
     """Samples per batch of a model-based metric."""
     device: str | None = None
@@ -110,6 +114,7 @@ class RunConfig(Record):
             "temperature": self.settings.temperature,
             "max_tokens": self.settings.max_tokens,
             "seed": self.settings.seed,
+            "renderer": self.settings.renderer,
         }
 
 

@@ -50,6 +50,7 @@ from svgeval.runner.run_dir import (
     write_record,
 )
 from svgeval.svg.isolation import Renderer
+from svgeval.svg.render_fast import make_renderer
 from svgeval.tasks.base import Failure, FailureKind, MetricContext, Sample, Score, Task
 
 RunSettings = Settings
@@ -208,7 +209,8 @@ class Runner:
         response_log = RecordAppender(self.run_dir.responses) if generate else None
         scratch = self.run_dir.samples.with_name(self.run_dir.samples.name + ".rescore")
         sample_log = RecordAppender(self.run_dir.samples if generate else scratch)
-        renderer = Renderer(self.settings.render_workers, self.settings.render_timeout_s)
+        renderer = make_renderer(self.settings.renderer, self.settings.render_workers,
+                                 self.settings.render_timeout_s, self.settings.render_cache)
         threads = ThreadPoolExecutor(max_workers=2 * renderer.workers)
         loop = asyncio.get_running_loop()
         verdicts = judgment_cache(self.run_dir.read_judgments())

@@ -25,6 +25,7 @@ from pebble import ProcessExpired, ProcessPool
 from typing_extensions import Self
 
 from svgeval.svg.render import FloatImage, RenderFailure, RenderSpec, render_svg_uint8, to_float
+from svgeval.svg.render_cache import RenderCache
 from svgeval.svg.sanitize import SvgRejected
 
 T = TypeVar("T")
@@ -88,10 +89,13 @@ class Renderer:
         memory_mb: int = DEFAULT_MEMORY_MB,
         *,
         render_function: RenderFunction = render_svg_uint8,
+        cache: RenderCache | None = None,
     ) -> None:
         self.workers = workers or os.cpu_count() or 1
         self.timeout_s = timeout_s
         self._render_function = render_function
+        self.cache = cache
+        """Successful renders are read from and written to ``cache`` (see render_cache)."""
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["svgeval.svg.render", "cairosvg.surface"])
         self._pool = ProcessPool(
@@ -103,9 +107,14 @@ class Renderer:
 
     def render(self, svg: str | bytes, spec: RenderSpec) -> RenderOutcome:
         """Render one SVG; blocks the calling thread until the worker answers or times out."""
+        cached = self.cache.get(svg, spec) if self.cache is not None else None
+        if cached is not None:
+            return RenderOutcome(to_float(cached))
         outcome = self.call(self._render_function, svg, spec)
         if outcome.value is None:
             return RenderOutcome(None, outcome.failure)
+        if self.cache is not None:
+            self.cache.put(svg, spec, outcome.value)
         return RenderOutcome(to_float(outcome.value))
 
     def call(self, function: Callable[..., T], *args: Any) -> CallOutcome[T]:

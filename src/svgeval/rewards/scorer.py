@@ -1,0 +1,221 @@
+"""Batched reward computation: extract, render in isolated workers, compare, combine.
+
+:class:`RewardScorer` turns (completion, reference, task) triples into :class:`RewardResult`
+values following a :class:`~svgeval.rewards.presets.RewardPreset`. Renders go through
+:func:`svgeval.svg.batch.render_many`, so they run in worker processes behind the sanitiser with
+the time and memory limits of evaluation; reference renders are kept in an in-process LRU cache
+(and, with ``cache_dir``, on disk), so the 8 rollouts of a prompt render their reference once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import TracebackType
+
+import numpy as np
+from typing_extensions import Self
+
+from svgeval.rewards import components as comp
+from svgeval.rewards.presets import RewardPreset, get_reward_preset
+from svgeval.svg.batch import Rendered, render_many
+from svgeval.svg.extract import extract_svg
+from svgeval.svg.isolation import DEFAULT_TIMEOUT_S, Renderer, RenderFunction
+from svgeval.svg.render import RenderFailure, RenderSpec, render_svg_uint8
+
+TASK_ALIASES = {"svg_editing": "edit", "editing": "edit", "caption": "captioning",
+                "svg_captioning": "captioning", "im2svg": "img2svg", "image2svg": "img2svg"}
+
+
+@dataclass(frozen=True)
+class RewardResult:
+    """One completion's reward, its components (each in [0, 1]) and why it was penalised."""
+
+    reward: float | None
+    """In [penalty, 1]; None when the reference itself cannot be scored (not the model's
+    fault; TRL ignores None rewards)."""
+    components: Mapping[str, float] = field(default_factory=dict)
+    failure: str | None = None
+    """``no_svg``, ``empty``, ``blank``, a render failure tag (``rejected:...``, ``timeout``,
+    ``crash``, ...) or ``reference:<tag>``."""
+
+
+def _key(text: str, spec: RenderSpec, renderer: str) -> str:
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return f"{digest}:{spec.width}x{spec.height}:{spec.background}:{renderer}"
+
+
+class RewardScorer:
+    """Scores batches with one preset, or with the preset named by each row's task.
+
+    ``preset="by_task"`` picks each row's preset from its ``task`` (``TASK_ALIASES`` apply);
+    ``weights`` and ``penalty`` override the preset's. Use as a context manager, or call
+    :meth:`close` (the render workers are shared by every call).
+    """
+
+    def __init__(
+        self,
+        preset: str | RewardPreset = "by_task",
+        *,
+        weights: Mapping[str, float] | None = None,
+        penalty: float | None = None,
+        workers: int | None = None,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        render_function: RenderFunction = render_svg_uint8,
+        renderer: Renderer | None = None,
+        bge_model_path: str | None = None,
+        cache_size: int = 4096,
+    ) -> None:
+        self.preset_name = preset if isinstance(preset, str) else preset.name
+        self._fixed = None if preset == "by_task" else self._adjust(preset, weights, penalty)
+        self._weights, self._penalty = weights, penalty
+        self._render_function = render_function
+        self._renderer_name = getattr(render_function, "__name__", "render")
+        self._own_renderer = renderer is None
+        self.renderer = renderer or Renderer(workers, timeout_s, render_function=render_function)
+        self._bge_model_path = bge_model_path
+        self._cache: OrderedDict[str, Rendered] = OrderedDict()
+        self._cache_size = cache_size
+        self.render_seconds = 0.0
+        """Wall time spent waiting for renders, summed over calls (for profiling)."""
+
+    @staticmethod
+    def _adjust(preset: str | RewardPreset, weights: Mapping[str, float] | None,
+                penalty: float | None) -> RewardPreset:
+        chosen = get_reward_preset(preset)
+        if weights:
+            chosen = chosen.with_weights(**weights)
+        if penalty is not None:
+            from dataclasses import replace
+
+            chosen = replace(chosen, penalty=penalty)
+        return chosen
+
+    def preset_for(self, task: str | None) -> RewardPreset:
+        """The preset that scores a row of ``task``."""
+        if self._fixed is not None:
+            return self._fixed
+        if task is None:
+            raise ValueError("preset 'by_task' needs a task for every row")
+        return self._adjust(TASK_ALIASES.get(task, task), self._weights, self._penalty)
+
+    def score(
+        self,
+        completions: Sequence[str],
+        references: Sequence[str],
+        tasks: Sequence[str | None] | None = None,
+    ) -> list[RewardResult]:
+        """Score each (completion, reference) pair; results keep the input order."""
+        if len(completions) != len(references):
+            raise ValueError(f"{len(completions)} completions but {len(references)} references")
+        rows = list(tasks) if tasks is not None else [None] * len(completions)
+        presets = [self.preset_for(t) for t in rows]
+        results: list[RewardResult | None] = [None] * len(completions)
+        for preset in {p.name: p for p in presets}.values():
+            index = [i for i, p in enumerate(presets) if p.name == preset.name]
+            preds = [completions[i] for i in index]
+            refs = [references[i] for i in index]
+            scored = (self._score_text if preset.kind == "text" else self._score_svg)(
+                preset, preds, refs)
+            for i, result in zip(index, scored):
+                results[i] = result
+        return [r for r in results if r is not None]
+
+    def _score_text(self, preset: RewardPreset, preds: list[str],
+                    refs: list[str]) -> list[RewardResult]:
+        texts = [p.strip() for p in preds]
+        valid = [i for i, t in enumerate(texts) if t]
+        values: dict[str, list[float]] = {}
+        vrefs, vpreds = [refs[i] for i in valid], [texts[i] for i in valid]
+        if "bge" in preset.active():
+            values["bge"] = comp.bge_similarity(vrefs, vpreds, self._bge_model_path)
+        if "rouge" in preset.active():
+            values["rouge"] = comp.rouge_similarity(vrefs, vpreds)
+        out = [RewardResult(preset.penalty, {}, "empty") for _ in preds]
+        for j, i in enumerate(valid):
+            out[i] = _combine(preset, {name: v[j] for name, v in values.items()})
+        return out
+
+    def _score_svg(self, preset: RewardPreset, preds: list[str],
+                   refs: list[str]) -> list[RewardResult]:
+        spec = RenderSpec.square(preset.render_size)
+        extracted = [extract_svg(p).svg for p in preds]
+        ref_svgs = [extract_svg(r).svg or r for r in refs]
+        ref_images = self._reference_renders(ref_svgs, spec)
+        todo = [i for i, s in enumerate(extracted) if s is not None]
+        rendered = self._render([extracted[i] or "" for i in todo], spec)
+        pred_images: dict[int, Rendered] = dict(zip(todo, rendered))
+        out: list[RewardResult] = []
+        pairs: list[tuple[int, np.ndarray, np.ndarray]] = []
+        for i, ref_image in enumerate(ref_images):
+            image = pred_images.get(i)
+            failure = _failure(image, "no_svg") or None
+            if isinstance(ref_image, RenderFailure):
+                out.append(RewardResult(None, {}, f"reference:{ref_image.tag}"))
+            elif failure:
+                out.append(RewardResult(preset.penalty, {}, failure))
+            else:
+                assert isinstance(image, np.ndarray)
+                pairs.append((i, image, ref_image))
+                out.append(RewardResult(None))
+        lpips = (comp.lpips_similarity([p[1] for p in pairs], [p[2] for p in pairs],
+                                       preset.lpips_net)
+                 if "lpips" in preset.active() and pairs else [])
+        for j, (i, image, ref_image) in enumerate(pairs):
+            values = {"pixel": comp.pixel_similarity(image, ref_image),
+                      "edge": comp.edge_similarity(image, ref_image),
+                      "length": comp.length_reward(extracted[i] or "", ref_svgs[i])}
+            if lpips:
+                values["lpips"] = lpips[j]
+            out[i] = _combine(preset, {k: v for k, v in values.items() if k in preset.active()})
+        return out
+
+    def _render(self, svgs: list[str], spec: RenderSpec) -> list[Rendered]:
+        started = time.perf_counter()
+        try:
+            return render_many(self.renderer, svgs, spec, self._render_function)
+        finally:
+            self.render_seconds += time.perf_counter() - started
+
+    def _reference_renders(self, svgs: list[str], spec: RenderSpec) -> list[Rendered]:
+        keys = [_key(s, spec, self._renderer_name) for s in svgs]
+        missing = list(dict.fromkeys(k for k in keys if k not in self._cache))
+        sources = dict(zip(keys, svgs))
+        for key, image in zip(missing, self._render([sources[k] for k in missing], spec)):
+            self._cache[key] = image
+        for key in keys:
+            self._cache.move_to_end(key)
+        found = [self._cache[k] for k in keys]
+        while len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+        return found
+
+    def close(self) -> None:
+        if self._own_renderer:
+            self.renderer.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self.close()
+
+
+def _failure(image: Rendered | None, missing: str) -> str | None:
+    if image is None:
+        return missing
+    if isinstance(image, RenderFailure):
+        return image.tag
+    flat = image.reshape(-1, image.shape[-1])
+    return "blank" if bool(np.all(flat == flat[0])) else None
+
+
+def _combine(preset: RewardPreset, values: Mapping[str, float]) -> RewardResult:
+    """``R = sum_c w_c r_c / sum_c w_c`` over the preset's active components."""
+    weights = {c: preset.weights[c] for c in preset.active()}
+    reward = sum(weights[c] * values[c] for c in weights) / sum(weights.values())
+    return RewardResult(float(min(max(reward, 0.0), 1.0)), dict(values))

@@ -1,0 +1,60 @@
+"""An on-disk cache of successful renders, so a second run on the same data renders only its
+own outputs (the references and originals are already there).
+
+An entry's key is ``sha256(svg bytes) + width x height + background + renderer + version``
+(e.g. ``cairosvg 2.9.1``): a new renderer version never serves an old render. Entries are
+``uint8`` ``.npy`` files (read with ``allow_pickle=False``), written to a temporary file and
+renamed into place, so concurrent runs and a kill never leave a partial entry. Failures are not
+cached: a timeout can depend on the machine's load.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from svgeval.svg.render import RenderSpec
+
+
+class RenderCache:
+    """Renders of ``renderer`` (name and version, e.g. ``cairosvg 2.9.1``) under ``directory``."""
+
+    def __init__(self, directory: Path | str, renderer: str) -> None:
+        self.directory = Path(directory)
+        self.renderer = renderer
+        self.hits = self.misses = 0
+
+    def path(self, svg: str | bytes, spec: RenderSpec) -> Path:
+        data = svg.encode("utf-8", "surrogatepass") if isinstance(svg, str) else svg
+        digest = hashlib.sha256(data)
+        digest.update(f"|{spec.width}x{spec.height}|{spec.background}|{self.renderer}".encode())
+        name = digest.hexdigest()
+        return self.directory / name[:2] / f"{name}.npy"
+
+    def get(self, svg: str | bytes, spec: RenderSpec) -> NDArray[np.uint8] | None:
+        """The cached render, or None."""
+        try:
+            image = np.load(self.path(svg, spec), allow_pickle=False)
+        except (OSError, ValueError):
+            self.misses += 1
+            return None
+        self.hits += 1
+        return np.asarray(image, dtype=np.uint8)
+
+    def put(self, svg: str | bytes, spec: RenderSpec, image: NDArray[np.uint8]) -> None:
+        """Store a successful render (atomically)."""
+        target = self.path(svg, spec)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        handle, scratch = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                np.save(out, np.ascontiguousarray(image, dtype=np.uint8), allow_pickle=False)
+            os.replace(scratch, target)
+        except BaseException:
+            Path(scratch).unlink(missing_ok=True)
+            raise

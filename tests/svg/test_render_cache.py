@@ -1,0 +1,57 @@
+"""The on-disk render cache and the run settings that select the renderer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from svgeval.runner.records import Settings
+from svgeval.runner.run_dir import RecordAppender
+from svgeval.svg.render import RenderSpec, render_svg_uint8
+from svgeval.svg.render_cache import RenderCache
+from svgeval.svg.render_fast import make_renderer, renderer_version
+
+SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><rect width="2" height="4"/></svg>'
+SPEC = RenderSpec.square(8)
+
+
+def test_cache_keys_on_svg_spec_and_renderer_version(tmp_path: Path) -> None:
+    cache = RenderCache(tmp_path, "cairosvg 2.9.1")
+    image = render_svg_uint8(SVG, SPEC)
+    assert cache.get(SVG, SPEC) is None
+    cache.put(SVG, SPEC, image)
+    assert np.array_equal(cache.get(SVG, SPEC), image)  # type: ignore[arg-type]
+    assert cache.get(SVG, RenderSpec.square(9)) is None
+    assert cache.get(SVG, RenderSpec.square(8, None)) is None
+    assert RenderCache(tmp_path, "cairosvg 2.9.2").get(SVG, SPEC) is None
+    assert not list(tmp_path.rglob("*.tmp"))
+
+
+def test_renderer_reads_the_cache_instead_of_rendering(tmp_path: Path) -> None:
+    with make_renderer("cairosvg", workers=1, cache_dir=tmp_path) as first:
+        image = first.render(SVG, SPEC).image
+        failed = first.render("<svg", SPEC)
+    assert first.cache is not None and first.cache.misses == 2 and first.cache.hits == 0
+    assert failed.failure is not None and len(list(tmp_path.rglob("*.npy"))) == 1
+    with make_renderer("cairosvg", workers=1, cache_dir=tmp_path) as second:
+        again = second.render(SVG, SPEC).image
+    assert second.cache is not None and second.cache.hits == 1
+    assert again is not None and image is not None and np.array_equal(again, image)
+    assert renderer_version("cairosvg").startswith("cairosvg ")
+
+
+def test_renderer_is_part_of_the_run_identity() -> None:
+    assert Settings().renderer == "cairosvg"
+    assert Settings(renderer="resvg").renderer == "resvg"
+
+
+def test_appender_flushes_each_line_and_syncs_on_close(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    log = RecordAppender(path, sync_interval_s=3600)
+    for value in range(3):
+        log.append(Settings(seed=value))
+        assert len(path.read_text().splitlines()) == value + 1  # visible before any fsync
+    log.close()
+    log.close()
+    assert len(path.read_text().splitlines()) == 3
