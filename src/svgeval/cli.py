@@ -29,6 +29,7 @@ from svgeval.cli_judge import (
     build_judge,
 )
 from svgeval.cli_report import compare, leaderboard, report
+from svgeval.cli_svgauge import audit, correlate, svgauge_app
 from svgeval.cli_svgenius import svgenius_app
 from svgeval.metrics import METRICS
 from svgeval.models import MODELS, load_model
@@ -360,7 +361,8 @@ def svgeditbench_build(
         out.print(f"wrote {count} cases to {out_dir}", highlight=False, soft_wrap=True)
 
 
-for report_command in (report, leaderboard, compare):
+app.add_typer(svgauge_app, name="svgauge", context_settings=HELP)
+for report_command in (report, leaderboard, compare, correlate, audit):
     app.command()(report_command)
 
 
