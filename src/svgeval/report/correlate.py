@@ -81,7 +81,9 @@ def column(rows: Sequence[Mapping[str, Any]], name: str) -> list[float | None]:
     return out
 
 
-def coefficients(x: Sequence[float], y: Sequence[float]) -> dict[str, float]:
+def coefficients(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) -> dict[
+    str, float
+]:
     """Spearman rho, Kendall tau-b and Pearson r of ``x`` and ``y`` (scipy.stats); NaN when
     either side is constant or has fewer than two values."""
     from scipy import stats
@@ -160,7 +162,7 @@ def weight_sweep(s_i: Values, s_t: Values, ratings: Sequence[float],
     in ``step`` steps, beta = 1 - alpha (SVGauge Table 4); no intervals."""
     from svgeval.metrics.svgauge import combine
 
-    count = int(round(1 / step))
+    count = round(1 / step)
     out = []
     for index in range(count + 1):
         alpha = round(1 - index * step, 10)
