@@ -146,5 +146,32 @@ def _print_study(result: Study) -> None:
                         {f"{a:.1f}/{b:.1f}": c for a, b, c in result.sweep}, False))
 
 
-def audit() -> None:
-    """placeholder"""
+def audit(
+    task: Annotated[str, typer.Argument(help="Task name; see `svgeval list tasks`.")],
+    data: Annotated[Path | None, typer.Option(help="Local copy of the official release.")] = None,
+    tier: Annotated[str, typer.Option(help="Difficulty tier (tasks with tiers).")] = "all",
+    out_dir: Annotated[Path | None, typer.Option(
+        "--out", help="Where the baselines' runs go (default runs/audit-TASK).")] = None,
+    limit: Annotated[int | None, typer.Option(help="First N samples of each group.")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the shuffled and flipped baselines.")] = 0,
+    threshold: Annotated[float, typer.Option(help="Share of the way to the oracle that flags "
+                                             "a metric.")] = 0.5,
+    markdown: Annotated[Path | None, typer.Option(help="Also write the table as Markdown.")] = None,
+    render_workers: Annotated[int | None, typer.Option(help="Render processes.")] = None,
+) -> None:
+    """Run the degenerate baselines (identity, empty, blank, shuffled, flipped) and the oracle
+    on TASK and flag the metrics a degenerate answer scores well on."""
+    from svgeval.audit import audit_rows, markdown_table, run_baselines
+    from svgeval.runner import RunSettings
+    from svgeval.tasks import get_task
+    from svgeval.tasks.base import TaskOptions
+
+    with user_errors():
+        task_obj = get_task(task)(TaskOptions(data=data, seed=seed, tier=tier))
+        settings = RunSettings(seed=seed, limit=limit, render_workers=render_workers)
+        results = run_baselines(task_obj, out_dir or Path("runs") / f"audit-{task}", settings)
+        rows = audit_rows(task_obj, results, threshold)
+        text = markdown_table(task, rows)
+        out.print(text, highlight=False, markup=False)
+        if markdown is not None:
+            markdown.write_text(text + "\n", encoding="utf-8")
