@@ -188,7 +188,7 @@ def markdown_table(task: str, rows: Sequence[AuditRow]) -> str:
              "|" + "---|" * len(header)]
     for row in rows:
         oracle = row.values.get("oracle")
-        shares = [("-" if (s := row.shares.get(b)) is None else f"{100 * s + 0.0:.0f}")
+        shares = [("-" if (s := row.shares.get(b)) is None else str(round(100 * s)))
                   for b in BASELINES[1:]]
         cells = [row.key, "up" if row.higher_is_better else "down",
                  "-" if oracle is None else f"{oracle:.4g}", *shares,
