@@ -90,13 +90,18 @@ def load_encoder(model: str | None = None, model_path: str | None = None,
     return Encoder(model_path or name, vision, processor, dev)
 
 
-def load_projection(encoder: Encoder, projection_path: str | None = None) -> Projection:
-    """The PCA whitening (``--model-path svgauge_projection=FILE``), refused unless fitted with
-    ``encoder`` at its input size."""
-    projection = _models.load_first(
+def load_projection_file(projection_path: str | None = None) -> Projection:
+    """The PCA whitening file (``--model-path svgauge_projection=FILE``), unchecked; loaded
+    before any network so that a run without one stops at once."""
+    return _models.load_first(
         "svgauge_projection", "the SVGauge PCA-whitening projection (fit one with `svgeval "
         "svgauge fit --svgs FOLDER --out projection.npz`)", PROJECTION, projection_path,
         Projection.load)
+
+
+def load_projection(encoder: Encoder, projection_path: str | None = None) -> Projection:
+    """The PCA whitening, refused unless fitted with ``encoder`` at its input size."""
+    projection = load_projection_file(projection_path)
     probe = encoder.features([probe_image(encoder.input_size)])[0]
     try:
         projection.check_encoder(probe, encoder.input_size, encoder.name)
@@ -215,6 +220,7 @@ def svgauge(prompts: Sequence[str], references: Sequence[Image] | None,
     if alpha != 0:
         if references is None:
             raise ValueError("reference renders are needed unless alpha is 0")
+        load_projection_file(projection_path)
         enc = load_encoder(encoder, encoder_path, device)
         projection = load_projection(enc, projection_path)
         s_i = list(visual_similarity(references, generated, encoder=enc, projection=projection,

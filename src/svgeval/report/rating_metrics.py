@@ -34,6 +34,7 @@ from svgeval.metrics.svgauge import (
     combine,
     load_encoder,
     load_projection,
+    load_projection_file,
     semantic_similarity,
     visual_similarity,
 )
@@ -83,6 +84,7 @@ def read_cache(path: Path) -> dict[str, dict[str, float | None]]:
 
 def _svgauge_parts(rows: Sequence[Row], prompts: Sequence[str], renderer: Renderer,
                    batch_size: int, device: str | None) -> list[dict[str, float | None]]:
+    load_projection_file()  # stop before loading a network when there is none
     encoder = load_encoder(device=device)
     projection = load_projection(encoder)
     size = encoder.input_size
