@@ -10,9 +10,11 @@ import pytest
 from tiny_svgauge_models import tiny_captioner_dir, tiny_projection, tiny_siglip_dir
 
 from svgeval.metrics.generation_stats import generation_stats
+from svgeval.metrics.registry import MetricUnavailable
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks.aggregate import mean_per_group
 from svgeval.tasks.base import BatchItem, MetricContext, Sample, TaskOptions
+from svgeval.tasks.svgenius import text2svg
 from svgeval.tasks.svgenius.text2svg import SvgeniusText2Svg
 
 __all__ = ["tiny_captioner_dir", "tiny_projection", "tiny_siglip_dir"]
@@ -52,16 +54,23 @@ def test_text2svg_reports_table_1_shares(renderer: Renderer) -> None:
     assert SvgeniusText2Svg.higher_is_better("blank_render") is False
 
 
+@pytest.fixture()
+def no_other_models(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CLIP, the aesthetic predictor and HPS are not available (and never looked for)."""
+    def unavailable(*args: object, **kwargs: object) -> list[float]:
+        raise MetricUnavailable("not in this test")
+
+    for name in ("clip_score", "aesthetic", "hps"):
+        monkeypatch.setattr(text2svg, name, unavailable)
+
+
 def test_text2svg_computes_svgauge_with_a_projection(
     renderer: Renderer, tiny_siglip_dir: Path, tiny_captioner_dir: Path, tiny_projection: Path,
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, no_other_models: None,
 ) -> None:
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("SVGEVAL_SVGAUGE_MODEL", str(tiny_siglip_dir))
     monkeypatch.setenv("SVGEVAL_SVGAUGE_PROJECTION_MODEL", str(tiny_projection))
     monkeypatch.setenv("SVGEVAL_SVGAUGE_CAPTIONER_MODEL", str(tiny_captioner_dir))
-    for metric in ("CLIP", "AESTHETIC", "HPS"):
-        monkeypatch.setenv(f"SVGEVAL_{metric}_MODEL", str(tiny_projection.parent / "none"))
     task = SvgeniusText2Svg(TaskOptions())
     items = [BatchItem(sample(i), SQUARE, True) for i in range(2)]
     scores = task.batch_score(items, MetricContext(renderer, 8, "cpu"))
@@ -73,12 +82,9 @@ def test_text2svg_computes_svgauge_with_a_projection(
 
 
 def test_text2svg_without_a_projection_says_how_to_fit_one(
-    renderer: Renderer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    renderer: Renderer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_other_models: None,
 ) -> None:
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("SVGEVAL_SVGAUGE_PROJECTION_MODEL", str(tmp_path / "none.npz"))
-    for metric in ("CLIP", "AESTHETIC", "HPS", "SVGAUGE", "SVGAUGE_CAPTIONER"):
-        monkeypatch.setenv(f"SVGEVAL_{metric}_MODEL", str(tmp_path / "none"))
     task = SvgeniusText2Svg(TaskOptions())
     scores = task.batch_score([BatchItem(sample(0), SQUARE, True)], MetricContext(renderer))
     assert scores[0].metrics["svgauge"] is None
