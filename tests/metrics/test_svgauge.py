@@ -125,3 +125,25 @@ def test_svgauge_end_to_end_with_tiny_models(tiny_siglip_dir: Path, tiny_caption
     assert result.score == pytest.approx([0.6 + 0.4 * st for st in result.s_t])
     free = svgauge(prompts, None, images, alpha=0.0, beta=1.0, **kw)
     assert free.score == pytest.approx(result.s_t) and free.s_i == [None] * 3
+
+
+def test_fit_command_saves_a_projection_the_metric_accepts(tiny_siglip_dir: Path,
+                                                           tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from svgeval.cli import app
+    from svgeval.svg.demo_corpus import write_demo_corpus
+
+    monkeypatch.setenv("SVGEVAL_SVGAUGE_MODEL", "")  # restored after the CLI sets it
+    write_demo_corpus(tmp_path / "icons")
+    out = tmp_path / "proj.npz"
+    result = CliRunner().invoke(app, ["svgauge", "fit", "--svgs", str(tmp_path / "icons"),
+                                      "--out", str(out), "--components", "4", "--device", "cpu",
+                                      "--model-path", f"svgauge={tiny_siglip_dir}"])
+    assert result.exit_code == 0, result.output
+    projection = Projection.load(out)
+    assert len(projection.eigenvalues) == 4 and projection.render_size == 32
+    assert projection.n_fit >= 10
+    encoder = load_encoder(model_path=str(tiny_siglip_dir), device="cpu")
+    assert load_projection(encoder, str(out)).encoder == str(tiny_siglip_dir)

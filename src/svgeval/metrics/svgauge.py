@@ -85,9 +85,10 @@ def load_encoder(model: str | None = None, model_path: str | None = None,
     """The SigLIP encoder (``--model-path svgauge=DIR`` or ``SVGEVAL_SVGAUGE_MODEL``)."""
     name = model or ENCODER
     dev = _models.pick_device(device)
-    vision, processor = _models.load_first("svgauge", f"the SVGauge image encoder ({name})", name,
-                                           model_path, lambda s: _load_encoder(s, dev), (dev,))
-    return Encoder(model_path or name, vision, processor, dev)
+    vision, processor, source = _models.load_first(
+        "svgauge", f"the SVGauge image encoder ({name})", name, model_path,
+        lambda s: (*_load_encoder(s, dev), s), (dev,))
+    return Encoder(source, vision, processor, dev)
 
 
 def load_projection_file(projection_path: str | None = None) -> Projection:
