@@ -47,6 +47,16 @@ def test_baselines_answer_every_sample_and_shuffle_within_groups() -> None:
         assert int(other.rsplit(" ", 1)[1]) in (range(4) if s.group == "a" else range(4, 7))
     assert answers["oracle"]["s0"] == references["s0"]
     assert extract_svg(answers["identity"]["s0"]).svg == SVG
+    no_input = baseline_answers([Sample("g", "x", [], f"Answer: {SVG}"), sample(1, "x")])
+    assert no_input["identity"]["g"] == no_input["flipped"]["g"] == ""
+    assert extract_svg(no_input["blank"]["g"]).svg is not None
+
+
+def test_an_audit_folder_of_other_answers_is_refused(demo_data: Path, tmp_path: Path) -> None:
+    task = get_task("svgeditbench")(TaskOptions(data=demo_data))
+    (tmp_path / "oracle.replay.jsonl").write_text('{"id": "x", "response": ""}\n')
+    with pytest.raises(ValueError, match="holds an audit with other answers"):
+        run_baselines(task, tmp_path, RunSettings(limit=1))
 
 
 def test_blank_canvas_keeps_the_size_and_flip_changes_one_attribute() -> None:

@@ -7,8 +7,8 @@ For a task, :func:`baseline_answers` builds one answer per sample for each basel
 * ``empty``: ``<svg xmlns=...></svg>``;
 * ``blank``: a white canvas of the reference's size (its ``width``, ``height``, ``viewBox``);
 * ``shuffled``: another sample's reference answer (a seeded derangement within the group);
-* ``flipped``: the input SVG (else the reference's) with one attribute changed at random (a
-  colour replaced by another, a number doubled or halved).
+* ``flipped``: the input SVG with one attribute changed at random (a colour replaced by another,
+  a number doubled or halved); nothing for tasks without an input SVG, as ``identity``.
 
 Each baseline's answers are written as a replay file and run with ``replay:`` through
 :class:`~svgeval.runner.Runner`, so they are scored exactly as a model's would be. For every
@@ -26,7 +26,7 @@ import asyncio
 import json
 import random
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,8 +41,8 @@ BASELINES = ("oracle", "identity", "empty", "blank", "shuffled", "flipped")
 FLAG_SHARE = 0.5
 """A degenerate baseline reaching more than half of the way from the worst to the oracle flags
 the metric."""
-SKIPPED_METRICS = ("sample_count",)
-"""Registered metrics that are counts, not scores: not audited."""
+SKIPPED_METRICS = ("sample_count", "svg_present", "svg_valid", "blank_render")
+"""Registered metrics that count or describe answers rather than score them: not audited."""
 EMPTY_SVG = '<svg xmlns="http://www.w3.org/2000/svg"></svg>'
 COLOURS = ("#000000", "#ffffff", "#ff0000", "#00ff00", "#0000ff", "#ffa500", "#808080")
 COLOUR_ATTRIBUTES = {"fill", "stroke", "stop-color", "color", "flood-color"}
@@ -115,28 +115,37 @@ def baseline_answers(samples: Sequence[Sample], seed: int = 0) -> dict[str, dict
                              for i, s in enumerate(group)})
     answers: dict[str, dict[str, str]] = {name: {} for name in BASELINES}
     for sample in samples:
-        source = sample.input_svg or _reference_svg(sample)
         answers["oracle"][sample.id] = sample.reference
         answers["identity"][sample.id] = fenced(sample.input_svg) if sample.input_svg else ""
         answers["empty"][sample.id] = fenced(EMPTY_SVG)
-        answers["blank"][sample.id] = fenced(blank_canvas(source))
+        answers["blank"][sample.id] = fenced(blank_canvas(sample.input_svg
+                                                          or _reference_svg(sample)))
         answers["shuffled"][sample.id] = shuffled[sample.id]
-        answers["flipped"][sample.id] = fenced(flip_attribute(source, rng)) if source else ""
+        answers["flipped"][sample.id] = (fenced(flip_attribute(sample.input_svg, rng))
+                                         if sample.input_svg else "")
     return answers
 
 
-def run_baselines(task: Task, out_dir: Path, settings: RunSettings) -> dict[str, Results]:
-    """Run every baseline on ``task`` into ``out_dir/<baseline>`` (resumed when present)."""
+def run_baselines(task: Task, out_dir: Path, settings: RunSettings,
+                  on_done: Callable[[str, Results], None] = lambda name, results: None) -> dict[
+    str, Results
+]:
+    """Run every baseline on ``task`` into ``out_dir/<baseline>`` (resumed when present);
+    ``on_done`` hears of each finished baseline."""
     answers = baseline_answers(task.load(), settings.seed or 0)
     results = {}
     for name, by_id in answers.items():
         folder = out_dir / name
         folder.mkdir(parents=True, exist_ok=True)
         replay = out_dir / f"{name}.replay.jsonl"
-        replay.write_text("".join(json.dumps({"id": i, "response": r}) + "\n"
-                                  for i, r in by_id.items()), encoding="utf-8")
+        text = "".join(json.dumps({"id": i, "response": r}) + "\n" for i, r in by_id.items())
+        if replay.exists() and replay.read_text(encoding="utf-8") != text:
+            raise ValueError(f"{out_dir} holds an audit with other answers (another task, data "
+                             "or seed); choose another --out")
+        replay.write_text(text, encoding="utf-8")
         runner = Runner(task, ReplayModel(replay, spec=f"audit:{name}"), RunDir(folder), settings)
         results[name] = asyncio.run(runner.run(runner.prepare(resume=True)))
+        on_done(name, results[name])
     return results
 
 
@@ -166,6 +175,8 @@ def audit_rows(task: type[Task] | Task, results: Mapping[str, Results],
             continue
         values = {name: results[name].metrics.get(key) for name in BASELINES if name in results}
         known = [v for v in values.values() if v is not None]
+        if not known:  # not computed here (weights, judge)
+            continue
         oracle = values.get("oracle")
         worst = (min(known) if higher else max(known)) if known else None
         if oracle is None or worst is None or oracle == worst:

@@ -169,7 +169,10 @@ def audit(
     with user_errors():
         task_obj = get_task(task)(TaskOptions(data=data, seed=seed, tier=tier))
         settings = RunSettings(seed=seed, limit=limit, render_workers=render_workers)
-        results = run_baselines(task_obj, out_dir or Path("runs") / f"audit-{task}", settings)
+        results = run_baselines(
+            task_obj, out_dir or Path("runs") / f"audit-{task}", settings,
+            lambda name, res: console.print(f"{name}: {res.n} samples, {res.n_valid} valid",
+                                            highlight=False))
         rows = audit_rows(task_obj, results, threshold)
         text = markdown_table(task, rows)
         out.print(text, highlight=False, markup=False)
