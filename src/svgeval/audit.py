@@ -194,6 +194,9 @@ def audit_rows(task: type[Task] | Task, results: Mapping[str, Results],
 def markdown_table(task: str, rows: Sequence[AuditRow]) -> str:
     """The audit as a Markdown table: each baseline's share of the way to the oracle (%), the
     oracle's value, and the baselines that flag the metric."""
+    if not rows:
+        return (f"### {task}\n\nno audited metric has a value here (judged metrics need "
+                "--judge, model metrics their weights)")
     header = ["metric", "dir", "oracle", *[f"{b} %" for b in BASELINES[1:]], "flagged by"]
     lines = [f"### {task}", "", "| " + " | ".join(header) + " |",
              "|" + "---|" * len(header)]
