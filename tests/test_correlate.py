@@ -28,7 +28,8 @@ def synthetic_rows(n: int = 60, seed: int = 0) -> list[dict[str, object]]:
         generator = GENERATORS[i % len(GENERATORS)]
         rating = float(rng.integers(1, 6))
         s_i, s_t = rating / 5 + rng.normal(0, 0.3), rating / 5 + rng.normal(0, 0.5)
-        rows.append({"prompt": f"a red circle {i}", "reference": "<svg/>", "generated": "<svg/>",
+        rows.append({"prompt": f"a red circle {i}", "reference": "<svg>\n</svg>",
+                     "generated": '<svg a="1,2">\n</svg>',
                      "generator": generator, "rating": rating, "svgauge_si": s_i,
                      "svgauge_st": s_t, "clip": float(rng.normal()) + rating / 10})
     return rows

@@ -18,6 +18,7 @@ A metric with lower-is-better values (LPIPS) correlates negatively; nothing is f
 from __future__ import annotations
 
 import csv
+import io
 import json
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
@@ -46,7 +47,7 @@ def read_ratings(path: Path, needed: Sequence[str] = REQUIRED) -> list[dict[str,
     except OSError as error:
         raise RatingsError(f"cannot read {path}: {error}") from None
     if path.suffix.lower() == ".csv":
-        rows: list[dict[str, Any]] = list(csv.DictReader(text.splitlines()))
+        rows: list[dict[str, Any]] = list(csv.DictReader(io.StringIO(text, newline="")))
     else:
         rows = []
         for number, line in enumerate(text.splitlines(), 1):
