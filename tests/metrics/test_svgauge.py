@@ -147,3 +147,16 @@ def test_fit_command_saves_a_projection_the_metric_accepts(tiny_siglip_dir: Path
     assert projection.n_fit >= 10
     encoder = load_encoder(model_path=str(tiny_siglip_dir), device="cpu")
     assert load_projection(encoder, str(out)).encoder == str(tiny_siglip_dir)
+
+
+def test_a_cls_token_is_left_out_of_the_mean(tiny_clip_dir: Path) -> None:
+    import torch
+
+    encoder = load_encoder(model_path=str(tiny_clip_dir), device="cpu")
+    images = icon_images(2, size=28)
+    pixels = encoder.processor(images=images, return_tensors="pt")["pixel_values"]
+    with torch.inference_mode():
+        grid = encoder.model(pixel_values=pixels).last_hidden_state
+    assert grid.shape[1] == encoder.patches + 1
+    np.testing.assert_allclose(encoder.features(images), grid[:, 1:].mean(dim=1).numpy(),
+                               rtol=1e-5, atol=1e-6)

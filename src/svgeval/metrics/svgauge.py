@@ -68,14 +68,22 @@ class Encoder:
         """The square input size the encoder was trained at (renders are drawn at it)."""
         return int(self.model.config.image_size)
 
+    @property
+    def patches(self) -> int:
+        """Patches in the feature grid (SigLIP has no CLS token; other ViTs add one)."""
+        return (self.input_size // int(self.model.config.patch_size)) ** 2
+
     def features(self, images: Sequence[Image], batch_size: int = 32) -> NDArray[np.float64]:
-        """Mean of the last layer's patch features (Eq. 1), (N, D) float64."""
+        """Mean of the last layer's patch features (Eq. 1), (N, D) float64; a CLS token, where
+        the encoder has one, is left out, as in the paper."""
         torch = _models.require("torch")
         out = []
         for chunk in _models.batches([_models.as_rgb_uint8(i) for i in images], batch_size):
             pixels = self.processor(images=list(chunk), return_tensors="pt")["pixel_values"]
             with torch.inference_mode():
                 grid = self.model(pixel_values=pixels.to(self.device)).last_hidden_state
+            if grid.shape[1] == self.patches + 1:  # a ViT with a CLS token (CLIP, DINOv2)
+                grid = grid[:, 1:]
             out.append(grid.float().mean(dim=1).cpu().numpy().astype(np.float64))
         return np.concatenate(out) if out else np.zeros((0, 0))
 
