@@ -30,6 +30,7 @@ from svgeval.cli_judge import (
 )
 from svgeval.cli_report import compare, leaderboard, report
 from svgeval.cli_rewards import serve_rewards
+from svgeval.cli_svgauge import audit, correlate, svgauge_app
 from svgeval.cli_svgenius import svgenius_app
 from svgeval.cli_vectorgym import vectorgym_app
 from svgeval.metrics import METRICS
@@ -370,7 +371,8 @@ def svgeditbench_build(
         out.print(f"wrote {count} cases to {out_dir}", highlight=False, soft_wrap=True)
 
 
-for report_command in (report, leaderboard, compare):
+app.add_typer(svgauge_app, name="svgauge", context_settings=HELP)
+for report_command in (report, leaderboard, compare, correlate, audit):
     app.command()(report_command)
 app.command("serve-rewards")(serve_rewards)
 

@@ -8,7 +8,12 @@ and raise :class:`MetricUnavailable` when they cannot.
 
 from __future__ import annotations
 
-from svgeval.metrics import judged, rates  # noqa: F401  (register the judged and rate metrics)
+from svgeval.metrics import (  # noqa: F401  (register these metrics)
+    generation_stats,
+    judged,
+    rates,
+    svgauge,
+)
 from svgeval.metrics.clip import aesthetic, clip_score, rclip, rclip_from_scores
 from svgeval.metrics.dino import dino
 from svgeval.metrics.editing import compression_ratio, relative_change_distance, relative_mse_score

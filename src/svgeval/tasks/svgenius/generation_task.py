@@ -12,6 +12,9 @@ Two readings of every metric, as for the editing tasks:
   ``rasterize_svg`` falls back to a white image).
 * ``<metric>_all``: every sample; an answer with no SVG is drawn as a white canvas too.
 
+Every sample also carries the generation statistics of SVGauge's Table 1 (``has_svg``,
+``valid_svg``, ``blank_render``; :mod:`svgeval.metrics.generation_stats`).
+
 PSS runs inside the render isolation (:meth:`Renderer.call`): it renders every path itself.
 """
 
@@ -25,6 +28,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from svgeval.metrics.fid import clip_fid, fid
+from svgeval.metrics.generation_stats import generation_stats
 from svgeval.metrics.pss import InvalidReference, pss
 from svgeval.metrics.registry import MetricUnavailable
 from svgeval.svg.extract import extract_svg
@@ -119,14 +123,16 @@ class SvgeniusGenerationTask(SvgeniusCodeTask):
         extraction = extract_svg(response, rule=self.settings.extract)
         score = Score(extracted=extraction.svg, extraction_rule=extraction.rule)
         in_paper = extraction.svg is not None
+        drawn = None
         if extraction.svg is None:
             score.failure = Failure(kind=FailureKind.EXTRACT, detail=extraction.error)
-            output = WHITE
         else:
             rendered = renderer.render(extraction.svg, RENDER_SPEC)
-            if rendered.image is None:
+            drawn = rendered.image
+            if drawn is None:
                 score.failure = Failure.of_render(rendered)
-            output = rendered.image if rendered.image is not None else WHITE
+        score.metrics.update(generation_stats(in_paper, drawn))
+        output = drawn if drawn is not None else WHITE
         for name, value in self.pixel_metrics(output, reference.image).items():
             put(score, in_paper, name, value)
         self._score_pss(score, answer, extraction.svg, renderer)

@@ -22,6 +22,7 @@ from typing import ClassVar
 import numpy as np
 
 from svgeval.metrics.dino import dino
+from svgeval.metrics.generation_stats import GENERATION_STATS_METRICS
 from svgeval.metrics.lpips import lpips
 from svgeval.metrics.pixel import mse, ssim
 from svgeval.svg.render import FloatImage
@@ -57,7 +58,7 @@ class SvgeniusImg2Svg(SvgeniusGenerationTask):
             ("dino", "dino"), ("pss", "pss"), ("fid", "fid"), ("clip_fid", "clip_fid"),
         )
         for reading in ("", "_all")
-    }
+    } | GENERATION_STATS_METRICS
     batched_metrics = ("lpips", "dino")
 
     def make_sample(self, sample_id: str, task_file: TaskFile[CaptionItem], item: CaptionItem) -> (

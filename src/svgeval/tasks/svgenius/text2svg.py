@@ -4,7 +4,10 @@ Metrics per tier: ``pss`` (Path Structure Similarity to the ground truth, x 100)
 in the batched metric stage ``clip`` (CLIP score x 100, ViT-L/14 unclamped, the svgenius
 preset), ``aes`` (LAION aesthetic predictor), ``hps`` (HPS v2.1 x 100) and ``rclip``
 (formula (1): 100 x (1 - max(0, (CLIP(c, GT) - CLIP(c, GEN)) / CLIP(c, GT)))). Both readings
-of :mod:`svgeval.tasks.svgenius.generation_task`.
+of :mod:`svgeval.tasks.svgenius.generation_task`. Beyond the paper: ``svgauge`` with its parts
+``svgauge_si`` and ``svgauge_st`` (:mod:`svgeval.metrics.svgauge`, TF-IDF fitted on the
+captions of the run), computed once a projection is given
+(``--model-path svgauge_projection=FILE``), and the generation statistics of SVGauge Table 1.
 """
 
 from __future__ import annotations
@@ -13,9 +16,13 @@ import functools
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
+import numpy as np
+
 from svgeval.metrics.clip import aesthetic, clip_score, rclip_from_scores
+from svgeval.metrics.generation_stats import GENERATION_STATS_METRICS
 from svgeval.metrics.hps import hps
-from svgeval.svg.render import FloatImage
+from svgeval.metrics.svgauge import SvgaugeResult, load_projection_file, svgauge
+from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks import register_task
 from svgeval.tasks.base import BatchItem, MetricContext, Sample, Score
 from svgeval.tasks.svgenius import prompts
@@ -40,11 +47,18 @@ class SvgeniusText2Svg(SvgeniusGenerationTask):
         f"{name}{reading}": metric
         for name, metric in (
             ("clip", "clip_score"), ("aes", "aesthetic"), ("hps", "hps"), ("rclip", "rclip"),
-            ("pss", "pss"), ("fid", "fid"), ("clip_fid", "clip_fid"),
+            ("pss", "pss"), ("fid", "fid"), ("clip_fid", "clip_fid"), ("svgauge", "svgauge"),
+            ("svgauge_si", "svgauge_si"), ("svgauge_st", "svgauge_st"),
         )
         for reading in _READINGS
-    }
-    batched_metrics = ("clip", "aes", "hps", "rclip")
+    } | GENERATION_STATS_METRICS
+    batched_metrics = ("clip", "aes", "hps", "rclip", "svgauge")
+    _captions: tuple[str, ...] = ()
+
+    def load(self) -> list[Sample]:
+        samples = super().load()
+        self._captions = tuple(sample.target["caption"] for sample in samples)
+        return samples
 
     def make_sample(self, sample_id: str, task_file: TaskFile[CaptionItem], item: CaptionItem) -> (
         Sample
@@ -69,4 +83,23 @@ class SvgeniusText2Svg(SvgeniusGenerationTask):
             clip_score(references, captions, **options), clip_of_outputs()))
         batched(items, scores, "aes", lambda: aesthetic(outputs, **options))
         batched(items, scores, "hps", lambda: hps(outputs, captions, **options))
+        gauge = functools.cache(lambda: self._svgauge(items, captions, context))
+        batched(items, scores, "svgauge", lambda: gauge().score)
+        batched(items, scores, "svgauge_si", lambda: gauge().s_i)
+        batched(items, scores, "svgauge_st", lambda: gauge().s_t)
         return scores
+
+    def _svgauge(self, items: Sequence[BatchItem], captions: list[str],
+                 context: MetricContext) -> SvgaugeResult:
+        """SVGauge of the batch, renders drawn at the projection's size; TF-IDF fitted on every
+        caption of the run."""
+        spec = RenderSpec.square(load_projection_file().render_size, background="white")
+
+        def draw(svg: str) -> FloatImage:
+            image = context.renderer.render(svg, spec).image
+            return image if image is not None else np.ones((spec.height, spec.width, 3))
+
+        return svgauge(captions, [draw(item.sample.target["answer"]) for item in items],
+                       [draw(item.output_svg) for item in items],
+                       corpus=self._captions or captions, device=context.device,
+                       batch_size=context.batch_size)

@@ -1,0 +1,180 @@
+"""Command line for metric validation: ``svgeval svgauge fit``, ``svgeval correlate`` and
+``svgeval audit`` (see ``docs/svgauge.md`` and ``docs/audit.md``)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from svgeval.cli_errors import UserError, console, user_errors
+from svgeval.cli_execute import stdout_console
+from svgeval.report.correlate import COEFFICIENTS, Correlation, Study
+from svgeval.svg.isolation import Renderer
+
+HELP = {"help_option_names": ["-h", "--help"]}
+svgauge_app = typer.Typer(no_args_is_help=True, context_settings=HELP,
+                          help="SVGauge tools (projection fitting).")
+out = stdout_console()
+
+ModelPaths = Annotated[
+    list[str] | None,
+    typer.Option("--model-path", help="Local weights for a metric, METRIC=PATH "
+                 "(svgauge, svgauge_projection, svgauge_captioner, clip, dino, lpips)."),
+]
+Device = Annotated[str | None, typer.Option(help="cpu, cuda or mps (default: cuda if present).")]
+BatchSize = Annotated[int, typer.Option(help="Images per model batch.")]
+
+
+def set_model_paths(pairs: list[str] | None) -> None:
+    """``--model-path METRIC=PATH``: where the metric functions look first."""
+    from svgeval.cli import _parse_sets
+
+    for metric, path in _parse_sets(pairs or [], "--model-path", "METRIC=PATH").items():
+        os.environ[f"SVGEVAL_{metric.upper()}_MODEL"] = path
+
+
+@svgauge_app.command("fit")
+def fit(
+    svgs: Annotated[list[Path], typer.Option(help="Folder of .svg files (searched "
+                                             "recursively); repeat for several.")],
+    out_file: Annotated[Path, typer.Option("--out", help="The projection file (.npz).")],
+    encoder: Annotated[str | None, typer.Option(help="Image encoder hub id or folder.")] = None,
+    components: Annotated[int, typer.Option(help="PCA components kept.")] = 128,
+    model_path: ModelPaths = None,
+    device: Device = None,
+    batch_size: BatchSize = 32,
+) -> None:
+    """Fit SVGauge's PCA whitening on renders of the SVGs in the folders and save it."""
+    from svgeval.metrics.svgauge import fit_on_renders, load_encoder
+    from svgeval.report.rating_metrics import draw
+
+    with user_errors():
+        set_model_paths(model_path)
+        texts: dict[str, None] = {}
+        for folder in svgs:
+            if not folder.is_dir():
+                raise UserError(f"--svgs {folder} is not a folder")
+            for file in sorted(folder.rglob("*.svg")):
+                texts[file.read_text(encoding="utf-8", errors="replace")] = None
+        if len(texts) < 2:
+            raise UserError("need at least two distinct .svg files to fit a projection")
+        size = load_encoder(encoder, device=device).input_size
+        with Renderer() as renderer:
+            renders = draw(list(texts), size, renderer)
+        projection = fit_on_renders(renders, encoder=encoder, n_components=components,
+                                    device=device, batch_size=batch_size)
+        out_file.parent.mkdir(parents=True, exist_ok=True)
+        projection.save(out_file)
+        out.print(f"fitted {len(projection.eigenvalues)} components on {len(texts)} SVGs "
+                  f"({projection.encoder}, {size} px) -> {out_file}", highlight=False)
+
+
+def correlate(
+    ratings: Annotated[Path, typer.Option(help="JSONL or CSV: prompt, reference, generated, "
+                                          "generator, rating.")],
+    metrics: Annotated[str, typer.Option(help="Metrics to compute: svgauge, clip, dino, "
+                                         "lpips (comma-separated).")] = "",
+    score_columns: Annotated[str, typer.Option(help="Columns holding metric values already "
+                                               "(comma-separated).")] = "",
+    out_file: Annotated[Path | None, typer.Option(
+        "--out", help="JSON file for the study (default: RATINGS.correlations.json); the "
+        "metric cache goes beside it.")] = None,
+    alpha: Annotated[float, typer.Option(help="SVGauge weight of S_I.")] = 0.6,
+    beta: Annotated[float, typer.Option(help="SVGauge weight of S_T.")] = 0.4,
+    resamples: Annotated[int, typer.Option(help="Bootstrap resamples for the intervals.")] = 1000,
+    model_path: ModelPaths = None,
+    device: Device = None,
+    batch_size: BatchSize = 32,
+) -> None:
+    """Correlate metrics with human ratings: instance level with bootstrap 95% intervals,
+    system level over generator means, and SVGauge's alpha/beta sweep."""
+    from svgeval.report.correlate import read_ratings, study
+    from svgeval.report.rating_metrics import COLUMNS, compute_metrics
+
+    with user_errors():
+        set_model_paths(model_path)
+        computed = [m.strip() for m in metrics.split(",") if m.strip()]
+        given = [c.strip() for c in score_columns.split(",") if c.strip()]
+        unknown = [m for m in computed if m not in COLUMNS]
+        if unknown:
+            raise UserError(f"--metrics {','.join(unknown)}: choose among {', '.join(COLUMNS)}")
+        if not computed and not given:
+            raise UserError("name metrics to compute (--metrics) or columns (--score-columns)")
+        rows = read_ratings(ratings)
+        missing = [c for c in given if c not in rows[0]]
+        if missing:
+            raise UserError(f"--score-columns {','.join(missing)}: not in {ratings}")
+        target = out_file or ratings.with_suffix(".correlations.json")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if computed:
+            with Renderer() as renderer:
+                compute_metrics(rows, computed, target.with_suffix(".cache.jsonl"), renderer,
+                                alpha=alpha, beta=beta, batch_size=batch_size, device=device,
+                                warn=lambda line: console.print(line, markup=False))
+        columns = [*computed, *(["svgauge_si", "svgauge_st"] if "svgauge" in computed else []),
+                   *given]
+        result = study(rows, columns, resamples)
+        target.write_text(json.dumps(result.to_json(), indent=2) + "\n", encoding="utf-8")
+        _print_study(result)
+        out.print(f"wrote {target}", highlight=False)
+
+
+def _print_study(result: Study) -> None:
+    def table(title: str, rows: dict[str, Correlation], with_ci: bool) -> Table:
+        grid = Table(title=title)
+        for header in ("metric", "n", *COEFFICIENTS):
+            grid.add_column(header)
+        for name, corr in rows.items():
+            cells = []
+            for coef in COEFFICIENTS:
+                ci = corr.ci95.get(coef)
+                text = f"{100 * corr.values[coef]:.1f}"
+                cells.append(f"{text} [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
+                             if with_ci and ci else text)
+            grid.add_row(name, str(corr.n), *cells)
+        return grid
+
+    out.print(table(f"instance level (x100, {result.n} ratings)", result.instance, True))
+    out.print(table("system level: generator means (x100)", result.system, False))
+    if result.sweep:
+        out.print(table("SVGauge alpha/beta sweep (instance level, x100)",
+                        {f"{a:.1f}/{b:.1f}": c for a, b, c in result.sweep}, False))
+
+
+def audit(
+    task: Annotated[str, typer.Argument(help="Task name; see `svgeval list tasks`.")],
+    data: Annotated[Path | None, typer.Option(help="Local copy of the official release.")] = None,
+    tier: Annotated[str, typer.Option(help="Difficulty tier (tasks with tiers).")] = "all",
+    out_dir: Annotated[Path | None, typer.Option(
+        "--out", help="Where the baselines' runs go (default runs/audit-TASK).")] = None,
+    limit: Annotated[int | None, typer.Option(help="First N samples of each group.")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the shuffled and flipped baselines.")] = 0,
+    threshold: Annotated[float, typer.Option(help="Share of the way to the oracle that flags "
+                                             "a metric.")] = 0.5,
+    markdown: Annotated[Path | None, typer.Option(help="Also write the table as Markdown.")] = None,
+    render_workers: Annotated[int | None, typer.Option(help="Render processes.")] = None,
+) -> None:
+    """Run the degenerate baselines (identity, empty, blank, shuffled, flipped) and the oracle
+    on TASK and flag the metrics a degenerate answer scores well on."""
+    from svgeval.audit import audit_rows, markdown_table, run_baselines
+    from svgeval.runner import RunSettings
+    from svgeval.tasks import get_task
+    from svgeval.tasks.base import TaskOptions
+
+    with user_errors():
+        task_obj = get_task(task)(TaskOptions(data=data, seed=seed, tier=tier))
+        settings = RunSettings(seed=seed, limit=limit, render_workers=render_workers)
+        results = run_baselines(
+            task_obj, out_dir or Path("runs") / f"audit-{task}", settings,
+            lambda name, res: console.print(f"{name}: {res.n} samples, {res.n_valid} valid",
+                                            highlight=False))
+        rows = audit_rows(task_obj, results, threshold)
+        text = markdown_table(task, rows)
+        out.print(text, highlight=False, markup=False)
+        if markdown is not None:
+            markdown.write_text(text + "\n", encoding="utf-8")
