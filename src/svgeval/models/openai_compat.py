@@ -45,13 +45,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import math
 import random
-import socket
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any, Literal, TypeVar
 
 import httpx
@@ -64,6 +62,15 @@ from svgeval.models.base import (
     ModelError,
     ModelUnavailable,
     RetryEvent,
+)
+from svgeval.models.chat_responses import (
+    AttemptFailed,
+    AttemptFailure,
+    StreamedAnswer,
+    connect_failure_reason,
+    decoded_event,
+    error_detail,
+    parse_completion,
 )
 from svgeval.models.retry import RetryPolicy, is_retryable_status, parse_retry_after
 
@@ -85,31 +92,6 @@ STREAM_OPTIONS = {"include_usage": True}
 """Asks a streaming server for a last chunk with the token usage."""
 
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class _Failure:
-    """A failed attempt: why (briefly, for retry notices, and in full), and what may follow.
-
-    ``retryable`` is False for failures of the request itself (400, malformed answers);
-    ``retry_after_s`` is how long the server asked us to wait; ``connect_failed`` marks a server
-    that could not be reached; ``status`` is the HTTP status, if the server sent one.
-    """
-
-    reason: str
-    message: str
-    retryable: bool = True
-    retry_after_s: float | None = None
-    connect_failed: bool = False
-    status: int | None = None
-
-
-class _AttemptFailed(Exception):
-    """Ends an attempt early (a wait ran out, the stream carried an error) with a _Failure."""
-
-    def __init__(self, failure: _Failure) -> None:
-        super().__init__(failure.message)
-        self.failure = failure
 
 
 class OpenAICompatibleModel(Model):
@@ -155,16 +137,16 @@ class OpenAICompatibleModel(Model):
         self.first_token_timeout_s = first_token_timeout_s
         self.stream = stream
         self.retry = retry if retry is not None else RetryPolicy()
-        self._no_first_token = _Failure(
+        self._no_first_token = AttemptFailure(
             f"no first token in {first_token_timeout_s:g} s",
             f"no token within {first_token_timeout_s:g} s of sending the request"
             " (the first-token timeout)",
         )
-        self._no_token = _Failure(
+        self._no_token = AttemptFailure(
             f"no token for {timeout_s:g} s",
             f"the server sent no token for {timeout_s:g} s (the timeout)",
         )
-        self._no_answer = _Failure(
+        self._no_answer = AttemptFailure(
             f"no answer in {timeout_s:g} s", f"no answer within the {timeout_s:g} s timeout"
         )
         self._api_key_env = api_key_env
@@ -246,7 +228,7 @@ class OpenAICompatibleModel(Model):
         if self.on_retry is not None:
             self.on_retry(RetryEvent(request.sample_id, attempt, reason, wait_s))
 
-    def _final_error(self, failure: _Failure, attempts: int, total_s: float) -> Exception:
+    def _final_error(self, failure: AttemptFailure, attempts: int, total_s: float) -> Exception:
         """The error to raise when ``failure`` ends the request."""
         if failure.connect_failed:
             return ModelUnavailable(
@@ -258,7 +240,7 @@ class OpenAICompatibleModel(Model):
             message = f"gave up after {attempts} attempts; last error: {message}"
         return ModelError(message, attempts=attempts, total_s=total_s)
 
-    async def _attempt(self, body: dict[str, Any]) -> Generation | _Failure:
+    async def _attempt(self, body: dict[str, Any]) -> Generation | AttemptFailure:
         """One HTTP round trip: the generation, a failure, or a raised ModelUnavailable."""
         started = time.perf_counter()
         try:
@@ -266,35 +248,35 @@ class OpenAICompatibleModel(Model):
                 outcome = await self._streamed(body)
             else:
                 outcome = await _within(self.timeout_s, self._whole(body), self._no_answer)
-        except _AttemptFailed as failed:
+        except AttemptFailed as failed:
             return failed.failure
         except ModelError as error:  # a 200 answer that is not a chat completion
-            return _Failure("malformed answer", str(error), retryable=False)
+            return AttemptFailure("malformed answer", str(error), retryable=False)
         except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
-            reason = _connect_failure_reason(exc)
+            reason = connect_failure_reason(exc)
             if not self._server_reached:
                 raise ModelUnavailable(
                     f"{self.spec}: cannot reach {self.base_url} ({reason}); "
                     "is the server running? check --base-url"
                 ) from exc
-            return _Failure(reason, reason, connect_failed=True)
+            return AttemptFailure(reason, reason, connect_failed=True)
         except httpx.TimeoutException as exc:  # sending the request took longer than timeout_s
-            return _Failure("timeout", f"{type(exc).__name__} after {self.timeout_s:g} s")
+            return AttemptFailure("timeout", f"{type(exc).__name__} after {self.timeout_s:g} s")
         except httpx.TransportError as exc:
-            return _Failure("connection dropped", f"connection failed ({type(exc).__name__}: {exc})")
+            return AttemptFailure("connection dropped", f"connection failed ({type(exc).__name__}: {exc})")
         if isinstance(outcome, Generation):
             return replace(outcome, latency_s=time.perf_counter() - started)
         return outcome
 
-    async def _whole(self, body: dict[str, Any]) -> Generation | _Failure:
+    async def _whole(self, body: dict[str, Any]) -> Generation | AttemptFailure:
         """Send ``body`` and read the answer as one JSON object."""
         response = await self._client.post(self.url, json=body)
         self._server_reached = True
         if response.status_code != 200:
             return self._failure(response)
-        return _parse_completion(response)
+        return parse_completion(response)
 
-    async def _streamed(self, body: dict[str, Any]) -> Generation | _Failure:
+    async def _streamed(self, body: dict[str, Any]) -> Generation | AttemptFailure:
         """Send ``body`` and assemble the streamed answer, timing the waits for its events."""
         deadline = time.monotonic() + self.first_token_timeout_s
         request = self._client.build_request("POST", self.url, json=body)
@@ -312,12 +294,12 @@ class OpenAICompatibleModel(Model):
         finally:
             await response.aclose()
 
-    async def _read_stream(self, response: httpx.Response, deadline: float) -> Generation | _Failure:
+    async def _read_stream(self, response: httpx.Response, deadline: float) -> Generation | AttemptFailure:
         """The answer streamed in ``response``, whose first event must come before ``deadline``.
 
         Reads on after ``[DONE]`` to the end of the body, so that the connection can be reused.
         """
-        answer = _StreamedAnswer()
+        answer = StreamedAnswer()
         async with contextlib.aclosing(_sse_data(response.aiter_bytes())) as events:
             while True:
                 if answer.started:
@@ -326,7 +308,7 @@ class OpenAICompatibleModel(Model):
                     wait_s, silence = deadline - time.monotonic(), self._no_first_token
                 try:
                     data = await _within(wait_s, anext(events, None), silence)
-                except _AttemptFailed:
+                except AttemptFailed:
                     if answer.done:  # the server never ended the body: the answer is whole
                         break
                     raise
@@ -339,12 +321,12 @@ class OpenAICompatibleModel(Model):
         """Close the connection pool."""
         await self._client.aclose()
 
-    def _failure(self, response: httpx.Response) -> _Failure:
+    def _failure(self, response: httpx.Response) -> AttemptFailure:
         """The failure an error status means; raises ModelUnavailable when no request can work."""
         status = response.status_code
-        detail = _error_detail(response)
+        detail = error_detail(response)
         if is_retryable_status(status):
-            return _Failure(
+            return AttemptFailure(
                 f"HTTP {status}",
                 f"HTTP {status}: {detail}",
                 retry_after_s=parse_retry_after(response.headers),
@@ -357,7 +339,7 @@ class OpenAICompatibleModel(Model):
             raise ModelUnavailable(f"{self.spec}: {message}; check the model name and --base-url")
         if status in UNAVAILABLE_STATUSES:
             raise ModelUnavailable(f"{self.spec}: {message}")
-        return _Failure(f"HTTP {status}", message, retryable=False, status=status)
+        return AttemptFailure(f"HTTP {status}", message, retryable=False, status=status)
 
     def _key_hint(self) -> str:
         """What to check when the server refuses our credentials."""
@@ -368,12 +350,12 @@ class OpenAICompatibleModel(Model):
         return f"no API key was sent: set ${self._api_key_env}"
 
 
-async def _within(seconds: float, step: Awaitable[T], failure: _Failure) -> T:
-    """``await step``, raising _AttemptFailed(failure) when it takes longer than ``seconds``."""
+async def _within(seconds: float, step: Awaitable[T], failure: AttemptFailure) -> T:
+    """``await step``, raising AttemptFailed(failure) when it takes longer than ``seconds``."""
     try:
         return await asyncio.wait_for(step, None if seconds == math.inf else max(0.0, seconds))
     except asyncio.TimeoutError:
-        raise _AttemptFailed(failure) from None
+        raise AttemptFailed(failure) from None
 
 
 async def _sse_data(chunks: AsyncIterator[bytes]) -> AsyncGenerator[str, None]:
@@ -387,153 +369,6 @@ async def _sse_data(chunks: AsyncIterator[bytes]) -> AsyncGenerator[str, None]:
         *lines, pending = (pending + chunk).split(b"\n")
         for line in lines:
             if line.startswith(b"data:"):
-                yield _decoded(line[5:])
+                yield decoded_event(line[5:])
     if pending.startswith(b"data:"):  # a last line without its newline
-        yield _decoded(pending[5:])
-
-
-def _decoded(data: bytes) -> str:
-    """One ``data:`` payload as text; ModelError if it is not UTF-8."""
-    try:
-        return data.decode("utf-8").strip()
-    except UnicodeDecodeError as exc:
-        raise ModelError(f"the server streamed an event that is not UTF-8: {exc}") from exc
-
-
-@dataclass
-class _StreamedAnswer:
-    """A streamed answer as its events arrive: the text so far, finish reason and usage.
-
-    ``started`` is True from the first event on; ``done`` once ``[DONE]`` arrived (events
-    after it are ignored).
-    """
-
-    parts: list[str] = field(default_factory=list)
-    finish_reason: str | None = None
-    usage: dict[str, Any] = field(default_factory=dict)
-    started: bool = False
-    done: bool = False
-
-    def add(self, data: str) -> None:
-        """Take in one event's payload; ModelError if it is not a chat completion chunk.
-
-        An error event (``{"error": ...}``, sent by servers that fail mid-answer) raises
-        _AttemptFailed, so the request is retried.
-        """
-        self.started = True
-        if data == "[DONE]" or self.done:
-            self.done = True
-            return
-        try:
-            chunk = json.loads(data)
-        except ValueError as exc:
-            raise ModelError(f"the server streamed an event that is not JSON: {exc}") from exc
-        if not isinstance(chunk, dict):
-            raise ModelError(f"the server streamed an event that is not an object: {data[:100]}")
-        if chunk.get("error") is not None:
-            detail = _one_line(_error_message(chunk) or data)
-            raise _AttemptFailed(
-                _Failure("error event", f"the server streamed an error: {detail}")
-            )
-        for choice in chunk.get("choices") or []:
-            if isinstance(choice, dict) and choice.get("index", 0) == 0:
-                self._add_choice(choice)
-        self.usage = _usage(chunk.get("usage")) or self.usage
-
-    def _add_choice(self, choice: dict[str, Any]) -> None:
-        """Append the delta's content (``reasoning_content`` and other fields are not text)."""
-        delta = choice.get("delta")
-        if isinstance(delta, dict):
-            self.parts.append(_content_text(delta.get("content")))
-        if isinstance(choice.get("finish_reason"), str):
-            self.finish_reason = choice["finish_reason"]
-
-    def outcome(self) -> Generation | _Failure:
-        """The answer once the stream has ended (latency and attempts are the caller's).
-
-        A stream that ended without ``[DONE]`` counts as whole if it said why the answer ended.
-        """
-        if not self.done and self.finish_reason is None:
-            return _Failure("stream cut off", "the stream ended before the answer was complete")
-        return Generation("".join(self.parts), usage=self.usage, finish_reason=self.finish_reason)
-
-
-def _parse_completion(response: httpx.Response) -> Generation:
-    """The text and token usage of a 200 answer; ModelError if it is not a chat completion."""
-    try:
-        body = response.json()
-    except ValueError as exc:
-        raise ModelError(f"the server answered 200 with a body that is not JSON: {exc}") from exc
-    choices = body.get("choices") if isinstance(body, dict) else None
-    if not choices or not isinstance(choices, list) or not isinstance(choices[0], dict):
-        raise ModelError(f"the server answered 200 without choices: {_error_detail(response)}")
-    message = choices[0].get("message") or {}
-    finish_reason = choices[0].get("finish_reason")
-    return Generation(
-        text=_content_text(message.get("content")),
-        usage=_usage(body.get("usage")),
-        finish_reason=finish_reason if isinstance(finish_reason, str) else None,
-    )
-
-
-def _content_text(content: Any) -> str:
-    """Message content as text: null (reasoning models that ran out of tokens) becomes ""."""
-    if content is None:
-        return ""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):  # a few servers answer with content parts
-        return "".join(
-            part.get("text") or "" for part in content
-            if isinstance(part, dict) and part.get("type") == "text"
-        )
-    raise ModelError(f"unexpected message content of type {type(content).__name__}")
-
-
-def _usage(usage: Any) -> dict[str, Any]:
-    """Token counts the server reported, including reasoning tokens when it breaks them out."""
-    if not isinstance(usage, dict):
-        return {}
-    counts = {name: usage[name] for name in USAGE_FIELDS if isinstance(usage.get(name), int)}
-    details = usage.get("completion_tokens_details")
-    if isinstance(details, dict) and isinstance(details.get("reasoning_tokens"), int):
-        counts["reasoning_tokens"] = details["reasoning_tokens"]
-    return counts
-
-
-def _error_detail(response: httpx.Response) -> str:
-    """The server's own error message on one line (OpenAI, vLLM and FastAPI shapes)."""
-    try:
-        body = response.json()
-    except ValueError:
-        body = None
-    detail = _error_message(body) if isinstance(body, dict) else None
-    return _one_line(detail or response.text or response.reason_phrase or "no details")
-
-
-def _error_message(body: dict[str, Any]) -> str | None:
-    """The message of an error body, if it has one."""
-    error = body.get("error")
-    detail = error.get("message") if isinstance(error, dict) else error
-    detail = detail or body.get("message") or body.get("detail")
-    return str(detail) if detail else None
-
-
-def _one_line(text: str, limit: int = 300) -> str:
-    """``text`` with its whitespace collapsed, cut to ``limit`` characters."""
-    one_line = " ".join(text.split())
-    return one_line if len(one_line) <= limit else one_line[: limit - 3] + "..."
-
-
-def _connect_failure_reason(exc: BaseException) -> str:
-    """'connection refused', 'host name not found', 'connection timed out' or the error text."""
-    if isinstance(exc, httpx.ConnectTimeout):
-        return "connection timed out"
-    cause: BaseException | None = exc
-    while cause is not None:
-        if isinstance(cause, ConnectionRefusedError):
-            return "connection refused"
-        if isinstance(cause, socket.gaierror):
-            return "host name not found"
-        cause = cause.__cause__ or cause.__context__
-    return str(exc) or type(exc).__name__
+        yield decoded_event(pending[5:])
