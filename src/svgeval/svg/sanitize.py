@@ -21,9 +21,17 @@ import urllib.request
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from lxml import etree
+
+from svgeval.svg.css_properties import (
+    NOT_INHERITED,
+    Context,
+    Properties,
+    declared_properties,
+    inherited_by_children,
+    stylesheet_declarations,
+)
 
 MAX_BYTES = 4_000_000
 MAX_DEPTH = 128
@@ -160,21 +168,13 @@ _PAINTED = frozenset(
 )
 """Elements CairoSVG fills and strokes (its ``surface.TAGS``); ``<g>`` only passes paint on."""
 _MARKED = frozenset({"path", "line", "polyline", "polygon"})
-_INHERITED = ("fill", "stroke", "marker", "marker-start", "marker-mid", "marker-end")
-_NOT_INHERITED = ("clip-path", "mask", "filter")
-_PROPERTIES = frozenset(_INHERITED + _NOT_INHERITED)
 _HREF_DRAWN = frozenset({"use", "pattern"})
 _NOT_DRAWN = frozenset({"linearGradient", "radialGradient", "filter"})
 _EMBEDDING = frozenset({"use", "image"})
 _SVG_SIGNATURES = (b"<svg ", b"<?xml", b"<!DOC")
 _GZIP = b"\x1f\x8b"
-_FRAGMENT_URL = re.compile(r"url\(\s*['\"]?\s*#([^'\"()\s]+)", re.IGNORECASE)
 _VERTEX = re.compile(r"[A-Za-z]|[-+]?(?:\d+\.?\d*|\.\d+)")
 
-Properties = dict[str, tuple[str, ...]]
-"""Property name -> ids it references with ``url(#id)`` (empty: set, to no reference)."""
-Context = tuple[tuple[str, tuple[str, ...]], ...]
-"""The inherited properties that reference something, sorted by name."""
 State = tuple[etree._Element, Context]
 
 
@@ -246,7 +246,7 @@ class _ReferenceGraph:
     """The elements of a document and what each draws besides its children."""
 
     def __init__(self, root: etree._Element, limits: SvgLimits) -> None:
-        sheet = _stylesheet_declarations(root)
+        sheet = stylesheet_declarations(root)
         self.limits = limits
         self._embedded: dict[etree._Element, int] = {}
         self.ids: dict[str, list[etree._Element]] = {}
@@ -260,17 +260,17 @@ class _ReferenceGraph:
             if identifier is not None:
                 self.ids.setdefault(identifier.strip(), []).append(element)
                 self.inherited_at[element] = inherited
-            declared = _declared_properties(element, sheet.get(element, []))
+            declared = declared_properties(element, sheet.get(element, []))
             if declared:
                 self.declared[element] = declared
-            context = _override(inherited, declared)
+            context = inherited_by_children(inherited, declared)
             stack.extend((child, context) for child in element if isinstance(child.tag, str))
 
     def successors(self, state: State) -> tuple[int, list[tuple[State, int]]]:
         """What ``state`` draws besides itself: a number of elements, and (state, times) pairs."""
         element, inherited = state
         declared = self.declared.get(element, {})
-        context = _override(inherited, declared)
+        context = inherited_by_children(inherited, declared)
         successors = [((child, context), 1) for child in element if isinstance(child.tag, str)]
         if _local_name(element) in _HREF_DRAWN:
             for identifier in _href_ids(element):
@@ -305,7 +305,7 @@ def _drawn_references(
 ) -> Iterator[tuple[str, int]]:
     """The ids that ``element`` draws through ``url(#id)`` properties, with how many times."""
     name = _local_name(element)
-    for prop in _NOT_INHERITED:
+    for prop in NOT_INHERITED:
         yield from ((identifier, 1) for identifier in declared.get(prop, ()))
     for prop, identifiers in context:
         if prop in ("fill", "stroke"):
@@ -340,73 +340,3 @@ def _embedded_svg(element: etree._Element, max_bytes: int) -> bytes | None:
 def _href_ids(element: etree._Element) -> list[str]:
     values = (element.get(_XLINK_HREF), element.get("href"))
     return [value.strip()[1:] for value in values if value and value.strip().startswith("#")]
-
-
-def _override(inherited: Context, declared: Properties) -> Context:
-    """The inherited properties of an element's children: ``inherited`` updated by its own."""
-    if not any(name in declared for name in _INHERITED):
-        return inherited
-    merged = dict(inherited)
-    for name in _INHERITED:
-        if declared.get(name):
-            merged[name] = declared[name]
-        elif name in declared:
-            merged.pop(name, None)
-    return tuple(sorted(merged.items()))
-
-
-def _declared_properties(element: etree._Element, sheet: list[tuple[str, str]]) -> Properties:
-    """The reference properties ``element`` sets in attributes, its style sheet and style."""
-    declared = [(name, element.get(name, "")) for name in _PROPERTIES if name in element.attrib]
-    declared.extend(sheet)
-    style = element.get("style", "")
-    if "url(" in style.lower():
-        declared.extend(_css_declarations(style))
-    properties: Properties = {}
-    for name, value in declared:
-        if value.strip().lower() != "inherit":
-            properties[name] = properties.get(name, ()) + tuple(_FRAGMENT_URL.findall(value))
-    return properties
-
-
-def _css_declarations(css: str | list[Any]) -> list[tuple[str, str]]:
-    """The reference properties in a CSS declaration list (``style`` or a rule's content)."""
-    import tinycss2
-
-    declarations = tinycss2.parse_declaration_list(css, skip_comments=True, skip_whitespace=True)
-    return [
-        (declaration.lower_name, tinycss2.serialize(declaration.value))
-        for declaration in declarations
-        if declaration.type == "declaration" and declaration.lower_name in _PROPERTIES
-    ]
-
-
-def _stylesheet_declarations(root: etree._Element) -> dict[etree._Element, list[tuple[str, str]]]:
-    """Reference properties that ``<style>`` sheets set, per element they match."""
-    sheets = [
-        element.text
-        for element in root.iter("{http://www.w3.org/2000/svg}style", "style")
-        if element.text and "url(" in element.text.lower()
-    ]
-    if not sheets:
-        return {}
-    import cssselect2
-    import tinycss2
-
-    matcher = cssselect2.Matcher()
-    for sheet in sheets:
-        for rule in tinycss2.parse_stylesheet(sheet, skip_comments=True, skip_whitespace=True):
-            declarations = _css_declarations(rule.content) if rule.type == "qualified-rule" else []
-            if not declarations:
-                continue
-            try:
-                selectors = cssselect2.compile_selector_list(rule.prelude)
-            except cssselect2.SelectorError:
-                continue  # CairoSVG fails on the document
-            for selector in selectors:
-                matcher.add_selector(selector, declarations)
-    matched: dict[etree._Element, list[tuple[str, str]]] = {}
-    for wrapper in cssselect2.ElementWrapper.from_xml_root(root).iter_subtree():
-        for match in matcher.match(wrapper):
-            matched.setdefault(wrapper.etree_element, []).extend(match[-1])
-    return matched
