@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
+
+# No model hub is reachable from the tests: set before huggingface_hub is imported (it reads this
+# once), so that a weights lookup fails at once instead of retrying with backoff.
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import pytest
 from tiny_models import inception_weights, tiny_clip_dir, tiny_dino_dir, tiny_text_encoder_dir
