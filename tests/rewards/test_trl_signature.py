@@ -7,7 +7,14 @@ from collections import Counter
 import pytest
 from cases import PERTURBED, REFERENCE, UNRELATED
 
-from svgeval.rewards import CurriculumSampler, completion_text, curriculum_order, svg_reward
+pytest.importorskip("torch", reason="the curriculum sampler is a torch Sampler (models extra)")
+
+from svgeval.rewards import (  # noqa: E402
+    CurriculumSampler,
+    completion_text,
+    curriculum_order,
+    svg_reward,
+)
 
 
 def test_trl_signature_with_conversational_completions() -> None:
