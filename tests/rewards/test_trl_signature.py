@@ -9,7 +9,7 @@ from cases import PERTURBED, REFERENCE, UNRELATED
 
 pytest.importorskip("torch", reason="the curriculum sampler is a torch Sampler (models extra)")
 
-from svgeval.rewards import (  # noqa: E402
+from svgeval.rewards import (
     CurriculumSampler,
     completion_text,
     curriculum_order,
