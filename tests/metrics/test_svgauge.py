@@ -68,6 +68,7 @@ def test_semantic_similarity_follows_eq_2() -> None:
 
 
 def test_tfidf_cosine_is_one_for_the_same_text_and_zero_without_shared_words() -> None:
+    pytest.importorskip("sklearn", reason="TF-IDF comes from scikit-learn (models extra)")
     prompts = ["a red circle", "a blue square", "the house icon"]
     values = tfidf_cosines(prompts, ["a red circle", "green tree", "house icon"])
     assert values[0] == pytest.approx(1.0) and values[1] == 0.0 and 0 < values[2] < 1
