@@ -172,6 +172,19 @@ class MetricContext:
     device: str | None = None
 
 
+def batch_values(
+    scores: Sequence[Score], keys: Sequence[str], compute: Callable[[], Sequence[float | None]]
+) -> Sequence[float | None]:
+    """The values of one batched model metric, one per score; when the metric cannot run here
+    (:class:`MetricUnavailable`), None for each and the reason under every key in ``keys``."""
+    try:
+        return compute()
+    except MetricUnavailable as error:
+        for score in scores:
+            score.not_computed.update(dict.fromkeys(keys, str(error)))
+        return [None] * len(scores)
+
+
 @dataclass(frozen=True)
 class TaskOptions:
     """Options every task accepts; ``extra`` carries the ``--set key=value`` pairs, which the

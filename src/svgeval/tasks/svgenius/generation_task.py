@@ -41,6 +41,7 @@ from svgeval.tasks.base import (
     MetricContext,
     Sample,
     Score,
+    batch_values,
 )
 from svgeval.tasks.svgenius.code_task import SvgeniusCodeTask
 from svgeval.tasks.svgenius.scoring import RENDER_SPEC
@@ -81,12 +82,7 @@ def batched(
     compute: Callable[[], Sequence[float | None]],
 ) -> None:
     """Run one model metric over a batch; when it cannot run here, record why for every item."""
-    try:
-        values: Sequence[float | None] = compute()
-    except MetricUnavailable as error:
-        values = [None] * len(items)
-        for score in scores:
-            score.not_computed[name] = score.not_computed[f"{name}_all"] = str(error)
+    values = batch_values(scores, (name, f"{name}_all"), compute)
     for item, score, value in zip(items, scores, values):
         put(score, item.in_paper_reading, name, value)
 

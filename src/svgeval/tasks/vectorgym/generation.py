@@ -33,7 +33,6 @@ from svgeval.metrics.clip import clip_score
 from svgeval.metrics.dino import dino
 from svgeval.metrics.lpips import lpips
 from svgeval.metrics.pixel import mse, ssim
-from svgeval.metrics.registry import MetricUnavailable
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks import register_task
@@ -46,6 +45,7 @@ from svgeval.tasks.base import (
     Sample,
     Score,
     TaskOptions,
+    batch_values,
 )
 from svgeval.tasks.messages import png_bytes
 from svgeval.tasks.svgenius.img2svg import released_mse
@@ -78,12 +78,7 @@ def batched_readings(
 ) -> None:
     """One model metric over a batch under both readings (see :func:`store`); when it cannot
     run here, record why for every item."""
-    try:
-        values: Sequence[float | None] = compute()
-    except MetricUnavailable as error:
-        values = [None] * len(scores)
-        for score in scores:
-            score.not_computed[name] = score.not_computed[f"{name}_worst"] = str(error)
+    values = batch_values(scores, (name, f"{name}_worst"), compute)
     for ok, score, value in zip(valid, scores, values):
         store(score, name, value, ok)
 
