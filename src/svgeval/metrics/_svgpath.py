@@ -14,6 +14,7 @@ and include the points of ``M`` commands, as svgelements does.
 from __future__ import annotations
 
 import cmath
+import functools
 import math
 import re
 from dataclasses import dataclass
@@ -97,8 +98,13 @@ def _tokens(d: str) -> list[str | float]:
     return out
 
 
+@functools.lru_cache(maxsize=4096)
 def parse_path(d: str) -> ParsedPath:
-    """Parse path data into absolute segments; raises :class:`PathSyntaxError` on bad data."""
+    """Parse path data into absolute segments; raises :class:`PathSyntaxError` on bad data.
+
+    PSS reads each path several times (validity, bounding box, moving, drawing); the parsed,
+    immutable result of the last 4,096 distinct ``d`` strings is kept.
+    """
     tokens = _tokens(d)
     segments: list[Segment] = []
     moves: list[complex] = []

@@ -10,7 +10,6 @@ image standing in for a failure.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import resource
 from collections.abc import Callable
@@ -24,8 +23,10 @@ from numpy.typing import NDArray
 from pebble import ProcessExpired, ProcessPool
 from typing_extensions import Self
 
+from svgeval.svg.forkserver import render_context
 from svgeval.svg.render import FloatImage, RenderFailure, RenderSpec, render_svg_uint8, to_float
 from svgeval.svg.render_cache import RenderCache
+from svgeval.svg.render_memo import RenderMemo, render_key
 from svgeval.svg.sanitize import SvgRejected
 
 T = TypeVar("T")
@@ -93,29 +94,44 @@ class Renderer:
     ) -> None:
         self.workers = workers or os.cpu_count() or 1
         self.timeout_s = timeout_s
-        self._render_function = render_function
         self.cache = cache
         """Successful renders are read from and written to ``cache`` (see render_cache)."""
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["svgeval.svg.render", "cairosvg.surface"])
+        self.memo = RenderMemo()
+        """This renderer's renders kept in memory (see render_memo)."""
+        self.render_function = render_function
+        """What draws each SVG in the workers (a module-level function)."""
+        self._renderer_id = f"{render_function.__module__}.{render_function.__qualname__}"
         self._pool = ProcessPool(
             max_workers=self.workers,
             initializer=_limit_memory,
             initargs=(memory_mb,),
-            context=context,
+            context=render_context(),
         )
 
     def render(self, svg: str | bytes, spec: RenderSpec) -> RenderOutcome:
-        """Render one SVG; blocks the calling thread until the worker answers or times out."""
+        """Render one SVG; blocks the calling thread until the worker answers or times out.
+
+        An SVG this renderer drew before (or is drawing for another thread) with the same spec
+        is not drawn again (see :mod:`~svgeval.svg.render_memo`).
+        """
+        key = render_key(svg, spec, self._renderer_id)
+        drawn = self.memo.get_or_render(key, lambda: self._draw(svg, spec))
+        if isinstance(drawn, RenderFailure):
+            return RenderOutcome(None, drawn)
+        return RenderOutcome(to_float(drawn))
+
+    def _draw(self, svg: str | bytes, spec: RenderSpec) -> NDArray[np.uint8] | RenderFailure:
+        """Read the disk cache, else render in a worker (and fill the cache)."""
         cached = self.cache.get(svg, spec) if self.cache is not None else None
         if cached is not None:
-            return RenderOutcome(to_float(cached))
-        outcome = self.call(self._render_function, svg, spec)
+            return cached
+        outcome = self.call(self.render_function, svg, spec)
         if outcome.value is None:
-            return RenderOutcome(None, outcome.failure)
+            assert outcome.failure is not None
+            return outcome.failure
         if self.cache is not None:
             self.cache.put(svg, spec, outcome.value)
-        return RenderOutcome(to_float(outcome.value))
+        return outcome.value
 
     def call(self, function: Callable[..., T], *args: Any) -> CallOutcome[T]:
         """Run ``function(*args)`` in a worker with the same time and memory limits as a render.
