@@ -61,7 +61,22 @@ class ParsedPath:
     move_points: tuple[complex, ...]
 
 
+_SIMPLE_TOKEN = re.compile(r"[MmZzLlHhVvCcSsQqTt]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_SEPARATORS = re.compile(r"[\s,]*")
+
+
 def _tokens(d: str) -> list[str | float]:
+    """Commands and numbers of ``d``. Path data without arcs (whose flags need the slow reader
+    below) is split by one regular expression, once nothing else is found between tokens."""
+    if "a" not in d and "A" not in d:
+        pieces = _SIMPLE_TOKEN.findall(d)
+        if _SEPARATORS.fullmatch(_SIMPLE_TOKEN.sub("", d)):
+            return [piece if piece.isalpha() else float(piece) for piece in pieces]
+    return _read_tokens(d)
+
+
+def _read_tokens(d: str) -> list[str | float]:
+    """Commands and numbers of ``d``, one token at a time (arc flags may be run together)."""
     out: list[str | float] = []
     flags_pending = 0
     command = ""
