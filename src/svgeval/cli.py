@@ -134,7 +134,7 @@ def run(
     api_key_env: Annotated[str | None, typer.Option(help="Env variable with the API key.")] = None,
     render_workers: Annotated[int | None, typer.Option(help="Render processes.")] = None,
     render_timeout: Annotated[float, typer.Option(help="Seconds per render.")] = 10.0,
-    renderer: Annotated[str, typer.Option(help="cairosvg (the papers') or resvg.")] = "cairosvg",
+    renderer: Annotated[str, typer.Option(help="cairosvg (the papers'), skia or resvg.")] = "cairosvg",
     render_cache: Annotated[Path | None, typer.Option(help="Folder caching renders.")] = None,
     metric_batch_size: Annotated[
         int, typer.Option(help="Samples per batch of a model-based metric (CLIP, DINO, ...).")
