@@ -39,8 +39,7 @@ def test_hostile_corpus_through_the_fast_renderers(
         outcome = fast_pool.render(svg, SPEC)
         assert outcome.failure is not None and outcome.failure.tag == expected, name
         assert time.monotonic() - started < fast_pool.timeout_s + 2, name
-    batched = render_many(fast_pool, [svg for svg, _ in corpus.values()], SPEC,
-                          fast_pool.render_function, chunk_size=5)
+    batched = render_many(fast_pool, [svg for svg, _ in corpus.values()], SPEC)
     assert [r.tag for r in batched if isinstance(r, RenderFailure)] == [
         expected for _, expected in corpus.values()]
     assert hits == [], "a renderer touched the network"
@@ -91,7 +90,7 @@ def test_batch_keeps_order_and_isolates_a_crash() -> None:
     fine = f'<svg {NS} width="4" height="4"><rect width="4" height="4"/></svg>'
     svgs = [fine, fine.replace("<rect", "<!--CRASH--><rect"), DEEP, fine]
     with Renderer(workers=1, timeout_s=5.0, render_function=segfault_on_marker) as pool:
-        out = render_many(pool, svgs, SPEC, segfault_on_marker, chunk_size=4)
+        out = render_many(pool, svgs, SPEC)
     assert isinstance(out[1], RenderFailure) and out[1].kind == "crash"
     assert isinstance(out[2], RenderFailure) and out[2].tag == "rejected:malformed_xml"
     assert all(isinstance(out[i], np.ndarray) and out[i].max() == 0 for i in (0, 3))

@@ -67,7 +67,6 @@ class RewardScorer:
         self.preset_name = preset if isinstance(preset, str) else preset.name
         self._fixed = None if preset == "by_task" else self._adjust(preset, weights, penalty)
         self._weights, self._penalty = weights, penalty
-        self._render_function = render_function
         self._renderer_name = getattr(render_function, "__name__", "render")
         self._own_renderer = renderer is None
         self.renderer = renderer or Renderer(workers, timeout_s, render_function=render_function)
@@ -171,7 +170,7 @@ class RewardScorer:
     def _render(self, svgs: list[str], spec: RenderSpec) -> list[Rendered]:
         started = time.perf_counter()
         try:
-            return render_many(self.renderer, svgs, spec, self._render_function)
+            return render_many(self.renderer, svgs, spec)
         finally:
             self.render_seconds += time.perf_counter() - started
 

@@ -53,6 +53,10 @@ from svgeval.svg.isolation import Renderer
 from svgeval.svg.render_fast import make_renderer
 from svgeval.tasks.base import Failure, FailureKind, MetricContext, Sample, Score, Task
 
+SCORING_THREADS_PER_WORKER = 8
+"""Samples scored at once per render worker: enough waiting renders to fill a chunk of eight
+(see :mod:`svgeval.svg.batch`) while the workers draw the previous one."""
+
 RunSettings = Settings
 """Generation and execution settings shared by every task (see :class:`Settings`)."""
 
@@ -211,7 +215,7 @@ class Runner:
         sample_log = RecordAppender(self.run_dir.samples if generate else scratch)
         renderer = make_renderer(self.settings.renderer, self.settings.render_workers,
                                  self.settings.render_timeout_s, self.settings.render_cache)
-        threads = ThreadPoolExecutor(max_workers=2 * renderer.workers)
+        threads = ThreadPoolExecutor(max_workers=SCORING_THREADS_PER_WORKER * renderer.workers)
         loop = asyncio.get_running_loop()
         verdicts = judgment_cache(self.run_dir.read_judgments())
         judging = Judging(self.judge, self.task, self.run_dir.judgments, verdicts)
