@@ -38,7 +38,7 @@ from svgeval.models import MODELS, load_model
 from svgeval.runner import RunDir, Runner, RunSettings
 from svgeval.runner.identity import task_from_config
 from svgeval.runner.judging import Judge
-from svgeval.runner.runner import select_samples
+from svgeval.runner.units import select_samples
 from svgeval.svg.demo_corpus import write_demo_corpus
 from svgeval.svg.render_fast import RENDERERS
 from svgeval.tasks import all_tasks, get_task

@@ -29,6 +29,7 @@ from pydantic import BaseModel, ValidationError
 
 from svgeval.runner.records import (
     JudgmentRecord,
+    RecordKey,
     ResponseRecord,
     Results,
     RunConfig,
@@ -164,6 +165,22 @@ def latest_by_id(records: Iterable[I]) -> dict[str, I]:
     for record in records:
         by_id[record.id] = record
     return by_id
+
+
+class _HasKey(Protocol):
+    @property
+    def key(self) -> RecordKey: ...
+
+
+K = TypeVar("K", bound=_HasKey)
+
+
+def latest_by_key(records: Iterable[K]) -> dict[RecordKey, K]:
+    """The last record of each (sample id, epoch), in first-seen order."""
+    by_key: dict[RecordKey, K] = {}
+    for record in records:
+        by_key[record.key] = record
+    return by_key
 
 
 class RunDir:
