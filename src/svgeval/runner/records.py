@@ -12,13 +12,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any, ClassVar, Literal
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    SerializerFunctionWrapHandler,
-    model_serializer,
-)
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from svgeval.tasks.base import Failure
 
@@ -36,9 +30,8 @@ RecordKey = tuple[str, int]
 
 
 class OmitsDefaults(BaseModel):
-    """A model whose fields named in :attr:`omitted_at_default` are left out of its JSON while
-    they hold their default, so files of a run that uses no newer feature (one epoch, no
-    shard) keep the bytes they always had; a reader fills the default back in."""
+    """A model whose fields in :attr:`omitted_at_default` are left out of its JSON at their
+    default: a run with one epoch and no shard writes the bytes it always wrote."""
 
     omitted_at_default: ClassVar[tuple[str, ...]] = ()
 
@@ -108,7 +101,7 @@ class Settings(OmitsDefaults):
     device: str | None = None
     """Where model-based metrics run: cpu, cuda, mps (None: cuda when available)."""
     epochs: int = 1
-    """Answers asked per prompt (``--epochs``; not part of the identity: a resume may raise it)."""
+    """Answers per prompt (``--epochs``; not part of the identity: a resume may raise it)."""
     shard: Shard | None = None
     """The slice of the work units held (None: all); :mod:`svgeval.runner.units`."""
 
@@ -311,6 +304,11 @@ class SampleRecord(Record):
         """True when a judge request failed for good (``--resume`` judges the sample again)."""
         return any(failure.kind == "error" for failure in self.judge_failures.values())
 
+    @property
+    def finished(self) -> bool:
+        """False when ``--resume`` does the sample again: its request or a judge's failed."""
+        return (self.failure is None or self.failure.kind != "model_error") and not self.judge_error
+
 
 class MetricSummary(BaseModel):
     """The uncertainty of one mean in ``results.json``."""
@@ -343,8 +341,7 @@ class UsageTotals(BaseModel):
 
 
 class EpochResults(BaseModel):
-    """The ``epochs`` part of ``results.json`` for a run of more than one epoch (see
-    :mod:`svgeval.runner.epochs`)."""
+    """``epochs`` of ``results.json`` for several epochs (:mod:`svgeval.runner.epochs`)."""
 
     model_config = ConfigDict(extra="forbid")
 

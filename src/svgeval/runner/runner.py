@@ -169,8 +169,7 @@ class Runner:
         done = {
             key: record
             for key, record in latest_by_key(self.run_dir.read_samples()).items()
-            if (record.failure is None or record.failure.kind != FailureKind.MODEL_ERROR)
-            and not record.judge_error
+            if record.finished
         }
         rewrite_records(self.run_dir.samples, done.values())
         return Resumed(
