@@ -14,9 +14,8 @@ from svgeval.models import load_model
 from svgeval.runner import RunConfig, RunDir, Runner
 from svgeval.runner.identity import task_from_config
 from svgeval.runner.judging import Judge
-from svgeval.runner.merge import merge_run_dirs
-from svgeval.runner.run_dir import CONFIG, JUDGMENTS, RESPONSES, RESULTS, SAMPLES, latest_by_key
-from svgeval.runner.runner import Resumed
+from svgeval.runner.merge import merge_run_dirs, merged_work
+from svgeval.runner.run_dir import CONFIG, JUDGMENTS, RESPONSES, RESULTS, SAMPLES
 
 
 def cached_runner(
@@ -61,7 +60,4 @@ def merge(
         out = RunDir(out_dir)
         config = merge_run_dirs(run_dirs, out)
         runner = cached_runner(config, out, data)
-        units = runner.prepare_rescore(config).units
-        records = latest_by_key(out.read_samples())
-        done = {unit.key: records[unit.key] for unit in units if unit.key in records}
-        execute(runner, Resumed(units, {}, done), runner.finish)
+        execute(runner, merged_work(runner, config), runner.finish)

@@ -32,6 +32,7 @@ from svgeval.runner.identity import RunConflict
 from svgeval.runner.judging import judgment_cache
 from svgeval.runner.records import Record, RecordKey, ResponseRecord, RunConfig, SampleRecord
 from svgeval.runner.run_dir import RunDir, latest_by_key, rewrite_records, write_record
+from svgeval.runner.runner import Resumed, Runner
 
 IGNORED = {"created_at", "timing"}
 """Fields two copies of a record may differ in (when and how fast it was made)."""
@@ -131,3 +132,11 @@ def merge_run_dirs(roots: Sequence[Path], out: RunDir) -> RunConfig:
     if judgments:
         rewrite_records(out.judgments, judgments.values())
     return config
+
+
+def merged_work(runner: Runner, config: RunConfig) -> Resumed:
+    """The work units of the merged run ``config`` and the records of them in the runner's
+    directory, for :meth:`Runner.finish` (checks that the data still has the run's hash)."""
+    units = runner.prepare_rescore(config).units
+    records = latest_by_key(runner.run_dir.read_samples())
+    return Resumed(units, {}, {unit.key: records[unit.key] for unit in units if unit.key in records})
