@@ -22,6 +22,22 @@ def test_list_tasks_models_metrics() -> None:
     assert bad.exit_code == 1 and "choose tasks, models or metrics" in bad.output
 
 
+def test_list_tasks_groups_tasks_under_their_suite() -> None:
+    lines = cli.invoke(app, ["list", "tasks"]).output.splitlines()
+    headings = [line for line in lines if line and not line.startswith(" ")]
+    assert headings[:3] == [
+        "SVGEditBench  (source: mti-lab/SVGEditBench (GitHub); preset: svgeditbench)",
+        "SVGenius  (source: ZJU-REAL/SVGenius; preset: svgenius)",
+        "VectorGym  (source: ServiceNow/VectorGym (HF) + released code; preset: vectorgym)",
+    ]
+    # each task sits between its own suite's heading and the next one
+    svgenius, vectorgym = lines.index(headings[1]), lines.index(headings[2])
+    task_lines = [line.split()[0] for line in lines[svgenius + 1:vectorgym]
+                  if line.startswith("  svgenius-")]
+    assert "svgenius-understanding" in task_lines and "svgenius-bugfix" in task_lines
+    assert any(line.startswith("  vectorgym-edit  ") for line in lines[vectorgym:])
+
+
 def one_line_error(args: list[str]) -> str:
     result = cli.invoke(app, args)
     assert result.exit_code == 1, result.output
