@@ -41,6 +41,7 @@ from svgeval.runner.identity import task_from_config
 from svgeval.runner.judging import Judge
 from svgeval.runner.runner import select_samples
 from svgeval.svg.demo_corpus import write_demo_corpus
+from svgeval.svg.isolation import DEFAULT_TIMEOUT_S
 from svgeval.svg.render_fast import RENDERERS
 from svgeval.tasks import get_task, tasks_by_suite
 from svgeval.tasks.base import Task, TaskOptions
@@ -134,7 +135,10 @@ def run(
     base_url: Annotated[str | None, typer.Option(help="Endpoint of openai-compatible.")] = None,
     api_key_env: Annotated[str | None, typer.Option(help="Env variable with the API key.")] = None,
     render_workers: Annotated[int | None, typer.Option(help="Render processes.")] = None,
-    render_timeout: Annotated[float, typer.Option(help="Seconds per render.")] = 10.0,
+    render_timeout: Annotated[
+        float | None,
+        typer.Option(help="Seconds per render (default: the task's protocol, else 10)."),
+    ] = None,
     renderer: Annotated[str, typer.Option(help="cairosvg (the papers') or resvg.")] = "cairosvg",
     render_cache: Annotated[Path | None, typer.Option(help="Folder caching renders.")] = None,
     metric_batch_size: Annotated[
@@ -202,7 +206,7 @@ def run(
             stream=stream,
             limit=limit,
             render_workers=render_workers,
-            render_timeout_s=render_timeout,
+            render_timeout_s=render_timeout or task_obj.render_timeout_s or DEFAULT_TIMEOUT_S,
             renderer=renderer,
             render_cache=str(render_cache) if render_cache else None,
             metric_batch_size=metric_batch_size,

@@ -210,6 +210,9 @@ class Task(ABC):
     """The released code and data the suite follows, e.g. ``ZJU-REAL/SVGenius``."""
     preset: ClassVar[str] = ""
     """Name of the released protocol the task reproduces by default, e.g. ``svgenius``."""
+    render_timeout_s: ClassVar[float | None] = None
+    """The reproduced protocol's wall-clock limit of one render in seconds, which ``svgeval
+    run`` uses unless ``--render-timeout`` is given (None: the renderer's default)."""
     version: ClassVar[str] = "1"
     """Bump when prompts or scoring change, so old and new numbers are never mixed."""
     metrics: ClassVar[Mapping[str, str]] = {}
