@@ -70,3 +70,17 @@ def test_svg_chamfer() -> None:
     # 9 + 9 = 18 apart, and the SVGs 18 (A to B) + 18 (B to A)
     line = SVG.format('<line x1="0" y1="{}" x2="10" y2="{}"/>')
     assert svg_chamfer(line.format(0, 0), line.format(3, 3)) == pytest.approx(36.0)
+
+
+@pytest.mark.parametrize("d", ["M0 0 C 100 0 -50 80 60 60", "M0 0 C 10 10 0 10 10 0",
+                               "M0 0 Q 50 90 100 0", "M0 0 A 10 5 30 1 0 10 3"])
+def test_segment_lengths_match_scipy_quad(d: str) -> None:
+    """svgpathtools integrates |B'(t)| with scipy's quad; our fixed Gauss-Legendre rule agrees."""
+    from scipy.integrate import quad
+
+    from svgeval.metrics import _svgpath, _svgpoints
+
+    (segment,) = _svgpath.parse_path(d).segments
+    expected = quad(lambda t: float(_svgpoints._speed(segment, np.array([t]))[0]), 0, 1,
+                    epsabs=1e-12, limit=1000)[0]
+    assert _svgpoints._length(segment) == pytest.approx(expected, rel=1e-9)

@@ -118,3 +118,10 @@ def test_oracle_is_best_and_the_nop_baseline_scores_lower(
     assert best["clip"] == pytest.approx(sum(expected) / 3, abs=1e-4)
     nop = run(tmp_path, "identity", monkeypatch, tiny_dino_dir, tiny_clip_dir)  # the input back
     assert nop["mse"] > 0.01 and nop["chamfer"] > 1.0 and nop["dino"] < best["dino"]
+
+
+def test_listed_under_its_suite() -> None:
+    lines = cli.invoke(app, ["list", "tasks"]).output.splitlines()
+    heading = ("SVGEditBench V2  (source: mti-lab/SVGEditBenchV2 (GitHub) + released pipeline; "
+               "preset: svgeditbench-v2)")
+    assert lines[lines.index(heading) + 1].startswith("  svgeditbench-v2  ")

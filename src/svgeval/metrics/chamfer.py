@@ -35,9 +35,11 @@ POINTS_PER_SHAPE = 100
 def point_chamfer(a: NDArray[np.floating], b: NDArray[np.floating]) -> NDArray[np.float64]:
     """Chamfer distance of the point set ``a`` (n, 2) to each set of ``b`` (k, m, 2):
     ``mean_p min_q |p - q|^2 + mean_q min_p |p - q|^2`` (squared Euclidean, as released)."""
-    diff = a[None, :, None, :] - b[:, None, :, :]
-    squared = np.einsum("kijd,kijd->kij", diff, diff)
-    return np.asarray(squared.min(axis=2).mean(axis=1) + squared.min(axis=1).mean(axis=1))
+    from scipy.spatial.distance import cdist
+
+    k, m, _ = b.shape
+    squared = cdist(a, b.reshape(k * m, 2), "sqeuclidean").reshape(len(a), k, m)
+    return np.asarray(squared.min(axis=2).mean(axis=0) + squared.min(axis=0).mean(axis=1))
 
 
 def chamfer(shapes_a: Sequence[NDArray[np.floating]],

@@ -41,7 +41,6 @@ class Triplet:
     after_svg: str
     instruction: str
     after_file: str
-    distance: float | None
 
 
 def load_triplets(root: Path | None) -> list[Triplet]:
@@ -76,10 +75,8 @@ def _read(folder: Path) -> Triplet:
     except (json.JSONDecodeError, KeyError, TypeError):
         raise MalformedData(f"{folder / 'metadata.json'} is not an object with an 'after' "
                             "file name") from None
-    distance = metadata.get("distance")
     return Triplet(id=folder.name, before_svg=texts["before.svg"], after_svg=texts["after.svg"],
-                   instruction=texts["instruction.txt"], after_file=after,
-                   distance=float(distance) if isinstance(distance, (int, float)) else None)
+                   instruction=texts["instruction.txt"], after_file=after)
 
 
 def read_zwj_sequences(path: Path) -> dict[str, str]:

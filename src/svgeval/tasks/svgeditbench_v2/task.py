@@ -113,8 +113,7 @@ class SvgEditBenchV2(Task):
         return [self._sample(triplet, zwj) for triplet in load_triplets(self.options.data)]
 
     def _sample(self, triplet: Triplet, zwj: Mapping[str, str]) -> Sample:
-        target: dict[str, Any] = {"after_svg": triplet.after_svg, "after_file": triplet.after_file,
-                                  "distance": triplet.distance}
+        target: dict[str, Any] = {"after_svg": triplet.after_svg}
         try:
             target["caption"] = emoji_name(triplet.after_file, zwj)
         except ValueError as error:
@@ -143,7 +142,7 @@ class SvgEditBenchV2(Task):
                                 self.settings.chamfer == "released")
         score.metrics["chamfer"] = chamfer.value
         if chamfer.failure is not None:
-            score.not_computed["chamfer"] = chamfer.failure.message
+            score.not_computed["chamfer"] = f"Chamfer distance: {chamfer.failure.message}"
         return score
 
     def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
