@@ -84,3 +84,8 @@ def test_segment_lengths_match_scipy_quad(d: str) -> None:
     expected = quad(lambda t: float(_svgpoints._speed(segment, np.array([t]))[0]), 0, 1,
                     epsabs=1e-12, limit=1000)[0]
     assert _svgpoints._length(segment) == pytest.approx(expected, rel=1e-9)
+    # and the integrand is the speed of the sampled point (central difference)
+    step = 1e-6
+    moved = _svgpoints._point(segment, 0.3 + step) - _svgpoints._point(segment, 0.3 - step)
+    assert _svgpoints._speed(segment, np.array([0.3]))[0] == pytest.approx(
+        abs(moved) / (2 * step), rel=1e-6)
