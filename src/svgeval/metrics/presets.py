@@ -113,8 +113,13 @@ PRESETS: dict[str, MetricPreset] = {
         replace(
             SVGENIUS,
             name="starvector",
-            description="StarVector metric code, from which SVGenius' image metrics derive: "
-            "same models and settings as svgenius",
+            description="StarVector starvector/metrics: SVGenius' image metrics derive from it "
+            "(LPIPS-VGG on ImageNet-normalised inputs, uniform 11 px SSIM, DINOv2-base, "
+            "pytorch-fid Inception, CLIP ViT-B/32 for CLIP-FID), but its validator renders at "
+            "512 px with no LPIPS resize and compute_clip_score.py uses CLIP ViT-B/32",
+            render_size=512,
+            clip_model="openai/clip-vit-base-patch32",
+            lpips_size=None,
         ),
         replace(
             SVGENIUS,

@@ -1,0 +1,1 @@
+"""UniSVG (placeholder until the package lands)."""
