@@ -33,6 +33,25 @@ def mse(a: NDArray[np.floating], b: NDArray[np.floating]) -> float:
 
 describe_metric(
     MetricInfo(
+        name="psnr",
+        summary="peak signal-to-noise ratio of two renders, 10 log10(1 / MSE) on [0, 1] pixels",
+        value_range="[0, inf) dB (identical images: the caller's cap)",
+        higher_is_better=True,
+        source="UniSVG in VLMEvalKit (uni_svg.py, 100 dB for identical renders)",
+        presets=("unisvg",),
+    )
+)
+
+
+def psnr(a: NDArray[np.floating], b: NDArray[np.floating], identical: float = 100.0) -> float:
+    """``10 log10(1 / mse(a, b))`` for pixels in [0, 1] (the same as ``255^2 / MSE`` on 0-255
+    values); ``identical`` when the images are equal (UniSVG's released cap is 100)."""
+    error = mse(a, b)
+    return identical if error == 0 else float(10.0 * np.log10(1.0 / error))
+
+
+describe_metric(
+    MetricInfo(
         name="masked_mse",
         summary="MSE of two renders with every pixel zeroed where either render is white "
         "(StarVector's Masked-L2)",

@@ -131,6 +131,19 @@ PRESETS: dict[str, MetricPreset] = {
         ),
         replace(
             SVGENIUS,
+            name="unisvg",
+            description="UniSVG in VLMEvalKit (vlmeval/dataset/utils/uni_svg.py): renders 336 px, "
+            "CLIP ViT-L/14-336 image-image cosine, LPIPS-AlexNet at LPIPS' own [-1, 1] inputs, "
+            "uniform 7 px SSIM, all-MiniLM-L6-v2 SBERT, BERTScore roberta-large layer 17",
+            render_size=336,
+            clip_model="openai/clip-vit-large-patch14-336",
+            lpips_net="alex",
+            lpips_input="standard",
+            lpips_size=None,
+            ssim_window=7,
+        ),
+        replace(
+            SVGENIUS,
             name="svgauge",
             description="SVGauge Sec. 4: SBERT caption similarity, encoders at their own input "
             "resolution (DINOv2-base, CLIP ViT-B/32)",
