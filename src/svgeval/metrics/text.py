@@ -236,13 +236,15 @@ BERTSCORE_BASELINE_F = 0.83122575
 """bert-score 0.3.13 ``rescale_baseline/en/roberta-large.tsv``, layer 17, column F."""
 
 
-def _greedy_f1(cand: Any, ref: Any) -> float:
-    """F1 of greedy cosine matching between two sets of unit token vectors (rows)."""
-    if len(cand) == 0 or len(ref) == 0:
+def _greedy_f1(cand: tuple[Any, Any], ref: tuple[Any, Any]) -> float:
+    """F1 of greedy cosine matching; each side is (unit token vectors, query mask): every token
+    is a match target, only the masked-in ones (not special) are averaged over."""
+    (c_vec, c_keep), (r_vec, r_keep) = cand, ref
+    if not c_keep.any() or not r_keep.any():
         return 0.0
-    sim = cand @ ref.T
-    precision = float(sim.max(dim=1).values.mean())
-    recall = float(sim.max(dim=0).values.mean())
+    sim = c_vec @ r_vec.T
+    precision = float(sim.max(dim=1).values[c_keep].mean())
+    recall = float(sim.max(dim=0).values[r_keep].mean())
     total = precision + recall
     return 2 * precision * recall / total if total else 0.0
 
@@ -261,8 +263,9 @@ def bertscore(
     """BERTScore F1 of each (candidate, reference) pair (Zhang et al., 2020, without idf).
 
     Tokens are embedded by layer ``layer`` of the encoder (``hidden_states[layer]``; a smaller
-    model uses its last layer) and unit-normalised; special tokens (bert-score: CLS and SEP)
-    are left out. ``P = mean_i max_j c_i . r_j``, ``R = mean_j max_i c_i . r_j``,
+    model uses its last layer) and unit-normalised. ``P = mean_i max_j c_i . r_j``,
+    ``R = mean_j max_i c_i . r_j``, where the max runs over every token of the other text and
+    the mean over its non-special ones (bert-score gives CLS and SEP weight 0),
     ``F = 2PR / (P + R)``, then rescaled ``(F - b) / (1 - b)`` with ``baseline`` ``b`` (None:
     raw F). Defaults: bert-score's ``lang="en"`` (roberta-large, layer 17, its baseline), as
     UniSVG's released ``BERTScorer(lang="en", rescale_with_baseline=True)``.
@@ -279,16 +282,18 @@ def bertscore(
         lambda src: _load_cls_encoder(src, dev), (dev,))
     index = min(layer, encoder.config.num_hidden_layers)
 
-    def embed(texts: Sequence[str]) -> list[Any]:
+    def embed(texts: Sequence[str]) -> list[tuple[Any, Any]]:
         out = []
         for chunk in _models.batches(list(texts), batch_size):
             enc = tokenizer(list(chunk), padding=True, truncation=True, return_tensors="pt",
                             return_special_tokens_mask=True)
-            keep = enc.pop("special_tokens_mask").eq(0) & enc["attention_mask"].bool()
+            special = enc.pop("special_tokens_mask").bool()
+            real = enc["attention_mask"].bool()
             with torch.inference_mode():
                 hidden = encoder(**enc.to(dev), output_hidden_states=True).hidden_states[index]
             unit = torch.nn.functional.normalize(hidden.float(), dim=-1).cpu()
-            out += [vectors[mask] for vectors, mask in zip(unit, keep)]
+            out += [(vectors[mask], (~spec)[mask])
+                    for vectors, mask, spec in zip(unit, real, special)]
         return out
 
     scores = [_greedy_f1(c, r) for c, r in zip(embed(candidates), embed(references))]
