@@ -42,7 +42,7 @@ ROWS = [
     tsv_row(5, "CSVGUN_size", "Its size?", "The width is 64 and the height is 48."),
     tsv_row(6, "CSVGUN_transform", "Transforms?", "translate then rotate"),
     tsv_row(7, "CSVGUN_usage", "What is it for?", "a red square icon"),
-    tsv_row(8, "ISVGUN_description", "Describe it.", "a blue circle", image=IMAGE),
+    tsv_row(8, "ISVGUN_description", "Describe it.", "a blue circle", image="3"),  # row 3's
 ]
 
 
@@ -175,3 +175,20 @@ def test_unknown_types_and_missing_images_are_one_line(tmp_path: Path) -> None:
     no_image = write_tsv(tmp_path / "b.tsv", [tsv_row(0, "ISVGEN", "q", RED)])
     with pytest.raises(Exception, match="has no image"):
         UniSvgAll(TaskOptions(data=no_image)).load()
+    dangling = write_tsv(tmp_path / "c.tsv", [tsv_row(0, "ISVGEN", "q", RED, image="7")])
+    with pytest.raises(Exception, match="names row '7', which has no image"):
+        UniSvgAll(TaskOptions(data=dangling)).load()
+    garbage = write_tsv(tmp_path / "d.tsv", [tsv_row(0, "ISVGEN", "q", RED, image="[1, 2" * 20)])
+    with pytest.raises(Exception, match="not a base64 image"):
+        UniSvgAll(TaskOptions(data=garbage)).load()
+
+
+def test_image_cells_as_vlmevalkit_writes_them(tmp_path: Path) -> None:
+    listed = write_tsv(tmp_path / "a.tsv", [
+        tsv_row(0, "ISVGEN", "q", RED, image=str([IMAGE, IMAGE])),
+        tsv_row(1, "ISVGUN_color", "q", "red", image="0"),  # another row's index
+    ])
+    first, second = UniSvgAll(TaskOptions(data=listed)).load()
+    parts = [p["type"] for p in first.messages[0]["content"]]
+    assert parts == ["text", "image_url", "image_url"]
+    assert second.messages[0]["content"][1] == first.messages[0]["content"][1]

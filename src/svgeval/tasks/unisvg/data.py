@@ -6,7 +6,9 @@ one row per question with ``index``, ``question``, ``answer`` (the ground-truth 
 generation types, the reference text otherwise), ``category`` (the question type, e.g.
 ``ISVGEN``, ``CSVGUN_color``), ``l2-category`` (a JSON object: the type's metadata, e.g.
 ``{"keywords": {"colors": {"colors": [...]}, "category": [...]}}``) and ``image`` (base64
-image bytes, for the types that show an image).
+image bytes, for the types that show an image). As in every VLMEvalKit TSV, an ``image`` cell of
+at most 64 characters names the ``index`` of the row holding the image, and a cell written as a
+Python list holds several images (VLMEvalKit ``ImageBaseDataset``).
 
 ``--data PATH`` takes that TSV file (or a folder holding ``UniSVG.tsv``); without it the file
 is downloaded once with ``huggingface_hub`` (cached in the Hugging Face cache).
@@ -14,6 +16,7 @@ is downloaded once with ``huggingface_hub`` (cached in the Hugging Face cache).
 
 from __future__ import annotations
 
+import ast
 import base64
 import binascii
 import csv
@@ -32,6 +35,8 @@ HUB_ID = "JoeLeelyf/UniSVG-VLMEvalKit"
 FILE = "UniSVG.tsv"
 COLUMNS = ("index", "question", "answer", "category")
 """The columns every row needs (``image`` and ``l2-category`` only where the type uses them)."""
+_REFERENCE_LENGTH = 64
+"""An ``image`` cell this short is another row's ``index`` (VLMEvalKit's rule)."""
 
 
 class UniSvgRow(BaseModel):
@@ -42,7 +47,7 @@ class UniSvgRow(BaseModel):
     question: str
     answer: str
     metadata: dict[str, Any] = {}
-    png: bytes | None = None
+    pngs: list[bytes] = []
 
 
 def _metadata(text: str) -> dict[str, Any]:
@@ -55,19 +60,25 @@ def _metadata(text: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def _png(encoded: str, where: str) -> bytes | None:
-    """The base64 image as PNG bytes (JPEG and others are re-encoded), None when empty."""
-    if not encoded:
-        return None
+def _pngs(cell: str, images: dict[str, str], where: str) -> list[bytes]:
+    """The images of an ``image`` cell as PNG bytes (JPEG and others re-encoded): base64, a
+    list of them, or the ``index`` of the row that holds them; none for an empty cell."""
+    if 0 < len(cell) <= _REFERENCE_LENGTH:
+        if len(images.get(cell, "")) <= _REFERENCE_LENGTH:
+            raise MalformedData(f"{where}: column image names row {cell!r}, which has no image")
+        cell = images[cell]
     from PIL import Image, UnidentifiedImageError
 
+    out = []
     try:
-        with Image.open(io.BytesIO(base64.b64decode(encoded, validate=False))) as image:
-            buffer = io.BytesIO()
-            image.convert("RGB").save(buffer, "PNG")
-    except (binascii.Error, UnidentifiedImageError, ValueError) as error:
+        for item in ast.literal_eval(cell) if cell.startswith("[") else [cell] if cell else []:
+            with Image.open(io.BytesIO(base64.b64decode(str(item)))) as image:
+                buffer = io.BytesIO()
+                image.convert("RGB").save(buffer, "PNG")
+            out.append(buffer.getvalue())
+    except (binascii.Error, UnidentifiedImageError, ValueError, SyntaxError) as error:
         raise MalformedData(f"{where}: column image is not a base64 image ({error})") from None
-    return buffer.getvalue()
+    return out
 
 
 def read_tsv(path: Path) -> list[UniSvgRow]:
@@ -81,13 +92,15 @@ def read_tsv(path: Path) -> list[UniSvgRow]:
         missing = [c for c in COLUMNS if c not in (reader.fieldnames or [])]
         if missing:
             raise MalformedData(f"{file}: missing column(s) {', '.join(missing)}")
-        return [
-            UniSvgRow(index=raw["index"], category=raw["category"] or "",
-                      question=raw["question"] or "", answer=raw["answer"] or "",
-                      metadata=_metadata(raw.get("l2-category") or ""),
-                      png=_png(raw.get("image") or "", f"{file}: row {number}"))
-            for number, raw in enumerate(reader, start=1)
-        ]
+        raws = list(reader)
+    images = {raw["index"]: raw.get("image") or "" for raw in raws}
+    return [
+        UniSvgRow(index=raw["index"], category=raw["category"] or "",
+                  question=raw["question"] or "", answer=raw["answer"] or "",
+                  metadata=_metadata(raw.get("l2-category") or ""),
+                  pngs=_pngs(raw.get("image") or "", images, f"{file}: row {number}"))
+        for number, raw in enumerate(raws, start=1)
+    ]
 
 
 def load_rows(data: Path | None) -> list[UniSvgRow]:

@@ -139,11 +139,11 @@ class UniSvgTask(Task):
         return [self.sample(sample_id, row) for sample_id, row in zip(ids, rows)]
 
     def sample(self, sample_id: str, row: UniSvgRow) -> Sample:
-        images = []
+        images: list[bytes] = []
         if row.category in IMAGE_TYPES:
-            if row.png is None:
+            if not row.pngs:
                 raise MalformedData(f"UniSVG row {row.index} ({row.category}) has no image")
-            images = [row.png]
+            images = row.pngs
         return Sample(id=sample_id, group=row.category,
                       messages=user_message(row.question, images), reference=oracle_answer(row),
                       target={"category": row.category, "answer": row.answer,
