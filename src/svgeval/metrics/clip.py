@@ -29,6 +29,14 @@ for _info in (
         presets=("svgenius", "starvector", "vectorgym", "svgauge"),
     ),
     MetricInfo(
+        name="clip_image",
+        summary="cosine of the CLIP image embeddings of two renders",
+        value_range="[-1, 1]",
+        higher_is_better=True,
+        source="UniSVG in VLMEvalKit (vlmeval/dataset/utils/uni_svg.py, CLIP ViT-L/14-336)",
+        presets=("unisvg",),
+    ),
+    MetricInfo(
         name="rclip",
         summary="relative CLIP consistency: 100 x (1 - max(0, (CLIP(c, gt) - CLIP(c, gen)) / "
         "CLIP(c, gt)))",
@@ -132,6 +140,30 @@ def clip_score(
            * text_embeddings(loaded, texts, batch_size)).sum(-1).tolist()
     use_clamp = settings.clip_clamp_zero if clamp is None else clamp
     return [settings.clip_scale * (max(0.0, c) if use_clamp else c) for c in cos]
+
+
+def clip_image_similarity(
+    images_a: Sequence[Image],
+    images_b: Sequence[Image],
+    *,
+    preset: str | MetricPreset = "unisvg",
+    model: str | None = None,
+    model_path: str | None = None,
+    device: str | None = None,
+    batch_size: int = 32,
+) -> list[float]:
+    """``cos(E_img(a), E_img(b))`` of CLIP image embeddings of each pair (1 for identical images).
+
+    UniSVG (VLMEvalKit ``vlmeval/dataset/utils/uni_svg.py:evaluate_images``): CLIP ViT-L/14 at
+    336 px, cosine of the two ``image_embeds``. Range [-1, 1]; higher is better.
+    """
+    if len(images_a) != len(images_b):
+        raise ValueError(f"{len(images_a)} and {len(images_b)} images")
+    if not images_a:
+        return []
+    loaded = clip_model(preset, model, model_path, device)
+    return [float(c) for c in (image_embeddings(loaded, images_a, batch_size)
+                               * image_embeddings(loaded, images_b, batch_size)).sum(-1).tolist()]
 
 
 def rclip_from_scores(clip_gt: Sequence[float], clip_gen: Sequence[float]) -> list[float]:

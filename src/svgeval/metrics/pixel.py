@@ -33,6 +33,53 @@ def mse(a: NDArray[np.floating], b: NDArray[np.floating]) -> float:
 
 describe_metric(
     MetricInfo(
+        name="psnr",
+        summary="peak signal-to-noise ratio of two renders, 10 log10(1 / MSE) on [0, 1] pixels",
+        value_range="[0, inf) dB (identical images: the caller's cap)",
+        higher_is_better=True,
+        source="UniSVG in VLMEvalKit (uni_svg.py, 100 dB for identical renders)",
+        presets=("unisvg",),
+    )
+)
+
+
+def psnr(a: NDArray[np.floating], b: NDArray[np.floating], identical: float = 100.0) -> float:
+    """``10 log10(1 / mse(a, b))`` for pixels in [0, 1] (the same as ``255^2 / MSE`` on 0-255
+    values); ``identical`` when the images are equal (UniSVG's released cap is 100)."""
+    error = mse(a, b)
+    return identical if error == 0 else float(10.0 * np.log10(1.0 / error))
+
+
+describe_metric(
+    MetricInfo(
+        name="masked_mse",
+        summary="MSE of two renders with every pixel zeroed where either render is white "
+        "(StarVector's Masked-L2)",
+        value_range="[0, 1]",
+        higher_is_better=False,
+        source="StarVector starvector/metrics/compute_l2.py (masked_l2=True)",
+        presets=("starvector",),
+    )
+)
+
+
+def masked_mse(a: NDArray[np.floating], b: NDArray[np.floating]) -> float:
+    """StarVector's Masked-L2: ``mean((m a - m b)^2)`` over all pixels and channels, where
+    ``m`` is 1 at pixels that are non-white (some channel below 1) in *both* images, else 0.
+
+    The mean keeps the masked-out pixels in its denominator, as the released ``F.mse_loss`` of
+    the masked tensors does. Pixels drawn in one image only are masked out, so an empty (white)
+    answer scores 0, the best value (see docs/starvector.md).
+    """
+    if a.shape != b.shape:
+        raise ValueError(f"images differ in shape: {a.shape} vs {b.shape}")
+    x, y = np.asarray(a, np.float64), np.asarray(b, np.float64)
+    mask = np.logical_and(np.any(x < 1, axis=-1), np.any(y < 1, axis=-1))[..., None]
+    return float(np.mean((x * mask - y * mask) ** 2))
+
+
+describe_metric(
+    MetricInfo(
         name="ssim",
         summary="structural similarity of two renders (scikit-image, 11 px uniform window, "
         "data_range 255 on uint8 RGB)",

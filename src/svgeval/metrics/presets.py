@@ -114,8 +114,13 @@ PRESETS: dict[str, MetricPreset] = {
         replace(
             SVGENIUS,
             name="starvector",
-            description="StarVector metric code, from which SVGenius' image metrics derive: "
-            "same models and settings as svgenius",
+            description="StarVector starvector/metrics: SVGenius' image metrics derive from it "
+            "(LPIPS-VGG on ImageNet-normalised inputs, uniform 11 px SSIM, DINOv2-base, "
+            "pytorch-fid Inception, CLIP ViT-B/32 for CLIP-FID), but its validator renders at "
+            "512 px with no LPIPS resize and compute_clip_score.py uses CLIP ViT-B/32",
+            render_size=512,
+            clip_model="openai/clip-vit-base-patch32",
+            lpips_size=None,
         ),
         replace(
             SVGENIUS,
@@ -134,6 +139,19 @@ PRESETS: dict[str, MetricPreset] = {
             clip_model="openai/clip-vit-base-patch32",
             clip_clamp_zero=True,
             dino_model="facebook/dinov2-giant",
+        ),
+        replace(
+            SVGENIUS,
+            name="unisvg",
+            description="UniSVG in VLMEvalKit (vlmeval/dataset/utils/uni_svg.py): renders 336 px, "
+            "CLIP ViT-L/14-336 image-image cosine, LPIPS-AlexNet at LPIPS' own [-1, 1] inputs, "
+            "uniform 7 px SSIM, all-MiniLM-L6-v2 SBERT, BERTScore roberta-large layer 17",
+            render_size=336,
+            clip_model="openai/clip-vit-large-patch14-336",
+            lpips_net="alex",
+            lpips_input="standard",
+            lpips_size=None,
+            ssim_window=7,
         ),
         replace(
             SVGENIUS,

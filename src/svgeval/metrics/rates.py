@@ -75,3 +75,24 @@ describe_metric(
         presets=("svgenius",),
     )
 )
+describe_metric(
+    MetricInfo(
+        name="rule_score",
+        summary="a per-answer rule score in [0, 1] (share of the expected items the answer "
+        "names: colours, shapes, sizes, transforms; 1/0 for a category match)",
+        value_range="[0, 1]",
+        higher_is_better=True,
+        source="UniSVG in VLMEvalKit (vlmeval/dataset/utils/uni_svg.py:_evaluate_row)",
+        presets=("unisvg",),
+    )
+)
+describe_metric(
+    MetricInfo(
+        name="weighted_score",
+        summary="a benchmark's released weighted sum of per-type metric means",
+        value_range="[0, 1] (BERTScore's rescaling can push it slightly below 0)",
+        higher_is_better=True,
+        source="UniSVG in VLMEvalKit (uni_svg.py: calc_gen_score and final_score)",
+        presets=("unisvg",),
+    )
+)

@@ -1,4 +1,5 @@
-"""Text metrics for captions and code: ROUGE-L, BGE-M3 and SBERT cosine, Levenshtein distance.
+"""Text metrics for captions and code: ROUGE-L, BGE-M3 and SBERT cosine, BERTScore, Levenshtein
+distance.
 
 ``rouge_l`` and ``levenshtein`` need only rapidfuzz (core install). ``bge_m3`` and ``sbert`` load
 embedding models through :mod:`svgeval.metrics._models` (``pip install -e ".[models]"``).
@@ -38,6 +39,16 @@ for _info in (
         higher_is_better=True,
         source="Reimers & Gurevych 2019; SVGauge Eq. 2 (semantic term)",
         presets=("svgauge",),
+    ),
+    MetricInfo(
+        name="bertscore",
+        summary="BERTScore F1 (greedy matching of contextual token embeddings), rescaled with "
+        "bert-score's baseline (roberta-large, layer 17)",
+        value_range="(-inf, 1] rescaled (in practice [-0.5, 1]); [0, 1] raw",
+        higher_is_better=True,
+        source="Zhang et al. 2020 (bert-score 0.3.13, lang='en', rescale_with_baseline=True); "
+        "UniSVG in VLMEvalKit (uni_svg.py)",
+        presets=("unisvg",),
     ),
     MetricInfo(
         name="levenshtein",
@@ -215,3 +226,77 @@ def sbert(
     ea = encoder.encode(list(a), batch_size=batch_size, convert_to_tensor=True)
     eb = encoder.encode(list(b), batch_size=batch_size, convert_to_tensor=True)
     return _cosines(ea, eb)
+
+
+BERTSCORE_MODEL = "roberta-large"
+"""bert-score's model for ``lang="en"``."""
+BERTSCORE_LAYER = 17
+"""bert-score's layer for roberta-large (``model2layers``)."""
+BERTSCORE_BASELINE_F = 0.83122575
+"""bert-score 0.3.13 ``rescale_baseline/en/roberta-large.tsv``, layer 17, column F."""
+
+
+def _greedy_f1(cand: tuple[Any, Any], ref: tuple[Any, Any]) -> float:
+    """F1 of greedy cosine matching; each side is (unit token vectors, query mask): every token
+    is a match target, only the masked-in ones (not special) are averaged over."""
+    (c_vec, c_keep), (r_vec, r_keep) = cand, ref
+    if not c_keep.any() or not r_keep.any():
+        return 0.0
+    sim = c_vec @ r_vec.T
+    precision = float(sim.max(dim=1).values[c_keep].mean())
+    recall = float(sim.max(dim=0).values[r_keep].mean())
+    total = precision + recall
+    return 2 * precision * recall / total if total else 0.0
+
+
+def bertscore(
+    candidates: Sequence[str],
+    references: Sequence[str],
+    *,
+    model: str | None = None,
+    model_path: str | None = None,
+    layer: int = BERTSCORE_LAYER,
+    baseline: float | None = BERTSCORE_BASELINE_F,
+    device: str | None = None,
+    batch_size: int = 16,
+) -> list[float]:
+    """BERTScore F1 of each (candidate, reference) pair (Zhang et al., 2020, without idf).
+
+    Tokens are embedded by layer ``layer`` of the encoder (``hidden_states[layer]``; a smaller
+    model uses its last layer) and unit-normalised. ``P = mean_i max_j c_i . r_j``,
+    ``R = mean_j max_i c_i . r_j``, where the max runs over every token of the other text and
+    the mean over its non-special ones (bert-score gives CLS and SEP weight 0),
+    ``F = 2PR / (P + R)``, then rescaled ``(F - b) / (1 - b)`` with ``baseline`` ``b`` (None:
+    raw F). Defaults: bert-score's ``lang="en"`` (roberta-large, layer 17, its baseline), as
+    UniSVG's released ``BERTScorer(lang="en", rescale_with_baseline=True)``.
+    """
+    torch = _models.require("torch")
+    if len(candidates) != len(references):
+        raise ValueError(f"{len(candidates)} and {len(references)} texts")
+    if not candidates:
+        return []
+    name = model or BERTSCORE_MODEL
+    dev = _models.pick_device(device)
+    tokenizer, encoder = _models.load_first(
+        "bertscore", f"the BERTScore model ({name})", name, model_path,
+        lambda src: _load_cls_encoder(src, dev), (dev,))
+    index = min(layer, encoder.config.num_hidden_layers)
+
+    def embed(texts: Sequence[str]) -> list[tuple[Any, Any]]:
+        out = []
+        for chunk in _models.batches(list(texts), batch_size):
+            enc = tokenizer(list(chunk), padding=True, truncation=True, return_tensors="pt",
+                            return_special_tokens_mask=True)
+            special = enc.pop("special_tokens_mask").bool()
+            real = enc["attention_mask"].bool()
+            with torch.inference_mode():
+                hidden = encoder(**enc.to(dev), output_hidden_states=True).hidden_states[index]
+            unit = torch.nn.functional.normalize(hidden.float(), dim=-1).cpu()
+            out += [(vectors[mask], (~spec)[mask])
+                    for vectors, mask, spec in zip(unit, real, special)]
+        return out
+
+    scores = [_greedy_f1(c, r) for c, r in zip(embed(candidates), embed(references))]
+    if baseline is None:
+        return scores
+    return [(f - baseline) / (1 - baseline) for f in scores]

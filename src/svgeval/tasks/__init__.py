@@ -24,7 +24,7 @@ TASKS: Registry[type[Task]] = Registry(
     "svgeval.tasks",
     builtin_modules=(
         "svgeval.tasks.svgeditbench", "svgeval.tasks.svgenius", "svgeval.tasks.vectorgym",
-        "svgeval.tasks.svgeditbench_v2",
+        "svgeval.tasks.svgeditbench_v2", "svgeval.tasks.starvector", "svgeval.tasks.unisvg",
     ),
 )
 """Every task by name."""

@@ -66,21 +66,23 @@ range on the bad side (MSE of pixels in [0, 1]; LPIPS' practical maximum)."""
 _JUDGE_FAILED = 0.0
 
 
-def store(score: Score, name: str, value: float | None, valid: bool) -> None:
-    """Both readings: ``name`` as computed, ``name_worst`` with the failure value."""
+def store(score: Score, name: str, value: float | None, valid: bool,
+          worst: Mapping[str, float] = WORST) -> None:
+    """Both readings: ``name`` as computed, ``name_worst`` with the failure value
+    ``worst[name]``."""
     score.metrics[name] = value
-    score.metrics[f"{name}_worst"] = value if valid or value is None else WORST[name]
+    score.metrics[f"{name}_worst"] = value if valid or value is None else worst[name]
 
 
 def batched_readings(
     valid: Sequence[bool], scores: list[Score], name: str,
-    compute: Callable[[], Sequence[float | None]],
+    compute: Callable[[], Sequence[float | None]], worst: Mapping[str, float] = WORST,
 ) -> None:
     """One model metric over a batch under both readings (see :func:`store`); when it cannot
     run here, record why for every item."""
     values = batch_values(scores, (name, f"{name}_worst"), compute)
     for ok, score, value in zip(valid, scores, values):
-        store(score, name, value, ok)
+        store(score, name, value, ok, worst)
 
 
 def _readings(*names: str) -> dict[str, str]:

@@ -1,0 +1,279 @@
+"""StarVector SVG-Bench: image-to-SVG and text-to-SVG over the StarVector datasets.
+
+Protocol of the released code (github.com/joanrod/star-vector): the validator
+(``starvector/validation/svg_validator_base.py``) renders the answer and the ground truth with
+``rasterize_svg`` at 512 x 512 on white (CairoSVG; a failed render becomes a white image) and
+hands the renders to ``starvector/metrics/metrics.py``. ``configs/metrics/im2svg.yaml`` turns on
+L2, LPIPS, SSIM and DINO; ``text2svg.yaml`` FID, FID-CLIP and CLIP score. Per sample:
+
+* ``l2``: ``compute_l2.py``, ``mean((a - b)^2)`` of the [0, 1] RGB renders;
+* ``masked_l2``: the same with pixels white in either render zeroed
+  (:func:`~svgeval.metrics.pixel.masked_mse`; off in the released configs, reported here);
+* ``ssim``: ``compute_SSIM.py``, scikit-image on uint8 RGB, window 11 (its ``sigma=1.5`` is
+  unused without ``gaussian_weights``, so the window is uniform);
+* ``lpips``: ``compute_LPIPS.py``, VGG LPIPS of ImageNet mean/std normalised inputs (LPIPS
+  expects ``2x - 1``); ``lpips_standard`` is the correct reading. ``--set lpips=standard``
+  swaps which one the ``lpips`` key holds;
+* ``dino``: ``compute_dino_score.py``, DINOv2-base mean-pooled tokens, ``(cos + 1) / 2``;
+* ``clip_score`` (text-to-SVG): ``compute_clip_score.py``, CLIP ViT-B/32, ``100 cos`` of the
+  render and the caption, unclamped per sample.
+
+Per dataset (``<dataset>/fid``, ``<dataset>/clip_fid``): ``compute_fid.py`` between ground-truth
+and answer renders (pytorch-fid Inception pool3; CLIP ViT-B/32 image features).
+
+Two readings of every per-sample metric: ``<metric>`` is the released one (an answer with no
+SVG or one that does not render is drawn white and counted) and ``<metric>_worst`` gives a
+failed answer the metric's worst value (:data:`WORST`, ours).
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from abc import abstractmethod
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+
+import numpy as np
+
+from svgeval.metrics.clip import clip_score
+from svgeval.metrics.dino import dino
+from svgeval.metrics.fid import clip_fid, fid
+from svgeval.metrics.lpips import lpips
+from svgeval.metrics.pixel import masked_mse, mse, ssim
+from svgeval.metrics.registry import MetricUnavailable
+from svgeval.svg.extract import extract_svg
+from svgeval.svg.isolation import Renderer
+from svgeval.svg.render import FloatImage, RenderSpec
+from svgeval.tasks import register_task
+from svgeval.tasks.base import (
+    BLANK_SVG,
+    BatchItem,
+    Failure,
+    FailureKind,
+    MetricContext,
+    Sample,
+    Score,
+    Task,
+    TaskOptions,
+)
+from svgeval.tasks.data_files import MalformedData
+from svgeval.tasks.messages import png_bytes, user_message
+from svgeval.tasks.starvector.data import CAPTION_COLUMNS, BenchRow, load_rows
+from svgeval.tasks.svgenius.scoring import ReferenceRenders
+from svgeval.tasks.vectorgym.generation import batched_readings, store
+
+RENDER = RenderSpec.square(512, background="white")
+"""``_save_svg_files``: ``rasterize_svg(svg, resolution=512, dpi=100, scale=1)``."""
+INPUT = RenderSpec.square(384, background="white")
+"""The image the model sees: the ground truth at the datasets' ``im_size`` of 384."""
+WHITE: FloatImage = np.ones((512, 512, 3))
+LPIPS_SIZE: int | None = None
+"""The released LPIPS runs on the 512 px renders as they are (tests shrink it)."""
+PRESET = "starvector"
+WORST: Mapping[str, float] = {
+    "l2": 1.0, "masked_l2": 1.0, "ssim": 0.0, "lpips": 1.0, "lpips_standard": 1.0, "dino": 0.0,
+    "clip_score": 0.0,
+}
+"""The ``_worst`` value of a failed answer (ours): the bad end of each metric's usual range."""
+IMAGE_PROMPT = ("Convert this image into SVG code that reproduces it exactly. "
+                "Answer with the SVG code only.")
+TEXT_PROMPT = "{caption}. Answer with the SVG code only."
+CAPTION_PREFIXES = (
+    "Draw an SVG of ", "Draw an SVG image of ", "Draw an SVG picture of ", "Generate an SVG of ",
+    "Create an SVG of ", "Design an SVG of ", "Make an SVG of ",
+)
+"""``stacksvg.py:text2svg_captions``: one is drawn at random for each caption."""
+
+
+def _readings(*names: str) -> dict[str, str]:
+    metric = {"l2": "mse", "masked_l2": "masked_mse", "lpips_standard": "lpips"}
+    return {f"{name}{suffix}": metric.get(name, name) for name in names
+            for suffix in ("", "_worst")}
+
+
+@dataclass(frozen=True)
+class StarVectorOptions:
+    """``--set`` options of both SVG-Bench tasks."""
+
+    split: Literal["test", "val", "train"] = field(default="test", metadata={"help": "split"})
+    lpips: Literal["released", "standard"] = field(
+        default="released", metadata={"help": "which LPIPS input convention the lpips key holds "
+                                      "(both are reported: lpips, lpips_standard)"})
+
+
+@dataclass(frozen=True)
+class ImageOptions(StarVectorOptions):
+    dataset: Literal[
+        "svg-stack", "svg-fonts", "svg-icons", "svg-emoji", "svg-diagrams", "svg-stack-simple",
+        "svg-fonts-simple", "svg-icons-simple", "svg-emoji-simple",
+    ] = field(default="svg-stack", metadata={"help": "SVG-Bench dataset (starvector/<name>)"})
+
+
+@dataclass(frozen=True)
+class TextOptions(StarVectorOptions):
+    dataset: Literal["text2svg-stack", "FIGR-SVG"] = field(
+        default="text2svg-stack", metadata={"help": "SVG-Bench dataset (starvector/<name>)"})
+
+
+def input_pngs(svgs: Sequence[str]) -> list[bytes | None]:
+    """The 384 px renders the model is shown, drawn in the isolated renderer (None: failed)."""
+    with Renderer(workers=min(4, len(svgs))) as renderer, ThreadPoolExecutor(4) as pool:
+        outcomes = list(pool.map(lambda svg: renderer.render(svg, INPUT), svgs))
+    return [png_bytes(o.image) if o.image is not None else None for o in outcomes]
+
+
+class StarVectorTask(Task):
+    """Base of the two SVG-Bench tasks."""
+
+    suite: ClassVar[str] = "StarVector SVG-Bench"
+    suite_source: ClassVar[str] = ("starvector/* datasets (HF, SVG-Bench collection) + "
+                                   "joanrod/star-vector starvector/metrics")
+    preset: ClassVar[str] = "starvector"
+    Options = StarVectorOptions
+    set_metrics = ("fid", "clip_fid")
+
+    def __init__(self, options: TaskOptions) -> None:
+        super().__init__(options)
+        self._references = ReferenceRenders(spec=RENDER)
+
+    def load(self) -> list[Sample]:
+        rows = load_rows(self.options.data, self.settings.dataset, self.settings.split)
+        return self.make_samples(rows)
+
+    @abstractmethod
+    def make_samples(self, rows: Sequence[BenchRow]) -> list[Sample]:
+        """One sample per row."""
+
+    def sample(self, row: BenchRow, messages: list[Any], caption: str = "") -> Sample:
+        return Sample(id=row.id, group=self.settings.dataset, messages=messages,
+                      reference=row.svg, target={"reference": row.svg, "caption": caption})
+
+    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+        reference = self._references.get(sample.target["reference"], renderer)
+        if reference.image is None:
+            return Score(failure=Failure.of_render(reference, FailureKind.REFERENCE))
+        extraction = extract_svg(response)
+        score = Score(extracted=extraction.svg, extraction_rule=extraction.rule)
+        output: FloatImage | None = None
+        if extraction.svg is None:
+            score.failure = Failure(kind=FailureKind.EXTRACT, detail=extraction.error)
+        else:
+            rendered = renderer.render(extraction.svg, RENDER)
+            if rendered.image is None:
+                score.failure = Failure.of_render(rendered)
+            output = rendered.image
+        self.pixel_metrics(score, output, reference.image)
+        return score
+
+    def pixel_metrics(self, score: Score, output: FloatImage | None,
+                      reference: FloatImage) -> None:
+        """The per-sample pixel metrics (none for text-to-SVG)."""
+
+    def renders(self, items: Sequence[BatchItem], renderer: Renderer) -> tuple[
+            list[bool], list[FloatImage], list[FloatImage]]:
+        """Which answers rendered, the answer renders (white when failed) and the references."""
+        drawn = [renderer.render(item.output_svg, RENDER).image for item in items]
+        valid = [item.output_svg != BLANK_SVG and image is not None
+                 for item, image in zip(items, drawn)]
+        references = [self._references.get(item.sample.target["reference"], renderer).image
+                      for item in items]
+        return (valid, [d if d is not None else WHITE for d in drawn],
+                [r if r is not None else WHITE for r in references])
+
+    def set_score(self, groups: Mapping[str, Sequence[BatchItem]],
+                  context: MetricContext) -> Score:
+        """FID and CLIP-FID per dataset, over every sample (a failure drawn white, released)."""
+        score = Score()
+        for group, items in groups.items():
+            _, outputs, references = self.renders(items, context.renderer)
+            for name, metric in (("fid", fid), ("clip_fid", clip_fid)):
+                score.metrics[f"{group}/{name}"] = None
+                if len(items) < 2:  # a Gaussian needs two points
+                    continue
+                try:
+                    score.metrics[f"{group}/{name}"] = metric(
+                        references, outputs, preset=PRESET, batch_size=context.batch_size,
+                        device=context.device)
+                except MetricUnavailable as error:
+                    score.not_computed[name] = str(error)
+        return score
+
+
+@register_task
+class StarVectorImg2Svg(StarVectorTask):
+    """Image -> SVG: the model sees the ground truth's render and redraws it."""
+
+    name = "starvector-img2svg"
+    description = ("StarVector SVG-Bench image-to-SVG: L2, masked L2, SSIM, LPIPS, DINO, FID, "
+                   "CLIP-FID (--set dataset=svg-icons|svg-emoji|svg-fonts|...)")
+    Options = ImageOptions
+    batched_metrics = ("lpips", "lpips_standard", "dino")
+    metrics: ClassVar[Mapping[str, str]] = {
+        **_readings("l2", "masked_l2", "ssim", "lpips", "lpips_standard", "dino"),
+        "fid": "fid", "clip_fid": "clip_fid"}
+
+    def make_samples(self, rows: Sequence[BenchRow]) -> list[Sample]:
+        pngs = input_pngs([row.svg for row in rows])
+        return [self.sample(row, user_message(IMAGE_PROMPT, [png] if png else []))
+                for row, png in zip(rows, pngs)]
+
+    def pixel_metrics(self, score: Score, output: FloatImage | None,
+                      reference: FloatImage) -> None:
+        drawn = output if output is not None else WHITE
+        for name, metric in (("l2", mse), ("masked_l2", masked_mse)):
+            store(score, name, metric(drawn, reference), output is not None, WORST)
+        store(score, "ssim", ssim(drawn, reference, preset=PRESET), output is not None, WORST)
+
+    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
+        valid, outputs, references = self.renders(items, context.renderer)
+        options: dict[str, Any] = {"batch_size": context.batch_size, "device": context.device,
+                                   "preset": PRESET}
+        scores = [Score() for _ in items]
+        modes = ("imagenet", "standard")
+        if self.settings.lpips == "standard":
+            modes = ("standard", "imagenet")
+        for name, mode in zip(("lpips", "lpips_standard"), modes):
+            batched_readings(valid, scores, name, functools.partial(
+                lpips, outputs, references, normalization=mode, size=LPIPS_SIZE, **options),
+                WORST)
+        batched_readings(valid, scores, "dino", lambda: dino(outputs, references, **options),
+                         WORST)
+        return scores
+
+
+@register_task
+class StarVectorText2Svg(StarVectorTask):
+    """Caption -> SVG; the caption is a released prefix plus one caption column, drawn at
+    random per sample as ``stacksvg.py`` does, seeded by ``--seed`` (the release is unseeded)."""
+
+    name = "starvector-text2svg"
+    description = ("StarVector SVG-Bench text-to-SVG: CLIP score, FID, CLIP-FID "
+                   "(--set dataset=text2svg-stack|FIGR-SVG)")
+    Options = TextOptions
+    batched_metrics = ("clip_score",)
+    metrics: ClassVar[Mapping[str, str]] = {
+        **_readings("clip_score"), "fid": "fid", "clip_fid": "clip_fid"}
+
+    def make_samples(self, rows: Sequence[BenchRow]) -> list[Sample]:
+        rng = random.Random(self.options.seed)
+        samples = []
+        for row in rows:
+            if not row.captions:
+                raise MalformedData(f"{row.id}: no caption column ({', '.join(CAPTION_COLUMNS)})")
+            column = rng.choice(sorted(row.captions))
+            caption = rng.choice(CAPTION_PREFIXES) + row.captions[column]
+            samples.append(self.sample(row, user_message(TEXT_PROMPT.format(caption=caption)),
+                                       caption))
+        return samples
+
+    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
+        valid, outputs, _ = self.renders(items, context.renderer)
+        captions = [item.sample.target["caption"] for item in items]
+        scores = [Score() for _ in items]
+        batched_readings(valid, scores, "clip_score", lambda: clip_score(
+            outputs, captions, preset=PRESET, batch_size=context.batch_size,
+            device=context.device), WORST)
+        return scores

@@ -1,0 +1,283 @@
+"""UniSVG (Li et al., 2025) as VLMEvalKit evaluates it: image-to-SVG, text-to-SVG, understanding.
+
+Specification: VLMEvalKit ``vlmeval/dataset/utils/uni_svg.py`` (``evaluate_uni_svg``) and the
+``UniSVG`` dataset class. The group of a sample is its question type (``category``).
+
+Generation (ISVGEN, TSVGEN): the answer (:func:`~svgeval.tasks.unisvg.rules.extract_answer_svg`)
+and the ground truth are rendered at 336 x 336 on white; per sample ``ssim`` (scikit-image,
+uniform 7 px window, uint8 RGB), ``psnr`` (released: uint8 wrap-around, 100 for equal
+renders), ``psnr_fixed`` (the same on real differences), and in the batched stage ``lpips``
+(AlexNet, LPIPS' own ``2x - 1`` inputs, 336 px) and ``clip`` (cosine of CLIP ViT-L/14-336
+image embeddings of the two renders). An answer that does not render gets the released failure
+values (SSIM 0, PSNR 0, LPIPS 1, CLIP 0); one with no SVG is drawn as the released empty SVG
+(a white canvas), or gets the failure values with ``--set no_svg=worst``.
+
+Understanding: ``accuracy`` by the released rule of the type (colour, category, shape, size,
+transform; :mod:`~svgeval.tasks.unisvg.rules`), or ``bertscore`` and ``sbert``
+(all-MiniLM-L6-v2 cosine) against the reference text for the free-text types; an empty answer
+scores 0 on both, as released.
+
+Results per type, ``<type>/score`` (:func:`~svgeval.tasks.unisvg.rules.generation_score`) for
+the generation types and, for ``unisvg`` (every type), ``overall/final_score`` with its
+components (:func:`~svgeval.tasks.unisvg.rules.final_score`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+
+import numpy as np
+
+from svgeval.metrics.clip import clip_image_similarity
+from svgeval.metrics.lpips import lpips
+from svgeval.metrics.pixel import psnr, ssim
+from svgeval.metrics.text import bertscore, sbert
+from svgeval.svg.isolation import Renderer
+from svgeval.svg.render import FloatImage, RenderSpec
+from svgeval.tasks import register_task
+from svgeval.tasks.aggregate import Aggregate, mean_per_group
+from svgeval.tasks.base import (
+    BLANK_SVG,
+    BatchItem,
+    Failure,
+    FailureKind,
+    MetricContext,
+    Sample,
+    Score,
+    Task,
+    TaskOptions,
+    batch_values,
+)
+from svgeval.tasks.data_files import MalformedData
+from svgeval.tasks.download import DataUnavailable
+from svgeval.tasks.messages import user_message
+from svgeval.tasks.svgenius.scoring import ReferenceRenders
+from svgeval.tasks.unisvg import rules
+from svgeval.tasks.unisvg.data import UniSvgRow, load_rows
+from svgeval.tasks.vectorgym.data import unique_ids
+
+PRESET = "unisvg"
+RENDER = RenderSpec.square(336, background="white")
+WHITE: FloatImage = np.ones((336, 336, 3))
+GENERATION = ("ISVGEN", "TSVGEN")
+RULES: Mapping[str, Callable[[str, Mapping[str, Any]], float]] = {
+    "CSVGUN_color": lambda answer, t: rules.colour_score(answer, t["metadata"]),
+    "ISVGUN_color": lambda answer, t: rules.colour_score(answer, t["metadata"]),
+    "CSVGUN_category": lambda answer, t: rules.category_score(answer, t["metadata"]),
+    "ISVGUN_category": lambda answer, t: rules.category_score(answer, t["metadata"]),
+    "CSVGUN_shape": lambda answer, t: rules.shape_score(answer, t["answer"]),
+    "CSVGUN_size": lambda answer, t: rules.size_score(answer, t["answer"]),
+    "CSVGUN_transform": lambda answer, t: rules.transform_score(answer, t["answer"]),
+}
+TEXT_TYPES = tuple(rules.TEXT_WEIGHTS)
+UNDERSTANDING = (*RULES, *TEXT_TYPES)
+IMAGE_TYPES = ("ISVGEN", "ISVGUN_usage", "ISVGUN_category", "ISVGUN_description", "ISVGUN_color")
+"""The types whose prompt carries the image (the ``UniSVG`` class' ``build_prompt``)."""
+FAILED: Mapping[str, float] = {"ssim": 0.0, "psnr": 0.0, "psnr_fixed": 0.0, "lpips": 1.0,
+                               "clip": 0.0}
+"""The released values of a generation answer that does not render."""
+
+
+def oracle_answer(row: UniSvgRow) -> str:
+    """The reference answer, with the metadata's colours or categories appended for the types
+    the release scores against the metadata rather than the answer."""
+    keywords = row.metadata.get("keywords") or {}
+    if row.category.endswith("_color"):
+        colours = (keywords.get("colors") or {}).get("colors") or \
+            (row.metadata.get("colors") or {}).get("colors") or []
+        return f"{row.answer}\n{' '.join(map(str, colours))}"
+    if row.category.endswith("_category"):
+        categories = keywords.get("category") or row.metadata.get("category") or []
+        return f"{row.answer}\n{' '.join(map(str, categories))}"
+    return row.answer
+
+
+@dataclass(frozen=True)
+class UniSvgOptions:
+    """``--set`` options of the UniSVG tasks."""
+
+    no_svg: Literal["blank", "worst"] = field(
+        default="blank", metadata={"help": "blank: an answer with no SVG is drawn as the released "
+                                   "empty SVG (white); worst: it gets the failure values"})
+
+
+class UniSvgTask(Task):
+    """Base of the UniSVG tasks: the rows of :attr:`types`, scored as released."""
+
+    suite: ClassVar[str] = "UniSVG"
+    suite_source: ClassVar[str] = ("JoeLeelyf/UniSVG-VLMEvalKit (HF) + VLMEvalKit "
+                                   "vlmeval/dataset/utils/uni_svg.py")
+    preset: ClassVar[str] = "unisvg"
+    types: ClassVar[tuple[str, ...]]
+    overall: ClassVar[tuple[str, ...]] = ()
+    """The :func:`~svgeval.tasks.unisvg.rules.final_score` keys reported as ``overall/<key>``."""
+    Options = UniSvgOptions
+    metrics: ClassVar[Mapping[str, str]] = {
+        "ssim": "ssim", "psnr": "psnr", "psnr_fixed": "psnr", "lpips": "lpips",
+        "clip": "clip_image", "score": "weighted_score", "accuracy": "rule_score",
+        "bertscore": "bertscore", "sbert": "sbert", "isvgen_score": "weighted_score",
+        "tsvgen_score": "weighted_score", "easy_acc": "rule_score", "hard_acc": "rule_score",
+        "sbert_score": "sbert", "final_score": "weighted_score",
+    }
+
+    def __init__(self, options: TaskOptions) -> None:
+        super().__init__(options)
+        self._references = ReferenceRenders(spec=RENDER)
+
+    def load(self) -> list[Sample]:
+        rows = load_rows(self.options.data)
+        unknown = sorted({row.category for row in rows} - set(GENERATION) - set(UNDERSTANDING))
+        if unknown:
+            raise MalformedData(f"UniSVG rows of unknown type(s) {', '.join(unknown)}; known: "
+                                f"{', '.join((*GENERATION, *UNDERSTANDING))}")
+        rows = [row for row in rows if row.category in self.types]
+        if not rows:
+            raise DataUnavailable(f"no UniSVG row of type {', '.join(self.types)} in the data")
+        ids = unique_ids([row.index for row in rows])
+        return [self.sample(sample_id, row) for sample_id, row in zip(ids, rows)]
+
+    def sample(self, sample_id: str, row: UniSvgRow) -> Sample:
+        images: list[bytes] = []
+        if row.category in IMAGE_TYPES:
+            if not row.pngs:
+                raise MalformedData(f"UniSVG row {row.index} ({row.category}) has no image")
+            images = row.pngs
+        return Sample(id=sample_id, group=row.category,
+                      messages=user_message(row.question, images), reference=oracle_answer(row),
+                      target={"category": row.category, "answer": row.answer,
+                              "metadata": row.metadata})
+
+    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+        category = sample.target["category"]
+        if category in GENERATION:
+            return self.score_generation(sample, response, renderer)
+        if category in RULES:
+            return Score(metrics={"accuracy": RULES[category](response, sample.target)},
+                         extracted=response)
+        empty = not (response and sample.target["answer"])
+        return Score(metrics={"bertscore": 0.0, "sbert": 0.0} if empty else {},
+                     extracted=response)
+
+    def reference_svg(self, sample: Sample) -> str:
+        answer: str = sample.target["answer"]
+        return rules.extract_answer_svg(answer).svg or answer
+
+    def score_generation(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+        reference = self._references.get(self.reference_svg(sample), renderer)
+        if reference.image is None:
+            return Score(failure=Failure.of_render(reference, FailureKind.REFERENCE))
+        extraction = rules.extract_answer_svg(response)
+        score = Score(extracted=extraction.svg, extraction_rule=extraction.rule)
+        output: FloatImage | None = None
+        if extraction.svg is None:
+            score.failure = Failure(kind=FailureKind.EXTRACT, detail=extraction.error)
+            output = WHITE if self.settings.no_svg == "blank" else None
+        else:
+            rendered = renderer.render(extraction.svg, RENDER)
+            if rendered.image is None:
+                score.failure = Failure.of_render(rendered)
+            output = rendered.image
+        if output is None:
+            score.metrics.update(FAILED)
+        else:
+            score.metrics.update(ssim=ssim(output, reference.image, preset=PRESET),
+                                 psnr=rules.released_psnr(output, reference.image),
+                                 psnr_fixed=psnr(output, reference.image))
+        return score
+
+    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
+        """LPIPS and CLIP of the generation answers drawn here (a failure scored in
+        :meth:`score` keeps its values), BERTScore and SBERT of the non-empty text answers."""
+        scores = [Score() for _ in items]
+        blank_ok = self.settings.no_svg == "blank"
+        drawn = [i for i, item in enumerate(items)
+                 if item.sample.target["category"] in GENERATION
+                 and (item.output_svg != BLANK_SVG or (blank_ok and not item.in_paper_reading))]
+        if drawn:
+            outputs = [self.draw(items[i].output_svg, context.renderer) for i in drawn]
+            references = [self.draw(self.reference_svg(items[i].sample), context.renderer)
+                          for i in drawn]
+            options: dict[str, Any] = {"preset": PRESET, "device": context.device,
+                                       "batch_size": context.batch_size}
+            picked = [scores[i] for i in drawn]
+            for key, compute in (
+                ("lpips", lambda: lpips(outputs, references, size=None, **options)),
+                ("clip", lambda: clip_image_similarity(outputs, references, **options)),
+            ):
+                for score, value in zip(picked, batch_values(picked, (key,), compute)):
+                    score.metrics[key] = value
+        texts = [i for i, item in enumerate(items)
+                 if item.sample.target["category"] in TEXT_TYPES and item.output_svg]
+        if texts:
+            answers = [items[i].output_svg for i in texts]
+            truths = [items[i].sample.target["answer"] for i in texts]
+            picked = [scores[i] for i in texts]
+            kw: dict[str, Any] = {"device": context.device, "batch_size": context.batch_size}
+            for key, compute in (
+                ("bertscore", lambda: bertscore(answers, truths, **kw)),
+                ("sbert", lambda: sbert(answers, truths, preset=PRESET, **kw)),
+            ):
+                for score, value in zip(picked, batch_values(picked, (key,), compute)):
+                    score.metrics[key] = value
+        return scores
+
+    def draw(self, svg: str, renderer: Renderer) -> FloatImage:
+        """The 336 px render of ``svg`` (references cached), white when it does not render."""
+        image = self._references.get(svg, renderer).image
+        return image if image is not None else WHITE
+
+    def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
+        """Per-type means, ``<type>/score`` for the generation types, and the released weighted
+        components and final score under ``overall/`` (see :func:`rules.final_score`)."""
+        result = mean_per_group(records)
+        means: dict[str, dict[str, float | None]] = {}
+        for key, value in result.metrics.items():
+            group, metric = key.split("/", 1)
+            means.setdefault(group, {})[metric] = value
+        for kind in GENERATION:
+            if kind in means:
+                values = [means[kind].get(k) for k in ("ssim", "lpips", "clip")]
+                result.metrics[f"{kind}/score"] = (
+                    None if any(v is None for v in values)
+                    else rules.generation_score(*(float(v or 0.0) for v in values)))
+        parts = rules.final_score(means)
+        for key in self.overall:
+            result.metrics[f"overall/{key}"] = parts[key]
+        return result
+
+
+@register_task
+class UniSvgImg2Svg(UniSvgTask):
+    name = "unisvg-img2svg"
+    description = "UniSVG image-to-SVG (ISVGEN): SSIM, LPIPS, CLIP, PSNR and 0.2/0.2/0.6 score"
+    types = ("ISVGEN",)
+    batched_metrics = ("lpips", "clip")
+
+
+@register_task
+class UniSvgText2Svg(UniSvgTask):
+    name = "unisvg-text2svg"
+    description = "UniSVG text-to-SVG (TSVGEN): SSIM, LPIPS, CLIP, PSNR and 0.2/0.2/0.6 score"
+    types = ("TSVGEN",)
+    batched_metrics = ("lpips", "clip")
+
+
+@register_task
+class UniSvgUnderstanding(UniSvgTask):
+    name = "unisvg-understanding"
+    description = "UniSVG understanding: rule accuracy, BERTScore and SBERT per question type"
+    types = UNDERSTANDING
+    batched_metrics = ("bertscore", "sbert")
+    overall = ("easy_acc", "hard_acc", "bertscore", "sbert_score")
+
+
+@register_task
+class UniSvgAll(UniSvgTask):
+    name = "unisvg"
+    description = "UniSVG, every type, with the released weighted final score"
+    types = (*GENERATION, *UNDERSTANDING)
+    batched_metrics = ("lpips", "clip", "bertscore", "sbert")
+    overall = ("isvgen_score", "tsvgen_score", "easy_acc", "hard_acc", "bertscore",
+               "sbert_score", "final_score")

@@ -1,0 +1,65 @@
+"""BERTScore against bert-score 0.3.13's numbers and a by-hand recomputation, PSNR by hand, and
+the CLIP image-image similarity on identical and different images (tiny models)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from svgeval.metrics.pixel import psnr
+
+CANDIDATES = ["a red circle of the house", "the cat", "blue star icon"]
+REFERENCES = ["a blue square", "the cat of a house", "a star"]
+BERT_SCORE_F1 = [0.7346334457397461, 0.8590022921562195, 0.716650128364563]
+"""``bert_score.score(CANDIDATES, REFERENCES, model_type=<tiny_text_encoder_dir>, num_layers=2,
+idf=False)`` with bert-score 0.3.13 (the tokenizer's [EOS] declared as its SEP token)."""
+
+
+def test_bertscore_matches_bert_score_and_a_hand_computation(tiny_text_encoder_dir: Path) -> None:
+    torch = pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    from svgeval.metrics.text import bertscore
+
+    ours = bertscore(CANDIDATES, REFERENCES, model=str(tiny_text_encoder_dir), layer=2,
+                     baseline=None, device="cpu")
+    assert ours == pytest.approx(BERT_SCORE_F1, abs=1e-5)
+    tokenizer = transformers.AutoTokenizer.from_pretrained(tiny_text_encoder_dir)
+    model = transformers.AutoModel.from_pretrained(tiny_text_encoder_dir).eval()
+
+    def tokens(text: str) -> tuple[np.ndarray, np.ndarray]:
+        enc = tokenizer(text, return_tensors="pt", return_special_tokens_mask=True)
+        special = enc.pop("special_tokens_mask")[0].numpy().astype(bool)
+        with torch.no_grad():
+            hidden = model(**enc, output_hidden_states=True).hidden_states[2][0].numpy()
+        return hidden / np.linalg.norm(hidden, axis=1, keepdims=True), ~special
+
+    (c, c_keep), (r, r_keep) = tokens(CANDIDATES[1]), tokens(REFERENCES[1])
+    sim = c @ r.T
+    p, r_ = sim.max(axis=1)[c_keep].mean(), sim.max(axis=0)[r_keep].mean()
+    assert ours[1] == pytest.approx(2 * p * r_ / (p + r_), abs=1e-5)
+    rescaled = bertscore(CANDIDATES[:1], CANDIDATES[:1], model=str(tiny_text_encoder_dir),
+                         layer=17, baseline=0.8, device="cpu")  # 17 > 2 layers: the last
+    assert rescaled == pytest.approx([1.0], abs=1e-5)  # (1 - b) / (1 - b)
+    assert bertscore(CANDIDATES[:1], REFERENCES[:1], model=str(tiny_text_encoder_dir),
+                     layer=2, baseline=0.5, device="cpu") == pytest.approx(
+        [(BERT_SCORE_F1[0] - 0.5) / 0.5], abs=1e-5)
+
+
+def test_psnr_by_hand() -> None:
+    a, b = np.zeros((2, 2, 3)), np.full((2, 2, 3), 0.1)
+    assert psnr(a, b) == pytest.approx(20.0)  # mse 0.01 -> 10 log10(100)
+    assert psnr(a, a) == 100.0 and psnr(a, a, identical=float("inf")) == float("inf")
+
+
+def test_clip_image_similarity(tiny_clip_dir: Path) -> None:
+    pytest.importorskip("torch")
+    from svgeval.metrics.clip import clip_image_similarity
+
+    red = np.zeros((32, 32, 3))
+    red[..., 0] = 1.0
+    white = np.ones((32, 32, 3))
+    same, other = clip_image_similarity([red, red], [red, white], model_path=str(tiny_clip_dir),
+                                        device="cpu")
+    assert same == pytest.approx(1.0, abs=1e-5) and other < same

@@ -1,0 +1,136 @@
+"""StarVector SVG-Bench: the oracle and a wrong baseline through ``svgeval run`` on parquet files
+in the hub's schema (tiny CLIP/DINO, the real LPIPS weights), the released pixel metrics by
+hand, and the data errors a user can hit."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+from vectorgym_data import BLUE, RED
+
+from svgeval.cli import app
+from svgeval.metrics.pixel import masked_mse
+from svgeval.svg.isolation import Renderer
+from svgeval.tasks.base import Sample, TaskOptions
+from svgeval.tasks.starvector import tasks
+from svgeval.tasks.starvector.data import load_rows
+from svgeval.tasks.starvector.tasks import StarVectorImg2Svg, StarVectorText2Svg
+
+cli = CliRunner()
+
+
+def write(path: Path, rows: list[dict[str, Any]]) -> Path:
+    """A parquet file with the hub's columns (``Filename``, ``Svg`` and any caption columns)."""
+    pq.write_table(pa.Table.from_pylist(rows), path)
+    return path
+
+
+def bench_file(path: Path) -> Path:
+    return write(path, [
+        {"Filename": "a.svg", "Svg": RED, "caption_blip2": "a red square",
+         "caption_llava": "a red square icon"},
+        {"Filename": "b.svg", "Svg": BLUE, "caption_blip2": "a blue circle",
+         "caption_llava": "a blue circle icon"},
+    ])
+
+
+@pytest.fixture()
+def tiny_weights(monkeypatch: pytest.MonkeyPatch, tiny_dino_dir: Path, tiny_clip_dir: Path) -> None:
+    pytest.importorskip("torch")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("SVGEVAL_DINO_MODEL", str(tiny_dino_dir))
+    monkeypatch.setenv("SVGEVAL_CLIP_MODEL", str(tiny_clip_dir))
+    monkeypatch.setenv("SVGEVAL_CLIP_FID_MODEL", str(tiny_clip_dir))
+    monkeypatch.delenv("SVGEVAL_LPIPS_MODEL", raising=False)
+    monkeypatch.setattr(tasks, "LPIPS_SIZE", 64)  # the real VGG at 512 px is slow on a CPU
+
+
+def run(task: str, model: str, data: Path, out: Path, *extra: str) -> dict[str, Any]:
+    args = ["run", task, "--data", str(data), "--model", model, "--out", str(out),
+            "--render-workers", "2", *extra]
+    outcome = cli.invoke(app, args)
+    assert outcome.exit_code == 0, outcome.output
+    results: dict[str, Any] = json.loads((out / "results.json").read_text())
+    return results
+
+
+def test_img2svg_oracle_is_perfect_and_identity_scores_lower(
+        tmp_path: Path, tiny_weights: None) -> None:
+    data = bench_file(tmp_path / "test-00000-of-00001.parquet")
+    best = run("starvector-img2svg", "oracle", data, tmp_path / "oracle")["metrics"]
+    for key in ("l2", "masked_l2", "l2_worst"):
+        assert best[f"svg-stack/{key}"] == 0.0
+    assert best["svg-stack/ssim"] == pytest.approx(1.0)
+    assert best["svg-stack/lpips"] == pytest.approx(0.0, abs=1e-6)
+    assert best["svg-stack/lpips_standard"] == pytest.approx(0.0, abs=1e-6)
+    assert best["svg-stack/dino"] == pytest.approx(1.0, abs=1e-6)
+    assert best["svg-stack/clip_fid"] == pytest.approx(0.0, abs=1e-3)
+    # identity answers nothing here (no input SVG): a white canvas, the released reading
+    worse = run("starvector-img2svg", "identity", data, tmp_path / "wrong")["metrics"]
+    assert worse["svg-stack/l2"] > 0.05 and worse["svg-stack/ssim"] < 1.0
+    assert worse["svg-stack/lpips"] > 0.01 and worse["svg-stack/dino"] < 1.0
+    assert worse["svg-stack/l2_worst"] == 1.0 and worse["svg-stack/ssim_worst"] == 0.0
+    assert worse["svg-stack/clip_fid"] > 0.0
+    assert worse["svg-stack/masked_l2"] == 0.0  # the released Masked-L2 rewards a blank answer
+
+
+def test_text2svg_oracle_beats_a_wrong_answer(tmp_path: Path, tiny_weights: None) -> None:
+    data = bench_file(tmp_path / "t.parquet")
+    best = run("starvector-text2svg", "oracle", data, tmp_path / "oracle")["metrics"]
+    assert best["text2svg-stack/clip_fid"] == pytest.approx(0.0, abs=1e-3)
+    assert best["text2svg-stack/clip_score"] is not None
+    worse = run("starvector-text2svg", "identity", data, tmp_path / "wrong")["metrics"]
+    assert worse["text2svg-stack/clip_fid"] > 0.0
+    assert worse["text2svg-stack/clip_score_worst"] == 0.0
+
+
+def test_pixel_metrics_follow_the_released_formulas(renderer: Renderer) -> None:
+    task = StarVectorImg2Svg(TaskOptions())
+    sample = Sample("a", "svg-stack", [], RED, target={"reference": RED, "caption": ""})
+    score = task.score(sample, BLUE, renderer)
+    red, blue = (renderer.render(s, tasks.RENDER).image for s in (RED, BLUE))
+    assert red is not None and blue is not None
+    assert score.metrics["l2"] == pytest.approx(float(np.mean((red - blue) ** 2)))
+    both = ((red < 1).any(-1) & (blue < 1).any(-1))[..., None]
+    assert score.metrics["masked_l2"] == pytest.approx(float(np.mean((red * both - blue * both)
+                                                                     ** 2)))
+    broken = task.score(sample, "<svg><rect></svg>", renderer)
+    assert broken.failure is not None and broken.metrics["ssim_worst"] == 0.0
+
+
+def test_masked_mse_by_hand() -> None:
+    white = np.ones((1, 2, 3))
+    a = white.copy()
+    a[0, 0] = 0.0  # black pixel in a, same pixel grey in b; pixel 1 drawn in b only
+    b = white.copy()
+    b[0, 0] = 0.5
+    b[0, 1] = 0.0
+    # only pixel 0 is drawn in both: (0 - 0.5)^2 on 3 of 6 values
+    assert masked_mse(a, b) == pytest.approx(3 * 0.25 / 6)
+
+
+def test_captions_are_seeded_released_prefixes(tmp_path: Path) -> None:
+    data = bench_file(tmp_path / "t.parquet")
+    samples = StarVectorText2Svg(TaskOptions(data=data, seed=3)).load()
+    again = StarVectorText2Svg(TaskOptions(data=data, seed=3)).load()
+    assert [s.target for s in samples] == [s.target for s in again]
+    caption = samples[0].target["caption"]
+    assert caption.startswith(tasks.CAPTION_PREFIXES) and "red square" in caption
+
+
+def test_data_errors_are_one_line(tmp_path: Path) -> None:
+    bad = write(tmp_path / "bad.parquet", [{"name": "x", "Svg": RED}])
+    with pytest.raises(Exception, match="needs a Filename"):
+        load_rows(bad, "svg-stack", "test")
+    no_captions = write(tmp_path / "nc.parquet", [{"Filename": "x", "Svg": RED}])
+    with pytest.raises(Exception, match="no caption column"):
+        StarVectorText2Svg(TaskOptions(data=no_captions)).load()
+    with pytest.raises(Exception, match="no test-\\*.parquet"):
+        load_rows(tmp_path, "svg-stack", "test")
