@@ -45,6 +45,17 @@ describe_metric(
 )
 describe_metric(
     MetricInfo(
+        name="psnr",
+        summary="peak signal-to-noise ratio of two 8-bit renders, 10 log10(255^2 / MSE) in dB; "
+        "identical images are capped at 100",
+        value_range="[0, 100]",
+        higher_is_better=True,
+        source="InternSVG released metrics/PSNR.py (scikit-image peak_signal_noise_ratio)",
+        presets=("internsvg",),
+    )
+)
+describe_metric(
+    MetricInfo(
         name="iou",
         summary="intersection over union of the drawn (alpha > 0, or non-background) pixels",
         value_range="[0, 1]",
@@ -124,3 +135,23 @@ def _drawn(image: NDArray[np.generic]) -> NDArray[np.bool_]:
         drawn: NDArray[np.bool_] = np.any(pixels < 255, axis=-1)
         return drawn
     return pixels < 255
+
+
+PSNR_CAP = 100.0
+"""What InternSVG's ``metrics/PSNR.py`` reports for identical images (PSNR is infinite)."""
+
+
+def psnr(a: NDArray[np.generic], b: NDArray[np.generic], *, cap: float = PSNR_CAP) -> float:
+    """PSNR of two same-sized images: ``10 log10(255^2 / MSE)`` with the MSE over all pixels and
+    channels of the 8-bit images (floats in [0, 1] are converted with :func:`to_uint8`).
+
+    As InternSVG's released ``metrics/PSNR.py``: ``skimage.metrics.peak_signal_noise_ratio`` on
+    uint8 arrays (data range 255), an infinite value (identical images) replaced by ``cap``.
+    Higher is better.
+    """
+    x, y = to_uint8(a).astype(np.float64), to_uint8(b).astype(np.float64)
+    if x.shape != y.shape:
+        raise ValueError(f"images differ in shape: {x.shape} vs {y.shape}")
+    error = float(np.mean((x - y) ** 2))
+    return cap if error == 0.0 else float(10.0 * np.log10(255.0**2 / error))
+

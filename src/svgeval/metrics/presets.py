@@ -126,6 +126,17 @@ PRESETS: dict[str, MetricPreset] = {
         ),
         replace(
             SVGENIUS,
+            name="internsvg",
+            description="InternSVG released code (metrics/, SArena): renders 448 px on white, "
+            "CLIP ViT-L/14 clamped at 0 x100 (torchmetrics CLIPScore), DINOv2-base, LPIPS-VGG "
+            "on ImageNet-normalised 448 px inputs (no resize), uniform 11 px SSIM, PSNR capped "
+            "at 100, FID as pytorch-fid, FID-C with CLIP ViT-B/32",
+            render_size=448,
+            clip_clamp_zero=True,
+            lpips_size=None,
+        ),
+        replace(
+            SVGENIUS,
             name="svgauge",
             description="SVGauge Sec. 4: SBERT caption similarity, encoders at their own input "
             "resolution (DINOv2-base, CLIP ViT-B/32)",

@@ -23,7 +23,8 @@ TASKS: Registry[type[Task]] = Registry(
     "task",
     "svgeval.tasks",
     builtin_modules=(
-        "svgeval.tasks.svgeditbench", "svgeval.tasks.svgenius", "svgeval.tasks.vectorgym"
+        "svgeval.tasks.sarena", "svgeval.tasks.svgeditbench", "svgeval.tasks.svgenius",
+        "svgeval.tasks.vectorgym",
     ),
 )
 """Every task by name."""
