@@ -196,7 +196,7 @@ class SArenaImageTask(SArenaTask):
         runs: dict[str, Any] = {}
         if self.kind == "text2svg":
             runs["clip_i2i"] = lambda: clip_image_score(outputs, references, **options)
-            if any(item.sample.target["caption"] for item in items):
+            if "clip_t2i" in self.batched_metrics:
                 captions = [item.sample.target["caption"] for item in items]
                 runs["clip_t2i"] = lambda: clip_score(outputs, captions, **options)
         else:
@@ -240,7 +240,7 @@ class SArenaText2Svg(SArenaImageTask):
     kind = "text2svg"
     track: ClassVar[str]
     metrics: ClassVar[Mapping[str, str]] = TEXT_METRICS
-    batched_metrics = ("clip_t2i", "clip_i2i")
+    batched_metrics: ClassVar[tuple[str, ...]] = ("clip_t2i", "clip_i2i")
     set_metrics = ("fid", "fid_c")
 
     def task_files(self, folder: Path) -> list[tuple[str, Path, Path]]:

@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import ClassVar
+
 from svgeval.tasks import register_task
-from svgeval.tasks.sarena.generation import SArenaImg2Svg, SArenaText2Svg
+from svgeval.tasks.sarena.generation import TEXT_METRICS, SArenaImg2Svg, SArenaText2Svg
 
 
 @register_task
@@ -40,6 +43,9 @@ class SArenaChemistryText2Svg(SArenaText2Svg):
     name = "sarena-chemistry-text2svg"
     description = "SArena Chemistry text-to-SVG: FID, FID-C, CLIP-I2I, tokens (no captions)"
     track = "chemistry"
+    metrics: ClassVar[Mapping[str, str]] = {
+        key: metric for key, metric in TEXT_METRICS.items() if key != "clip_t2i"}
+    batched_metrics = ("clip_i2i",)  # evaluate_gen.py: use_CLIP_Score_T2I=False for Chem
 
 
 @register_task
