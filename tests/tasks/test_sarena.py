@@ -3,6 +3,7 @@ the identity baseline on a tiny folder in the unzipped ``SArena.zip`` layout."""
 
 from __future__ import annotations
 
+import base64
 import functools
 import json
 from pathlib import Path
@@ -14,6 +15,8 @@ from sarena_data import build_sarena
 from typer.testing import CliRunner
 
 from svgeval.cli import app
+from svgeval.metrics.pixel import psnr, ssim
+from svgeval.svg.isolation import Renderer
 from svgeval.tasks import get_task
 from svgeval.tasks.base import TaskOptions
 from svgeval.tasks.sarena import generation
@@ -160,3 +163,26 @@ def test_missing_data_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     result = CliRunner().invoke(app, ["run", "sarena-icon-img2svg", "--model", "oracle",
                                       "--out", str(tmp_path / "r2")])
     assert result.exit_code != 0 and "pass the folder with --data PATH" in result.output
+
+
+def test_img2svg_sends_the_lines_picture(sarena: Path) -> None:
+    [first, *_] = get_task("sarena-icon-img2svg")(TaskOptions(data=sarena)).load()
+    text, image = first.messages[0]["content"]
+    assert text["text"].startswith("<image>\nWrite the SVG code")
+    encoded = image["image_url"]["url"].split(",", 1)[1]
+    picture = sarena / "Icon" / "generation" / "images" / "1.png"
+    assert base64.b64decode(encoded) == picture.read_bytes()
+
+
+def test_a_failed_answer_is_the_black_picture_and_counted(
+    sarena: Path, renderer: Renderer
+) -> None:
+    task = get_task("sarena-chemistry-img2svg")(TaskOptions(data=sarena))
+    [first, *_] = task.load()
+    truth = read_picture(sarena / "chemistry" / "images" / "1.png")
+    black = np.zeros_like(truth)
+    for response in ("no code", '<svg xmlns="http://www.w3.org/2000/svg"><rect></svg>'):
+        score = task.score(first, response, renderer)
+        assert score.failure is not None and score.metrics["tokens"] is None
+        assert score.metrics["ssim"] == pytest.approx(ssim(black, truth, preset="internsvg"))
+        assert score.metrics["psnr"] == pytest.approx(psnr(black, truth))
