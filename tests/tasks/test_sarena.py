@@ -186,3 +186,31 @@ def test_a_failed_answer_is_the_black_picture_and_counted(
         assert score.failure is not None and score.metrics["tokens"] is None
         assert score.metrics["ssim"] == pytest.approx(ssim(black, truth, preset="internsvg"))
         assert score.metrics["psnr"] == pytest.approx(psnr(black, truth))
+
+
+def test_the_hub_archive_is_unzipped_once_into_the_cache(
+    sarena: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import zipfile
+
+    import huggingface_hub
+
+    archive = tmp_path / "snapshots" / "abc123" / "SArena_MINI.zip"
+    archive.parent.mkdir(parents=True)
+    with zipfile.ZipFile(archive, "w") as opened:  # VLMEvalKit's zips hold Icon/ at the top
+        for path in sarena.rglob("*.jsonl"):
+            opened.write(path, path.relative_to(sarena))
+    asked: list[tuple[str, str]] = []
+
+    def download(repo: str, name: str, repo_type: str) -> str:
+        asked.append((repo, name))
+        return str(archive)
+
+    monkeypatch.setattr(huggingface_hub, "hf_hub_download", download)
+    monkeypatch.setenv("SVGEVAL_CACHE", str(tmp_path / "cache"))
+    task = get_task("sarena-icon-understanding")(TaskOptions(extra={"subset": "mini"}))
+    assert len(task.load()) == 4
+    archive.unlink()  # the second load reads the unzipped copy
+    assert len(task.load()) == 4
+    assert asked == [("JoeLeelyf/SArena-VLMEvalKit", "SArena_MINI.zip")] * 2
+    assert list((tmp_path / "cache").rglob("sarena_un.jsonl"))  # unzipped there

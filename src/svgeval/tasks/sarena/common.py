@@ -39,6 +39,8 @@ class SArenaOptions:
 
     reading: Reading = field(default="internsvg", metadata={
         "help": "answer extraction: internsvg (the released scripts) or vlmevalkit"})
+    subset: Literal["full", "mini"] = field(default="full", metadata={
+        "help": "without --data: InternSVG/SArena (full) or VLMEvalKit's SArena_MINI (mini)"})
 
 
 class SArenaTask(Task):

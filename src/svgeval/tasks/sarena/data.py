@@ -17,8 +17,9 @@ truth of sample ``id`` is ``images/<id>.png`` and ``svg/<id>.svg`` beside the js
 ``caption[0].generated_text`` (the text of CLIP-T2I).
 
 ``--data PATH`` takes the unzipped folder (or a folder holding ``SArena/``). Without it the
-archive is fetched with ``huggingface_hub`` (cached there) and unzipped once into svgeval's
-cache; a failure is :class:`DataUnavailable` asking for ``--data``.
+archive (``--set subset=full``, or VLMEvalKit's ``SArena_MINI`` with ``mini``) is fetched with
+``huggingface_hub`` (cached there) and unzipped once into svgeval's cache; a failure is
+:class:`DataUnavailable` asking for ``--data``.
 """
 
 from __future__ import annotations
@@ -31,8 +32,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from svgeval.tasks.data_files import MalformedData, read_jsonl_items
 from svgeval.tasks.download import DataUnavailable, cache_dir
 
-HUB_ID = "InternSVG/SArena"
-ARCHIVE = "SArena.zip"
+HUB_ARCHIVES = {
+    "full": ("InternSVG/SArena", "SArena.zip"),
+    "mini": ("JoeLeelyf/SArena-VLMEvalKit", "SArena_MINI.zip"),
+}
+"""The hub archive of each subset: InternSVG's release, and VLMEvalKit's ``SArena_MINI``
+(``SARENA_CONFIGS`` of ``vlmeval/dataset/utils/sarena.py``; same layout, fewer lines)."""
 TRACK_DIRS = {"icon": "Icon/generation", "illustration": "illustration", "chemistry": "chemistry"}
 """Each track's folder of text-to-SVG and image-to-SVG files (VLMEvalKit ``TASK_CONFIGS``)."""
 EDIT_TYPES = (
@@ -80,10 +85,11 @@ class CaptionLine(BaseModel):
     caption: list[GeneratedText] = Field(min_length=1)
 
 
-def root(data: Path | None) -> Path:
-    """The SArena folder: ``data`` (or its ``SArena/`` child), else the hub copy."""
+def root(data: Path | None, subset: str = "full") -> Path:
+    """The SArena folder: ``data`` (or its ``SArena/`` child), else the hub copy of
+    ``subset``."""
     if data is None:
-        return _hub_root()
+        return _hub_root(*HUB_ARCHIVES[subset])
     folder = Path(data).expanduser()
     if (folder / "SArena").is_dir():
         folder = folder / "SArena"
@@ -92,19 +98,19 @@ def root(data: Path | None) -> Path:
     return folder
 
 
-def _hub_root() -> Path:
+def _hub_root(repo: str, name: str) -> Path:
     try:
         from huggingface_hub import hf_hub_download
 
-        archive = Path(hf_hub_download(HUB_ID, ARCHIVE, repo_type="dataset"))
+        archive = Path(hf_hub_download(repo, name, repo_type="dataset"))
     except Exception as error:  # noqa: BLE001 (network, offline mode, missing package)
         first = (str(error).strip().splitlines() or [""])[0][:160]
         raise DataUnavailable(
-            f"could not fetch {ARCHIVE} of {HUB_ID} from the hub ({type(error).__name__}: "
+            f"could not fetch {name} of {repo} from the hub ({type(error).__name__}: "
             f"{first}); download and unzip it, then pass the folder with --data PATH"
         ) from None
-    target = cache_dir() / "InternSVG+SArena" / archive.parent.name
-    if not (target / "SArena").is_dir():
+    target = cache_dir() / repo.replace("/", "+") / archive.parent.name / name
+    if not any((target / top).is_dir() for top in ("SArena", "Icon")):
         with zipfile.ZipFile(archive) as opened:
             opened.extractall(target)
     return root(target)

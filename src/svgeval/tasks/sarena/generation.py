@@ -115,7 +115,7 @@ class SArenaImageTask(SArenaTask):
         raise NotImplementedError
 
     def load(self) -> list[Sample]:
-        folder = data.root(self.options.data)
+        folder = data.root(self.options.data, self.settings.subset)
         samples = []
         for group, path, truth in self.task_files(folder):
             captions = data.read_captions(path.parent / "caption.jsonl")

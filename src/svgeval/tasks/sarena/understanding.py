@@ -34,7 +34,7 @@ class SArenaIconUnderstanding(SArenaTask):
     metrics: ClassVar[Mapping[str, str]] = {"accuracy": "accuracy"}
 
     def load(self) -> list[Sample]:
-        path = data.task_file(data.root(self.options.data), data.UNDERSTANDING_FILE)
+        path = data.task_file(data.root(self.options.data, self.settings.subset), data.UNDERSTANDING_FILE)
         samples = []
         for row in data.read_rows(path):
             correct = row.answer.strip()[:1]
