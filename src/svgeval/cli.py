@@ -30,6 +30,7 @@ from svgeval.cli_judge import (
 )
 from svgeval.cli_report import compare, leaderboard, report
 from svgeval.cli_rewards import serve_rewards
+from svgeval.cli_sarena import sarena_app
 from svgeval.cli_svgauge import audit, correlate, svgauge_app
 from svgeval.cli_svgenius import svgenius_app
 from svgeval.cli_vectorgym import vectorgym_app
@@ -59,6 +60,7 @@ svgeditbench_app = typer.Typer(no_args_is_help=True, context_settings=HELP,
 app.add_typer(svgeditbench_app, name="svgeditbench")
 app.add_typer(svgenius_app, name="svgenius", context_settings=HELP)
 app.add_typer(vectorgym_app, name="vectorgym", context_settings=HELP)
+app.add_typer(sarena_app, name="sarena", context_settings=HELP)
 out = stdout_console()
 
 TaskName = Annotated[str, typer.Argument(help="Task name; see `svgeval list tasks`.")]

@@ -214,3 +214,25 @@ def test_the_hub_archive_is_unzipped_once_into_the_cache(
     assert len(task.load()) == 4
     assert asked == [("JoeLeelyf/SArena-VLMEvalKit", "SArena_MINI.zip")] * 2
     assert list((tmp_path / "cache").rglob("sarena_un.jsonl"))  # unzipped there
+
+
+def write_results(folder: Path, task: str, metrics: dict[str, float]) -> Path:
+    folder.mkdir()
+    (folder / "results.json").write_text(json.dumps({
+        "svgeval_version": "0", "task": task, "task_version": "1", "model": "m", "n": 3,
+        "n_expected": 3, "n_valid": 3,
+        "complete": True, "metrics": metrics, "counts": {}}))
+    return folder
+
+
+def test_composite_command_prints_both_readings(tmp_path: Path) -> None:
+    t2s = write_results(tmp_path / "t", "sarena-icon-text2svg", {"icon/clip_i2i": 80.0})
+    i2s = write_results(tmp_path / "i", "sarena-icon-img2svg",
+                        {"icon/dino": 0.9, "icon/ssim": 0.7, "icon/lpips": 0.2})
+    result = CliRunner().invoke(app, ["sarena", "composite", str(t2s), str(i2s), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output) == pytest.approx(
+        {"track": "icon", "composite": 81.0, "vlmevalkit": 61.0})
+    other = write_results(tmp_path / "o", "sarena-chemistry-img2svg", {})
+    result = CliRunner().invoke(app, ["sarena", "composite", str(t2s), str(other)])
+    assert result.exit_code == 1 and "two tracks" in result.output
