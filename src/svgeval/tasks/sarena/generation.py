@@ -30,6 +30,7 @@ Metrics (the ``internsvg`` preset of :mod:`svgeval.metrics.presets`):
 from __future__ import annotations
 
 import functools
+from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -106,13 +107,9 @@ class SArenaImageTask(SArenaTask):
     kind: ClassVar[str]
     """``text2svg``, ``img2svg`` or ``edit``."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._pictures: dict[str, FloatImage | None] = {}
-
+    @abstractmethod
     def task_files(self, folder: Path) -> list[tuple[str, Path, Path]]:
         """(group, jsonl file, ground-truth folder holding ``images/`` and ``svg/``)."""
-        raise NotImplementedError
 
     def load(self) -> list[Sample]:
         folder = data.root(self.options.data, self.settings.subset)
@@ -143,14 +140,12 @@ class SArenaImageTask(SArenaTask):
         return None
 
     def picture(self, sample: Sample, renderer: Renderer) -> FloatImage | None:
-        """The ground-truth picture (None when neither the PNG nor the SVG gives one)."""
-        if sample.id not in self._pictures:
-            path = sample.target["picture"]
-            if path:
-                self._pictures[sample.id] = read_picture(Path(path))
-            else:
-                self._pictures[sample.id] = renderer.render(sample.target["answer"], SPEC).image
-        return self._pictures[sample.id]
+        """The ground-truth picture (None when neither the PNG nor the SVG gives one); read
+        when needed rather than kept (4.8 MB a picture)."""
+        path = sample.target["picture"]
+        if path:
+            return read_picture(Path(path))
+        return renderer.render(sample.target["answer"], SPEC).image
 
     def draw(self, svg: str, renderer: Renderer) -> FloatImage:
         """The 448 px render of an answer; black for a failed one (the runner hands those over
