@@ -97,7 +97,8 @@ def test_understanding_oracle_and_identity(sarena: Path, tmp_path: Path) -> None
 def test_img2svg_oracle_scores_best_and_a_blank_answer_lower(
     sarena: Path, tmp_path: Path, models: None
 ) -> None:
-    worst = run("sarena-icon-img2svg", "identity", sarena, tmp_path / "i")["metrics"]
+    worst = run("sarena-icon-img2svg", "identity", sarena, tmp_path / "i", "--limit", "2")[
+        "metrics"]
     # no answer: the black picture, counted; its token count left out
     assert worst["icon/ssim"] < 0.2 and worst["icon/psnr"] < 10.0 and worst["icon/dino"] < 1.0
     assert worst["icon/tokens"] is None and worst["icon/lpips"] > 0.1
@@ -135,7 +136,7 @@ def test_chemistry_has_no_caption_so_no_clip_t2i(sarena: Path) -> None:
 def test_edit_oracle_best_and_the_unedited_svg_lower(
     sarena: Path, tmp_path: Path, models: None
 ) -> None:
-    best = run("sarena-icon-edit", "oracle", sarena, tmp_path / "o")["metrics"]
+    best = run("sarena-icon-edit", "oracle", sarena, tmp_path / "o", "--limit", "1")["metrics"]
     for group in ("flip", "color_simple", "all"):
         assert best[f"{group}/ssim"] == pytest.approx(1.0) and best[f"{group}/psnr"] == 100.0
     same = run("sarena-icon-edit", "identity", sarena, tmp_path / "i", "--set", "edit=flip")
