@@ -237,3 +237,14 @@ def test_composite_command_prints_both_readings(tmp_path: Path) -> None:
     other = write_results(tmp_path / "o", "sarena-chemistry-img2svg", {})
     result = CliRunner().invoke(app, ["sarena", "composite", str(t2s), str(other)])
     assert result.exit_code == 1 and "two tracks" in result.output
+
+
+def test_a_malformed_line_names_its_file_and_line(tmp_path: Path) -> None:
+    from svgeval.tasks.data_files import MalformedData
+
+    path = tmp_path / "Icon" / "understanding" / "sarena_un.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_text('{"id": 1, "conversations": [{"value": "q"}, {"value": "A."}]}\n'
+                    '{"id": 2, "conversations": [{"value": "q"}]}\n')
+    with pytest.raises(MalformedData, match=r"sarena_un.jsonl: line 2: conversations"):
+        get_task("sarena-icon-understanding")(TaskOptions(data=tmp_path)).load()
