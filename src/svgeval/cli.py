@@ -32,6 +32,7 @@ from svgeval.cli_judge import (
 from svgeval.cli_merge import cached_runner, merge
 from svgeval.cli_report import compare, leaderboard, report
 from svgeval.cli_rewards import serve_rewards
+from svgeval.cli_sarena import sarena_app
 from svgeval.cli_svgauge import audit, correlate, svgauge_app
 from svgeval.cli_svgeditbench import svgeditbench_app
 from svgeval.cli_svgenius import svgenius_app
@@ -58,6 +59,7 @@ app = typer.Typer(
 app.add_typer(svgeditbench_app, name="svgeditbench", context_settings=HELP)
 app.add_typer(svgenius_app, name="svgenius", context_settings=HELP)
 app.add_typer(vectorgym_app, name="vectorgym", context_settings=HELP)
+app.add_typer(sarena_app, name="sarena", context_settings=HELP)
 out = stdout_console()
 
 TaskName = Annotated[str, typer.Argument(help="Task name; see `svgeval list tasks`.")]

@@ -27,7 +27,7 @@ def test_unknown_preset_lists_the_known_ones() -> None:
     with pytest.raises(KeyError, match="svgenius"):
         get_preset("nope")
     assert set(PRESETS) == {"svgenius", "starvector", "vectorgym", "unisvg", "svgauge",
-                            "svgeditbench-v2"}
+                            "svgeditbench-v2", "internsvg"}
 
 
 def test_importing_metrics_loads_no_heavy_package() -> None:

@@ -48,18 +48,18 @@ def test_bertscore_matches_bert_score_and_a_hand_computation(tiny_text_encoder_d
 
 
 def test_psnr_by_hand() -> None:
-    a, b = np.zeros((2, 2, 3)), np.full((2, 2, 3), 0.1)
-    assert psnr(a, b) == pytest.approx(20.0)  # mse 0.01 -> 10 log10(100)
-    assert psnr(a, a) == 100.0 and psnr(a, a, identical=float("inf")) == float("inf")
+    a, b = np.zeros((2, 2, 3)), np.full((2, 2, 3), 51 / 255)
+    assert psnr(a, b) == pytest.approx(20 * np.log10(5))  # 10 log10(255^2 / 51^2)
+    assert psnr(a, a) == 100.0 and psnr(a, a, cap=float("inf")) == float("inf")
 
 
-def test_clip_image_similarity(tiny_clip_dir: Path) -> None:
+def test_clip_image_score(tiny_clip_dir: Path) -> None:
     pytest.importorskip("torch")
-    from svgeval.metrics.clip import clip_image_similarity
+    from svgeval.metrics.clip import clip_image_score
 
     red = np.zeros((32, 32, 3))
     red[..., 0] = 1.0
     white = np.ones((32, 32, 3))
-    same, other = clip_image_similarity([red, red], [red, white], model_path=str(tiny_clip_dir),
-                                        device="cpu")
+    same, other = clip_image_score([red, red], [red, white], preset="unisvg",
+                                   model_path=str(tiny_clip_dir), device="cpu")
     assert same == pytest.approx(1.0, abs=1e-5) and other < same

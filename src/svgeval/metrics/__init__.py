@@ -13,15 +13,22 @@ from svgeval.metrics import (  # noqa: F401  (register these metrics)
     judged,
     rates,
     svgauge,
+    tokens,
 )
 from svgeval.metrics.chamfer import chamfer, svg_chamfer
-from svgeval.metrics.clip import aesthetic, clip_score, rclip, rclip_from_scores
+from svgeval.metrics.clip import (
+    aesthetic,
+    clip_image_score,
+    clip_score,
+    rclip,
+    rclip_from_scores,
+)
 from svgeval.metrics.dino import dino, dino_cls
 from svgeval.metrics.editing import compression_ratio, relative_change_distance, relative_mse_score
 from svgeval.metrics.fid import clip_fid, fid
 from svgeval.metrics.hps import hps
 from svgeval.metrics.lpips import lpips
-from svgeval.metrics.pixel import iou, mse, ssim
+from svgeval.metrics.pixel import iou, mse, psnr, ssim
 from svgeval.metrics.presets import PRESETS, MetricPreset, get_preset, preset_names
 from svgeval.metrics.pss import (
     InvalidReference,
@@ -33,6 +40,7 @@ from svgeval.metrics.pss import (
 )
 from svgeval.metrics.registry import METRICS, MetricInfo, MetricUnavailable, describe_metric
 from svgeval.metrics.text import bge_m3, levenshtein, rouge_l, sbert
+from svgeval.metrics.tokens import token_counts
 
 __all__ = [
     "METRICS",
@@ -46,6 +54,7 @@ __all__ = [
     "bge_m3",
     "chamfer",
     "clip_fid",
+    "clip_image_score",
     "clip_score",
     "compression_ratio",
     "describe_metric",
@@ -59,6 +68,7 @@ __all__ = [
     "lpips",
     "mse",
     "preset_names",
+    "psnr",
     "pss",
     "pss_batch",
     "pss_details",
@@ -71,4 +81,5 @@ __all__ = [
     "sbert",
     "ssim",
     "svg_chamfer",
+    "token_counts",
 ]

@@ -46,6 +46,15 @@ for _info in (
         presets=("svgenius",),
     ),
     MetricInfo(
+        name="clip_i2i",
+        summary="100 x max(0, cosine) of the CLIP image embeddings of two renders",
+        value_range="[0, 100]",
+        higher_is_better=True,
+        source="InternSVG released metrics/CLIP_Score.py (torchmetrics CLIPScore, ViT-L/14, "
+        "image-image)",
+        presets=("internsvg",),
+    ),
+    MetricInfo(
         name="aesthetic",
         summary="LAION aesthetic predictor: MLP on L2-normalised CLIP ViT-L/14 image embedding",
         value_range="about [1, 10]",
@@ -142,28 +151,32 @@ def clip_score(
     return [settings.clip_scale * (max(0.0, c) if use_clamp else c) for c in cos]
 
 
-def clip_image_similarity(
+def clip_image_score(
     images_a: Sequence[Image],
     images_b: Sequence[Image],
     *,
-    preset: str | MetricPreset = "unisvg",
+    preset: str | MetricPreset = "internsvg",
     model: str | None = None,
     model_path: str | None = None,
     device: str | None = None,
     batch_size: int = 32,
 ) -> list[float]:
-    """``cos(E_img(a), E_img(b))`` of CLIP image embeddings of each pair (1 for identical images).
+    """CLIP image-image score of each pair: ``scale x max(0, cos(E_a, E_b))`` (the clamp per
+    preset, as :func:`clip_score`).
 
-    UniSVG (VLMEvalKit ``vlmeval/dataset/utils/uni_svg.py:evaluate_images``): CLIP ViT-L/14 at
-    336 px, cosine of the two ``image_embeds``. Range [-1, 1]; higher is better.
+    InternSVG's ``CLIP-Score-I2I`` (released ``metrics/CLIP_Score.py``): torchmetrics'
+    ``CLIPScore`` with OpenAI CLIP ViT-L/14 given two images, which is 100 x the cosine of
+    their image embeddings clamped at 0. Range [0, 100] clamped; higher is better.
     """
     if len(images_a) != len(images_b):
         raise ValueError(f"{len(images_a)} and {len(images_b)} images")
     if not images_a:
         return []
-    loaded = clip_model(preset, model, model_path, device)
-    return [float(c) for c in (image_embeddings(loaded, images_a, batch_size)
-                               * image_embeddings(loaded, images_b, batch_size)).sum(-1).tolist()]
+    settings = get_preset(preset)
+    loaded = clip_model(settings, model, model_path, device)
+    cos = (image_embeddings(loaded, images_a, batch_size)
+           * image_embeddings(loaded, images_b, batch_size)).sum(-1).tolist()
+    return [settings.clip_scale * (max(0.0, c) if settings.clip_clamp_zero else c) for c in cos]
 
 
 def rclip_from_scores(clip_gt: Sequence[float], clip_gen: Sequence[float]) -> list[float]:

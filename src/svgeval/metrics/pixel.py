@@ -33,25 +33,6 @@ def mse(a: NDArray[np.floating], b: NDArray[np.floating]) -> float:
 
 describe_metric(
     MetricInfo(
-        name="psnr",
-        summary="peak signal-to-noise ratio of two renders, 10 log10(1 / MSE) on [0, 1] pixels",
-        value_range="[0, inf) dB (identical images: the caller's cap)",
-        higher_is_better=True,
-        source="UniSVG in VLMEvalKit (uni_svg.py, 100 dB for identical renders)",
-        presets=("unisvg",),
-    )
-)
-
-
-def psnr(a: NDArray[np.floating], b: NDArray[np.floating], identical: float = 100.0) -> float:
-    """``10 log10(1 / mse(a, b))`` for pixels in [0, 1] (the same as ``255^2 / MSE`` on 0-255
-    values); ``identical`` when the images are equal (UniSVG's released cap is 100)."""
-    error = mse(a, b)
-    return identical if error == 0 else float(10.0 * np.log10(1.0 / error))
-
-
-describe_metric(
-    MetricInfo(
         name="masked_mse",
         summary="MSE of two renders with every pixel zeroed where either render is white "
         "(StarVector's Masked-L2)",
@@ -88,6 +69,18 @@ describe_metric(
         source="Wang et al. 2004; settings of the released SVGenius/StarVector code "
         "(src/metrics/compute_SSIM.py)",
         presets=("svgenius", "starvector", "vectorgym", "svgauge"),
+    )
+)
+describe_metric(
+    MetricInfo(
+        name="psnr",
+        summary="peak signal-to-noise ratio of two 8-bit renders, 10 log10(255^2 / MSE) in dB; "
+        "identical images are capped at 100",
+        value_range="[0, 100]",
+        higher_is_better=True,
+        source="InternSVG released metrics/PSNR.py (scikit-image peak_signal_noise_ratio); "
+        "UniSVG's psnr_fixed (uni_svg.py without its uint8 wrap-around)",
+        presets=("internsvg", "unisvg"),
     )
 )
 describe_metric(
@@ -171,3 +164,23 @@ def _drawn(image: NDArray[np.generic]) -> NDArray[np.bool_]:
         drawn: NDArray[np.bool_] = np.any(pixels < 255, axis=-1)
         return drawn
     return pixels < 255
+
+
+PSNR_CAP = 100.0
+"""What InternSVG's ``metrics/PSNR.py`` reports for identical images (PSNR is infinite)."""
+
+
+def psnr(a: NDArray[np.generic], b: NDArray[np.generic], *, cap: float = PSNR_CAP) -> float:
+    """PSNR of two same-sized images: ``10 log10(255^2 / MSE)`` with the MSE over all pixels and
+    channels of the 8-bit images (floats in [0, 1] are converted with :func:`to_uint8`).
+
+    As InternSVG's released ``metrics/PSNR.py``: ``skimage.metrics.peak_signal_noise_ratio`` on
+    uint8 arrays (data range 255), an infinite value (identical images) replaced by ``cap``.
+    Higher is better.
+    """
+    x, y = to_uint8(a).astype(np.float64), to_uint8(b).astype(np.float64)
+    if x.shape != y.shape:
+        raise ValueError(f"images differ in shape: {x.shape} vs {y.shape}")
+    error = float(np.mean((x - y) ** 2))
+    return cap if error == 0.0 else float(10.0 * np.log10(255.0**2 / error))
+

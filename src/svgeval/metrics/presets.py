@@ -148,10 +148,22 @@ PRESETS: dict[str, MetricPreset] = {
             "uniform 7 px SSIM, all-MiniLM-L6-v2 SBERT, BERTScore roberta-large layer 17",
             render_size=336,
             clip_model="openai/clip-vit-large-patch14-336",
+            clip_scale=1.0,
             lpips_net="alex",
             lpips_input="standard",
             lpips_size=None,
             ssim_window=7,
+        ),
+        replace(
+            SVGENIUS,
+            name="internsvg",
+            description="InternSVG released code (metrics/, SArena): renders 448 px on white, "
+            "CLIP ViT-L/14 clamped at 0 x100 (torchmetrics CLIPScore), DINOv2-base, LPIPS-VGG "
+            "on ImageNet-normalised 448 px inputs (no resize), uniform 11 px SSIM, PSNR capped "
+            "at 100, FID as pytorch-fid, FID-C with CLIP ViT-B/32",
+            render_size=448,
+            clip_clamp_zero=True,
+            lpips_size=None,
         ),
         replace(
             SVGENIUS,

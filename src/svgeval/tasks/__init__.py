@@ -25,6 +25,7 @@ TASKS: Registry[type[Task]] = Registry(
     builtin_modules=(
         "svgeval.tasks.svgeditbench", "svgeval.tasks.svgenius", "svgeval.tasks.vectorgym",
         "svgeval.tasks.svgeditbench_v2", "svgeval.tasks.starvector", "svgeval.tasks.unisvg",
+        "svgeval.tasks.sarena",
     ),
 )
 """Every task by name."""

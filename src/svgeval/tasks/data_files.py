@@ -53,3 +53,25 @@ def read_json_items(path: Path, item_type: type[T]) -> list[T]:
             f"{path}: {_where(tuple(first['loc']))}: {first['msg']} "
             f"({error.error_count()} problem(s) in the file)"
         ) from None
+
+
+def read_jsonl_items(path: Path, item_type: type[T]) -> list[T]:
+    """The JSON Lines records of ``path`` (blank lines skipped), each validated as ``item_type``."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        raise MalformedData(f"{path} does not exist; check --data") from None
+    except UnicodeDecodeError as error:
+        raise MalformedData(f"{path} is not UTF-8 text ({error.reason})") from None
+    adapter = TypeAdapter(item_type)
+    items: list[T] = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            items.append(adapter.validate_json(line))
+        except ValidationError as error:
+            first = error.errors()[0]
+            place = ".".join(str(part) for part in first["loc"]) or "the line"
+            raise MalformedData(f"{path}: line {number}: {place}: {first['msg']}") from None
+    return items

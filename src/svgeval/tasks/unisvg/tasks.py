@@ -30,7 +30,7 @@ from typing import Any, ClassVar, Literal
 
 import numpy as np
 
-from svgeval.metrics.clip import clip_image_similarity
+from svgeval.metrics.clip import clip_image_score
 from svgeval.metrics.lpips import lpips
 from svgeval.metrics.pixel import psnr, ssim
 from svgeval.metrics.text import bertscore, sbert
@@ -204,7 +204,7 @@ class UniSvgTask(Task):
             picked = [scores[i] for i in drawn]
             for key, compute in (
                 ("lpips", lambda: lpips(outputs, references, size=None, **options)),
-                ("clip", lambda: clip_image_similarity(outputs, references, **options)),
+                ("clip", lambda: clip_image_score(outputs, references, **options)),
             ):
                 for score, value in zip(picked, batch_values(picked, (key,), compute)):
                     score.metrics[key] = value

@@ -1,0 +1,4 @@
+"""SArena (InternSVG, ICLR 2026): Icon understanding, editing, text- and image-to-SVG;
+Illustration and Chemistry text- and image-to-SVG. See ``docs/sarena.md``."""
+
+from svgeval.tasks.sarena import edit, tracks, understanding  # noqa: F401  (register the tasks)

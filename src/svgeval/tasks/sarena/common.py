@@ -1,0 +1,98 @@
+"""What every SArena task shares: the suite's labels, the two readings, answer extraction and
+the pooled ``all`` group.
+
+Two readings (``--set reading=...``), differing only in how an answer is read:
+
+* ``internsvg`` (default): InternSVG's released scripts. An SVG is the first
+  ``<svg[^>]*>.*?</svg>`` match of the response (``metrics/inference/inference.py``); an
+  option is the first character of the (stripped) answer (``evaluate_un.py``
+  ``extract_choice``).
+* ``vlmevalkit``: VLMEvalKit's ``vlmeval/dataset/utils/sarena.py``. An SVG is the last
+  ```` ```svg ```` block, else the text from the first ``<svg`` to the last ``</svg>``, else from
+  ``<?xml`` to the last ``</svg>`` (``extract_svg_code``); an option is the first ``A``-``D`` in
+  the answer (``evaluate_understanding``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+
+from svgeval.svg.extract import Extraction
+from svgeval.tasks.aggregate import Aggregate, mean_per_group
+from svgeval.tasks.base import Task
+
+Reading = Literal["internsvg", "vlmevalkit"]
+OVERALL = "all"
+"""The group that pools every sample (InternSVG's overall accuracy and editing summary)."""
+
+_INTERNSVG_SVG = re.compile(r"<svg[^>]*>.*?</svg>", re.DOTALL)
+_FENCED_SVG = re.compile(r"```svg(.*?)```", re.DOTALL)
+_CHOICE = re.compile(r"[A-D]")
+
+
+@dataclass(frozen=True)
+class SArenaOptions:
+    """``--set`` options of every SArena task."""
+
+    reading: Reading = field(default="internsvg", metadata={
+        "help": "answer extraction: internsvg (the released scripts) or vlmevalkit"})
+    subset: Literal["full", "mini"] = field(default="full", metadata={
+        "help": "without --data: InternSVG/SArena (full) or VLMEvalKit's SArena_MINI (mini)"})
+
+
+class SArenaTask(Task):
+    """Base of the SArena tasks."""
+
+    suite: ClassVar[str] = "SArena"
+    suite_source: ClassVar[str] = (
+        "InternSVG/SArena (HF) + InternSVG eval code (hmwang2002/InternSVG); VLMEvalKit SArena")
+    preset: ClassVar[str] = "internsvg"
+    Options: ClassVar[type[Any]] = SArenaOptions
+
+    def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
+        """Per group means, plus the ``all`` group pooling every sample."""
+        return with_overall(records)
+
+
+def with_overall(records: Sequence[Mapping[str, Any]]) -> Aggregate:
+    """:func:`mean_per_group` of ``records`` and of the same records pooled as ``all``: the
+    sample-weighted mean InternSVG's ``AverageMeter`` reports across groups."""
+    per_group = mean_per_group(records)
+    pooled = mean_per_group([{**record, "group": OVERALL} for record in records])
+    return Aggregate(
+        metrics={**per_group.metrics, **pooled.metrics},
+        counts={**per_group.counts, **pooled.counts},
+        stats={**per_group.stats, **pooled.stats},
+        not_computed={**per_group.not_computed, **pooled.not_computed},
+    )
+
+
+def extract_svg(response: str, reading: Reading) -> Extraction:
+    """The answer's SVG code under ``reading`` (see the module docstring)."""
+    if reading == "internsvg":
+        match = _INTERNSVG_SVG.search(response)
+        if match is None:
+            return Extraction(None, "internsvg", "no <svg ...>...</svg> in the response")
+        return Extraction(match.group(0), "internsvg")
+    fenced = _FENCED_SVG.findall(response)
+    if fenced:
+        return Extraction(fenced[-1].strip(), "vlmevalkit")
+    end = response.rfind("</svg>")
+    for opening in ("<svg", "<?xml"):
+        start = response.find(opening)
+        if start != -1 and end != -1:
+            return Extraction(response[start : end + len("</svg>")], "vlmevalkit")
+    # VLMEvalKit keeps the bare text, which then fails to render: the same black canvas
+    return Extraction(None, "vlmevalkit", "no ```svg block and no <svg ...</svg> in the response")
+
+
+def extract_choice(response: str, reading: Reading) -> str | None:
+    """The option letter the answer picks under ``reading``; None when there is none."""
+    text = response.strip()
+    if reading == "internsvg":
+        return text[0] if text else None
+    match = _CHOICE.search(text)
+    return match.group(0) if match else None

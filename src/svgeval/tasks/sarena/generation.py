@@ -1,0 +1,262 @@
+"""SArena tasks scored by images: text-to-SVG, image-to-SVG and Icon editing.
+
+An answer is extracted (:func:`~svgeval.tasks.sarena.common.extract_svg`), rendered at 448 x
+448 on white (the released ``utils/raster_svg.py``: CairoSVG, ``background_color='white'``,
+``output_width=output_height=448``) and compared with the ground-truth picture
+``images/<id>.png`` (composited on white and read as RGB; resized to 448 px if it is another
+size; when the file is absent, the ground-truth SVG rendered the same way).
+
+Failures follow ``evaluate_gen.py`` / ``evaluate_edit.py``: an answer with no SVG, or one that
+does not render, is drawn as the 448 px black picture ``example/pure_black.png`` and counted in
+every image metric (FID included); its token count is left out. ``counts.<group>.n_valid / n``
+is the released "success rate".
+
+Metrics (the ``internsvg`` preset of :mod:`svgeval.metrics.presets`):
+
+* image-to-SVG and editing (``use_DINO_Score``, ``use_LPIPS``, ``use_SSIM``, ``use_PSNR``):
+  ``dino`` ((cos + 1) / 2 of mean-pooled DINOv2-base features), ``lpips`` (VGG on
+  ImageNet-normalised inputs, as released), ``lpips_standard`` (LPIPS' own ``2x - 1`` input,
+  the corrected reading), ``ssim`` (scikit-image, uniform 11 px window, 8-bit RGB), ``psnr``
+  (8-bit, identical images capped at 100);
+* text-to-SVG (``use_FID``, ``use_FID_C``, ``use_CLIP_Score_T2I``, ``use_CLIP_Score_I2I``):
+  ``fid`` (pytorch-fid Inception, per group), ``fid_c`` (Fréchet distance of CLIP ViT-B/32
+  embeddings, per group), ``clip_t2i`` (100 x max(0, cos) of CLIP ViT-L/14 image and caption;
+  Icon and Illustration only: chemistry has no captions) and ``clip_i2i`` (the same between
+  the render and the ground-truth picture);
+* every kind: ``tokens``, the answer's token count (``use_token_length``, the mean of
+  ``pred_tokens`` over rendered answers).
+"""
+
+from __future__ import annotations
+
+import functools
+from abc import abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+from PIL import Image
+
+from svgeval.metrics.clip import clip_image_score, clip_score
+from svgeval.metrics.dino import dino
+from svgeval.metrics.fid import clip_fid, fid
+from svgeval.metrics.lpips import lpips
+from svgeval.metrics.pixel import psnr, ssim
+from svgeval.metrics.registry import MetricUnavailable
+from svgeval.metrics.tokens import DEFAULT_TOKENIZER, token_counts
+from svgeval.svg.isolation import Renderer
+from svgeval.svg.render import FloatImage, RenderSpec
+from svgeval.tasks.base import (
+    BLANK_SVG,
+    BatchItem,
+    Failure,
+    FailureKind,
+    MetricContext,
+    Sample,
+    Score,
+    batch_values,
+)
+from svgeval.tasks.download import DataUnavailable
+from svgeval.tasks.messages import user_message
+from svgeval.tasks.sarena import data
+from svgeval.tasks.sarena.common import SArenaOptions, SArenaTask, extract_svg
+
+PRESET = "internsvg"
+SIZE = 448
+SPEC = RenderSpec.square(SIZE, background="white")
+BLACK: FloatImage = np.zeros((SIZE, SIZE, 3))
+"""What the released code scores for an answer it could not render (``pure_black.png``)."""
+
+PIXEL_METRICS: Mapping[str, str] = {
+    "dino": "dino", "lpips": "lpips", "lpips_standard": "lpips", "ssim": "ssim", "psnr": "psnr",
+    "tokens": "token_count",
+}
+TEXT_METRICS: Mapping[str, str] = {
+    "fid": "fid", "fid_c": "clip_fid", "clip_t2i": "clip_score", "clip_i2i": "clip_i2i",
+    "tokens": "token_count",
+}
+
+
+def read_picture(path: Path) -> FloatImage:
+    """A ground-truth PNG as RGB floats in [0, 1]: alpha composited on white, resized
+    (bilinear) to 448 px when it has another size."""
+    with Image.open(path) as opened:
+        rgba = opened.convert("RGBA")
+    if rgba.size != (SIZE, SIZE):
+        rgba = rgba.resize((SIZE, SIZE), Image.Resampling.BILINEAR)
+    white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+    rgb = Image.alpha_composite(white, rgba).convert("RGB")
+    return np.asarray(rgb, dtype=np.float64) / 255.0
+
+
+@dataclass(frozen=True)
+class ImageOptions(SArenaOptions):
+    """``--set`` options of the tasks that answer with SVG code."""
+
+    tokenizer: str = field(default=DEFAULT_TOKENIZER, metadata={
+        "help": "tokenizer of the token counts (hub id or folder)"})
+
+
+class SArenaImageTask(SArenaTask):
+    """Base of the tasks scored against a ground-truth picture."""
+
+    Options: ClassVar[type[Any]] = ImageOptions
+
+    kind: ClassVar[str]
+    """``text2svg``, ``img2svg`` or ``edit``."""
+
+    @abstractmethod
+    def task_files(self, folder: Path) -> list[tuple[str, Path, Path]]:
+        """(group, jsonl file, ground-truth folder holding ``images/`` and ``svg/``)."""
+
+    def load(self) -> list[Sample]:
+        folder = data.root(self.options.data, self.settings.subset)
+        samples = []
+        for group, path, truth in self.task_files(folder):
+            captions = data.read_captions(path.parent / "caption.jsonl")
+            for row in data.read_rows(path):
+                samples.append(self.make_sample(group, path, truth, row, captions))
+        return samples
+
+    def make_sample(self, group: str, path: Path, truth: Path, row: data.SArenaRow,
+                    captions: Mapping[str, str]) -> Sample:
+        picture = truth / "images" / f"{row.id}.png"
+        return Sample(
+            id=f"{group}/{row.id}" if self.kind == "edit" else str(row.id),
+            group=group,
+            messages=self.messages(path, row),
+            reference=row.answer,
+            input_svg=self.input_svg(row),
+            target={"answer": row.answer, "picture": str(picture) if picture.is_file() else "",
+                    "caption": captions.get(f"{row.id}.png", "")},
+        )
+
+    def messages(self, path: Path, row: data.SArenaRow) -> list[dict[str, Any]]:
+        return user_message(row.prompt)
+
+    def input_svg(self, row: data.SArenaRow) -> str | None:
+        return None
+
+    def picture(self, sample: Sample, renderer: Renderer) -> FloatImage | None:
+        """The ground-truth picture (None when neither the PNG nor the SVG gives one); read
+        when needed rather than kept (4.8 MB a picture)."""
+        path = sample.target["picture"]
+        if path:
+            return read_picture(Path(path))
+        return renderer.render(sample.target["answer"], SPEC).image
+
+    def draw(self, svg: str, renderer: Renderer) -> FloatImage:
+        """The 448 px render of an answer; black for a failed one (the runner hands those over
+        as :data:`BLANK_SVG`) or one that does not render."""
+        if svg == BLANK_SVG:
+            return BLACK
+        image = renderer.render(svg, SPEC).image
+        return image if image is not None else BLACK
+
+    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+        truth = self.picture(sample, renderer)
+        if truth is None:
+            return Score(failure=Failure(kind=FailureKind.REFERENCE, reason="render",
+                                         detail="the ground-truth SVG does not render"))
+        extraction = extract_svg(response, self.settings.reading)
+        score = Score(extracted=extraction.svg, extraction_rule=extraction.rule)
+        image = BLACK
+        if extraction.svg is None:
+            score.failure = Failure(kind=FailureKind.EXTRACT, detail=extraction.error)
+        else:
+            outcome = renderer.render(extraction.svg, SPEC)
+            if outcome.image is None:
+                score.failure = Failure.of_render(outcome)
+            else:
+                image = outcome.image
+        if self.kind != "text2svg":
+            score.metrics["ssim"] = ssim(image, truth, preset=PRESET)
+            score.metrics["psnr"] = psnr(image, truth)
+        score.metrics["tokens"] = None
+        svg = extraction.svg
+        if score.failure is None and svg is not None:
+            score.add_metric("tokens", lambda: float(
+                token_counts([svg], tokenizer=self.settings.tokenizer)[0]))
+        return score
+
+    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
+        scores = [Score() for _ in items]
+        truths = [self.picture(item.sample, context.renderer) for item in items]
+        outputs = [self.draw(item.output_svg, context.renderer) for item in items]
+        references = [truth if truth is not None else BLACK for truth in truths]
+        options: dict[str, Any] = {"preset": PRESET, "batch_size": context.batch_size,
+                                   "device": context.device}
+        runs: dict[str, Any] = {}
+        if self.kind == "text2svg":
+            runs["clip_i2i"] = lambda: clip_image_score(outputs, references, **options)
+            if "clip_t2i" in self.batched_metrics:
+                captions = [item.sample.target["caption"] for item in items]
+                runs["clip_t2i"] = lambda: clip_score(outputs, captions, **options)
+        else:
+            runs["dino"] = lambda: dino(outputs, references, **options)
+            runs["lpips"] = lambda: lpips(outputs, references, **options)
+            runs["lpips_standard"] = functools.partial(
+                lpips, outputs, references, normalization="standard", **options)
+        for key, compute in runs.items():
+            values = batch_values(scores, (key,), compute)
+            for score, truth, value in zip(scores, truths, values):
+                score.metrics[key] = value if truth is not None else None
+        return scores
+
+    def set_score(
+        self, groups: Mapping[str, Sequence[BatchItem]], context: MetricContext
+    ) -> Score:
+        """FID and FID-C per group over every sample (failures drawn black), text-to-SVG only."""
+        score = Score()
+        if self.kind != "text2svg":
+            return score
+        for group, items in groups.items():
+            outputs = [self.draw(item.output_svg, context.renderer) for item in items]
+            references = [truth if (truth := self.picture(item.sample, context.renderer))
+                          is not None else BLACK for item in items]
+            for key, metric in (("fid", fid), ("fid_c", clip_fid)):
+                score.metrics[f"{group}/{key}"] = None
+                if len(items) < 2:  # a Gaussian needs two points
+                    continue
+                try:
+                    score.metrics[f"{group}/{key}"] = metric(
+                        references, outputs, preset=PRESET, batch_size=context.batch_size,
+                        device=context.device)
+                except MetricUnavailable as error:
+                    score.not_computed[key] = str(error)
+        return score
+
+
+class SArenaText2Svg(SArenaImageTask):
+    """Text-to-SVG of one track."""
+
+    kind = "text2svg"
+    track: ClassVar[str]
+    metrics: ClassVar[Mapping[str, str]] = TEXT_METRICS
+    batched_metrics: ClassVar[tuple[str, ...]] = ("clip_t2i", "clip_i2i")
+    set_metrics = ("fid", "fid_c")
+
+    def task_files(self, folder: Path) -> list[tuple[str, Path, Path]]:
+        path = data.task_file(folder, f"{data.TRACK_DIRS[self.track]}/text2svg.jsonl")
+        return [(self.track, path, path.parent)]
+
+
+class SArenaImg2Svg(SArenaImageTask):
+    """Image-to-SVG of one track: the prompt turn followed by the line's picture."""
+
+    kind = "img2svg"
+    track: ClassVar[str]
+    metrics: ClassVar[Mapping[str, str]] = PIXEL_METRICS
+    batched_metrics = ("dino", "lpips", "lpips_standard")
+
+    def task_files(self, folder: Path) -> list[tuple[str, Path, Path]]:
+        path = data.task_file(folder, f"{data.TRACK_DIRS[self.track]}/img2svg.jsonl")
+        return [(self.track, path, path.parent)]
+
+    def messages(self, path: Path, row: data.SArenaRow) -> list[dict[str, Any]]:
+        picture = path.parent / (row.image or f"images/{row.id}.png")
+        if not picture.is_file():
+            raise DataUnavailable(f"{path}: line id {row.id}: its image {picture} does not exist")
+        return user_message(row.prompt, [picture.read_bytes()])

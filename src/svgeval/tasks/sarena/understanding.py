@@ -1,0 +1,57 @@
+"""SArena Icon understanding: multiple-choice questions about an icon's SVG code.
+
+The prompt is the line's first turn as it is (``metrics/inference/inference_un.py`` sends it
+alone, text only); the correct option is the first character of the answer turn (``B.`` gives
+``B``). ``accuracy`` is 100 for a correct pick, 0 otherwise, so its mean is the released
+``overall_acc`` (percent, over every question: an answer with no option counts as wrong).
+Groups are the line's ``Subject`` (the per-subject accuracies of ``evaluate_un.py``) and
+``all`` pools them. VLMEvalKit reports the same counts as fractions (0-1).
+
+Not reproduced: InternSVG's optional ``un_clean_result.py``, which first asks gpt-4o-mini to
+rewrite each raw answer as ``A.``-``D.`` or ``X.``; the ``internsvg`` reading applies the
+first-character rule to the raw answer (pass ``--set reading=vlmevalkit`` for a lenient rule).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import ClassVar
+
+from svgeval.svg.isolation import Renderer
+from svgeval.tasks import register_task
+from svgeval.tasks.base import Failure, FailureKind, Sample, Score
+from svgeval.tasks.messages import user_message
+from svgeval.tasks.sarena import data
+from svgeval.tasks.sarena.common import SArenaTask, extract_choice
+
+
+@register_task
+class SArenaIconUnderstanding(SArenaTask):
+    """Answer a multiple-choice question about an icon's SVG."""
+
+    name = "sarena-icon-understanding"
+    description = "SArena Icon understanding: multiple-choice accuracy (%) per subject"
+    metrics: ClassVar[Mapping[str, str]] = {"accuracy": "accuracy"}
+
+    def load(self) -> list[Sample]:
+        path = data.task_file(data.root(self.options.data, self.settings.subset), data.UNDERSTANDING_FILE)
+        samples = []
+        for row in data.read_rows(path):
+            correct = row.answer.strip()[:1]
+            samples.append(Sample(
+                id=str(row.id),
+                group=row.subject or "unknown",
+                messages=user_message(row.prompt),
+                reference=row.answer,
+                target={"correct": correct},
+                expected=correct,
+            ))
+        return samples
+
+    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+        choice = extract_choice(response, self.settings.reading)
+        if choice is None:
+            return Score(metrics={"accuracy": 0.0}, extraction_rule=self.settings.reading,
+                         failure=Failure(kind=FailureKind.EXTRACT, detail="no option in the answer"))
+        return Score(metrics={"accuracy": 100.0 if choice == sample.target["correct"] else 0.0},
+                     extracted=choice, extraction_rule=self.settings.reading)
