@@ -36,8 +36,10 @@ from svgeval.cli_vectorgym import vectorgym_app
 from svgeval.metrics import METRICS
 from svgeval.models import MODELS, load_model
 from svgeval.runner import RunDir, Runner, RunSettings
+from svgeval.runner.executors import EXECUTORS
 from svgeval.runner.identity import task_from_config
 from svgeval.runner.judging import Judge
+from svgeval.runner.ray_executor import import_ray
 from svgeval.runner.runner import select_samples
 from svgeval.svg.demo_corpus import write_demo_corpus
 from svgeval.svg.render_fast import RENDERERS
@@ -153,6 +155,12 @@ def run(
     judge_api_key_env: JudgeApiKeyEnv = None,
     judge_concurrency: JudgeConcurrency = 8,
     text_only_judge: TextOnlyJudge = False,
+    executor: Annotated[
+        str, typer.Option(help="Where scoring and model metrics run: local or ray (docs: Ray).")
+    ] = "local",
+    ray_address: Annotated[
+        str | None, typer.Option(help="Ray cluster to join (default: a local Ray instance).")
+    ] = None,
 ) -> None:
     """Run TASK with a model and write the run directory."""
     with user_errors():
@@ -171,6 +179,12 @@ def run(
             raise UserError(f"--renderer must be one of {', '.join(RENDERERS)}, got {renderer!r}")
         if device not in ("auto", "cpu", "cuda", "mps"):
             raise UserError(f"--device must be auto, cpu, cuda or mps, got {device!r}")
+        if executor not in EXECUTORS:
+            raise UserError(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
+        if ray_address is not None and executor != "ray":
+            raise UserError("--ray-address needs --executor ray")
+        if executor == "ray":
+            import_ray()
         if temperature > 2:
             raise UserError(f"--temperature must be at most 2, got {temperature:g}")
         for metric, path in _parse_sets(model_path or [], "--model-path", "METRIC=PATH").items():
@@ -206,6 +220,8 @@ def run(
             render_cache=str(render_cache) if render_cache else None,
             metric_batch_size=metric_batch_size,
             device=None if device == "auto" else device,
+            executor=executor,
+            ray_address=ray_address,
         )
         runner = Runner(task_obj, backend, RunDir(out_dir), settings, judge=judge_setup)
         results = execute(runner, runner.prepare(resume), runner.run)

@@ -67,6 +67,11 @@ class Settings(BaseModel):
     """Samples per batch of a model-based metric."""
     device: str | None = None
     """Where model-based metrics run: cpu, cuda, mps (None: cuda when available)."""
+    executor: str = "local"
+    """Where scoring and model metrics run: local or ray (svgeval.runner.executors); not part
+    of the run's identity, the records are the same."""
+    ray_address: str | None = None
+    """The Ray cluster joined with ``--executor ray`` (None: a local Ray instance)."""
 
 
 class RunConfig(Record):

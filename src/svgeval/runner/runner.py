@@ -14,14 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import time
-import traceback
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
 
 from svgeval import __version__
 from svgeval.models.base import GenerationRequest, Model, ModelError
+from svgeval.runner.executors import make_executor
 from svgeval.runner.identity import (
     RunConflict,
     build_config,
@@ -30,7 +28,6 @@ from svgeval.runner.identity import (
     prompt_hash,
 )
 from svgeval.runner.judging import Judge, Judging, check_image_inputs, judgment_cache
-from svgeval.runner.metric_stage import fill_batched_metrics, set_level_metrics
 from svgeval.runner.records import (
     MetricSummary,
     ResponseRecord,
@@ -49,9 +46,7 @@ from svgeval.runner.run_dir import (
     rewrite_records,
     write_record,
 )
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render_fast import make_renderer
-from svgeval.tasks.base import Failure, FailureKind, MetricContext, Sample, Score, Task
+from svgeval.tasks.base import Failure, FailureKind, Sample, Score, Task
 
 RunSettings = Settings
 """Generation and execution settings shared by every task (see :class:`Settings`)."""
@@ -80,23 +75,6 @@ def select_samples(samples: Sequence[Sample], limit: int | None) -> list[Sample]
             taken[sample.group] = taken.get(sample.group, 0) + 1
             selected.append(sample)
     return selected
-
-
-def score_sample(task: Task, sample: Sample, response: str, renderer: Renderer) -> dict[str, Any]:
-    """Score one response into the scoring fields of a record; a scorer crash is a failure."""
-    try:
-        score = task.score(sample, response, renderer)
-    except Exception as error:  # noqa: BLE001 - a bug in a scorer must not take the run down
-        last = traceback.format_exception_only(type(error), error)[-1].strip()
-        return {"failure": Failure(kind=FailureKind.SCORER_ERROR, detail=last)}
-    return {
-        "failure": score.failure,
-        "metrics": score.metrics,
-        "extracted": score.extracted,
-        "extraction_rule": score.extraction_rule,
-        "not_computed": score.not_computed,
-        "judge_requests": score.judge_requests,
-    }
 
 
 def _truncation(failure: Failure | None, finish_reason: str | None, max_tokens: int | None) -> (
@@ -203,31 +181,30 @@ class Runner:
         pending = [
             s for s in samples if s.id not in done and (generate or s.id in responses)
         ]
+        executor = make_executor(self.task, self.settings)  # first: Ray may refuse to start
         started = time.perf_counter()
         generated_tokens = 0
         semaphore = asyncio.Semaphore(self.settings.concurrency)
         response_log = RecordAppender(self.run_dir.responses) if generate else None
         scratch = self.run_dir.samples.with_name(self.run_dir.samples.name + ".rescore")
         sample_log = RecordAppender(self.run_dir.samples if generate else scratch)
-        renderer = make_renderer(self.settings.renderer, self.settings.render_workers,
-                                 self.settings.render_timeout_s, self.settings.render_cache)
-        threads = ThreadPoolExecutor(max_workers=2 * renderer.workers)
-        loop = asyncio.get_running_loop()
+        model = executor.limit(self.model, self.settings.concurrency)
         verdicts = judgment_cache(self.run_dir.read_judgments())
-        judging = Judging(self.judge, self.task, self.run_dir.judgments, verdicts)
+        judge = self.judge
+        if judge is not None and judge.model is not None:
+            judge = replace(judge, model=executor.limit(judge.model, judge.concurrency))
+        judging = Judging(judge, self.task, self.run_dir.judgments, verdicts)
 
         async def handle(sample: Sample) -> None:
             nonlocal generated_tokens
             cached = responses.get(sample.id)
             if cached is None or cached.prompt_hash != prompt_hash(sample):
                 async with semaphore:
-                    cached = await self._generate(sample)
+                    cached = await self._generate(sample, model)
                 if cached.error is None and response_log is not None:
                     response_log.append(cached)
                     generated_tokens += cached.usage.completion_tokens
-            scored = await loop.run_in_executor(
-                threads, score_sample, self.task, sample, cached.response or "", renderer
-            )
+            scored = await executor.score(sample, cached.response or "")
             await judging.apply(sample.id, scored)
             if cached.error is not None:  # scored as an empty answer: failure values apply
                 scored["failure"] = Failure(kind=FailureKind.MODEL_ERROR, detail=cached.error)
@@ -256,25 +233,10 @@ class Runner:
             try:
                 await asyncio.gather(*jobs)
                 sample_log.close()
-                context = MetricContext(
-                    renderer, self.settings.metric_batch_size, self.settings.device
-                )
-                await loop.run_in_executor(
-                    threads,
-                    fill_batched_metrics,
-                    self.task,
+                self._set_level = await executor.batch_stage(
                     {sample.id: sample for sample in samples},
                     done,
-                    context,
                     self.run_dir.samples if generate else scratch,
-                )
-                self._set_level = await loop.run_in_executor(
-                    threads,
-                    set_level_metrics,
-                    self.task,
-                    {sample.id: sample for sample in samples},
-                    done,
-                    context,
                 )
                 finished = True
             except BaseException:
@@ -283,13 +245,12 @@ class Runner:
                 await asyncio.gather(*jobs, return_exceptions=True)
                 raise
         finally:
-            threads.shutdown(wait=True)
-            renderer.close()
             if response_log is not None:
                 response_log.close()
             sample_log.close()
-            await self.model.aclose()
+            await model.aclose()
             await judging.aclose()
+            executor.close()
             if generate or finished:  # an interrupted re-score leaves the run as it was
                 if not generate:
                     scratch.replace(self.run_dir.samples)
@@ -303,7 +264,7 @@ class Runner:
                 scratch.unlink(missing_ok=True)
         return results
 
-    async def _generate(self, sample: Sample) -> ResponseRecord:
+    async def _generate(self, sample: Sample, model: Model) -> ResponseRecord:
         request = GenerationRequest(
             sample_id=sample.id,
             messages=sample.messages,
@@ -314,7 +275,7 @@ class Runner:
             reference=sample.reference,
         )
         try:
-            generation = await self.model.generate(request)
+            generation = await model.generate(request)
         except ModelError as error:
             return ResponseRecord(
                 id=sample.id,
