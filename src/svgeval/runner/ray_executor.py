@@ -181,7 +181,7 @@ class ClusterLimitedModel(Model):
         try:
             return await self.inner.generate(request)
         finally:
-            self.limiter.release.remote(self.holder)
+            await self.limiter.release.remote(self.holder)
 
     async def aclose(self) -> None:
         await self.limiter.release_all.remote(self.holder)  # a slot granted to a cancelled call
