@@ -19,6 +19,7 @@ from rich.markup import escape
 from svgeval import __version__
 from svgeval.cli_errors import UserError, console, user_errors
 from svgeval.cli_execute import execute, stdout_console
+from svgeval.cli_executor import ExecutorFlag, RayAddressFlag, check_executor
 from svgeval.cli_judge import (
     JudgeApiKeyEnv,
     JudgeBaseUrl,
@@ -36,10 +37,8 @@ from svgeval.cli_vectorgym import vectorgym_app
 from svgeval.metrics import METRICS
 from svgeval.models import MODELS, load_model
 from svgeval.runner import RunDir, Runner, RunSettings
-from svgeval.runner.executors import EXECUTORS
 from svgeval.runner.identity import task_from_config
 from svgeval.runner.judging import Judge
-from svgeval.runner.ray_executor import import_ray
 from svgeval.runner.runner import select_samples
 from svgeval.svg.demo_corpus import write_demo_corpus
 from svgeval.svg.render_fast import RENDERERS
@@ -155,12 +154,8 @@ def run(
     judge_api_key_env: JudgeApiKeyEnv = None,
     judge_concurrency: JudgeConcurrency = 8,
     text_only_judge: TextOnlyJudge = False,
-    executor: Annotated[
-        str, typer.Option(help="Where scoring and model metrics run: local or ray (docs: Ray).")
-    ] = "local",
-    ray_address: Annotated[
-        str | None, typer.Option(help="Ray cluster to join (default: a local Ray instance).")
-    ] = None,
+    executor: ExecutorFlag = "local",
+    ray_address: RayAddressFlag = None,
 ) -> None:
     """Run TASK with a model and write the run directory."""
     with user_errors():
@@ -179,12 +174,7 @@ def run(
             raise UserError(f"--renderer must be one of {', '.join(RENDERERS)}, got {renderer!r}")
         if device not in ("auto", "cpu", "cuda", "mps"):
             raise UserError(f"--device must be auto, cpu, cuda or mps, got {device!r}")
-        if executor not in EXECUTORS:
-            raise UserError(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
-        if ray_address is not None and executor != "ray":
-            raise UserError("--ray-address needs --executor ray")
-        if executor == "ray":
-            import_ray()
+        check_executor(executor, ray_address)
         if temperature > 2:
             raise UserError(f"--temperature must be at most 2, got {temperature:g}")
         for metric, path in _parse_sets(model_path or [], "--model-path", "METRIC=PATH").items():
@@ -220,8 +210,7 @@ def run(
             render_cache=str(render_cache) if render_cache else None,
             metric_batch_size=metric_batch_size,
             device=None if device == "auto" else device,
-            executor=executor,
-            ray_address=ray_address,
+            executor=executor, ray_address=ray_address,
         )
         runner = Runner(task_obj, backend, RunDir(out_dir), settings, judge=judge_setup)
         results = execute(runner, runner.prepare(resume), runner.run)
@@ -245,7 +234,8 @@ def score(
 
     Samples with no cached response stay missing (`--resume` completes them). The run's files
     change only once re-scoring has finished. Judged metrics come from the run's cached
-    verdicts; only with --judge is a judge asked, for the verdicts not in the cache.
+    verdicts; only with --judge is a judge asked, for the verdicts not in the cache. Scoring
+    runs with the local executor, whatever executor the run used.
     """
     with user_errors():
         run_dir = RunDir(run_directory)
@@ -262,8 +252,8 @@ def score(
         )
         if judge_setup is None and config.judge is not None:  # cached verdicts only
             judge_setup = Judge(config.judge)
-        runner = Runner(task_obj, load_model("identity"), run_dir, config.settings,
-                        judge=judge_setup)
+        local = config.settings.model_copy(update={"executor": "local", "ray_address": None})
+        runner = Runner(task_obj, load_model("identity"), run_dir, local, judge=judge_setup)
         runner.model.spec = config.model
         execute(runner, runner.prepare_rescore(config), runner.rescore)
 
