@@ -18,13 +18,14 @@ RayAddressFlag = Annotated[
 
 
 def check_executor(executor: str, ray_address: str | None) -> None:
-    """``--executor`` and ``--ray-address`` make sense together, and Ray is there if chosen
-    (one line naming the extra if not); Ray is imported only when chosen."""
+    """``--executor`` and ``--ray-address`` make sense together, and with Ray chosen, join its
+    cluster or start a local instance (one line naming the extra when Ray is missing); Ray is
+    imported only when chosen."""
     if executor not in EXECUTORS:
         raise UserError(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
     if ray_address is not None and executor != "ray":
         raise UserError("--ray-address needs --executor ray")
-    if executor == "ray":
-        from svgeval.runner.ray_executor import import_ray
+    if executor == "ray":  # before the run directory is touched
+        from svgeval.runner.ray_executor import connect
 
-        import_ray()
+        connect(ray_address)

@@ -1,8 +1,10 @@
-"""The executor flags without Ray: the local executor never imports it, and ``--executor ray``
-without Ray installed, or ``--ray-address`` without it, is one line naming what to do."""
+"""The executor flags: the local executor never imports Ray; ``--executor ray`` without Ray
+installed, ``--ray-address`` without it, or an address nobody listens on, is one line naming what
+to do, before the run directory is touched."""
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -59,3 +61,16 @@ def test_a_local_run_never_imports_ray(demo_data: Path, tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           check=True)
     assert done.stdout.strip().splitlines()[-1] == "False"
+
+
+def test_an_unreachable_ray_address_is_one_line_at_once(demo_data: Path, tmp_path: Path) -> None:
+    pytest.importorskip("ray")
+    with socket.socket() as probe:  # a port nobody listens on once the socket is closed
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    line = one_line_error(["run", "svgeditbench", "--data", str(demo_data), "--out",
+                           str(tmp_path / "r"), "--executor", "ray", "--ray-address",
+                           f"127.0.0.1:{port}"])
+    assert line.startswith(f"error: cannot reach the Ray cluster at 127.0.0.1:{port} (")
+    assert line.endswith("check --ray-address (the head node's HOST:PORT)")
+    assert not (tmp_path / "r").exists()

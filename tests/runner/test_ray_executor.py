@@ -140,7 +140,7 @@ def test_a_killed_worker_loses_no_finished_sample_and_resume_completes(
 ) -> None:
     replay = answers(tmp_path, demo_data, "http://127.0.0.1:9")
     task = InkedEdit(TaskOptions(data=demo_data))
-    settings = RunSettings(limit=LIMIT, render_workers=2, executor="ray")
+    settings = RunSettings(limit=LIMIT, render_workers=1, executor="ray")  # one scorer
     seen: dict[str, SampleRecord] = {}
 
     def kill_after_three(record: SampleRecord) -> None:

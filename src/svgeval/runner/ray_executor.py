@@ -7,7 +7,8 @@ What runs where (the driver is the ``svgeval run`` process):
   process, so a hostile SVG that hangs or crashes the renderer costs that render process and one
   sample, never the actor. The driver sends each sample to an idle actor.
 * Batched and set-level model metrics: one :class:`MetricWorker` actor, on a GPU
-  (``num_gpus=1``) when the cluster has one, else on a CPU; it starts once scoring is over.
+  (``num_gpus=1``) when the cluster has one, else on every CPU of one node (Ray gives torch one
+  thread per CPU of the actor); it starts once scoring is over and the scorers have stopped.
 * Model and judge calls stay in the driver, but each waits for a slot from the
   :class:`EndpointLimiter` of its endpoint (base URL and model): a named, detached actor in the
   ``svgeval`` namespace, so every driver on the cluster (shards of one run, other runs) shares
@@ -25,6 +26,7 @@ import asyncio
 import hashlib
 import logging
 import os
+import socket
 import uuid
 from collections.abc import Sequence
 from typing import Any
@@ -43,6 +45,9 @@ OBJECT_STORE_BYTES = 200 * 1024 * 1024
 
 RAY_MISSING = "--executor ray needs Ray: pip install 'svgeval[ray]'"
 
+CONNECT_TIMEOUT_S = 5.0
+"""How long ``--ray-address`` may take to accept a connection."""
+
 
 def import_ray() -> Any:
     """The ``ray`` module, or :class:`ExecutorError` with the install command."""
@@ -53,12 +58,27 @@ def import_ray() -> Any:
     return ray
 
 
+def check_reachable(address: str, timeout_s: float = CONNECT_TIMEOUT_S) -> None:
+    """Refuse at once a ``HOST:PORT`` (or ``ray://HOST:PORT``) nobody listens on: Ray itself
+    would retry for minutes. Other forms (``auto``) are left to Ray."""
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout_s).close()
+    except OSError as error:
+        raise ExecutorError(f"cannot reach the Ray cluster at {address} ({error}); check "
+                            "--ray-address (the head node's HOST:PORT)") from None
+
+
 def connect(address: str | None) -> bool:
     """Join the cluster at ``address`` or start a local instance; True when this call started
     or joined it (and so should shut it down), False when Ray was already initialised."""
     ray = import_ray()
     if ray.is_initialized():
         return False
+    if address:
+        check_reachable(address)
     quiet: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False,
                              "logging_level": logging.WARNING}
     try:
@@ -241,7 +261,10 @@ class RayExecutor(Executor):
         ray = self.ray
         if self._metrics is None:
             gpu = ray.cluster_resources().get("GPU", 0) >= 1
-            where = {"num_gpus": 1} if gpu else {"num_cpus": 1}
+            # on CPU, a whole node: Ray gives torch as many threads as the actor has CPUs
+            node_cpus = max(node["Resources"].get("CPU", 1.0) for node in ray.nodes()
+                            if node["Alive"])
+            where = {"num_gpus": 1} if gpu else {"num_cpus": node_cpus}
             self._metrics = ray.remote(MetricWorker).options(**where).remote(
                 self.task, self.settings)
         worker = self._metrics
