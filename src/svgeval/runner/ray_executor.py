@@ -270,9 +270,20 @@ class RayExecutor(Executor):
         worker = self._metrics
         return MetricBackend(
             self.settings.metric_batch_size,
-            lambda items: list(ray.get(worker.batch_score.remote(items))),
-            lambda groups: ray.get(worker.set_score.remote(groups)),
+            lambda items: list(self._metric_result(worker.batch_score.remote(items))),
+            lambda groups: self._metric_result(worker.set_score.remote(groups)),
         )
+
+    def _metric_result(self, pending: Any) -> Any:
+        """The metric actor's answer; its death ends the run with one line (the batches done so
+        far are in ``samples.jsonl``, and a resumed run computes only the rest)."""
+        try:
+            return self.ray.get(pending)
+        except self.ray.exceptions.RayActorError as error:
+            raise ExecutorError(
+                f"the Ray model-metric worker died ({type(error).__name__}); finished batches "
+                "are kept: run again with --resume to compute the rest"
+            ) from None
 
     def limit(self, model: Model, concurrency: int) -> Model:
         key = endpoint_key(model)
