@@ -49,6 +49,7 @@ from svgeval.metrics import (
 from svgeval.metrics.fid import inception_features
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec, render_svg
+from svgeval.svg.render_fast import render_function
 
 CAPTION = "a flat icon of a red house with a blue door and a yellow star"
 
@@ -94,15 +95,25 @@ def cpu_section(pairs: list[tuple[str, str]], images: list[tuple[Any, Any]]) -> 
     _table("CPU metrics", ["metric", "pairs/s"], rows)
 
 
-def pss_section(pairs: list[tuple[str, str]]) -> None:
+def pss_section(pairs: list[tuple[str, str]], renderers: Sequence[str]) -> None:
+    """PSS pairs/s per renderer, in process and isolated, and each renderer's largest
+    difference from CairoSVG's value on the same pairs."""
     refs, gens = [r for r, _ in pairs], [g for _, g in pairs]
-    rows = [["in process", "-", _rate(len(pairs), lambda: [pss(r, g) for r, g in pairs])]]
-    for workers in (1, 2):
-        with Renderer(workers=workers, timeout_s=60) as renderer:
-            pss_isolated(renderer, refs[:workers], gens[:workers])  # start the workers
-            rows.append(["pss_isolated", str(workers),
-                         _rate(len(pairs), lambda: pss_isolated(renderer, refs, gens))])
-    _table("PSS with isolation", ["mode", "workers", "pairs/s"], rows)
+    rows = []
+    cairo = [pss(r, g) for r, g in pairs]
+    for name in renderers:
+        draw = render_function(name)
+        values = [pss(r, g, render=draw) for r, g in pairs]
+        gap = f"{max(abs(a - b) for a, b in zip(values, cairo)):.1e}"
+        rows.append([name, "in process", "-", _rate(len(pairs), lambda draw=draw: [
+            pss(r, g, render=draw) for r, g in pairs]), gap])
+        for workers in (1, 2):
+            with Renderer(workers=workers, timeout_s=60, render_function=draw) as renderer:
+                pss_isolated(renderer, refs[:workers], gens[:workers])  # start the workers
+                rows.append([name, "pss_isolated", str(workers), _rate(
+                    len(pairs), lambda: pss_isolated(renderer, refs, gens)), gap])
+    _table("PSS with isolation", ["renderer", "mode", "workers", "pairs/s",
+                                  "max |PSS - CairoSVG PSS|"], rows)
 
 
 def _save_models(folder: Path) -> dict[str, Path]:
@@ -195,6 +206,7 @@ def main() -> None:
     parser.add_argument("--sections", default="cpu,pss,models")
     parser.add_argument("--device", default="auto", help="auto, cpu, cuda or mps")
     parser.add_argument("--batch-sizes", default="1,8,32")
+    parser.add_argument("--renderers", default="cairosvg,skia", help="PSS renderers")
     parser.add_argument("--samples", type=int, default=32, help="images per model-metric row")
     args = parser.parse_args()
     sections = set(args.sections.split(","))
@@ -217,7 +229,7 @@ def main() -> None:
     if "cpu" in sections:
         cpu_section(pairs, images)
     if "pss" in sections:
-        pss_section(pairs)
+        pss_section(pairs, args.renderers.split(","))
     if "models" in sections:
         flat = [np.asarray(im) for pair in images for im in pair][: args.samples]
         models_section(flat, args.device, [int(b) for b in args.batch_sizes.split(",")])

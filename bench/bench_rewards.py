@@ -119,7 +119,7 @@ def main() -> None:
     n = len(completions)
     base = baseline_loop(completions, references)
     print(f"baseline CairoSVG thread-pool loop: {n / base:7.1f} rewards/s ({base:.2f} s)")
-    for renderer in ("cairosvg", "resvg"):
+    for renderer in ("cairosvg", "skia", "resvg"):
         total, renders = in_process(renderer, completions, references)
         print(f"in process, {renderer:8}: {n / total:7.1f} rewards/s ({total:.2f} s), "
               f"{base / total:.1f}x baseline, rendering {100 * renders / total:.0f}% of the time")

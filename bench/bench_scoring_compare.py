@@ -1,12 +1,18 @@
 """SVGEditBench identity scoring against the plain reference loop, side by side in one run.
 
 Run by hand:  .venv/bin/python bench/bench_scoring_compare.py [--data ../shared/data/svgeditbench]
+              [--copies 10]   (6,000 samples: peak memory against the number of samples)
 
 The plain loop: one process, CairoSVG to a 72 px PNG (white background), decoded with Pillow,
-numpy MSE, for the 600 (input, answer) pairs. Then ``svgeval run svgeditbench --model identity``
-as a user runs it (a fresh interpreter: start-up, imports and the worker pool included), with
-CairoSVG, CairoSVG reading a warm render cache, and resvg. Prints wall times, their ratio to the
-loop, the peak RSS of the run's main process, and how far its per-sample MSE is from the loop's.
+numpy MSE, for the (input, answer) pairs. Then ``svgeval run svgeditbench --model identity`` as
+a user runs it (``python -m svgeval``, a fresh interpreter: start-up, imports and the worker
+pool included) with each renderer, and with a render cache that an oracle run filled with the
+references (so identity, a second model on the same data, renders only its own outputs). Prints wall times, their ratio to the loop, the
+peak RSS of the run's main process (the render workers' memory does not depend on the number
+of samples), and how far its per-sample MSE is from the loop's.
+
+``--copies N`` scores N copies of the release (each SVG tagged with a comment naming its copy,
+so no render is shared between copies): the same work N times, to show memory stays flat.
 """
 
 from __future__ import annotations
@@ -14,6 +20,8 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -21,7 +29,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from common import svgeditbench_arguments
+from common import SHARED_SVGEDITBENCH
 
 from svgeval.tasks.base import TaskOptions
 from svgeval.tasks.svgeditbench import SvgEditBench
@@ -41,9 +49,22 @@ def plain_loop(pairs: dict[str, tuple[str, str]]) -> tuple[float, dict[str, floa
     return time.perf_counter() - started, values
 
 
-def svgeval_run(data: Path, out: Path, *options: str) -> tuple[float, float, dict[str, float]]:
-    """(wall seconds, peak RSS MiB of the main process, per-sample mse) of one CLI run."""
-    command = [sys.executable, "-m", "svgeval.cli", "run", "svgeditbench", "--model", "identity",
+def copy_release(source: Path, target: Path, copies: int) -> None:
+    """``copies`` copies of every case, ``<id>_<k>``, each SVG opened by a ``<!--k-->`` comment."""
+    for query in source.glob("*/query/*.txt"):
+        answer = query.parent.parent / "answer" / f"{query.stem}.svg"
+        for k in range(copies):
+            for path, text in ((query, re.sub(r"```svg\n", f"```svg\n<!--{k}-->", query.read_text())),
+                               (answer, f"<!--{k}-->" + answer.read_text())):
+                out = target / path.parent.relative_to(source) / f"{path.stem}_{k}{path.suffix}"
+                out.parent.mkdir(parents=True, exist_ok=True)
+                out.write_text(text)
+
+
+def svgeval_run(data: Path, out: Path, *options: str, model: str = "identity") -> tuple[
+        float, float, dict[str, float]]:
+    """(wall s, peak RSS MiB of the main process, per-sample mse)."""
+    command = [sys.executable, "-m", "svgeval", "run", "svgeditbench", "--model", model,
                "--data", str(data), "--out", str(out), *options]
     started = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -57,20 +78,42 @@ def svgeval_run(data: Path, out: Path, *options: str) -> tuple[float, float, dic
 
 
 def main() -> None:
-    args = svgeditbench_arguments(__doc__)
-    samples = SvgEditBench(TaskOptions(data=args.data)).load()
-    pairs = {s.id: (s.input_svg or "", str(s.target["answer_svg"])) for s in samples}
-    loop_s, reference = plain_loop(pairs)
-    print(f"plain loop (CairoSVG PNG, numpy MSE, one process): {len(pairs)} samples, {loop_s:.2f} s")
+    import argparse
+    import platform
+
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--data", type=Path, default=SHARED_SVGEDITBENCH)
+    parser.add_argument("--copies", type=int, default=1)
+    parser.add_argument("--renderers", default="cairosvg,skia,resvg")
+    args = parser.parse_args()
+    print(f"machine: {platform.machine()}, {os.cpu_count() or 1} cores, "
+          f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.2f}")
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
-        cache = ["--render-cache", str(root / "cache")]
-        for name, options in (("cairosvg", ()), ("cairosvg, cold cache", cache),
-                              ("cairosvg, warm cache", cache), ("resvg", ("--renderer", "resvg"))):
-            seconds, rss, values = svgeval_run(args.data, root / name.replace(" ", "_"), *options)
+        data = args.data
+        if args.copies > 1:
+            data = root / "release"
+            copy_release(args.data, data, args.copies)
+        samples = SvgEditBench(TaskOptions(data=data)).load()
+        pairs = {s.id: (s.input_svg or "", str(s.target["answer_svg"])) for s in samples}
+        loop_s, reference = plain_loop(pairs)
+        print(f"plain loop (CairoSVG PNG, numpy MSE, one process): {len(pairs)} samples, "
+              f"{loop_s:.2f} s")
+        runs: list[tuple[str, tuple[str, ...]]] = []
+        for name in args.renderers.split(","):
+            cache = ("--renderer", name, "--render-cache", str(root / f"cache-{name}"))
+            runs += [(name, ("--renderer", name)), (f"{name}, references cached", cache)]
+        for name, options in runs:
+            out = root / re.sub(r"\W+", "_", name)
+            if "--render-cache" in options:  # a first model (the oracle) renders the references
+                svgeval_run(data, root / "oracle", *options, model="oracle")
+                shutil.rmtree(root / "oracle")
+            seconds, rss, values = svgeval_run(data, out, *options)
             diff = max(abs(values[k] - reference[k]) for k in reference)
-            print(f"svgeval run, {name:21}: {seconds:5.2f} s = {seconds / loop_s:.2f} x loop, "
-                  f"peak RSS {rss:.0f} MiB, max |mse - loop mse| {diff:.2e}")
+            print(f"svgeval run, {name:20}: {seconds:5.2f} s = {seconds / loop_s:.2f} x loop, "
+                  f"peak RSS {rss:.0f} MiB, "
+                  f"max |mse - loop mse| {diff:.2e}")
+            shutil.rmtree(out)
 
 
 if __name__ == "__main__":

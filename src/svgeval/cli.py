@@ -11,7 +11,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, cast
+from typing import Annotated
 
 import typer
 from rich.markup import escape
@@ -29,24 +29,23 @@ from svgeval.cli_judge import (
     TextOnlyModel,
     build_judge,
 )
+from svgeval.cli_merge import cached_runner, merge
 from svgeval.cli_report import compare, leaderboard, report
 from svgeval.cli_rewards import serve_rewards
 from svgeval.cli_svgauge import audit, correlate, svgauge_app
+from svgeval.cli_svgeditbench import svgeditbench_app
 from svgeval.cli_svgenius import svgenius_app
 from svgeval.cli_vectorgym import vectorgym_app
 from svgeval.metrics import METRICS
 from svgeval.models import MODELS, load_model
 from svgeval.runner import RunDir, Runner, RunSettings
-from svgeval.runner.identity import task_from_config
-from svgeval.runner.judging import Judge
-from svgeval.runner.runner import select_samples
+from svgeval.runner.units import parse_shard, select_samples
 from svgeval.svg.demo_corpus import write_demo_corpus
 from svgeval.svg.render_fast import RENDERERS
 from svgeval.tasks import all_tasks, get_task
 from svgeval.tasks.base import Task, TaskOptions
 from svgeval.tasks.options import option_infos
 from svgeval.tasks.svgeditbench import build_cases, write_release
-from svgeval.tasks.svgeditbench.builder import ColorStyle, build_benchmark
 
 HELP = {"help_option_names": ["-h", "--help"]}
 app = typer.Typer(
@@ -55,9 +54,7 @@ app = typer.Typer(
     context_settings=HELP,
     help="Evaluate models on SVG benchmarks.",
 )
-svgeditbench_app = typer.Typer(no_args_is_help=True, context_settings=HELP,
-                               help="SVGEditBench data tools.")
-app.add_typer(svgeditbench_app, name="svgeditbench")
+app.add_typer(svgeditbench_app, name="svgeditbench", context_settings=HELP)
 app.add_typer(svgenius_app, name="svgenius", context_settings=HELP)
 app.add_typer(vectorgym_app, name="vectorgym", context_settings=HELP)
 out = stdout_console()
@@ -108,6 +105,10 @@ def run(
     tier: Tier = "all",
     resume: Annotated[bool, typer.Option(help="Continue the run in --out.")] = False,
     limit: Limit = None,
+    epochs: Annotated[int, typer.Option(help="Answers per prompt (per-epoch results, pass@k).")] = 1,
+    shard: Annotated[
+        str | None, typer.Option(help="Run only slice INDEX/COUNT of the work (0/2, 1/2).")
+    ] = None,
     seed: Seed = 0,
     temperature: Annotated[float, typer.Option(help="Sampling temperature (0 to 2).")] = 0.0,
     omit_temperature: Annotated[
@@ -135,7 +136,7 @@ def run(
     api_key_env: Annotated[str | None, typer.Option(help="Env variable with the API key.")] = None,
     render_workers: Annotated[int | None, typer.Option(help="Render processes.")] = None,
     render_timeout: Annotated[float, typer.Option(help="Seconds per render.")] = 10.0,
-    renderer: Annotated[str, typer.Option(help="cairosvg (the papers') or resvg.")] = "cairosvg",
+    renderer: Annotated[str, typer.Option(help="cairosvg (the papers'), skia or resvg.")] = "cairosvg",
     render_cache: Annotated[Path | None, typer.Option(help="Folder caching renders.")] = None,
     metric_batch_size: Annotated[
         int, typer.Option(help="Samples per batch of a model-based metric (CLIP, DINO, ...).")
@@ -161,6 +162,7 @@ def run(
     with user_errors():
         _check_numbers(
             limit=(limit, 1, True),
+            epochs=(epochs, 1, True),
             temperature=(temperature, 0, True),
             max_tokens=(max_tokens, 1, True),
             concurrency=(concurrency, 1, True),
@@ -170,6 +172,7 @@ def run(
             render_timeout=(render_timeout, 0, False),
             metric_batch_size=(metric_batch_size, 1, True),
         )
+        slice_ = parse_shard(shard) if shard is not None else None
         if renderer not in RENDERERS:
             raise UserError(f"--renderer must be one of {', '.join(RENDERERS)}, got {renderer!r}")
         if device not in ("auto", "cpu", "cuda", "mps"):
@@ -210,6 +213,8 @@ def run(
             render_cache=str(render_cache) if render_cache else None,
             metric_batch_size=metric_batch_size,
             device=None if device == "auto" else device,
+            epochs=epochs,
+            shard=slice_,
             executor=executor, ray_address=ray_address,
         )
         runner = Runner(task_obj, backend, RunDir(out_dir), settings, judge=judge_setup)
@@ -242,7 +247,6 @@ def score(
         config = run_dir.read_config()
         if config is None:
             raise UserError(f"{run_directory} has no config.json; is it a run directory?")
-        task_obj = task_from_config(config, data)
         judge_setup = build_judge(
             judge, base_url=judge_base_url, api_key_env=judge_api_key_env,
             concurrency=judge_concurrency, text_only=text_only_judge,
@@ -250,11 +254,7 @@ def score(
             first_token_timeout_s=config.settings.first_token_timeout_s,
             stream=config.settings.stream,
         )
-        if judge_setup is None and config.judge is not None:  # cached verdicts only
-            judge_setup = Judge(config.judge)
-        local = config.settings.model_copy(update={"executor": "local", "ray_address": None})
-        runner = Runner(task_obj, load_model("identity"), run_dir, local, judge=judge_setup)
-        runner.model.spec = config.model
+        runner = cached_runner(config, run_dir, data, judge_setup)
         execute(runner, runner.prepare_rescore(config), runner.rescore)
 
 
@@ -348,37 +348,8 @@ def demo(
         execute(runner, runner.prepare(resume=True), runner.run)
 
 
-@svgeditbench_app.command("build")
-def svgeditbench_build(
-    svg_dir: Annotated[Path, typer.Argument(help="Folder of .svg files.")],
-    out_dir: Annotated[Path, typer.Option("--out", help="Where to write the release layout.")],
-    seed: Annotated[int, typer.Option(help="Seed for colour draws.")] = 0,
-    colors: Annotated[str, typer.Option(help="release (CSS names) or paper (hex).")] = "release",
-) -> None:
-    """Build SVGEditBench cases from any folder of SVGs with the paper's rules.
-
-    Every case left out is counted on the console with its reason; the folder written always
-    has the release's layout, so ``svgeval run svgeditbench --data OUT`` runs it.
-    """
-    with user_errors():
-        if colors not in ("release", "paper"):
-            raise UserError("--colors must be release or paper")
-        if out_dir.exists() and not out_dir.is_dir():
-            raise UserError(f"--out {out_dir} is a file, not a directory; choose a folder")
-        files = sorted(svg_dir.glob("*.svg"))
-        if not files:
-            raise UserError(f"no .svg files in {svg_dir}")
-        build = build_benchmark(files, seed=seed, colors=cast(ColorStyle, colors))
-        for line in build.skipped.lines():
-            console.print(line, highlight=False, markup=False, soft_wrap=True)
-        if not build.cases:
-            raise UserError(f"no case could be built from the {len(files)} files in {svg_dir}")
-        count = write_release(build.cases, out_dir)
-        out.print(f"wrote {count} cases to {out_dir}", highlight=False, soft_wrap=True)
-
-
 app.add_typer(svgauge_app, name="svgauge", context_settings=HELP)
-for report_command in (report, leaderboard, compare, correlate, audit):
+for report_command in (report, leaderboard, compare, correlate, audit, merge):
     app.command()(report_command)
 app.command("serve-rewards")(serve_rewards)
 

@@ -40,7 +40,7 @@ def execute(
 ) -> Results:
     """Run ``work`` (``runner.run`` or ``runner.rescore``) with progress output, then print the
     summary."""
-    monitor = RunMonitor(len(resumed.samples), len(resumed.done))
+    monitor = RunMonitor(len(resumed.units), len(resumed.done))
 
     def on_retry(event: RetryEvent) -> None:
         monitor.retry()

@@ -10,7 +10,7 @@ import pytest
 from browser import headless_chromium
 from report_runs import DemoRuns, RecordingServer, SmallRun, answer, invoke, make_data
 
-from svgeval.runner.runner import select_samples
+from svgeval.runner.units import select_samples
 from svgeval.tasks.base import TaskOptions
 from svgeval.tasks.svgeditbench import SvgEditBench
 

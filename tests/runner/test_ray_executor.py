@@ -30,7 +30,7 @@ from svgeval.runner import RunDir, Runner, RunSettings
 from svgeval.runner.executors import ExecutorError
 from svgeval.runner.ray_executor import ClusterLimitedModel, endpoint_limiter
 from svgeval.runner.records import SampleRecord
-from svgeval.runner.runner import select_samples
+from svgeval.runner.units import select_samples
 from svgeval.tasks.base import BatchItem, MetricContext, Score, TaskOptions
 from svgeval.tasks.svgeditbench import SvgEditBench
 from svgeval.tasks.svgeditbench.task import RENDER

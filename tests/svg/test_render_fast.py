@@ -1,4 +1,5 @@
-"""resvg behind the same sanitiser and isolation; several renders per worker call."""
+"""The fast renderers (skia, resvg) behind the same sanitiser and isolation; several renders
+per worker call."""
 
 from __future__ import annotations
 
@@ -13,43 +14,74 @@ from test_hostile import DEEP, NS, SPEC, counting_server, hostile_corpus  # noqa
 from svgeval.svg.batch import render_many
 from svgeval.svg.demo_corpus import write_demo_corpus
 from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import RenderFailure, render_svg_uint8
+from svgeval.svg.render import RenderFailure, RenderSpec, render_svg_uint8
+from svgeval.svg.render_fast import RENDERERS, render_function
 
-pytest.importorskip("resvg_py")
+PACKAGES = {"skia": "skia", "resvg": "resvg_py"}
+"""Each fast renderer and the module it needs; a test of one is skipped without it."""
 
-from svgeval.svg.render_fast import render_function, render_svg_uint8_resvg
 
-
-@pytest.fixture(scope="module")
-def resvg_pool() -> Iterator[Renderer]:
-    with Renderer(workers=2, timeout_s=10.0, render_function=render_svg_uint8_resvg) as pool:
+@pytest.fixture(scope="module", params=sorted(PACKAGES))
+def fast_pool(request: pytest.FixtureRequest) -> Iterator[Renderer]:
+    pytest.importorskip(PACKAGES[request.param])
+    with Renderer(workers=2, timeout_s=10.0,
+                  render_function=render_function(request.param)) as pool:
         yield pool
 
 
-def test_hostile_corpus_through_resvg(
-    tmp_path: Path, counting_server: tuple[str, list[str]], resvg_pool: Renderer  # noqa: F811
+def test_hostile_corpus_through_the_fast_renderers(
+    tmp_path: Path, counting_server: tuple[str, list[str]], fast_pool: Renderer  # noqa: F811
 ) -> None:
     base_url, hits = counting_server
     corpus = hostile_corpus(tmp_path, base_url)
     for name, (svg, expected) in corpus.items():
         started = time.monotonic()
-        outcome = resvg_pool.render(svg, SPEC)
+        outcome = fast_pool.render(svg, SPEC)
         assert outcome.failure is not None and outcome.failure.tag == expected, name
-        assert time.monotonic() - started < resvg_pool.timeout_s + 2, name
-    batched = render_many(resvg_pool, [svg for svg, _ in corpus.values()], SPEC,
-                          render_svg_uint8_resvg, chunk_size=5)
+        assert time.monotonic() - started < fast_pool.timeout_s + 2, name
+    batched = render_many(fast_pool, [svg for svg, _ in corpus.values()], SPEC)
     assert [r.tag for r in batched if isinstance(r, RenderFailure)] == [
         expected for _, expected in corpus.values()]
     assert hits == [], "a renderer touched the network"
 
 
-def test_resvg_close_to_cairosvg_on_demo_icons(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", sorted(PACKAGES))
+@pytest.mark.parametrize("spec", [SPEC, RenderSpec(96, 48), RenderSpec(48, 96, None)],
+                         ids=["square", "wide", "tall-transparent"])
+def test_fast_renderers_close_to_cairosvg_on_demo_icons(
+    tmp_path: Path, name: str, spec: RenderSpec
+) -> None:
+    pytest.importorskip(PACKAGES[name])
     write_demo_corpus(tmp_path)
     for path in sorted(tmp_path.glob("*.svg")):
         svg = path.read_text()
-        a = render_svg_uint8_resvg(svg, SPEC).astype(np.float64) / 255
-        b = render_svg_uint8(svg, SPEC).astype(np.float64) / 255
-        assert np.mean((a - b) ** 2) < 2e-3, path.name
+        a = render_function(name)(svg, spec)
+        b = render_svg_uint8(svg, spec)
+        assert a.shape == b.shape, path.name
+        error = np.mean((_over_white(a) - _over_white(b)) ** 2)
+        assert error < 2e-3, (path.name, error)
+
+
+def _over_white(pixels: np.ndarray) -> np.ndarray:
+    """RGB in [0, 1]; RGBA composited over white (the colour of a fully transparent pixel is
+    arbitrary, and anti-aliased edges differ most in alpha)."""
+    image = pixels.astype(np.float64) / 255
+    if image.shape[-1] == 3:
+        return image
+    alpha = image[..., 3:]
+    return image[..., :3] * alpha + (1 - alpha)
+
+
+def test_skia_draws_an_svg_without_a_view_box_centred_like_cairosvg() -> None:
+    pytest.importorskip("skia")
+    svg = f'<svg {NS} width="20" height="10"><rect width="20" height="10" fill="red"/></svg>'
+    spec = RenderSpec.square(40)
+    skia_pixels = render_function("skia")(svg, spec)
+    cairo_pixels = render_svg_uint8(svg, spec)
+    # a 40 x 20 red band in the middle rows, white above and below, in both renderers
+    assert np.array_equal(skia_pixels, cairo_pixels)
+    assert skia_pixels[20, 20].tolist() == [255, 0, 0] and skia_pixels[5, 20].tolist() == [
+        255, 255, 255]
 
 
 def test_batch_keeps_order_and_isolates_a_crash() -> None:
@@ -58,7 +90,7 @@ def test_batch_keeps_order_and_isolates_a_crash() -> None:
     fine = f'<svg {NS} width="4" height="4"><rect width="4" height="4"/></svg>'
     svgs = [fine, fine.replace("<rect", "<!--CRASH--><rect"), DEEP, fine]
     with Renderer(workers=1, timeout_s=5.0, render_function=segfault_on_marker) as pool:
-        out = render_many(pool, svgs, SPEC, segfault_on_marker, chunk_size=4)
+        out = render_many(pool, svgs, SPEC)
     assert isinstance(out[1], RenderFailure) and out[1].kind == "crash"
     assert isinstance(out[2], RenderFailure) and out[2].tag == "rejected:malformed_xml"
     assert all(isinstance(out[i], np.ndarray) and out[i].max() == 0 for i in (0, 3))
@@ -66,5 +98,6 @@ def test_batch_keeps_order_and_isolates_a_crash() -> None:
 
 def test_render_function_names() -> None:
     assert render_function("cairosvg") is render_svg_uint8
+    assert RENDERERS == ("cairosvg", "skia", "resvg")
     with pytest.raises(ValueError, match="unknown renderer"):
-        render_function("skia")
+        render_function("batik")

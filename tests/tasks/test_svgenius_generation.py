@@ -129,9 +129,11 @@ def test_the_stage_computes_only_what_a_record_lacks(tmp_path: Path, renderer: R
     task = Counting(TaskOptions())
     samples = {f"easy/{i:03d}": Sample(f"easy/{i:03d}", "easy", [], "", target={
         "caption": "c", "answer": SQUARE}) for i in range(3)}
-    done = {key: SampleRecord(id=key, group="easy", prompt=[], prompt_hash="h", extracted=CIRCLE,
-                              metrics={}) for key in samples}
-    done["easy/002"] = done["easy/002"].model_copy(update={"metrics": {"lpips": 0.5, "dino": 0.5}})
+    done = {(key, 1): SampleRecord(id=key, group="easy", prompt=[], prompt_hash="h",
+                                   extracted=CIRCLE, metrics={}) for key in samples}
+    done["easy/002", 1] = done["easy/002", 1].model_copy(
+        update={"metrics": {"lpips": 0.5, "dino": 0.5}}
+    )
     path = tmp_path / "samples.jsonl"
     path.write_text("".join(r.model_dump_json() + "\n" for r in done.values()))
     fill_batched_metrics(task, samples, done, MetricContext(renderer, batch_size=8), path)

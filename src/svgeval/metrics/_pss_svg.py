@@ -16,6 +16,7 @@ from lxml import etree
 from numpy.typing import NDArray
 
 from svgeval.metrics import _svgpath as sp
+from svgeval.svg.isolation import RenderFunction
 from svgeval.svg.render import RenderSpec, render_svg_uint8
 from svgeval.svg.sanitize import check_svg
 
@@ -203,9 +204,11 @@ def to_string(root: etree._Element) -> str:
     return str(etree.tostring(root, encoding="unicode"))
 
 
-def alpha_mask(svg: str, size: tuple[int, int]) -> NDArray[np.bool_]:
+def alpha_mask(
+    svg: str, size: tuple[int, int], render: RenderFunction = render_svg_uint8
+) -> NDArray[np.bool_]:
     """Pixels with alpha > 0 when ``svg`` is drawn on a transparent canvas of ``size`` (w, h)."""
-    rgba = render_svg_uint8(svg, RenderSpec(size[0], size[1], background=None))
+    rgba = render(svg, RenderSpec(size[0], size[1], background=None))
     return rgba[..., 3] > 0
 
 
@@ -223,7 +226,8 @@ class PathInfo:
     mask: NDArray[np.bool_]
 
 
-def extract_paths(root: etree._Element, size: tuple[int, int], fix_defects: bool) -> list[PathInfo]:
+def extract_paths(root: etree._Element, size: tuple[int, int], fix_defects: bool,
+                  render: RenderFunction = render_svg_uint8) -> list[PathInfo]:
     """similarity.py ``extract_svg_data_from_string``: each path with a box of positive width and
     height, drawn alone with its ``fill`` on a transparent ``size`` canvas.
 
@@ -275,7 +279,7 @@ def extract_paths(root: etree._Element, size: tuple[int, int], fix_defects: bool
             f"{rule_attr} /></svg>"
         )
         try:
-            mask = alpha_mask(single, size)
+            mask = alpha_mask(single, size, render)
         except Exception:  # noqa: BLE001 - the released code draws nothing for such a path
             mask = np.zeros((size[1], size[0]), dtype=bool)
         out.append(PathInfo(i, path.get("id", f"path_{i}"), color, bb, mask))

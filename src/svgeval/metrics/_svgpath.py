@@ -14,6 +14,7 @@ and include the points of ``M`` commands, as svgelements does.
 from __future__ import annotations
 
 import cmath
+import functools
 import math
 import re
 from dataclasses import dataclass
@@ -60,7 +61,22 @@ class ParsedPath:
     move_points: tuple[complex, ...]
 
 
+_SIMPLE_TOKEN = re.compile(r"[MmZzLlHhVvCcSsQqTt]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_SEPARATORS = re.compile(r"[\s,]*")
+
+
 def _tokens(d: str) -> list[str | float]:
+    """Commands and numbers of ``d``. Path data without arcs (whose flags need the slow reader
+    below) is split by one regular expression, once nothing else is found between tokens."""
+    if "a" not in d and "A" not in d:
+        pieces = _SIMPLE_TOKEN.findall(d)
+        if _SEPARATORS.fullmatch(_SIMPLE_TOKEN.sub("", d)):
+            return [piece if piece.isalpha() else float(piece) for piece in pieces]
+    return _read_tokens(d)
+
+
+def _read_tokens(d: str) -> list[str | float]:
+    """Commands and numbers of ``d``, one token at a time (arc flags may be run together)."""
     out: list[str | float] = []
     flags_pending = 0
     command = ""
@@ -97,8 +113,13 @@ def _tokens(d: str) -> list[str | float]:
     return out
 
 
+@functools.lru_cache(maxsize=4096)
 def parse_path(d: str) -> ParsedPath:
-    """Parse path data into absolute segments; raises :class:`PathSyntaxError` on bad data."""
+    """Parse path data into absolute segments; raises :class:`PathSyntaxError` on bad data.
+
+    PSS reads each path several times (validity, bounding box, moving, drawing); the parsed,
+    immutable result of the last 4,096 distinct ``d`` strings is kept.
+    """
     tokens = _tokens(d)
     segments: list[Segment] = []
     moves: list[complex] = []

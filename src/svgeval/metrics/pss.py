@@ -48,9 +48,10 @@ from numpy.typing import NDArray
 from svgeval.metrics import _pss_svg as ps
 from svgeval.metrics.presets import MetricPreset, get_preset
 from svgeval.metrics.registry import MetricInfo, describe_metric
+from svgeval.svg.render import render_svg_uint8
 
 if TYPE_CHECKING:
-    from svgeval.svg.isolation import CallOutcome, Renderer
+    from svgeval.svg.isolation import CallOutcome, Renderer, RenderFunction
 
 describe_metric(
     MetricInfo(
@@ -181,11 +182,14 @@ def pss_details(
     preset: str | MetricPreset = "svgenius",
     weighting: str | None = None,
     fix_defects: bool | None = None,
+    render: RenderFunction = render_svg_uint8,
 ) -> PssResult:
     """PSS of ``generated`` against ``reference`` with every part (see the module docstring).
 
     ``weighting`` (``code``/``paper``) and ``fix_defects`` default to the preset's values.
-    Renders both SVGs: call it inside :mod:`svgeval.svg.isolation` for untrusted input.
+    ``render`` draws the masks: CairoSVG, as the released code, or a fast renderer of
+    :mod:`svgeval.svg.render_fast` (``render_function("skia")``). Renders both SVGs: call it
+    inside :mod:`svgeval.svg.isolation` for untrusted input.
     """
     settings = get_preset(preset)
     weighting = weighting or settings.pss_weighting
@@ -203,16 +207,16 @@ def pss_details(
 
     ps.center_and_scale(ref_root, gen_root)
     ref_svg, gen_svg = ps.to_string(ref_root), ps.to_string(gen_root)
-    ref_mask = ps.alpha_mask(ref_svg, GLOBAL_SIZE)
+    ref_mask = ps.alpha_mask(ref_svg, GLOBAL_SIZE, render)
     try:
-        gen_mask = ps.alpha_mask(gen_svg, GLOBAL_SIZE)
+        gen_mask = ps.alpha_mask(gen_svg, GLOBAL_SIZE, render)
     except Exception as err:  # noqa: BLE001 - an unrenderable output is an invalid output
         return PssResult(0.0, False, f"render_error: {type(err).__name__}")
     union = int(np.logical_or(ref_mask, gen_mask).sum())
     g_iou = int(np.logical_and(ref_mask, gen_mask).sum()) / union if union else 0.0
 
-    ref_paths = ps.extract_paths(ref_root, PATH_SIZE, fix)
-    gen_paths = ps.extract_paths(gen_root, PATH_SIZE, fix)
+    ref_paths = ps.extract_paths(ref_root, PATH_SIZE, fix, render)
+    gen_paths = ps.extract_paths(gen_root, PATH_SIZE, fix, render)
     matches: list[tuple[int, int]] = []
     shapes: list[float] = []
     colors: list[float] = []
@@ -283,10 +287,11 @@ def pss(
     weighting: str | None = None,
     fix_defects: bool | None = None,
     percent: bool = False,
+    render: RenderFunction = render_svg_uint8,
 ) -> float:
     """PSS in [0, 1] (or [0, 100] with ``percent``); higher is better. See :func:`pss_details`."""
     result = pss_details(reference, generated, preset=preset, weighting=weighting,
-                         fix_defects=fix_defects)
+                         fix_defects=fix_defects, render=render)
     return result.score * 100.0 if percent else result.score
 
 
@@ -298,12 +303,13 @@ def pss_batch(
     weighting: str | None = None,
     fix_defects: bool | None = None,
     percent: bool = False,
+    render: RenderFunction = render_svg_uint8,
 ) -> list[float]:
     """:func:`pss` over aligned lists."""
     if len(references) != len(generated):
         raise ValueError(f"{len(references)} references but {len(generated)} generated SVGs")
     return [pss(r, g, preset=preset, weighting=weighting, fix_defects=fix_defects,
-                percent=percent) for r, g in zip(references, generated)]
+                percent=percent, render=render) for r, g in zip(references, generated)]
 
 
 def pss_isolated(
@@ -315,7 +321,8 @@ def pss_isolated(
     weighting: str | None = None,
     fix_defects: bool | None = None,
 ) -> list[CallOutcome[PssResult]]:
-    """:func:`pss_details` of each pair inside ``renderer``'s worker pool, in input order.
+    """:func:`pss_details` of each pair inside ``renderer``'s worker pool, drawn with that
+    renderer's render function, in input order.
 
     PSS renders every path of untrusted SVG, so each pair runs under the renderer's time and
     memory limits; up to ``renderer.workers`` pairs run at once. A pair that hangs, crashes its
@@ -327,12 +334,13 @@ def pss_isolated(
     settings = get_preset(preset)
     with ThreadPoolExecutor(max_workers=max(1, renderer.workers)) as pool:
         return list(pool.map(lambda pair: renderer.call(_pss_in_worker, pair[0], pair[1],
-                                                        settings, weighting, fix_defects),
+                                                        settings, weighting, fix_defects,
+                                                        renderer.render_function),
                              zip(references, generated)))
 
 
 def _pss_in_worker(reference: str, generated: str, preset: MetricPreset, weighting: str | None,
-                   fix_defects: bool | None) -> PssResult:
+                   fix_defects: bool | None, render: RenderFunction) -> PssResult:
     """:func:`pss_details` with positional arguments (what ``Renderer.call`` passes)."""
     return pss_details(reference, generated, preset=preset, weighting=weighting,
-                       fix_defects=fix_defects)
+                       fix_defects=fix_defects, render=render)

@@ -19,6 +19,7 @@ describe_metric(
         higher_is_better=True,
         source=f"{_SVGENIUS}, understanding (appendix F)",
         presets=("svgenius",),
+        pass_fail=True,
     )
 )
 describe_metric(
@@ -29,6 +30,7 @@ describe_metric(
         higher_is_better=True,
         source=f"{_SVGENIUS}, bug fixing (appendix G.1) and its released scorer",
         presets=("svgenius",),
+        pass_fail=True,
     )
 )
 describe_metric(
@@ -39,6 +41,7 @@ describe_metric(
         higher_is_better=True,
         source="svgeval (a render-level reading of SVGenius bug fixing)",
         presets=("svgenius",),
+        pass_fail=True,
     )
 )
 describe_metric(
@@ -49,6 +52,7 @@ describe_metric(
         higher_is_better=True,
         source=f"{_SVGENIUS}, style editing (mse_better_samples_percentage of its scorer)",
         presets=("svgenius",),
+        pass_fail=True,
     )
 )
 describe_metric(

@@ -9,7 +9,9 @@ from svgeval.registry import Registry
 
 @dataclass(frozen=True)
 class MetricInfo:
-    """What a metric means; ``presets`` names the benchmark settings it supports."""
+    """What a metric means; ``presets`` names the benchmark settings it supports;
+    ``pass_fail`` marks a per-sample value of 100 (pass) or 0 (fail), of which a run of several
+    epochs reports pass@k (:mod:`svgeval.runner.epochs`)."""
 
     name: str
     summary: str
@@ -17,6 +19,7 @@ class MetricInfo:
     higher_is_better: bool
     source: str
     presets: tuple[str, ...] = field(default_factory=tuple)
+    pass_fail: bool = False
 
 
 METRICS: Registry[MetricInfo] = Registry("metric", "svgeval.metrics", ("svgeval.metrics",))

@@ -80,7 +80,8 @@ def load_run(root: Path) -> LoadedRun:
         raise ReportError(
             f"{root} has no results.json (an interrupted run); `svgeval score {root}` writes it"
         )
-    samples = list(latest_by_id(run_dir.read_samples()).values())
+    first_epoch = (record for record in run_dir.read_samples() if record.epoch == 1)
+    samples = list(latest_by_id(first_epoch).values())  # one record per sample
     return LoadedRun(root=root, config=config, results=results, samples=samples)
 
 

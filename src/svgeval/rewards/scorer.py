@@ -9,7 +9,6 @@ the time and memory limits of evaluation; reference renders are kept in an in-pr
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -25,6 +24,7 @@ from svgeval.svg.batch import Rendered, render_many
 from svgeval.svg.extract import extract_svg
 from svgeval.svg.isolation import DEFAULT_TIMEOUT_S, Renderer, RenderFunction
 from svgeval.svg.render import RenderFailure, RenderSpec, render_svg_uint8
+from svgeval.svg.render_memo import render_key
 
 TASK_ALIASES = {"svg_editing": "edit", "editing": "edit", "caption": "captioning",
                 "svg_captioning": "captioning", "im2svg": "img2svg", "image2svg": "img2svg"}
@@ -41,11 +41,6 @@ class RewardResult:
     failure: str | None = None
     """``no_svg``, ``empty``, ``blank``, a render failure tag (``rejected:...``, ``timeout``,
     ``crash``, ...) or ``reference:<tag>``."""
-
-
-def _key(text: str, spec: RenderSpec, renderer: str) -> str:
-    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-    return f"{digest}:{spec.width}x{spec.height}:{spec.background}:{renderer}"
 
 
 class RewardScorer:
@@ -72,7 +67,6 @@ class RewardScorer:
         self.preset_name = preset if isinstance(preset, str) else preset.name
         self._fixed = None if preset == "by_task" else self._adjust(preset, weights, penalty)
         self._weights, self._penalty = weights, penalty
-        self._render_function = render_function
         self._renderer_name = getattr(render_function, "__name__", "render")
         self._own_renderer = renderer is None
         self.renderer = renderer or Renderer(workers, timeout_s, render_function=render_function)
@@ -176,12 +170,12 @@ class RewardScorer:
     def _render(self, svgs: list[str], spec: RenderSpec) -> list[Rendered]:
         started = time.perf_counter()
         try:
-            return render_many(self.renderer, svgs, spec, self._render_function)
+            return render_many(self.renderer, svgs, spec)
         finally:
             self.render_seconds += time.perf_counter() - started
 
     def _reference_renders(self, svgs: list[str], spec: RenderSpec) -> list[Rendered]:
-        keys = [_key(s, spec, self._renderer_name) for s in svgs]
+        keys = [render_key(s, spec, self._renderer_name) for s in svgs]
         missing = list(dict.fromkeys(k for k in keys if k not in self._cache))
         sources = dict(zip(keys, svgs))
         for key, image in zip(missing, self._render([sources[k] for k in missing], spec)):

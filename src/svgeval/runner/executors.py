@@ -22,12 +22,16 @@ from typing import Any, TypeVar
 
 from svgeval.models.base import Model
 from svgeval.runner.metric_stage import MetricBackend, fill_batched_metrics, set_level_metrics
-from svgeval.runner.records import SampleRecord, Settings
+from svgeval.runner.records import RecordKey, SampleRecord, Settings
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render_fast import make_renderer
 from svgeval.tasks.base import Failure, FailureKind, MetricContext, Sample, Score, Task
 
 EXECUTORS = ("local", "ray")
+
+SCORING_THREADS_PER_WORKER = 8
+"""Samples scored at once per render worker: enough waiting renders to fill a chunk of eight
+(see :mod:`svgeval.svg.batch`) while the workers draw the previous one."""
 
 T = TypeVar("T")
 
@@ -84,12 +88,15 @@ class Executor(ABC):
         """Where the batched and set-level model metrics compute."""
 
     async def batch_stage(
-        self, samples: Mapping[str, Sample], records: dict[str, SampleRecord], samples_file: Path
-    ) -> Score:
+        self,
+        samples: Mapping[str, Sample],
+        records: dict[RecordKey, SampleRecord],
+        samples_file: Path,
+    ) -> dict[int, Score]:
         """Fill the batched metrics of ``records`` (stored in ``samples_file`` batch by batch) and
-        return the set-level metrics (see :mod:`svgeval.runner.metric_stage`)."""
+        return the set-level metrics of each epoch (see :mod:`svgeval.runner.metric_stage`)."""
         if not self.task.batched_metrics and not self.task.set_metrics:
-            return Score()
+            return {}
         backend = self.metric_backend()
         await self.in_thread(fill_batched_metrics, self.task, samples, records, backend,
                              samples_file)
@@ -112,7 +119,7 @@ class LocalExecutor(Executor):
         super().__init__(task, settings)
 
     def threads(self) -> int:
-        return 2 * self.renderer.workers
+        return SCORING_THREADS_PER_WORKER * self.renderer.workers
 
     async def score(self, sample: Sample, response: str) -> dict[str, Any]:
         return await self.in_thread(score_sample, self.task, sample, response, self.renderer)

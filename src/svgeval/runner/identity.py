@@ -97,6 +97,7 @@ def build_config(
 
 
 def check_resumable(old: RunConfig, new: RunConfig, root: Path) -> None:
+    """Refuse to resume a run of another identity, or another ``--shard`` of the same run."""
     before, after = old.identity(), new.identity()
     differing = [key for key in after if before[key] != after[key]]
     if differing:
@@ -104,7 +105,13 @@ def check_resumable(old: RunConfig, new: RunConfig, root: Path) -> None:
             f"{root} holds a run with different {', '.join(differing)}; "
             "resume with the same arguments or choose another --out"
         )
-
+    if old.settings.shard != new.settings.shard:
+        held = f"shard {old.settings.shard}" if old.settings.shard else "every shard"
+        flag = f"--shard {old.settings.shard}" if old.settings.shard else "no --shard"
+        raise RunConflict(
+            f"{root} holds {held} of this run; resume with {flag} or choose another --out "
+            "(svgeval merge combines shards)"
+        )
 
 
 

@@ -17,8 +17,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from svgeval.runner.records import SampleRecord
-from svgeval.runner.run_dir import latest_by_id, read_records, rewrite_records
+from svgeval.runner.records import RecordKey, SampleRecord
+from svgeval.runner.run_dir import latest_by_key, read_records, rewrite_records
 from svgeval.tasks.base import (
     BLANK_SVG,
     BatchItem,
@@ -80,7 +80,7 @@ def _chunks(items: Sequence[SampleRecord], size: int) -> Iterator[Sequence[Sampl
 def fill_batched_metrics(
     task: Task,
     samples: Mapping[str, Sample],
-    records: dict[str, SampleRecord],
+    records: dict[RecordKey, SampleRecord],
     context: MetricContext | MetricBackend,
     samples_file: Path,
     progress: Callable[[int], None] = lambda done: None,
@@ -94,7 +94,7 @@ def fill_batched_metrics(
     for chunk in _chunks(todo, backend.batch_size):
         scores = backend.batch_score([batch_item(samples[r.id], r) for r in chunk])
         updated = {
-            record.id: record.model_copy(
+            record.key: record.model_copy(
                 update={
                     "metrics": {**record.metrics, **score.metrics},
                     "not_computed": {**record.not_computed, **score.not_computed},
@@ -103,7 +103,7 @@ def fill_batched_metrics(
             for record, score in zip(chunk, scores)
         }
         records.update(updated)
-        stored = latest_by_id(read_records(samples_file, SampleRecord))
+        stored = latest_by_key(read_records(samples_file, SampleRecord))
         stored.update(updated)
         rewrite_records(samples_file, stored.values())
         progress(len(chunk))
@@ -112,15 +112,17 @@ def fill_batched_metrics(
 def set_level_metrics(
     task: Task,
     samples: Mapping[str, Sample],
-    records: Mapping[str, SampleRecord],
+    records: Mapping[RecordKey, SampleRecord],
     context: MetricContext | MetricBackend,
-) -> Score:
-    """The task's set-level metrics over every scored sample of each group (see
-    :meth:`Task.set_score`); empty when the task declares none."""
+) -> dict[int, Score]:
+    """Epoch -> the task's set-level metrics over every scored sample of each group of that
+    epoch (see :meth:`Task.set_score`); empty when the task declares none."""
     if not task.set_metrics:
-        return Score()
-    groups: dict[str, list[BatchItem]] = {}
+        return {}
+    epochs: dict[int, dict[str, list[BatchItem]]] = {}
     for record in records.values():
         if record.id in samples and (record.failure is None or record.failure.is_models):
+            groups = epochs.setdefault(record.epoch, {})
             groups.setdefault(record.group, []).append(batch_item(samples[record.id], record))
-    return _backend(task, context).set_score(groups)
+    backend = _backend(task, context)
+    return {epoch: backend.set_score(groups) for epoch, groups in sorted(epochs.items())}

@@ -10,9 +10,9 @@ corrupt record, with one line naming the file and the line (see :mod:`svgeval.ru
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from svgeval.tasks.base import Failure
 
@@ -25,7 +25,26 @@ def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-class Record(BaseModel):
+RecordKey = tuple[str, int]
+"""What a response or sample record is the record of: its sample id and its epoch."""
+
+
+class OmitsDefaults(BaseModel):
+    """A model whose fields in :attr:`omitted_at_default` are left out of its JSON at their
+    default: a run with one epoch and no shard writes the bytes it always wrote."""
+
+    omitted_at_default: ClassVar[tuple[str, ...]] = ()
+
+    @model_serializer(mode="wrap")
+    def _omit_defaults(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        for name in self.omitted_at_default:
+            if getattr(self, name) == type(self).model_fields[name].default:
+                data.pop(name, None)
+        return data
+
+
+class Record(OmitsDefaults):
     """Base of every run-directory record: a schema version, extra keys refused."""
 
     model_config = ConfigDict(extra="forbid")
@@ -34,10 +53,24 @@ class Record(BaseModel):
     """The record layout version (:data:`SCHEMA_VERSION`)."""
 
 
-class Settings(BaseModel):
+class Shard(BaseModel):
+    """``--shard INDEX/COUNT``: the slice of a run's work units this run directory holds."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    index: int
+    """0-based index of the slice, of ``count``."""
+    count: int
+
+    def __str__(self) -> str:
+        return f"{self.index}/{self.count}"
+
+
+class Settings(OmitsDefaults):
     """Generation and execution settings of a run."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+    omitted_at_default = ("epochs", "shard")
 
     temperature: float | None = 0.0
     """Sampling temperature sent to the model; None sends none (the server's default)."""
@@ -68,10 +101,13 @@ class Settings(BaseModel):
     device: str | None = None
     """Where model-based metrics run: cpu, cuda, mps (None: cuda when available)."""
     executor: str = "local"
-    """Where scoring and model metrics run: local or ray (svgeval.runner.executors); not part
-    of the run's identity, the records are the same."""
+    """Where scoring and model metrics ran: local or ray; not part of the identity."""
     ray_address: str | None = None
     """The Ray cluster joined with ``--executor ray`` (None: a local Ray instance)."""
+    epochs: int = 1
+    """Answers per prompt (``--epochs``; not part of the identity: a resume may raise it)."""
+    shard: Shard | None = None
+    """The slice of the work units held (None: all); :mod:`svgeval.runner.units`."""
 
 
 class RunConfig(Record):
@@ -148,8 +184,12 @@ class Timing(BaseModel):
 class ResponseRecord(Record):
     """A line of ``responses.jsonl``: a model's raw answer, the run's cache."""
 
+    omitted_at_default = ("epoch",)
+
     id: str
     """Sample id."""
+    epoch: int = 1
+    """Which of the ``--epochs`` answers to the prompt this is (left out of the file when 1)."""
     prompt_hash: str
     """Hash of the messages sent; a cached answer is reused only for the same prompt."""
     response: str | None = None
@@ -164,6 +204,10 @@ class ResponseRecord(Record):
     """The server's reason (``stop``; ``length`` when ``--max-tokens`` cut the answer off)."""
     created_at: str = Field(default_factory=now)
     """When the answer arrived."""
+
+    @property
+    def key(self) -> RecordKey:
+        return (self.id, self.epoch)
 
 
 class JudgmentRecord(Record):
@@ -213,8 +257,12 @@ class JudgeFailure(BaseModel):
 class SampleRecord(Record):
     """A line of ``samples.jsonl``: one scored sample."""
 
+    omitted_at_default = ("epoch",)
+
     id: str
     """Sample id."""
+    epoch: int = 1
+    """Which of the ``--epochs`` answers to the prompt this is (left out of the file when 1)."""
     group: str
     """Group the sample is reported under (subtask, tier)."""
     prompt: list[dict[str, Any]]
@@ -247,6 +295,10 @@ class SampleRecord(Record):
     """When the sample was scored."""
 
     @property
+    def key(self) -> RecordKey:
+        return (self.id, self.epoch)
+
+    @property
     def valid(self) -> bool:
         """True when the output was used."""
         return self.failure is None
@@ -255,6 +307,11 @@ class SampleRecord(Record):
     def judge_error(self) -> bool:
         """True when a judge request failed for good (``--resume`` judges the sample again)."""
         return any(failure.kind == "error" for failure in self.judge_failures.values())
+
+    @property
+    def finished(self) -> bool:
+        """False when ``--resume`` does the sample again: its request or a judge's failed."""
+        return (self.failure is None or self.failure.kind != "model_error") and not self.judge_error
 
 
 class MetricSummary(BaseModel):
@@ -287,8 +344,25 @@ class UsageTotals(BaseModel):
     """HTTP attempts made for the scored answers."""
 
 
+class EpochResults(BaseModel):
+    """``epochs`` of ``results.json`` for several epochs (:mod:`svgeval.runner.epochs`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    k: int
+    """Epochs asked for (``--epochs``)."""
+    metrics: dict[str, dict[str, float | None]]
+    """Epoch (``"1"``...) -> that epoch's ``"<group>/<metric>"`` numbers."""
+    std: dict[str, float | None]
+    """``"<group>/<metric>"`` -> sample standard deviation over the epochs (None for one)."""
+    pass_at_k: dict[str, float] = Field(default_factory=dict)
+    """``"<group>/<metric>:pass@<k>"`` -> unbiased pass@k in percent, for pass/fail metrics."""
+
+
 class Results(Record):
     """``results.json``: the aggregate of a run."""
+
+    omitted_at_default = ("epochs",)
 
     created_at: str = Field(default_factory=now)
     task: str
@@ -319,4 +393,7 @@ class Results(Record):
     """Facts from the model backend (e.g. the ids a replay file lacked)."""
     usage: UsageTotals = Field(default_factory=UsageTotals)
     """Token and time totals."""
+    epochs: EpochResults | None = None
+    """Per-epoch numbers and pass@k of a run of several epochs (then ``metrics`` holds the mean
+    over epochs and ``stats`` its spread); left out for one epoch."""
     svgeval_version: str

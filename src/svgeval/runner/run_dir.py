@@ -3,12 +3,18 @@
 ``--out DIR`` holds (record types in :mod:`svgeval.runner.records`):
 
 * ``config.json``: task, model, arguments, versions, dataset hash, written at the start.
-* ``responses.jsonl``: the model's raw answers, one line per sample as it arrives (the cache that
-  lets ``svgeval score`` and ``--resume`` re-score without calling the model again).
-* ``samples.jsonl``: one record per scored sample, appended and flushed as it finishes.
+* ``responses.jsonl``: the model's raw answers, one line per work unit (sample and epoch) as it
+  arrives (the cache that lets ``svgeval score`` and ``--resume`` re-score without calling the
+  model again).
+* ``samples.jsonl``: one record per scored unit, appended and flushed as it finishes.
 * ``judgments.jsonl``: the judge model's replies, for tasks scored by one (its cache, see
   :mod:`svgeval.runner.judging`).
 * ``results.json``: the aggregate numbers, written at the end.
+
+Response and sample records are keyed by (sample id, epoch) (:func:`latest_by_key`); the epoch is
+left out of a line when it is 1, so a one-epoch run writes what it always wrote. A directory made
+with ``--shard`` holds one slice of the units; ``svgeval merge`` unites slices
+(:mod:`svgeval.runner.merge`).
 
 Lines are appended with a flush (fsynced in groups, see :class:`RecordAppender`), so a run killed at any moment leaves at most one
 truncated last line, which the readers drop. Any other line that is not a valid record stops the
@@ -29,6 +35,7 @@ from pydantic import BaseModel, ValidationError
 
 from svgeval.runner.records import (
     JudgmentRecord,
+    RecordKey,
     ResponseRecord,
     Results,
     RunConfig,
@@ -164,6 +171,22 @@ def latest_by_id(records: Iterable[I]) -> dict[str, I]:
     for record in records:
         by_id[record.id] = record
     return by_id
+
+
+class _HasKey(Protocol):
+    @property
+    def key(self) -> RecordKey: ...
+
+
+K = TypeVar("K", bound=_HasKey)
+
+
+def latest_by_key(records: Iterable[K]) -> dict[RecordKey, K]:
+    """The last record of each (sample id, epoch), in first-seen order."""
+    by_key: dict[RecordKey, K] = {}
+    for record in records:
+        by_key[record.key] = record
+    return by_key
 
 
 class RunDir:

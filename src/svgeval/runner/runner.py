@@ -5,9 +5,12 @@ in a thread pool whose threads wait on the isolated render workers, so rendering
 Each finished sample is appended to ``samples.jsonl`` at once (see :mod:`svgeval.runner.run_dir`).
 
 A run's identity (:meth:`RunConfig.identity`) is its task, data, prompts, model and sampling
-settings; ``--limit`` is not part of it, so a smoke run grows into a full run with ``--resume``
-and a larger limit, reusing every answer already paid for. :meth:`Runner.rescore` scores the
-cached answers again without a model and replaces ``samples.jsonl`` only once it is complete.
+settings; ``--limit`` and ``--epochs`` are not part of it, so a smoke run grows into a full run
+with ``--resume`` and a larger limit or more epochs, reusing every answer already paid for. The
+answers are work units (a sample and an epoch, :mod:`svgeval.runner.units`), of which
+``--shard`` keeps a slice. :meth:`Runner.rescore` scores the cached answers again without a
+model and replaces ``samples.jsonl`` only once it is complete; :meth:`Runner.finish` only
+completes the batched and set-level metrics and ``results.json`` (``svgeval merge``).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from dataclasses import dataclass, replace
 
 from svgeval import __version__
 from svgeval.models.base import GenerationRequest, Model, ModelError
+from svgeval.runner.epochs import summarize, usage_totals
 from svgeval.runner.executors import make_executor
 from svgeval.runner.identity import (
     RunConflict,
@@ -29,7 +33,7 @@ from svgeval.runner.identity import (
 )
 from svgeval.runner.judging import Judge, Judging, check_image_inputs, judgment_cache
 from svgeval.runner.records import (
-    MetricSummary,
+    RecordKey,
     ResponseRecord,
     Results,
     RunConfig,
@@ -37,14 +41,20 @@ from svgeval.runner.records import (
     Settings,
     Timing,
     Usage,
-    UsageTotals,
 )
 from svgeval.runner.run_dir import (
     RecordAppender,
     RunDir,
-    latest_by_id,
+    latest_by_key,
     rewrite_records,
     write_record,
+)
+from svgeval.runner.units import (
+    WorkUnit,
+    distinct_samples,
+    epoch_seed,
+    select_samples,
+    work_units,
 )
 from svgeval.tasks.base import Failure, FailureKind, Sample, Score, Task
 
@@ -53,28 +63,23 @@ RunSettings = Settings
 
 @dataclass
 class Resumed:
-    """What a run starts from: its samples, cached responses, and records already finished."""
+    """What a run starts from: its work units, cached responses, and records already finished
+    (both keyed by sample id and epoch)."""
 
-    samples: list[Sample]
-    responses: dict[str, ResponseRecord]
-    done: dict[str, SampleRecord]
+    units: list[WorkUnit]
+    responses: dict[RecordKey, ResponseRecord]
+    done: dict[RecordKey, SampleRecord]
+
+    @property
+    def samples(self) -> list[Sample]:
+        """The distinct samples of the units, in order."""
+        return distinct_samples(self.units)
 
 
 Progress = Callable[[SampleRecord], None]
 """Called with each finished sample record (the CLI advances its progress display)."""
 
 
-def select_samples(samples: Sequence[Sample], limit: int | None) -> list[Sample]:
-    """The first ``limit`` samples of each group (all of them when ``limit`` is None)."""
-    if limit is None:
-        return list(samples)
-    taken: dict[str, int] = {}
-    selected = []
-    for sample in samples:
-        if taken.get(sample.group, 0) < limit:
-            taken[sample.group] = taken.get(sample.group, 0) + 1
-            selected.append(sample)
-    return selected
 
 
 def _truncation(failure: Failure | None, finish_reason: str | None, max_tokens: int | None) -> (
@@ -110,16 +115,17 @@ class Runner:
         self.settings = settings
         self.progress = progress or (lambda record: None)
         self._config: RunConfig | None = None
-        self._set_level = Score()
+        self._set_level: dict[int, Score] = {}
 
-    def _load(self) -> tuple[list[Sample], RunConfig]:
+    def _load(self) -> tuple[list[WorkUnit], RunConfig]:
         everything = self.task.load()
         config = build_config(self.task, self.model, self.settings, everything, self.judge)
-        return select_samples(everything, self.settings.limit), config
+        return work_units(select_samples(everything, self.settings.limit), config), config
 
     def prepare(self, resume: bool) -> Resumed:
         """Load samples, write ``config.json``, and read back what an earlier run finished."""
-        samples, config = self._load()
+        units, config = self._load()
+        samples = distinct_samples(units)
         old = self.run_dir.read_config()
         if self.run_dir.has_work() and not resume:
             raise RunConflict(
@@ -134,21 +140,20 @@ class Runner:
         self.run_dir.root.mkdir(parents=True, exist_ok=True)
         write_record(self.run_dir.config, config)
         self._config = config
-        responses = latest_by_id(self.run_dir.read_responses())
+        responses = latest_by_key(self.run_dir.read_responses())
         rewrite_records(self.run_dir.responses, responses.values())
         if self.run_dir.judgments.exists():  # also drops a line cut short by a kill
             verdicts = judgment_cache(self.run_dir.read_judgments()).values()
             rewrite_records(self.run_dir.judgments, verdicts)
-        wanted = {sample.id for sample in samples}
+        wanted = {unit.key for unit in units}
         done = {
             key: record
-            for key, record in latest_by_id(self.run_dir.read_samples()).items()
-            if (record.failure is None or record.failure.kind != FailureKind.MODEL_ERROR)
-            and not record.judge_error
+            for key, record in latest_by_key(self.run_dir.read_samples()).items()
+            if record.finished
         }
         rewrite_records(self.run_dir.samples, done.values())
         return Resumed(
-            samples,
+            units,
             {key: value for key, value in responses.items() if key in wanted},
             {key: value for key, value in done.items() if key in wanted},
         )
@@ -156,31 +161,35 @@ class Runner:
     def prepare_rescore(self, config: RunConfig) -> Resumed:
         """The samples of a finished or interrupted run whose answers are cached; writes
         nothing (see :meth:`rescore`)."""
-        samples, current = self._load()
+        units, current = self._load()
         same_judge = current.model_copy(update={"judge": config.judge})
         check_resumable(config, same_judge, self.run_dir.root)
-        check_image_inputs(self.task, samples, self.model, self.judge)
+        check_image_inputs(self.task, [unit.sample for unit in units], self.model, self.judge)
         if current.judge != config.judge:  # re-judged: the run now carries this judge's verdicts
             judge = {"judge": current.judge, "judge_base_url": current.judge_base_url}
             config = config.model_copy(update=judge)
         self._config = config
-        responses = latest_by_id(self.run_dir.read_responses())
-        return Resumed(samples, {s.id: responses[s.id] for s in samples if s.id in responses}, {})
+        responses = latest_by_key(self.run_dir.read_responses())
+        return Resumed(units, {u.key: responses[u.key] for u in units if u.key in responses}, {})
 
     async def run(self, resumed: Resumed) -> Results:
-        """Generate and score every sample ``resumed`` lacks, then write ``results.json``."""
-        return await self._execute(resumed, generate=True)
+        """Generate and score every unit ``resumed`` lacks, then write ``results.json``."""
+        return await self._execute(resumed, _missing(resumed), generate=True)
 
     async def rescore(self, resumed: Resumed) -> Results:
-        """Score the cached answers again; samples without one stay missing. The new
+        """Score the cached answers again; units without one stay missing. The new
         ``samples.jsonl`` replaces the old one only once every cached answer is scored."""
-        return await self._execute(resumed, generate=False)
+        pending = [unit for unit in _missing(resumed) if unit.key in resumed.responses]
+        return await self._execute(resumed, pending, generate=False)
 
-    async def _execute(self, resumed: Resumed, generate: bool) -> Results:
-        samples, responses, done = resumed.samples, resumed.responses, resumed.done
-        pending = [
-            s for s in samples if s.id not in done and (generate or s.id in responses)
-        ]
+    async def finish(self, resumed: Resumed) -> Results:
+        """Complete the batched and set-level metrics of the records in ``samples.jsonl`` and
+        write ``results.json``, asking no model (``svgeval merge``)."""
+        return await self._execute(resumed, [], generate=True)
+
+    async def _execute(self, resumed: Resumed, pending: list[WorkUnit], generate: bool) -> Results:
+        responses, done = resumed.responses, resumed.done
+        samples = {sample.id: sample for sample in resumed.samples}
         executor = make_executor(self.task, self.settings)  # first: Ray may refuse to start
         started = time.perf_counter()
         generated_tokens = 0
@@ -195,12 +204,13 @@ class Runner:
             judge = replace(judge, model=executor.limit(judge.model, judge.concurrency))
         judging = Judging(judge, self.task, self.run_dir.judgments, verdicts)
 
-        async def handle(sample: Sample) -> None:
+        async def handle(unit: WorkUnit) -> None:
             nonlocal generated_tokens
-            cached = responses.get(sample.id)
+            sample = unit.sample
+            cached = responses.get(unit.key)
             if cached is None or cached.prompt_hash != prompt_hash(sample):
                 async with semaphore:
-                    cached = await self._generate(sample, model)
+                    cached = await self._generate(unit, model)
                 if cached.error is None and response_log is not None:
                     response_log.append(cached)
                     generated_tokens += cached.usage.completion_tokens
@@ -213,6 +223,7 @@ class Runner:
             )
             record = SampleRecord(
                 id=sample.id,
+                epoch=unit.epoch,
                 group=sample.group,
                 prompt=sample.messages,
                 prompt_hash=prompt_hash(sample),
@@ -224,17 +235,17 @@ class Runner:
                 **scored,
             )
             sample_log.append(record)
-            done[sample.id] = record
+            done[unit.key] = record
             self.progress(record)
 
         finished = False
         try:
-            jobs = [asyncio.ensure_future(handle(sample)) for sample in pending]
+            jobs = [asyncio.ensure_future(handle(unit)) for unit in pending]
             try:
                 await asyncio.gather(*jobs)
                 sample_log.close()
                 self._set_level = await executor.batch_stage(
-                    {sample.id: sample for sample in samples},
+                    samples,
                     done,
                     self.run_dir.samples if generate else scratch,
                 )
@@ -256,21 +267,22 @@ class Runner:
                     scratch.replace(self.run_dir.samples)
                     if self._config not in (None, self.run_dir.read_config()):  # a new judge
                         write_record(self.run_dir.config, self._config)
-                ordered = [done[s.id] for s in samples if s.id in done]
+                ordered = [done[u.key] for u in resumed.units if u.key in done]
                 results = self.write_results(
-                    ordered, len(samples), time.perf_counter() - started, generated_tokens
+                    ordered, len(resumed.units), time.perf_counter() - started, generated_tokens
                 )
             else:
                 scratch.unlink(missing_ok=True)
         return results
 
-    async def _generate(self, sample: Sample, model: Model) -> ResponseRecord:
+    async def _generate(self, unit: WorkUnit, model: Model) -> ResponseRecord:
+        sample = unit.sample
         request = GenerationRequest(
             sample_id=sample.id,
             messages=sample.messages,
             temperature=self.settings.temperature,
             max_tokens=self.settings.max_tokens,
-            seed=self.settings.seed,
+            seed=epoch_seed(self.settings.seed, unit.epoch),
             input_svg=sample.input_svg,
             reference=sample.reference,
         )
@@ -279,12 +291,14 @@ class Runner:
         except ModelError as error:
             return ResponseRecord(
                 id=sample.id,
+                epoch=unit.epoch,
                 prompt_hash=prompt_hash(sample),
                 error=str(error),
                 timing=Timing(attempts=error.attempts, total_s=error.total_s),
             )
         return ResponseRecord(
             id=sample.id,
+            epoch=unit.epoch,
             prompt_hash=prompt_hash(sample),
             response=generation.text,
             usage=Usage.model_validate(generation.usage or {}),
@@ -304,7 +318,7 @@ class Runner:
         generated_tokens: int = 0,
     ) -> Results:
         """Aggregate ``records`` with the task's protocol and write ``results.json``."""
-        aggregate = self.task.aggregate([record.model_dump(mode="json") for record in records])
+        summary = summarize(self.task, records, self._set_level, self.settings.epochs)
         results = Results(
             task=self.task.name,
             task_version=self.task.version,
@@ -315,15 +329,13 @@ class Runner:
             n_valid=sum(1 for record in records if record.valid),
             n_missing=n_expected - len(records),
             complete=len(records) == n_expected,
-            metrics={**aggregate.metrics, **self._set_level.metrics},
-            stats={
-                key: MetricSummary(n=stat.n, stderr=stat.stderr, ci95=stat.ci95)
-                for key, stat in aggregate.stats.items()
-            },
-            counts=aggregate.counts,
-            not_computed={**aggregate.not_computed, **self._set_level.not_computed},
+            metrics=summary.metrics,
+            stats=summary.stats,
+            counts=summary.counts,
+            not_computed=summary.not_computed,
             model_report=self.model.report(),
-            usage=_usage_totals(records, wall_s, generated_tokens),
+            usage=usage_totals(records, wall_s, generated_tokens),
+            epochs=summary.epochs,
             svgeval_version=__version__,
         )
         write_record(self.run_dir.results, results)
@@ -341,15 +353,5 @@ class Runner:
             write_record(self.run_dir.config, self._config)
 
 
-def _usage_totals(
-    records: Sequence[SampleRecord], wall_s: float, generated_tokens: int
-) -> UsageTotals:
-    return UsageTotals(
-        prompt_tokens=sum(r.usage.prompt_tokens for r in records),
-        completion_tokens=sum(r.usage.completion_tokens for r in records),
-        generation_s=sum(r.timing.total_s for r in records),
-        wall_s=wall_s,
-        completion_tokens_per_s=generated_tokens / wall_s if generated_tokens and wall_s else None,
-        attempts=sum(r.timing.attempts for r in records),
-    )
-
+def _missing(resumed: Resumed) -> list[WorkUnit]:
+    return [unit for unit in resumed.units if unit.key not in resumed.done]

@@ -1,62 +1,155 @@
-"""Render many SVGs through a :class:`~svgeval.svg.isolation.Renderer`, several per worker call.
+"""Several renders per worker call: the inter-process cost (pickling a call, waking a worker,
+sending pixels back) is paid once per chunk instead of once per render.
 
-Each worker call renders a chunk of SVGs, so the inter-process cost (pickling the call, waking
-a worker) is paid once per chunk instead of once per render. A per-SVG error (refused by the
-sanitiser, render error) becomes that SVG's failure inside the chunk. A chunk that dies as a
-whole (timeout, crash, out of memory) is retried one SVG per call, so a hostile SVG costs only
-its own render, with the same isolation and time limit as :meth:`Renderer.render`.
+:class:`RenderBatcher` gathers the renders that threads ask for at the same time into chunks of
+up to ``chunk_size`` and keeps at most one chunk per worker in flight, so requests that arrive
+while the workers are busy travel together in the next chunk. With skia, whose render of a 72 px
+emoji takes well under a millisecond, one chunk of eight is about 3x faster than eight calls.
+
+Within a chunk, a per-SVG error (refused by the sanitiser, render error) becomes that SVG's
+failure. A chunk that dies as a whole (time limit, crash, out of memory) is retried one SVG per
+call, so a hostile SVG costs only its own render, under the same time limit as a lone render
+(it waits for the chunk's limit, then for its own).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+import queue
+import threading
+from collections import deque
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
+from pebble import ProcessExpired
 
-from svgeval.svg.isolation import Renderer, RenderFunction, _failure_from
-from svgeval.svg.render import RenderFailure, RenderSpec, render_svg_uint8
+from svgeval.svg.render import RenderFailure, RenderSpec
+from svgeval.svg.sanitize import SvgRejected
+
+if TYPE_CHECKING:
+    from svgeval.svg.isolation import Renderer
+
+RenderFunction = Callable[[str | bytes, RenderSpec], NDArray[np.uint8]]
+"""Renders SVG code to ``uint8`` pixels in a worker; must be importable (picklable by name)."""
 
 Rendered = NDArray[np.uint8] | RenderFailure
 """``uint8`` pixels, or why there are none."""
 
+Schedule = Callable[..., "Future[Any]"]
+"""``pebble.ProcessPool.schedule``: ``schedule(function, args=..., timeout=...)``."""
+
+
+def failure_from(error: BaseException, timeout_s: float) -> RenderFailure:
+    """The :class:`RenderFailure` an error of an isolated render stands for."""
+    if isinstance(error, SvgRejected):
+        return RenderFailure("rejected", error.detail, error.reason)
+    if isinstance(error, FutureTimeout):
+        return RenderFailure("timeout", f"render took longer than {timeout_s:g} s")
+    if isinstance(error, ProcessExpired):
+        return RenderFailure("crash", f"renderer process died (exit code {error.exitcode})")
+    if isinstance(error, MemoryError):
+        return RenderFailure("out_of_memory", "renderer ran out of memory")
+    return RenderFailure("render_error", f"{type(error).__name__}: {error}"[:500])
+
 
 def render_chunk(
-    svgs: Sequence[str | bytes], spec: RenderSpec, function: RenderFunction = render_svg_uint8
+    items: Sequence[tuple[str | bytes, RenderSpec]], function: RenderFunction
 ) -> list[Rendered]:
-    """Render each SVG in this process; ordinary errors become failures (runs in a worker)."""
+    """Render each ``(svg, spec)`` in this process; ordinary errors become failures (runs in a
+    worker)."""
     out: list[Rendered] = []
-    for svg in svgs:
+    for svg, spec in items:
         try:
             out.append(function(svg, spec))
         except MemoryError:
             raise  # the whole chunk is retried one SVG per call
         except Exception as error:  # noqa: BLE001 - untrusted input: every error is a failure
-            out.append(_failure_from(error, 0.0))
+            out.append(failure_from(error, 0.0))
     return out
 
 
-def render_many(
-    renderer: Renderer,
-    svgs: Sequence[str | bytes],
-    spec: RenderSpec,
-    function: RenderFunction = render_svg_uint8,
-    chunk_size: int = 8,
-) -> list[Rendered]:
-    """Render ``svgs`` in parallel worker calls of ``chunk_size``; results keep input order."""
-    chunks = [list(svgs[i : i + chunk_size]) for i in range(0, len(svgs), chunk_size)]
+@dataclass
+class _Request:
+    svg: str | bytes
+    spec: RenderSpec
+    alone: bool = False
+    """Render in a call of its own (a retry after its chunk died)."""
+    future: Future[Rendered] = field(default_factory=Future)
 
-    def run(chunk: list[str | bytes]) -> list[Rendered]:
-        outcome = renderer.call(render_chunk, chunk, spec, function)
-        if outcome.value is not None:
-            return outcome.value
-        if len(chunk) == 1:
-            assert outcome.failure is not None
-            return [outcome.failure]
-        return [item for svg in chunk for item in run([svg])]
 
-    if not chunks:
-        return []
-    with ThreadPoolExecutor(max_workers=min(len(chunks), 2 * renderer.workers)) as threads:
-        return [item for result in threads.map(run, chunks) for item in result]
+class RenderBatcher:
+    """Sends the renders asked for by many threads to the workers in chunks (see module doc)."""
+
+    def __init__(self, schedule: Schedule, workers: int, timeout_s: float,
+                 function: RenderFunction, chunk_size: int = 8) -> None:
+        self._schedule = schedule
+        self._timeout_s = timeout_s
+        self._function = function
+        self._chunk_size = chunk_size
+        self._slots = threading.Semaphore(workers)
+        self._requests: queue.SimpleQueue[_Request | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._dispatch, name="svgeval-render-batcher",
+                                        daemon=True)
+        self._thread.start()
+
+    def submit(self, svg: str | bytes, spec: RenderSpec) -> Future[Rendered]:
+        """The render of ``svg``, once a worker has drawn it (never an exception)."""
+        request = _Request(svg, spec)
+        self._requests.put(request)
+        return request.future
+
+    def close(self) -> None:
+        """Stop after the requests already submitted."""
+        self._requests.put(None)
+        self._thread.join()
+
+    def _dispatch(self) -> None:
+        taken: deque[_Request | None] = deque()  # read from the queue, not yet sent
+        while True:
+            first = taken.popleft() if taken else self._requests.get()
+            if first is None:
+                return
+            self._slots.acquire()  # requests queue up meanwhile, to travel together
+            chunk = [first]
+            while not first.alone and len(chunk) < self._chunk_size:
+                try:
+                    waiting = self._requests.get_nowait()
+                except queue.Empty:
+                    break
+                if waiting is None or waiting.alone:
+                    taken.append(waiting)
+                    break
+                chunk.append(waiting)
+            self._send(chunk)
+
+    def _send(self, chunk: list[_Request]) -> None:
+        items = [(request.svg, request.spec) for request in chunk]
+        future = self._schedule(render_chunk, args=(items, self._function),
+                                timeout=self._timeout_s)
+        future.add_done_callback(lambda done: self._finish(chunk, done))
+
+    def _finish(self, chunk: list[_Request], done: Future[list[Rendered]]) -> None:
+        self._slots.release()
+        try:
+            results = done.result()
+        except BaseException as error:  # noqa: BLE001 - the chunk died (a hostile SVG in it)
+            if len(chunk) == 1:
+                chunk[0].future.set_result(failure_from(error, self._timeout_s))
+                return
+            for request in chunk:
+                request.alone = True
+                self._requests.put(request)
+            return
+        for request, result in zip(chunk, results):
+            request.future.set_result(result)
+
+
+def render_many(renderer: Renderer, svgs: Sequence[str | bytes], spec: RenderSpec) -> list[
+        Rendered]:
+    """Render ``svgs`` with ``renderer``'s workers in chunks; results keep input order."""
+    futures = [renderer.submit(svg, spec) for svg in svgs]
+    return [future.result() for future in futures]

@@ -12,15 +12,22 @@ implement) is not a colour here.
 
 from __future__ import annotations
 
+import functools
 import re
-
-from cairosvg.colors import COLORS
 
 Rgba = tuple[int, int, int, int]
 """Red, green, blue and alpha, each 0-255."""
 
 _HEX = re.compile(r"#([0-9a-f]{3}|[0-9a-f]{6})")
 _FUNCTION = re.compile(r"(rgba?)\(([^()]*)\)")
+
+
+@functools.cache
+def _named_colors() -> dict[str, tuple[float, float, float, float]]:
+    """CairoSVG's table of named colours (imported on first use: cairosvg loads cairo)."""
+    from cairosvg.colors import COLORS
+
+    return dict(COLORS)
 
 
 def _channel(text: str) -> int | None:
@@ -56,8 +63,9 @@ def parse_color(value: str | None) -> Rgba | None:
     """
     text = (value or "").strip().lower()
     rgba: Rgba | None = None
-    if text in COLORS:
-        red, green, blue, alpha = COLORS[text]
+    named = _named_colors()
+    if text in named:
+        red, green, blue, alpha = named[text]
         rgba = (round(red * 255), round(green * 255), round(blue * 255), round(alpha * 255))
     elif (found := _HEX.fullmatch(text)) is not None:
         digits = found.group(1)

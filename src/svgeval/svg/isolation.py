@@ -5,28 +5,31 @@ render has a wall-clock time limit and each worker an address-space limit; a ren
 killed at its limit, one that crashes the worker (SIGSEGV in a native renderer, out of memory)
 loses only that worker, which is replaced. Every outcome is a :class:`RenderOutcome`: either an
 image or a :class:`~svgeval.svg.render.RenderFailure`, never an exception and never a blank
-image standing in for a failure.
+image standing in for a failure. Renders asked for at the same time travel to the workers in
+chunks (:mod:`svgeval.svg.batch`); an SVG drawn before in the run is not drawn again
+(:mod:`svgeval.svg.render_memo`).
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import resource
 from collections.abc import Callable
-from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures import Future
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
 import numpy as np
-from numpy.typing import NDArray
-from pebble import ProcessExpired, ProcessPool
+from pebble import ProcessPool
 from typing_extensions import Self
 
+from svgeval.svg.batch import RenderBatcher, Rendered, failure_from
+from svgeval.svg.batch import RenderFunction as RenderFunction  # noqa: PLC0414 (re-exported)
+from svgeval.svg.forkserver import render_context
 from svgeval.svg.render import FloatImage, RenderFailure, RenderSpec, render_svg_uint8, to_float
 from svgeval.svg.render_cache import RenderCache
-from svgeval.svg.sanitize import SvgRejected
+from svgeval.svg.render_memo import RenderMemo, render_key
 
 T = TypeVar("T")
 
@@ -59,22 +62,6 @@ def _limit_memory(memory_mb: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
-RenderFunction = Callable[[str | bytes, RenderSpec], NDArray[np.uint8]]
-"""Renders SVG code to ``uint8`` pixels in a worker; must be importable (picklable by name)."""
-
-
-def _failure_from(error: BaseException, timeout_s: float) -> RenderFailure:
-    if isinstance(error, SvgRejected):
-        return RenderFailure("rejected", error.detail, error.reason)
-    if isinstance(error, FutureTimeout):
-        return RenderFailure("timeout", f"render took longer than {timeout_s:g} s")
-    if isinstance(error, ProcessExpired):
-        return RenderFailure("crash", f"renderer process died (exit code {error.exitcode})")
-    if isinstance(error, MemoryError):
-        return RenderFailure("out_of_memory", "renderer ran out of memory")
-    return RenderFailure("render_error", f"{type(error).__name__}: {error}"[:500])
-
-
 class Renderer:
     """Isolated, time-limited CairoSVG rendering shared by all samples of a run.
 
@@ -93,29 +80,48 @@ class Renderer:
     ) -> None:
         self.workers = workers or os.cpu_count() or 1
         self.timeout_s = timeout_s
-        self._render_function = render_function
         self.cache = cache
         """Successful renders are read from and written to ``cache`` (see render_cache)."""
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["svgeval.svg.render", "cairosvg.surface"])
+        self.memo = RenderMemo()
+        """This renderer's renders kept in memory (see render_memo)."""
+        self.render_function = render_function
+        """What draws each SVG in the workers (a module-level function)."""
+        self._renderer_id = f"{render_function.__module__}.{render_function.__qualname__}"
         self._pool = ProcessPool(
             max_workers=self.workers,
             initializer=_limit_memory,
             initargs=(memory_mb,),
-            context=context,
+            context=render_context(),
         )
+        self._batcher = RenderBatcher(self._pool.schedule, self.workers, timeout_s,
+                                      render_function)
 
     def render(self, svg: str | bytes, spec: RenderSpec) -> RenderOutcome:
-        """Render one SVG; blocks the calling thread until the worker answers or times out."""
+        """Render one SVG; blocks the calling thread until the worker answers or times out.
+
+        An SVG this renderer drew before (or is drawing for another thread) with the same spec
+        is not drawn again (see :mod:`~svgeval.svg.render_memo`).
+        """
+        key = render_key(svg, spec, self._renderer_id)
+        drawn = self.memo.get_or_render(key, lambda: self._draw(svg, spec))
+        if isinstance(drawn, RenderFailure):
+            return RenderOutcome(None, drawn)
+        return RenderOutcome(to_float(drawn))
+
+    def submit(self, svg: str | bytes, spec: RenderSpec) -> Future[Rendered]:
+        """Render in a worker, with other renders asked for meanwhile (see :mod:`.batch`);
+        neither the memo nor the disk cache is read."""
+        return self._batcher.submit(svg, spec)
+
+    def _draw(self, svg: str | bytes, spec: RenderSpec) -> Rendered:
+        """Read the disk cache, else render in a worker (and fill the cache)."""
         cached = self.cache.get(svg, spec) if self.cache is not None else None
         if cached is not None:
-            return RenderOutcome(to_float(cached))
-        outcome = self.call(self._render_function, svg, spec)
-        if outcome.value is None:
-            return RenderOutcome(None, outcome.failure)
-        if self.cache is not None:
-            self.cache.put(svg, spec, outcome.value)
-        return RenderOutcome(to_float(outcome.value))
+            return cached
+        drawn = self.submit(svg, spec).result()
+        if self.cache is not None and isinstance(drawn, np.ndarray):
+            self.cache.put(svg, spec, drawn)
+        return drawn
 
     def call(self, function: Callable[..., T], *args: Any) -> CallOutcome[T]:
         """Run ``function(*args)`` in a worker with the same time and memory limits as a render.
@@ -130,9 +136,10 @@ class Renderer:
         except BaseException as error:  # every failure of untrusted input becomes a record
             if isinstance(error, (KeyboardInterrupt, SystemExit)):
                 raise
-            return CallOutcome(None, _failure_from(error, self.timeout_s))
+            return CallOutcome(None, failure_from(error, self.timeout_s))
 
     def close(self) -> None:
+        self._batcher.close()
         self._pool.close()  # type: ignore[no-untyped-call]
         self._pool.join()
 

@@ -10,7 +10,6 @@ cached: a timeout can depend on the machine's load.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import tempfile
 from pathlib import Path
@@ -19,6 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from svgeval.svg.render import RenderSpec
+from svgeval.svg.render_memo import render_key
 
 
 class RenderCache:
@@ -30,10 +30,7 @@ class RenderCache:
         self.hits = self.misses = 0
 
     def path(self, svg: str | bytes, spec: RenderSpec) -> Path:
-        data = svg.encode("utf-8", "surrogatepass") if isinstance(svg, str) else svg
-        digest = hashlib.sha256(data)
-        digest.update(f"|{spec.width}x{spec.height}|{spec.background}|{self.renderer}".encode())
-        name = digest.hexdigest()
+        name = render_key(svg, spec, self.renderer)
         return self.directory / name[:2] / f"{name}.npy"
 
     def get(self, svg: str | bytes, spec: RenderSpec) -> NDArray[np.uint8] | None:

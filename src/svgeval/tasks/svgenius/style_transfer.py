@@ -257,8 +257,8 @@ class ReferenceAnswer:
 
 
 def reference_answers(run: Path, task: str) -> dict[str, ReferenceAnswer]:
-    """The answers of another run of ``task`` by sample id; ValueError when ``run`` is not a
-    run of ``task``."""
+    """The answers of another run of ``task`` by sample id (its first epoch); ValueError when
+    ``run`` is not a run of ``task``."""
     from svgeval.runner.run_dir import RunDir, latest_by_id  # tasks never import the runner early
 
     run_dir = RunDir(run)
@@ -271,5 +271,5 @@ def reference_answers(run: Path, task: str) -> dict[str, ReferenceAnswer]:
         record.id: ReferenceAnswer(
             record.prompt, record.extracted if record.failure is None else None
         )
-        for record in latest_by_id(run_dir.read_samples()).values()
+        for record in latest_by_id(r for r in run_dir.read_samples() if r.epoch == 1).values()
     }

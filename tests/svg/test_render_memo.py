@@ -1,0 +1,79 @@
+"""Renders shared within a run: each distinct (SVG, spec) is drawn once, memory stays bounded."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from svgeval.svg.isolation import Renderer
+from svgeval.svg.render import RenderFailure, RenderSpec
+from svgeval.svg.render_memo import RenderMemo, render_key
+
+SPEC = RenderSpec.square(8)
+
+
+def _pixels(value: int) -> np.ndarray:
+    return np.full((8, 8, 3), value, dtype=np.uint8)  # 192 bytes
+
+
+def test_a_key_is_drawn_once_even_by_concurrent_callers() -> None:
+    memo = RenderMemo()
+    release = threading.Event()
+    calls: list[int] = []
+
+    def draw() -> np.ndarray:
+        calls.append(1)
+        release.wait()
+        return _pixels(7)
+
+    with ThreadPoolExecutor(8) as pool:
+        futures = [pool.submit(memo.get_or_render, "k", draw) for _ in range(8)]
+        release.set()
+        results = [future.result() for future in futures]
+    assert len(calls) == 1
+    assert all(np.array_equal(result, _pixels(7)) for result in results)  # type: ignore[arg-type]
+    assert memo.hits == 7
+
+
+def test_failures_reach_waiters_but_are_not_remembered() -> None:
+    memo = RenderMemo()
+    failure = RenderFailure("timeout", "render took longer than 1 s")
+    assert memo.get_or_render("k", lambda: failure) is failure
+    assert np.array_equal(memo.get_or_render("k", lambda: _pixels(1)), _pixels(1))  # type: ignore[arg-type]
+
+
+def test_least_recently_used_renders_are_evicted_past_the_budget() -> None:
+    memo = RenderMemo(budget_bytes=2 * 192)
+    for key in ("a", "b"):
+        memo.get_or_render(key, lambda: _pixels(0))
+    memo.get_or_render("a", lambda: _pixels(9))  # a hit: "a" becomes the most recent
+    memo.get_or_render("c", lambda: _pixels(0))  # evicts "b"
+    drawn: list[str] = []
+    for key in ("a", "c", "b"):
+        memo.get_or_render(key, lambda key=key: drawn.append(key) or _pixels(0))  # type: ignore[misc]
+    assert drawn == ["b"]
+
+
+def test_render_key_separates_svg_spec_and_renderer() -> None:
+    keys = {
+        render_key("<svg/>", SPEC, "cairosvg"),
+        render_key(b"<svg/>", RenderSpec.square(9), "cairosvg"),
+        render_key("<svg/>", RenderSpec.square(8, None), "cairosvg"),
+        render_key("<svg/>", SPEC, "resvg"),
+        render_key("<svg />", SPEC, "cairosvg"),
+    }
+    assert len(keys) == 5
+    assert render_key("<svg/>", SPEC, "cairosvg") == render_key(b"<svg/>", SPEC, "cairosvg")
+
+
+def test_renderer_draws_a_repeated_svg_once() -> None:
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><rect width="2" height="4"/></svg>'
+    with Renderer(workers=1) as renderer:
+        first = renderer.render(svg, SPEC).image
+        second = renderer.render(svg, SPEC).image
+        other_size = renderer.render(svg, RenderSpec.square(4)).image
+    assert renderer.memo.hits == 1
+    assert first is not None and second is not None and np.array_equal(first, second)
+    assert other_size is not None and other_size.shape == (4, 4, 3)

@@ -1,0 +1,46 @@
+"""The ``svgeval`` command starts the render workers' server before it imports svgeval."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing.forkserver
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from svgeval import launch
+
+
+def test_rendering_commands_start_the_forkserver_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[bool] = []
+    monkeypatch.setattr("svgeval.svg.forkserver.start_early", lambda: started.append(True))
+    monkeypatch.setattr("svgeval.cli.app", lambda: None)
+    for argv, expected in ((["svgeval", "run", "x"], [True]), (["svgeval", "list", "tasks"], []),
+                           (["svgeval"], []), (["svgeval", "score", "runs/x"], [True])):
+        started.clear()
+        monkeypatch.setattr(sys, "argv", argv)
+        launch.main()
+        assert started == expected, argv
+
+
+def test_start_early_runs_the_forkserver_with_the_renderers_preloaded() -> None:
+    from svgeval.svg.forkserver import PRELOAD, start_early
+
+    start_early()
+    server = multiprocessing.forkserver._forkserver
+    assert server._forkserver_pid is not None
+    assert list(server._preload_modules) == list(PRELOAD)
+
+
+def test_python_dash_m_svgeval_runs_a_task(demo_data: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    done = subprocess.run(
+        [sys.executable, "-m", "svgeval", "run", "svgeditbench", "--model", "oracle",
+         "--data", str(demo_data), "--out", str(out)],
+        capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    results = json.loads((out / "results.json").read_text())
+    mse = {key: value for key, value in results["metrics"].items() if key.endswith("/mse")}
+    assert results["complete"] and len(mse) == 6 and set(mse.values()) == {0.0}
