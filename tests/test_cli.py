@@ -22,6 +22,25 @@ def test_list_tasks_models_metrics() -> None:
     assert bad.exit_code == 1 and "choose tasks, models or metrics" in bad.output
 
 
+def test_list_tasks_groups_tasks_under_their_suite() -> None:
+    lines = cli.invoke(app, ["list", "tasks"]).output.splitlines()
+    headings = [n for n, line in enumerate(lines) if line and not line.startswith(" ")]
+    suites = {lines[start]: [line.split()[0] for line in lines[start + 1:end]
+                             if line.startswith("  ") and not line.startswith("   ")]
+              for start, end in zip(headings, [*headings[1:], len(lines)])}
+    assert suites["SVGEditBench  (source: mti-lab/SVGEditBench (GitHub); preset: svgeditbench)"] \
+        == ["svgeditbench"]
+    svgenius = suites["SVGenius  (source: ZJU-REAL/SVGenius; preset: svgenius)"]
+    assert "svgenius-understanding" in svgenius and "svgenius-bugfix" in svgenius
+    assert all(name.startswith("svgenius-") for name in svgenius)
+    vectorgym = "VectorGym  (source: ServiceNow/VectorGym (HF) + released code; preset: vectorgym)"
+    assert suites[vectorgym] == [
+        "vectorgym-caption", "vectorgym-edit", "vectorgym-sketch", "vectorgym-text"]
+    # the per-task option lines stay under their task
+    edit = lines.index(next(line for line in lines if line.startswith("  vectorgym-edit  ")))
+    assert lines[edit + 1].startswith("      --set split=")
+
+
 def one_line_error(args: list[str]) -> str:
     result = cli.invoke(app, args)
     assert result.exit_code == 1, result.output

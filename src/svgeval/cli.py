@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -41,8 +42,9 @@ from svgeval.models import MODELS, load_model
 from svgeval.runner import RunDir, Runner, RunSettings
 from svgeval.runner.units import parse_shard, select_samples
 from svgeval.svg.demo_corpus import write_demo_corpus
+from svgeval.svg.isolation import DEFAULT_TIMEOUT_S
 from svgeval.svg.render_fast import RENDERERS
-from svgeval.tasks import all_tasks, get_task
+from svgeval.tasks import get_task, tasks_by_suite
 from svgeval.tasks.base import Task, TaskOptions
 from svgeval.tasks.options import option_infos
 from svgeval.tasks.svgeditbench import build_cases, write_release
@@ -135,7 +137,10 @@ def run(
     base_url: Annotated[str | None, typer.Option(help="Endpoint of openai-compatible.")] = None,
     api_key_env: Annotated[str | None, typer.Option(help="Env variable with the API key.")] = None,
     render_workers: Annotated[int | None, typer.Option(help="Render processes.")] = None,
-    render_timeout: Annotated[float, typer.Option(help="Seconds per render.")] = 10.0,
+    render_timeout: Annotated[
+        float | None,
+        typer.Option(help="Seconds per render (default: the task's protocol, else 10)."),
+    ] = None,
     renderer: Annotated[str, typer.Option(help="cairosvg (the papers'), skia or resvg.")] = "cairosvg",
     render_cache: Annotated[Path | None, typer.Option(help="Folder caching renders.")] = None,
     metric_batch_size: Annotated[
@@ -208,7 +213,7 @@ def run(
             stream=stream,
             limit=limit,
             render_workers=render_workers,
-            render_timeout_s=render_timeout,
+            render_timeout_s=render_timeout or task_obj.render_timeout_s or DEFAULT_TIMEOUT_S,
             renderer=renderer,
             render_cache=str(render_cache) if render_cache else None,
             metric_batch_size=metric_batch_size,
@@ -301,6 +306,20 @@ def _text_only(messages: list[dict[str, object]]) -> list[dict[str, object]]:
     return stripped
 
 
+def _print_suite(suite: str, tasks: Sequence[type[Task]]) -> None:
+    """One suite of ``svgeval list tasks``: a heading naming its source and preset, then each
+    task with its ``--set`` options."""
+    about = [f"{label}: {value}" for label, value in
+             (("source", tasks[0].suite_source), ("preset", tasks[0].preset)) if value]
+    detail = f"  ({'; '.join(about)})" if about else ""
+    out.print(f"[bold underline]{escape(suite)}[/bold underline]{escape(detail)}", highlight=False)
+    for cls in tasks:
+        tiers = f" (tiers: {', '.join(cls.tiers)})" if cls.tiers else ""
+        out.print(f"  [bold]{cls.name}[/bold]  {escape(cls.description)}{tiers}")
+        for option in option_infos(cls.Options):
+            out.print(f"      --set {escape(option.describe())}", highlight=False)
+
+
 @app.command("list")
 def list_(
     what: Annotated[str, typer.Argument(help="tasks, models or metrics")],
@@ -308,11 +327,8 @@ def list_(
     """List tasks, model backends or metrics."""
     with user_errors():
         if what == "tasks":
-            for name, cls in all_tasks().items():
-                tiers = f" (tiers: {', '.join(cls.tiers)})" if cls.tiers else ""
-                out.print(f"[bold]{name}[/bold]  {escape(cls.description)}{tiers}")
-                for option in option_infos(cls.Options):
-                    out.print(f"    --set {escape(option.describe())}", highlight=False)
+            for suite, tasks in tasks_by_suite().items():
+                _print_suite(suite, tasks)
         elif what == "models":
             for kind in MODELS.all().values():
                 out.print(f"[bold]{escape(kind.form)}[/bold]  {kind.summary}")

@@ -26,7 +26,7 @@ def test_every_metric_is_registered_with_known_presets() -> None:
 def test_unknown_preset_lists_the_known_ones() -> None:
     with pytest.raises(KeyError, match="svgenius"):
         get_preset("nope")
-    assert set(PRESETS) == {"svgenius", "starvector", "vectorgym", "svgauge"}
+    assert set(PRESETS) == {"svgenius", "starvector", "vectorgym", "svgauge", "svgeditbench-v2"}
 
 
 def test_importing_metrics_loads_no_heavy_package() -> None:

@@ -14,8 +14,9 @@ from svgeval.metrics import (  # noqa: F401  (register these metrics)
     rates,
     svgauge,
 )
+from svgeval.metrics.chamfer import chamfer, svg_chamfer
 from svgeval.metrics.clip import aesthetic, clip_score, rclip, rclip_from_scores
-from svgeval.metrics.dino import dino
+from svgeval.metrics.dino import dino, dino_cls
 from svgeval.metrics.editing import compression_ratio, relative_change_distance, relative_mse_score
 from svgeval.metrics.fid import clip_fid, fid
 from svgeval.metrics.hps import hps
@@ -43,11 +44,13 @@ __all__ = [
     "PssResult",
     "aesthetic",
     "bge_m3",
+    "chamfer",
     "clip_fid",
     "clip_score",
     "compression_ratio",
     "describe_metric",
     "dino",
+    "dino_cls",
     "fid",
     "get_preset",
     "hps",
@@ -67,4 +70,5 @@ __all__ = [
     "rouge_l",
     "sbert",
     "ssim",
+    "svg_chamfer",
 ]

@@ -67,3 +67,65 @@ def dino(
 
     cos = torch.nn.functional.cosine_similarity(features(images_a), features(images_b), dim=-1)
     return [(float(c) + 1.0) / 2.0 for c in cos.tolist()]
+
+
+describe_metric(
+    MetricInfo(
+        name="dino_cls",
+        summary="cosine of the DINOv2 CLS features (after the final layer norm) of two renders "
+        "fed at their own size",
+        value_range="[-1, 1]",
+        higher_is_better=True,
+        source="SVGEditBench V2 released src/evaluation/dinov2.py (torch hub dinov2_vitg14)",
+        presets=("svgeditbench-v2",),
+    )
+)
+
+IMAGENET_MEAN = (0.485, 0.456, 0.406)
+IMAGENET_STD = (0.229, 0.224, 0.225)
+
+
+def dino_cls(
+    images_a: Sequence[NDArray[np.generic]],
+    images_b: Sequence[NDArray[np.generic]],
+    *,
+    preset: str | MetricPreset = "svgeditbench-v2",
+    model: str | None = None,
+    model_path: str | None = None,
+    device: str | None = None,
+    batch_size: int = 32,
+    imagenet_normalize: bool = False,
+) -> list[float]:
+    """``cos(f(a), f(b))`` per pair, where ``f`` is DINOv2's CLS token after its final layer
+    norm (the torch hub model's output; transformers' ``pooler_output``) of the image at its
+    own size (a multiple of the 14 px patch; the position embeddings are interpolated).
+
+    As the released SVGEditBench V2 ``src/evaluation/dinov2.py``: ``dinov2_vitg14`` on the
+    224 px renders as [0, 1] pixels, *without* the ImageNet mean/std normalisation DINOv2 was
+    trained with; ``imagenet_normalize=True`` adds it (the corrected reading). Range [-1, 1],
+    1 for identical images; higher is better.
+    """
+    torch = _models.require("torch")
+    if len(images_a) != len(images_b):
+        raise ValueError(f"{len(images_a)} and {len(images_b)} images")
+    if not images_a:
+        return []
+    name = model or get_preset(preset).dino_model
+    dev = _models.pick_device(device)
+    net, _ = _models.load_first("dino", f"the DINOv2 model {name}", name, model_path,
+                                lambda src: _load(src, dev), (dev,))
+    mean = torch.tensor(IMAGENET_MEAN if imagenet_normalize else (0.0,) * 3).view(1, 3, 1, 1)
+    std = torch.tensor(IMAGENET_STD if imagenet_normalize else (1.0,) * 3).view(1, 3, 1, 1)
+
+    def features(images: Sequence[NDArray[np.generic]]) -> Any:
+        out = []
+        for chunk in _models.batches([_models.as_rgb_uint8(i) for i in images], batch_size):
+            pixels = torch.from_numpy(np.stack(chunk)).permute(0, 3, 1, 2).float() / 255.0
+            pixels = ((pixels - mean) / std).to(dev)
+            with torch.inference_mode():
+                out.append(net(pixel_values=pixels).pooler_output.float())
+        return torch.cat(out)
+
+    cos = torch.nn.functional.cosine_similarity(features(images_a), features(images_b), dim=-1,
+                                                eps=1e-6)
+    return [float(c) for c in cos.tolist()]

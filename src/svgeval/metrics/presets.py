@@ -6,8 +6,9 @@ Reproducing a paper's number means computing its metrics the way its released co
 :func:`get_preset`; make a variant with ``dataclasses.replace(get_preset("svgenius"), ...)``.
 
 Sources: SVGenius (Chen et al., 2025) and its released code ``src/metrics/``; VectorGym (2025)
-Sec. 3.5; SVGauge (Zini et al., 2025) Sec. 4; StarVector (Rodriguez et al., 2023) whose metric
-code SVGenius' image metrics derive from.
+Sec. 3.5; SVGauge (Zini et al., 2025) Sec. 4; SVGEditBench V2 (github.com/mti-lab/
+SVGEditBenchV2, ``src/9_calculate_metrics.py`` and ``src/evaluation/``); StarVector (Rodriguez
+et al., 2023) whose metric code SVGenius' image metrics derive from.
 """
 
 from __future__ import annotations
@@ -123,6 +124,16 @@ PRESETS: dict[str, MetricPreset] = {
             "and BGE-M3 cosine on a 0-100 scale for captions",
             clip_model="openai/clip-vit-base-patch32",
             lpips_input="standard",
+        ),
+        replace(
+            SVGENIUS,
+            name="svgeditbench-v2",
+            description="SVGEditBench V2 released src/9_calculate_metrics.py: CairoSVG 224 px "
+            "on white; DINOv2-giant CLS cosine; torchmetrics CLIPScore (ViT-B/32, "
+            "max(100 cos, 0)); Chamfer distance of 100 points per shape",
+            clip_model="openai/clip-vit-base-patch32",
+            clip_clamp_zero=True,
+            dino_model="facebook/dinov2-giant",
         ),
         replace(
             SVGENIUS,

@@ -19,6 +19,12 @@ run on into the next tag's ``/>``.
 ```` ```svg ```` and ```` ``` ```` counts, and a response with no such block or with more than
 one is invalid. The release (github.com/mti-lab/SVGEditBench) ships no evaluation code.
 
+``svgeditbench-v2`` is ``parse_response`` of the SVGEditBench V2 inference code
+(github.com/mti-lab/SVGEditBenchV2, ``src/inference/gpt_seq.py``, ``vllm.py``): the matches of
+``` ```svg\\n[^`]+?``` ``` (a block holding no backtick); more than one is invalid, exactly one is
+the answer (the text between ``` ```svg\\n``` and the closing fence, unstripped); with none, the
+matches of ``<svg[\\s\\S]+?</svg>`` must be exactly one, else the response is invalid.
+
 ``svgenius`` is ``extract_svg_from_response`` of the released scorers (github.com/ZJU-REAL/
 SVGenius, ``src/eval_util.py``, used by every editing and generation script): the last match of
 ``Answer:\\s*(<svg[\\s\\S]*?</svg>)``, else the last match of ``<svg[\\s\\S]*?</svg>``, else
@@ -32,12 +38,14 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-ExtractionRule = Literal["auto", "svgeditbench", "svgenius"]
+ExtractionRule = Literal["auto", "svgeditbench", "svgeditbench-v2", "svgenius"]
 
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)```", re.DOTALL)
 _SVG_FENCE = re.compile(r"```svg[ \t]*\n(.*?)```", re.DOTALL)
 _SVG_ELEMENT = re.compile(r"<svg\b(?:[^<>]*?/>|[^>]*?>.*?</svg\s*>)", re.DOTALL | re.IGNORECASE)
 _ANSWER = re.compile(r"answer\s*[:：]", re.IGNORECASE)
+_V2_FENCE = re.compile(r"```svg\n[^`]+?```")
+_V2_ELEMENT = re.compile(r"<svg[\s\S]+?</svg>")
 _SVGENIUS_ANSWER = re.compile(r"Answer:\s*(<svg[\s\S]*?</svg>)")
 _SVGENIUS_ELEMENT = re.compile(r"<svg[\s\S]*?</svg>")
 
@@ -65,6 +73,8 @@ def extract_svg(response: str, rule: ExtractionRule = "auto") -> Extraction:
         return _extract_svgeditbench(response)
     if rule == "svgenius":
         return _extract_svgenius(response)
+    if rule == "svgeditbench-v2":
+        return _extract_svgeditbench_v2(response)
     return _extract_auto(response)
 
 
@@ -75,6 +85,19 @@ def _extract_svgeditbench(response: str) -> Extraction:
     if len(blocks) > 1:
         return Extraction(None, "svgeditbench", f"{len(blocks)} ```svg blocks in the response")
     return Extraction(blocks[0].strip(), "svgeditbench")
+
+
+def _extract_svgeditbench_v2(response: str) -> Extraction:
+    blocks: list[str] = _V2_FENCE.findall(response)
+    if len(blocks) == 1:
+        return Extraction(blocks[0][len("```svg\n"):-3], "svgeditbench-v2:fenced")
+    if blocks:
+        return Extraction(None, "svgeditbench-v2", f"{len(blocks)} ```svg blocks in the response")
+    elements: list[str] = _V2_ELEMENT.findall(response)
+    if len(elements) == 1:
+        return Extraction(elements[0], "svgeditbench-v2:bare")
+    return Extraction(None, "svgeditbench-v2",
+                      f"{len(elements)} <svg ...>...</svg> elements in the response, not one")
 
 
 def _extract_svgenius(response: str) -> Extraction:

@@ -23,7 +23,8 @@ TASKS: Registry[type[Task]] = Registry(
     "task",
     "svgeval.tasks",
     builtin_modules=(
-        "svgeval.tasks.svgeditbench", "svgeval.tasks.svgenius", "svgeval.tasks.vectorgym"
+        "svgeval.tasks.svgeditbench", "svgeval.tasks.svgenius", "svgeval.tasks.vectorgym",
+        "svgeval.tasks.svgeditbench_v2",
     ),
 )
 """Every task by name."""
@@ -37,12 +38,28 @@ def all_tasks() -> dict[str, type[Task]]:
     return TASKS.all()
 
 
+OTHER_SUITE = "other"
+"""The heading of tasks that name no suite (e.g. a plugin's)."""
+
+
+def tasks_by_suite() -> dict[str, list[type[Task]]]:
+    """Every registered task grouped under its :attr:`Task.suite`, suites in registration order
+    and the tasks without one last, under :data:`OTHER_SUITE`."""
+    groups: dict[str, list[type[Task]]] = {}
+    for task in all_tasks().values():
+        groups.setdefault(task.suite or OTHER_SUITE, []).append(task)
+    if OTHER_SUITE in groups:
+        groups[OTHER_SUITE] = groups.pop(OTHER_SUITE)
+    return groups
+
+
 def get_task(name: str) -> type[Task]:
     """The task class called ``name``; KeyError with the known names otherwise."""
     return TASKS.get(name)
 
 
 __all__ = [
+    "OTHER_SUITE",
     "TASKS",
     "Aggregate",
     "Failure",
@@ -54,4 +71,5 @@ __all__ = [
     "all_tasks",
     "get_task",
     "register_task",
+    "tasks_by_suite",
 ]

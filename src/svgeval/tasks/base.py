@@ -203,6 +203,16 @@ class Task(ABC):
     """Name used on the command line, e.g. ``svgeditbench``."""
     description: ClassVar[str]
     """One line for ``svgeval list tasks``."""
+    suite: ClassVar[str] = ""
+    """Display name of the benchmark suite the task belongs to, e.g. ``SVGenius``; ``svgeval
+    list tasks`` groups tasks under it (empty: listed under ``other``)."""
+    suite_source: ClassVar[str] = ""
+    """The released code and data the suite follows, e.g. ``ZJU-REAL/SVGenius``."""
+    preset: ClassVar[str] = ""
+    """Name of the released protocol the task reproduces by default, e.g. ``svgenius``."""
+    render_timeout_s: ClassVar[float | None] = None
+    """The reproduced protocol's wall-clock limit of one render in seconds, which ``svgeval
+    run`` uses unless ``--render-timeout`` is given (None: the renderer's default)."""
     version: ClassVar[str] = "1"
     """Bump when prompts or scoring change, so old and new numbers are never mixed."""
     metrics: ClassVar[Mapping[str, str]] = {}

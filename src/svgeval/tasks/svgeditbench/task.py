@@ -55,6 +55,9 @@ class SvgEditBench(Task):
     transparency, crop_to_half."""
 
     name = "svgeditbench"
+    suite = "SVGEditBench"
+    suite_source = "mti-lab/SVGEditBench (GitHub)"
+    preset = "svgeditbench"
     description = "SVGEditBench (CVPRW 2024): 6 editing tasks on 100 Twemoji, MSE of 72x72 renders"
     version = "1"
     metrics: ClassVar[Mapping[str, str]] = {

@@ -12,17 +12,18 @@ from __future__ import annotations
 from abc import abstractmethod
 from typing import Any, ClassVar
 
-from svgeval.tasks.base import Sample, Task, TaskOptions
+from svgeval.tasks.base import Sample, TaskOptions
 from svgeval.tasks.svgenius.data import (
     TIERS,
     SvgeniusEditingOptions,
+    SvgeniusTask,
     TaskFile,
     load_task_files,
 )
 from svgeval.tasks.svgenius.scoring import ReferenceRenders
 
 
-class SvgeniusCodeTask(Task):
+class SvgeniusCodeTask(SvgeniusTask):
     """Base of the SVGenius tasks whose answer is SVG code."""
 
     task_file: ClassVar[str]

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, Literal, TypeVar
 
-from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.base import Task, TaskOptions
 from svgeval.tasks.data_files import read_json_items
 from svgeval.tasks.download import GithubRelease, resolve_data
 
@@ -26,6 +26,14 @@ Item = TypeVar("Item")
 RELEASE = GithubRelease("ZJU-REAL/SVGenius", "528cbff", marker="src/tasks")
 TIERS = ("easy", "medium", "hard")
 CUSTOM_GROUP = "custom"
+
+
+class SvgeniusTask(Task):
+    """Base of every SVGenius task: the suite it is listed under."""
+
+    suite = "SVGenius"
+    suite_source = RELEASE.repo
+    preset = "svgenius"
 
 TASK_FILES: Mapping[str, Mapping[str, str]] = {
     "understanding": {tier: f"understanding/{tier}_generation_results.json" for tier in TIERS},

@@ -30,10 +30,15 @@ from svgeval.tasks.base import (
     FailureKind,
     Sample,
     Score,
-    Task,
 )
 from svgeval.tasks.svgenius import prompts
-from svgeval.tasks.svgenius.data import TIERS, SvgeniusOptions, TaskFile, load_task_files
+from svgeval.tasks.svgenius.data import (
+    TIERS,
+    SvgeniusOptions,
+    SvgeniusTask,
+    TaskFile,
+    load_task_files,
+)
 
 QUESTION_CATEGORIES = {"question1": "perceptual", "question2": "semantic", "question3": "design"}
 PAPER_QUESTIONS = ("question1", "question2")
@@ -105,7 +110,7 @@ class UnderstandingOptions(SvgeniusOptions):
 
 
 @register_task
-class SvgeniusUnderstanding(Task):
+class SvgeniusUnderstanding(SvgeniusTask):
     """Perceptual and semantic multiple-choice QA over SVG code (SVGenius, appendix F)."""
 
     name = "svgenius-understanding"

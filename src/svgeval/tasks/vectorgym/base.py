@@ -59,6 +59,9 @@ class VectorGymOptions:
 class VectorGymTask(Task):
     """Base of the four VectorGym tasks."""
 
+    suite = "VectorGym"
+    suite_source = "ServiceNow/VectorGym (HF) + released code"
+    preset = "vectorgym"
     Options = VectorGymOptions
     kind: str
     """``sketch``, ``edit``, ``text`` or ``caption``: picks prompts."""

@@ -1,0 +1,175 @@
+"""SVGEditBench V2: edit an emoji's SVG code as an instruction says; compared with the target.
+
+Reproduces the released pipeline (github.com/mti-lab/SVGEditBenchV2): the prompt of
+``src/inference/gpt_seq.py`` / ``vllm.py`` (one user message: the instruction, then the original
+SVG in a ```svg block), the answer rule of their ``parse_response``
+(:mod:`svgeval.svg.extract`, ``svgeditbench-v2``) and the metrics of
+``src/9_calculate_metrics.py``: output and target rendered by CairoSVG at 224 x 224 on white
+with a 5 s limit per render (the run's ``--render-timeout`` defaults to it), then per sample
+
+* ``mse``: ``mean((out - ref)^2)`` over pixels and the three channels of [0, 1] renders
+  (``evaluation/mse.py``: OpenCV BGR / 255);
+* ``dino``: cosine of DINOv2-giant CLS features of the two renders (``evaluation/dinov2.py``;
+  [0, 1] pixels without ImageNet normalisation unless ``--set dino_input=imagenet``);
+* ``clip``: torchmetrics ``CLIPScore`` with CLIP ViT-B/32, ``max(100 cos(image, text), 0)``,
+  of the *output* render and the target emoji's name (``evaluation/clipscore.py``);
+* ``chamfer``: the two-level Chamfer distance of points sampled on every shape's outline, in
+  user units (``evaluation/chamfer.py``; :mod:`svgeval.metrics.chamfer`).
+
+As released, an answer that cannot be extracted or rendered has no value for any metric (the
+metrics loop over the rendered PNGs) and the means are over the rest; svgeval records such
+samples as failures, counted in ``results.json``. An SVG whose shapes the released Chamfer code
+cannot read has no ``chamfer`` (the reason is recorded). The defects of the released code are
+in ``docs/svgeditbench_v2.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, Literal
+
+from svgeval.metrics.chamfer import svg_chamfer
+from svgeval.metrics.clip import clip_score
+from svgeval.metrics.dino import dino_cls
+from svgeval.metrics.pixel import mse
+from svgeval.svg.extract import extract_svg
+from svgeval.svg.isolation import Renderer
+from svgeval.svg.render import FloatImage, RenderSpec
+from svgeval.tasks import register_task
+from svgeval.tasks.base import (
+    BLANK_SVG,
+    BatchItem,
+    Failure,
+    FailureKind,
+    MetricContext,
+    Sample,
+    Score,
+    Task,
+    TaskOptions,
+    batch_values,
+)
+from svgeval.tasks.svgeditbench_v2.data import (
+    Triplet,
+    emoji_name,
+    load_triplets,
+    read_zwj_sequences,
+)
+from svgeval.tasks.svgenius.scoring import ReferenceRenders
+
+RENDER = RenderSpec.square(224, background="white")
+PRESET = "svgeditbench-v2"
+GROUP = "edit"
+
+
+def prompt(instruction: str, before_svg: str) -> str:
+    """The released user message (``gpt_seq.py`` and ``vllm.py``)."""
+    return (f"The following is the SVG code representing an image. {instruction} "
+            f"Only return the output SVG code.\n\n```svg\n{before_svg}\n```")
+
+
+@dataclass(frozen=True)
+class SvgEditBenchV2Options:
+    """``--set`` options of ``svgeditbench-v2``."""
+
+    extract: Literal["svgeditbench-v2", "auto"] = field(
+        default="svgeditbench-v2", metadata={"help": "svgeditbench-v2: the released parser (one "
+                                             "```svg block, else one bare <svg>); auto: lenient"})
+    dino_input: Literal["released", "imagenet"] = field(
+        default="released", metadata={"help": "released: [0, 1] pixels as the released code; "
+                                      "imagenet: with DINOv2's ImageNet mean/std normalisation"})
+    chamfer: Literal["released", "corrected"] = field(
+        default="released", metadata={"help": "released: shapes read as the released code "
+                                      "(its defects kept); corrected: SVG transforms, polygons"})
+    zwj_sequences: Path | None = field(
+        default=None, metadata={"help": "Unicode's emoji-zwj-sequences.txt (16.0) naming ZWJ "
+                                "emoji for CLIP, as released; without it their parts' names"})
+
+
+@register_task
+class SvgEditBenchV2(Task):
+    """SVGEditBench V2 (mti-lab): instruction-driven edits of emoji SVGs."""
+
+    name = "svgeditbench-v2"
+    description = ("SVGEditBench V2: instruction edits of emoji SVGs; MSE, DINOv2, CLIP score, "
+                   "Chamfer distance at 224 px")
+    suite = "SVGEditBench V2"
+    suite_source = "mti-lab/SVGEditBenchV2 (GitHub) + released pipeline"
+    preset = PRESET
+    render_timeout_s = 5.0
+    Options = SvgEditBenchV2Options
+    batched_metrics: ClassVar[tuple[str, ...]] = ("dino", "clip")
+    metrics: ClassVar[Mapping[str, str]] = {
+        "mse": "mse", "dino": "dino_cls", "clip": "clip_score", "chamfer": "chamfer"}
+
+    def __init__(self, options: TaskOptions) -> None:
+        super().__init__(options)
+        self._references = ReferenceRenders(spec=RENDER)
+
+    def load(self) -> list[Sample]:
+        path = self.settings.zwj_sequences
+        zwj = read_zwj_sequences(path) if path is not None else {}
+        return [self._sample(triplet, zwj) for triplet in load_triplets(self.options.data)]
+
+    def _sample(self, triplet: Triplet, zwj: Mapping[str, str]) -> Sample:
+        target: dict[str, Any] = {"after_svg": triplet.after_svg}
+        try:
+            target["caption"] = emoji_name(triplet.after_file, zwj)
+        except ValueError as error:
+            target["caption_error"] = f"no emoji name for {triplet.after_file}: {error}"
+        return Sample(
+            id=triplet.id, group=GROUP,
+            messages=[{"role": "user", "content": prompt(triplet.instruction, triplet.before_svg)}],
+            reference=f"```svg\n{triplet.after_svg}\n```", input_svg=triplet.before_svg,
+            target=target)
+
+    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+        reference = self._references.get(sample.target["after_svg"], renderer)
+        if reference.image is None:
+            return Score(failure=Failure.of_render(reference, FailureKind.REFERENCE))
+        extraction = extract_svg(response, rule=self.settings.extract)
+        if extraction.svg is None:
+            return Score.unextracted(extraction, {"mse": None, "chamfer": None})
+        score = Score(extracted=extraction.svg, extraction_rule=extraction.rule)
+        output = renderer.render(extraction.svg, RENDER)
+        if output.image is None:
+            score.metrics = {"mse": None, "chamfer": None}
+            score.failure = Failure.of_render(output)
+            return score
+        score.metrics["mse"] = mse(output.image, reference.image)
+        chamfer = renderer.call(svg_chamfer, extraction.svg, sample.target["after_svg"],
+                                self.settings.chamfer == "released")
+        score.metrics["chamfer"] = chamfer.value
+        if chamfer.failure is not None:
+            score.not_computed["chamfer"] = f"Chamfer distance: {chamfer.failure.message}"
+        return score
+
+    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
+        scores = [Score(metrics={"dino": None, "clip": None}) for _ in items]
+        drawn: list[tuple[int, FloatImage, FloatImage]] = []
+        for index, item in enumerate(items):
+            if item.output_svg == BLANK_SVG:  # failed: the released metrics have no PNG for it
+                continue
+            output = context.renderer.render(item.output_svg, RENDER).image
+            reference = self._references.get(item.sample.target["after_svg"],
+                                             context.renderer).image
+            if output is not None and reference is not None:
+                drawn.append((index, output, reference))
+        options: dict[str, Any] = {"batch_size": context.batch_size, "device": context.device,
+                                   "preset": PRESET}
+        dino = batch_values([scores[i] for i, _, _ in drawn], ("dino",), lambda: dino_cls(
+            [out for _, out, _ in drawn], [ref for _, _, ref in drawn],
+            imagenet_normalize=self.settings.dino_input == "imagenet", **options))
+        for (index, _, _), value in zip(drawn, dino):
+            scores[index].metrics["dino"] = value
+        captioned = [(i, out) for i, out, _ in drawn if "caption" in items[i].sample.target]
+        for i, _, _ in drawn:
+            if "caption" not in items[i].sample.target:
+                scores[i].not_computed["clip"] = items[i].sample.target["caption_error"]
+        clip = batch_values([scores[i] for i, _ in captioned], ("clip",), lambda: clip_score(
+            [out for _, out in captioned],
+            [items[i].sample.target["caption"] for i, _ in captioned], **options))
+        for (index, _), value in zip(captioned, clip):
+            scores[index].metrics["clip"] = value
+        return scores

@@ -1,0 +1,35 @@
+"""DINOv2 CLS cosine of SVGEditBench V2, against the model run by hand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from svgeval.metrics.dino import IMAGENET_MEAN, IMAGENET_STD, dino_cls
+
+
+def test_dino_cls_is_the_cls_cosine_of_unnormalised_pixels(tiny_dino_dir: Path) -> None:
+    torch = pytest.importorskip("torch")
+    from transformers import Dinov2Model
+
+    rng = np.random.default_rng(0)
+    a, b = (rng.integers(0, 256, size=(28, 28, 3), dtype=np.uint8) for _ in range(2))
+    model = Dinov2Model.from_pretrained(tiny_dino_dir).eval()
+
+    def cls(image: np.ndarray, normalize: bool) -> object:
+        pixels = torch.tensor(image, dtype=torch.float32).permute(2, 0, 1)[None] / 255
+        if normalize:
+            pixels = (pixels - torch.tensor(IMAGENET_MEAN)[:, None, None]) / torch.tensor(
+                IMAGENET_STD)[:, None, None]
+        with torch.no_grad():
+            return model(pixel_values=pixels).last_hidden_state[0, 0]  # after the final norm
+
+    for normalize in (False, True):
+        expected = torch.nn.functional.cosine_similarity(cls(a, normalize), cls(b, normalize),
+                                                         dim=0).item()
+        got = dino_cls([a, a], [a.copy(), b], model_path=str(tiny_dino_dir),
+                       imagenet_normalize=normalize, device="cpu")
+        assert got[0] == pytest.approx(1.0, abs=1e-6)
+        assert got[1] == pytest.approx(expected, abs=1e-5)

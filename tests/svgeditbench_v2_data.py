@@ -1,0 +1,35 @@
+"""Tiny SVGEditBench V2 triplet folders in the released layout (``src/restore_dataset.py``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 36 36">{}</svg>'
+RED_CIRCLE = SVG.format('<circle cx="18" cy="18" r="12" fill="#d22"/>')
+BLUE_CIRCLE = SVG.format('<circle cx="18" cy="18" r="12" fill="#22d"/>')
+RED_SQUARE = SVG.format('<rect x="6" y="6" width="24" height="24" fill="#d22"/>')
+GREEN_CLOCK = SVG.format('<g transform="translate(2 0)"><circle cx="16" cy="18" r="14" '
+                         'fill="#2a2"/><path d="M16 18 L16 8 M16 18 L24 18" stroke="#000"/></g>')
+
+TRIPLETS = {
+    "0000": (RED_CIRCLE, BLUE_CIRCLE, "Make the circle blue.", "twemoji_1f535.png"),
+    "0001": (RED_CIRCLE, RED_SQUARE, "Turn the circle into a square.",
+             "fluentui_flat_red_square_flat.png"),
+    "0002": (RED_SQUARE, GREEN_CLOCK, "Draw a green clock at three.",
+             "noto-emoji_emoji_u1f552.png"),
+}
+
+
+def write_triplets(root: Path) -> Path:
+    """The folders ``<root>/<id>/{before,after}.svg, instruction.txt, metadata.json``."""
+    for triplet_id, (before, after, instruction, after_file) in TRIPLETS.items():
+        folder = root / triplet_id
+        folder.mkdir(parents=True)
+        (folder / "before.svg").write_text(before, encoding="utf-8")
+        (folder / "after.svg").write_text(after, encoding="utf-8")
+        (folder / "instruction.txt").write_text(instruction, encoding="utf-8")
+        (folder / "metadata.json").write_text(json.dumps(
+            {"after": after_file, "before": "twemoji_1f534.png", "distance": 0.1}),
+            encoding="utf-8")
+    return root
