@@ -182,7 +182,6 @@ def run(
             raise UserError(f"--renderer must be one of {', '.join(RENDERERS)}, got {renderer!r}")
         if device not in ("auto", "cpu", "cuda", "mps"):
             raise UserError(f"--device must be auto, cpu, cuda or mps, got {device!r}")
-        check_executor(executor, ray_address)
         if temperature > 2:
             raise UserError(f"--temperature must be at most 2, got {temperature:g}")
         for metric, path in _parse_sets(model_path or [], "--model-path", "METRIC=PATH").items():
@@ -222,6 +221,7 @@ def run(
             shard=slice_,
             executor=executor, ray_address=ray_address,
         )
+        check_executor(executor, ray_address)  # last: starting Ray takes seconds
         runner = Runner(task_obj, backend, RunDir(out_dir), settings, judge=judge_setup)
         results = execute(runner, runner.prepare(resume), runner.run)
     if not results.complete:
