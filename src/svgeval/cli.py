@@ -20,6 +20,7 @@ from rich.markup import escape
 from svgeval import __version__
 from svgeval.cli_errors import UserError, console, user_errors
 from svgeval.cli_execute import execute, stdout_console
+from svgeval.cli_executor import ExecutorFlag, RayAddressFlag, check_executor
 from svgeval.cli_judge import (
     JudgeApiKeyEnv,
     JudgeBaseUrl,
@@ -161,6 +162,8 @@ def run(
     judge_api_key_env: JudgeApiKeyEnv = None,
     judge_concurrency: JudgeConcurrency = 8,
     text_only_judge: TextOnlyJudge = False,
+    executor: ExecutorFlag = "local",
+    ray_address: RayAddressFlag = None,
 ) -> None:
     """Run TASK with a model and write the run directory."""
     with user_errors():
@@ -218,7 +221,9 @@ def run(
             device=None if device == "auto" else device,
             epochs=epochs,
             shard=slice_,
+            executor=executor, ray_address=ray_address,
         )
+        check_executor(executor, ray_address)  # last: starting Ray takes seconds
         runner = Runner(task_obj, backend, RunDir(out_dir), settings, judge=judge_setup)
         results = execute(runner, runner.prepare(resume), runner.run)
     if not results.complete:
@@ -241,7 +246,8 @@ def score(
 
     Samples with no cached response stay missing (`--resume` completes them). The run's files
     change only once re-scoring has finished. Judged metrics come from the run's cached
-    verdicts; only with --judge is a judge asked, for the verdicts not in the cache.
+    verdicts; only with --judge is a judge asked, for the verdicts not in the cache. Scoring
+    runs with the local executor, whatever executor the run used.
     """
     with user_errors():
         run_dir = RunDir(run_directory)

@@ -22,11 +22,13 @@ def cached_runner(
     config: RunConfig, run_dir: RunDir, data: Path | None, judge: Judge | None = None
 ) -> Runner:
     """A runner of the run ``config`` that asks no model: its answers come from the run's cache
-    and its judged metrics from the cached verdicts (unless ``judge`` can be asked)."""
+    and its judged metrics from the cached verdicts (unless ``judge`` can be asked). It scores
+    with the local executor, whatever executor the run used."""
     if judge is None and config.judge is not None:
         judge = Judge(config.judge)
-    runner = Runner(task_from_config(config, data), load_model("identity"), run_dir,
-                    config.settings, judge=judge)
+    local = config.settings.model_copy(update={"executor": "local", "ray_address": None})
+    runner = Runner(task_from_config(config, data), load_model("identity"), run_dir, local,
+                    judge=judge)
     runner.model.spec = config.model
     return runner
 

@@ -14,6 +14,7 @@ paper's reading leaves out only the samples with no answer to extract (see :clas
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from svgeval.runner.records import RecordKey, SampleRecord
@@ -27,6 +28,30 @@ from svgeval.tasks.base import (
     Score,
     Task,
 )
+
+
+@dataclass(frozen=True)
+class MetricBackend:
+    """Where the model metrics compute: in this process (:meth:`local`) or on a Ray actor
+    (:mod:`svgeval.runner.ray_executor`); ``batch_size`` samples per :attr:`batch_score` call."""
+
+    batch_size: int
+    batch_score: Callable[[list[BatchItem]], list[Score]]
+    """:meth:`Task.batch_score` of one batch."""
+    set_score: Callable[[dict[str, list[BatchItem]]], Score]
+    """:meth:`Task.set_score` of every group."""
+
+    @classmethod
+    def local(cls, task: Task, context: MetricContext) -> MetricBackend:
+        return cls(
+            context.batch_size,
+            lambda items: task.batch_score(items, context),
+            lambda groups: task.set_score(groups, context),
+        )
+
+
+def _backend(task: Task, where: MetricContext | MetricBackend) -> MetricBackend:
+    return where if isinstance(where, MetricBackend) else MetricBackend.local(task, where)
 
 
 def needs_batched_metrics(task: Task, record: SampleRecord) -> bool:
@@ -56,7 +81,7 @@ def fill_batched_metrics(
     task: Task,
     samples: Mapping[str, Sample],
     records: dict[RecordKey, SampleRecord],
-    context: MetricContext,
+    context: MetricContext | MetricBackend,
     samples_file: Path,
     progress: Callable[[int], None] = lambda done: None,
 ) -> None:
@@ -64,9 +89,10 @@ def fill_batched_metrics(
     batch in ``samples_file``."""
     if not task.batched_metrics:
         return
+    backend = _backend(task, context)
     todo = [r for r in records.values() if r.id in samples and needs_batched_metrics(task, r)]
-    for chunk in _chunks(todo, context.batch_size):
-        scores = task.batch_score([batch_item(samples[r.id], r) for r in chunk], context)
+    for chunk in _chunks(todo, backend.batch_size):
+        scores = backend.batch_score([batch_item(samples[r.id], r) for r in chunk])
         updated = {
             record.key: record.model_copy(
                 update={
@@ -87,7 +113,7 @@ def set_level_metrics(
     task: Task,
     samples: Mapping[str, Sample],
     records: Mapping[RecordKey, SampleRecord],
-    context: MetricContext,
+    context: MetricContext | MetricBackend,
 ) -> dict[int, Score]:
     """Epoch -> the task's set-level metrics over every scored sample of each group of that
     epoch (see :meth:`Task.set_score`); empty when the task declares none."""
@@ -98,4 +124,5 @@ def set_level_metrics(
         if record.id in samples and (record.failure is None or record.failure.is_models):
             groups = epochs.setdefault(record.epoch, {})
             groups.setdefault(record.group, []).append(batch_item(samples[record.id], record))
-    return {epoch: task.set_score(groups, context) for epoch, groups in sorted(epochs.items())}
+    backend = _backend(task, context)
+    return {epoch: backend.set_score(groups) for epoch, groups in sorted(epochs.items())}

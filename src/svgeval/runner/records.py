@@ -100,6 +100,10 @@ class Settings(OmitsDefaults):
     """Samples per batch of a model-based metric."""
     device: str | None = None
     """Where model-based metrics run: cpu, cuda, mps (None: cuda when available)."""
+    executor: str = "local"
+    """Where scoring and model metrics ran: local or ray; not part of the identity."""
+    ray_address: str | None = None
+    """The Ray cluster joined with ``--executor ray`` (None: a local Ray instance)."""
     epochs: int = 1
     """Answers per prompt (``--epochs``; not part of the identity: a resume may raise it)."""
     shard: Shard | None = None

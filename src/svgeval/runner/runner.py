@@ -17,15 +17,13 @@ from __future__ import annotations
 
 import asyncio
 import time
-import traceback
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
 
 from svgeval import __version__
 from svgeval.models.base import GenerationRequest, Model, ModelError
 from svgeval.runner.epochs import summarize, usage_totals
+from svgeval.runner.executors import make_executor
 from svgeval.runner.identity import (
     RunConflict,
     build_config,
@@ -34,7 +32,6 @@ from svgeval.runner.identity import (
     prompt_hash,
 )
 from svgeval.runner.judging import Judge, Judging, check_image_inputs, judgment_cache
-from svgeval.runner.metric_stage import fill_batched_metrics, set_level_metrics
 from svgeval.runner.records import (
     RecordKey,
     ResponseRecord,
@@ -59,13 +56,7 @@ from svgeval.runner.units import (
     select_samples,
     work_units,
 )
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render_fast import make_renderer
-from svgeval.tasks.base import Failure, FailureKind, MetricContext, Sample, Score, Task
-
-SCORING_THREADS_PER_WORKER = 8
-"""Samples scored at once per render worker: enough waiting renders to fill a chunk of eight
-(see :mod:`svgeval.svg.batch`) while the workers draw the previous one."""
+from svgeval.tasks.base import Failure, FailureKind, Sample, Score, Task
 
 RunSettings = Settings
 """Generation and execution settings shared by every task (see :class:`Settings`)."""
@@ -89,21 +80,6 @@ Progress = Callable[[SampleRecord], None]
 """Called with each finished sample record (the CLI advances its progress display)."""
 
 
-def score_sample(task: Task, sample: Sample, response: str, renderer: Renderer) -> dict[str, Any]:
-    """Score one response into the scoring fields of a record; a scorer crash is a failure."""
-    try:
-        score = task.score(sample, response, renderer)
-    except Exception as error:  # noqa: BLE001 - a bug in a scorer must not take the run down
-        last = traceback.format_exception_only(type(error), error)[-1].strip()
-        return {"failure": Failure(kind=FailureKind.SCORER_ERROR, detail=last)}
-    return {
-        "failure": score.failure,
-        "metrics": score.metrics,
-        "extracted": score.extracted,
-        "extraction_rule": score.extraction_rule,
-        "not_computed": score.not_computed,
-        "judge_requests": score.judge_requests,
-    }
 
 
 def _truncation(failure: Failure | None, finish_reason: str | None, max_tokens: int | None) -> (
@@ -214,18 +190,19 @@ class Runner:
     async def _execute(self, resumed: Resumed, pending: list[WorkUnit], generate: bool) -> Results:
         responses, done = resumed.responses, resumed.done
         samples = {sample.id: sample for sample in resumed.samples}
+        executor = make_executor(self.task, self.settings)  # first: Ray may refuse to start
         started = time.perf_counter()
         generated_tokens = 0
         semaphore = asyncio.Semaphore(self.settings.concurrency)
         response_log = RecordAppender(self.run_dir.responses) if generate else None
         scratch = self.run_dir.samples.with_name(self.run_dir.samples.name + ".rescore")
         sample_log = RecordAppender(self.run_dir.samples if generate else scratch)
-        renderer = make_renderer(self.settings.renderer, self.settings.render_workers,
-                                 self.settings.render_timeout_s, self.settings.render_cache)
-        threads = ThreadPoolExecutor(max_workers=SCORING_THREADS_PER_WORKER * renderer.workers)
-        loop = asyncio.get_running_loop()
+        model = executor.limit(self.model, self.settings.concurrency)
         verdicts = judgment_cache(self.run_dir.read_judgments())
-        judging = Judging(self.judge, self.task, self.run_dir.judgments, verdicts)
+        judge = self.judge
+        if judge is not None and judge.model is not None:
+            judge = replace(judge, model=executor.limit(judge.model, judge.concurrency))
+        judging = Judging(judge, self.task, self.run_dir.judgments, verdicts)
 
         async def handle(unit: WorkUnit) -> None:
             nonlocal generated_tokens
@@ -233,13 +210,11 @@ class Runner:
             cached = responses.get(unit.key)
             if cached is None or cached.prompt_hash != prompt_hash(sample):
                 async with semaphore:
-                    cached = await self._generate(unit)
+                    cached = await self._generate(unit, model)
                 if cached.error is None and response_log is not None:
                     response_log.append(cached)
                     generated_tokens += cached.usage.completion_tokens
-            scored = await loop.run_in_executor(
-                threads, score_sample, self.task, sample, cached.response or "", renderer
-            )
+            scored = await executor.score(sample, cached.response or "")
             await judging.apply(sample.id, scored)
             if cached.error is not None:  # scored as an empty answer: failure values apply
                 scored["failure"] = Failure(kind=FailureKind.MODEL_ERROR, detail=cached.error)
@@ -269,25 +244,10 @@ class Runner:
             try:
                 await asyncio.gather(*jobs)
                 sample_log.close()
-                context = MetricContext(
-                    renderer, self.settings.metric_batch_size, self.settings.device
-                )
-                await loop.run_in_executor(
-                    threads,
-                    fill_batched_metrics,
-                    self.task,
+                self._set_level = await executor.batch_stage(
                     samples,
                     done,
-                    context,
                     self.run_dir.samples if generate else scratch,
-                )
-                self._set_level = await loop.run_in_executor(
-                    threads,
-                    set_level_metrics,
-                    self.task,
-                    samples,
-                    done,
-                    context,
                 )
                 finished = True
             except BaseException:
@@ -296,13 +256,12 @@ class Runner:
                 await asyncio.gather(*jobs, return_exceptions=True)
                 raise
         finally:
-            threads.shutdown(wait=True)
-            renderer.close()
             if response_log is not None:
                 response_log.close()
             sample_log.close()
-            await self.model.aclose()
+            await model.aclose()
             await judging.aclose()
+            executor.close()
             if generate or finished:  # an interrupted re-score leaves the run as it was
                 if not generate:
                     scratch.replace(self.run_dir.samples)
@@ -316,7 +275,7 @@ class Runner:
                 scratch.unlink(missing_ok=True)
         return results
 
-    async def _generate(self, unit: WorkUnit) -> ResponseRecord:
+    async def _generate(self, unit: WorkUnit, model: Model) -> ResponseRecord:
         sample = unit.sample
         request = GenerationRequest(
             sample_id=sample.id,
@@ -328,7 +287,7 @@ class Runner:
             reference=sample.reference,
         )
         try:
-            generation = await self.model.generate(request)
+            generation = await model.generate(request)
         except ModelError as error:
             return ResponseRecord(
                 id=sample.id,

@@ -1,0 +1,145 @@
+"""Where a run's scoring and batched model metrics execute: ``--executor local`` or ``ray``.
+
+:class:`Runner` asks its :class:`Executor` three things: score one sample
+(:meth:`Executor.score`), compute the batched and set-level model metrics
+(:meth:`Executor.batch_stage`), and wrap a model so that its calls share the endpoint's
+concurrency limit (:meth:`Executor.limit`). The local executor is the default and needs no Ray:
+scoring runs in a thread pool whose threads wait on one isolated :class:`Renderer`. The Ray
+executor (:mod:`svgeval.runner.ray_executor`) runs the same functions on Ray workers, each with
+its own isolated renderer; the executor is not part of a run's identity, because the records it
+writes are the same (timings aside).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import traceback
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+from svgeval.models.base import Model
+from svgeval.runner.metric_stage import MetricBackend, fill_batched_metrics, set_level_metrics
+from svgeval.runner.records import RecordKey, SampleRecord, Settings
+from svgeval.svg.isolation import Renderer
+from svgeval.svg.render_fast import make_renderer
+from svgeval.tasks.base import Failure, FailureKind, MetricContext, Sample, Score, Task
+
+EXECUTORS = ("local", "ray")
+
+SCORING_THREADS_PER_WORKER = 8
+"""Samples scored at once per render worker: enough waiting renders to fill a chunk of eight
+(see :mod:`svgeval.svg.batch`) while the workers draw the previous one."""
+
+T = TypeVar("T")
+
+
+class ExecutorError(RuntimeError):
+    """An executor that cannot start or lost a worker; one line saying what to do."""
+
+
+def score_sample(task: Task, sample: Sample, response: str, renderer: Renderer) -> dict[str, Any]:
+    """Score one response into the scoring fields of a record; a scorer crash is a failure."""
+    try:
+        score = task.score(sample, response, renderer)
+    except Exception as error:  # noqa: BLE001 - a bug in a scorer must not take the run down
+        last = traceback.format_exception_only(type(error), error)[-1].strip()
+        return {"failure": Failure(kind=FailureKind.SCORER_ERROR, detail=last)}
+    return {
+        "failure": score.failure,
+        "metrics": score.metrics,
+        "extracted": score.extracted,
+        "extraction_rule": score.extraction_rule,
+        "not_computed": score.not_computed,
+        "judge_requests": score.judge_requests,
+    }
+
+
+def settings_renderer(settings: Settings, workers: int | None) -> Renderer:
+    """The isolated renderer ``settings`` ask for (renderer, timeout, cache), with ``workers``."""
+    return make_renderer(settings.renderer, workers, settings.render_timeout_s,
+                         settings.render_cache)
+
+
+class Executor(ABC):
+    """Runs the scoring of one run; :meth:`close` releases its workers."""
+
+    def __init__(self, task: Task, settings: Settings) -> None:
+        self.task = task
+        self.settings = settings
+        self._threads = ThreadPoolExecutor(max_workers=self.threads())
+
+    def threads(self) -> int:
+        """Driver threads: each waits on one scoring call."""
+        return 2
+
+    async def in_thread(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` in the executor's threads (it blocks; the event loop must not)."""
+        return await asyncio.get_running_loop().run_in_executor(self._threads, function, *args)
+
+    @abstractmethod
+    async def score(self, sample: Sample, response: str) -> dict[str, Any]:
+        """The scoring fields of ``sample``'s record (see :func:`score_sample`)."""
+
+    @abstractmethod
+    def metric_backend(self) -> MetricBackend:
+        """Where the batched and set-level model metrics compute."""
+
+    async def batch_stage(
+        self,
+        samples: Mapping[str, Sample],
+        records: dict[RecordKey, SampleRecord],
+        samples_file: Path,
+    ) -> dict[int, Score]:
+        """Fill the batched metrics of ``records`` (stored in ``samples_file`` batch by batch) and
+        return the set-level metrics of each epoch (see :mod:`svgeval.runner.metric_stage`)."""
+        if not self.task.batched_metrics and not self.task.set_metrics:
+            return {}
+        backend = self.metric_backend()
+        await self.in_thread(fill_batched_metrics, self.task, samples, records, backend,
+                             samples_file)
+        return await self.in_thread(set_level_metrics, self.task, samples, records, backend)
+
+    def limit(self, model: Model, concurrency: int) -> Model:
+        """``model``, its calls limited to ``concurrency`` in flight per endpoint across every
+        process of the run; locally the model's own limit already is that."""
+        return model
+
+    def close(self) -> None:
+        self._threads.shutdown(wait=True)
+
+
+class LocalExecutor(Executor):
+    """Scoring in this process's threads, rendering in one isolated :class:`Renderer` pool."""
+
+    def __init__(self, task: Task, settings: Settings) -> None:
+        self.renderer = settings_renderer(settings, settings.render_workers)
+        super().__init__(task, settings)
+
+    def threads(self) -> int:
+        return SCORING_THREADS_PER_WORKER * self.renderer.workers
+
+    async def score(self, sample: Sample, response: str) -> dict[str, Any]:
+        return await self.in_thread(score_sample, self.task, sample, response, self.renderer)
+
+    def metric_backend(self) -> MetricBackend:
+        context = MetricContext(self.renderer, self.settings.metric_batch_size,
+                                self.settings.device)
+        return MetricBackend.local(self.task, context)
+
+    def close(self) -> None:
+        super().close()
+        self.renderer.close()
+
+
+def make_executor(task: Task, settings: Settings) -> Executor:
+    """The executor ``settings.executor`` names; Ray is imported only when it is chosen."""
+    if settings.executor == "local":
+        return LocalExecutor(task, settings)
+    if settings.executor == "ray":
+        from svgeval.runner.ray_executor import RayExecutor
+
+        return RayExecutor(task, settings)
+    raise ValueError(f"--executor must be one of {', '.join(EXECUTORS)}, got {settings.executor!r}")
