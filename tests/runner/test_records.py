@@ -154,3 +154,28 @@ def test_periodic_reporter_writes_a_last_line_on_exit() -> None:
     with PeriodicReporter(monitor, written.append, interval_s=3600):
         pass
     assert len(written) == 1 and written[0].startswith("3/3 samples")
+
+
+def test_dataset_hash_streams_the_same_digest_as_the_whole_list() -> None:
+    import hashlib
+
+    from svgeval.runner.identity import dataset_hash
+    from svgeval.tasks.base import Sample
+
+    samples = [Sample(id=f"g/{i}", group="g", messages=[{"role": "user", "content": f"é {i}"}],
+                      reference="<svg/>", target={"n": i, "path": Path("x")}) for i in range(3)]
+    whole = json.dumps([(s.id, s.group, s.messages, s.reference, dict(s.target)) for s in samples],
+                       sort_keys=True, ensure_ascii=False, default=str)
+    assert dataset_hash(samples) == hashlib.sha256(whole.encode("utf-8")).hexdigest()
+    assert dataset_hash([]) == hashlib.sha256(b"[]").hexdigest()
+
+
+@pytest.mark.parametrize("n", [2, 7, 1001, 6001])
+def test_bootstrap_in_blocks_draws_the_same_resamples_as_all_at_once(n: int) -> None:
+    from svgeval.tasks.aggregate import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED
+
+    values = np.random.default_rng(1).random(n)
+    rng = np.random.default_rng(BOOTSTRAP_SEED)
+    means = values[rng.integers(0, n, size=(BOOTSTRAP_RESAMPLES, n))].mean(axis=1)
+    expected = tuple(float(v) for v in np.percentile(means, [2.5, 97.5]))
+    assert mean_stats(values.tolist()).ci95 == expected

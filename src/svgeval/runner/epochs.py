@@ -83,7 +83,8 @@ class Summary:
 
 
 def _dumped(records: Sequence[SampleRecord]) -> list[dict[str, Any]]:
-    return [record.model_dump(mode="json") for record in records]
+    """The records as the task's aggregate reads them (the prompt and answer are not read)."""
+    return [record.model_dump(mode="json", exclude={"prompt", "response"}) for record in records]
 
 
 def summarize(

@@ -44,8 +44,18 @@ def prompt_hash(sample: Sample) -> str:
 
 
 def dataset_hash(samples: Sequence[Sample]) -> str:
-    """Hash of every sample's id, group, prompt, reference and scoring target."""
-    return _digest([(s.id, s.group, s.messages, s.reference, dict(s.target)) for s in samples])
+    """Hash of every sample's id, group, prompt, reference and scoring target.
+
+    The digest of the JSON list of ``(id, group, messages, reference, target)``, fed to the hash
+    one sample at a time (the same bytes as dumping the whole list, without holding them).
+    """
+    digest = hashlib.sha256(b"[")
+    for index, s in enumerate(samples):
+        item = json.dumps((s.id, s.group, s.messages, s.reference, dict(s.target)),
+                          sort_keys=True, ensure_ascii=False, default=str)
+        digest.update(((", " if index else "") + item).encode("utf-8"))
+    digest.update(b"]")
+    return digest.hexdigest()
 
 
 def package_versions() -> dict[str, str]:

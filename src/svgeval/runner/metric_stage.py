@@ -104,7 +104,9 @@ def fill_batched_metrics(
         }
         records.update(updated)
         stored = latest_by_key(read_records(samples_file, SampleRecord))
-        stored.update(updated)
+        for key, record in updated.items():  # the stored record keeps its prompt and answer
+            stored[key] = stored.get(key, record).model_copy(
+                update={"metrics": record.metrics, "not_computed": record.not_computed})
         rewrite_records(samples_file, stored.values())
         progress(len(chunk))
 

@@ -235,12 +235,22 @@ class Runner:
                 **scored,
             )
             sample_log.append(record)
-            done[unit.key] = record
             self.progress(record)
+            # kept for the results without the prompt and answer, which are on disk and in the
+            # sample: memory grows by the scores only (see bench/RESULTS.md)
+            done[unit.key] = record.model_copy(update={"prompt": [], "response": None})
 
         finished = False
         try:
-            jobs = [asyncio.ensure_future(handle(unit)) for unit in pending]
+            # at most a few batches of work units at a time: answers wait in memory only
+            # while their scoring is near, so memory does not grow with the dataset
+            in_flight = asyncio.Semaphore(max(64, 4 * self.settings.concurrency))
+
+            async def bounded(unit: WorkUnit) -> None:
+                async with in_flight:
+                    await handle(unit)
+
+            jobs = [asyncio.ensure_future(bounded(unit)) for unit in pending]
             try:
                 await asyncio.gather(*jobs)
                 sample_log.close()

@@ -7,8 +7,8 @@ identity model's 600 answers are those same 100 originals, so half of its 1,200 
 waits for the first render instead of starting its own).
 
 Memory stays flat in the number of samples: entries are ``uint8`` pixels, evicted least
-recently used once they exceed ``budget_bytes`` (64 MiB by default: about 4,300 renders at
-72 px or 440 at 224 px). Only successful renders are kept; a failure is shared with the callers
+recently used once they exceed ``budget_bytes`` (32 MiB by default: about 2,100 renders at
+72 px or 220 at 224 px). Only successful renders are kept; a failure is shared with the callers
 already waiting on it, then forgotten (a timeout can depend on the machine's load).
 """
 
@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 
 from svgeval.svg.render import RenderFailure, RenderSpec
 
-DEFAULT_BUDGET_BYTES = 64 * 1024 * 1024
+DEFAULT_BUDGET_BYTES = 32 * 1024 * 1024
 
 Pixels = NDArray[np.uint8]
 Drawn = Pixels | RenderFailure

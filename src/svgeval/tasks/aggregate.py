@@ -60,7 +60,13 @@ def mean_stats(values: list[float]) -> MetricStats:
     data = np.asarray(values, dtype=np.float64)
     stderr = float(data.std(ddof=1) / math.sqrt(n))
     rng = np.random.default_rng(BOOTSTRAP_SEED)
-    means = data[rng.integers(0, n, size=(BOOTSTRAP_RESAMPLES, n))].mean(axis=1)
+    # drawn a block of resamples at a time (the same draws as all at once): at most about a
+    # million indices in memory, whatever the number of samples
+    rows = max(2, min(BOOTSTRAP_RESAMPLES, 1_000_000 // n) // 2 * 2)
+    means = np.concatenate([
+        data[rng.integers(0, n, size=(min(rows, BOOTSTRAP_RESAMPLES - start), n))].mean(axis=1)
+        for start in range(0, BOOTSTRAP_RESAMPLES, rows)
+    ])
     low, high = np.percentile(means, [2.5, 97.5])
     return MetricStats(n=n, stderr=stderr, ci95=(float(low), float(high)))
 
