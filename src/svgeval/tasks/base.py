@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict
 from svgeval.metrics.registry import METRICS, MetricUnavailable
 from svgeval.svg.extract import Extraction
 from svgeval.svg.isolation import Renderer, RenderOutcome
+from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
 from svgeval.tasks.judge import JudgeRequest
 from svgeval.tasks.messages import Message as Message  # noqa: PLC0414 (re-exported)
@@ -183,6 +184,42 @@ def batch_values(
         for score in scores:
             score.not_computed.update(dict.fromkeys(keys, str(error)))
         return [None] * len(scores)
+
+
+def render_extracted(
+    extraction: Extraction, renderer: Renderer, spec: RenderSpec
+) -> tuple[Score, FloatImage | None]:
+    """A score holding ``extraction``, and the render of its SVG: None, with the failure
+    (nothing extracted, or the render failed) recorded on the score."""
+    score = Score(extracted=extraction.svg, extraction_rule=extraction.rule)
+    if extraction.svg is None:
+        score.failure = Failure(kind=FailureKind.EXTRACT, detail=extraction.error)
+        return score, None
+    rendered = renderer.render(extraction.svg, spec)
+    if rendered.image is None:
+        score.failure = Failure.of_render(rendered)
+    return score, rendered.image
+
+
+def distribution_metrics(
+    score: Score,
+    key: str,
+    metrics: Mapping[str, Callable[..., float]],
+    references: Sequence[FloatImage],
+    outputs: Sequence[FloatImage],
+    **options: Any,
+) -> None:
+    """Set ``score.metrics[key.format(name)]`` for each set-level metric (FID, CLIP-FID) of
+    ``references`` against ``outputs``: None under two pictures (a Gaussian needs two points),
+    and the reason under ``not_computed`` when the metric cannot run here."""
+    for name, metric in metrics.items():
+        score.metrics[key.format(name)] = None
+        if len(outputs) < 2:
+            continue
+        try:
+            score.metrics[key.format(name)] = metric(references, outputs, **options)
+        except MetricUnavailable as error:
+            score.not_computed[key.format(name).rsplit("/", 1)[-1]] = str(error)
 
 
 @dataclass(frozen=True)

@@ -44,7 +44,6 @@ from svgeval.metrics.dino import dino
 from svgeval.metrics.fid import clip_fid, fid
 from svgeval.metrics.lpips import lpips
 from svgeval.metrics.pixel import psnr, ssim
-from svgeval.metrics.registry import MetricUnavailable
 from svgeval.metrics.tokens import DEFAULT_TOKENIZER, token_counts
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
@@ -57,6 +56,7 @@ from svgeval.tasks.base import (
     Sample,
     Score,
     batch_values,
+    distribution_metrics,
 )
 from svgeval.tasks.download import DataUnavailable
 from svgeval.tasks.messages import user_message
@@ -216,16 +216,9 @@ class SArenaImageTask(SArenaTask):
             outputs = [self.draw(item.output_svg, context.renderer) for item in items]
             references = [truth if (truth := self.picture(item.sample, context.renderer))
                           is not None else BLACK for item in items]
-            for key, metric in (("fid", fid), ("fid_c", clip_fid)):
-                score.metrics[f"{group}/{key}"] = None
-                if len(items) < 2:  # a Gaussian needs two points
-                    continue
-                try:
-                    score.metrics[f"{group}/{key}"] = metric(
-                        references, outputs, preset=PRESET, batch_size=context.batch_size,
-                        device=context.device)
-                except MetricUnavailable as error:
-                    score.not_computed[key] = str(error)
+            distribution_metrics(score, f"{group}/{{}}", {"fid": fid, "fid_c": clip_fid},
+                                 references, outputs, preset=PRESET,
+                                 batch_size=context.batch_size, device=context.device)
         return score
 
 

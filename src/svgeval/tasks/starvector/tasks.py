@@ -43,7 +43,6 @@ from svgeval.metrics.dino import dino
 from svgeval.metrics.fid import clip_fid, fid
 from svgeval.metrics.lpips import lpips
 from svgeval.metrics.pixel import masked_mse, mse, ssim
-from svgeval.metrics.registry import MetricUnavailable
 from svgeval.svg.extract import extract_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
@@ -58,6 +57,8 @@ from svgeval.tasks.base import (
     Score,
     Task,
     TaskOptions,
+    distribution_metrics,
+    render_extracted,
 )
 from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.messages import png_bytes, user_message
@@ -155,16 +156,7 @@ class StarVectorTask(Task):
         reference = self._references.get(sample.target["reference"], renderer)
         if reference.image is None:
             return Score(failure=Failure.of_render(reference, FailureKind.REFERENCE))
-        extraction = extract_svg(response)
-        score = Score(extracted=extraction.svg, extraction_rule=extraction.rule)
-        output: FloatImage | None = None
-        if extraction.svg is None:
-            score.failure = Failure(kind=FailureKind.EXTRACT, detail=extraction.error)
-        else:
-            rendered = renderer.render(extraction.svg, RENDER)
-            if rendered.image is None:
-                score.failure = Failure.of_render(rendered)
-            output = rendered.image
+        score, output = render_extracted(extract_svg(response), renderer, RENDER)
         self.pixel_metrics(score, output, reference.image)
         return score
 
@@ -189,16 +181,9 @@ class StarVectorTask(Task):
         score = Score()
         for group, items in groups.items():
             _, outputs, references = self.renders(items, context.renderer)
-            for name, metric in (("fid", fid), ("clip_fid", clip_fid)):
-                score.metrics[f"{group}/{name}"] = None
-                if len(items) < 2:  # a Gaussian needs two points
-                    continue
-                try:
-                    score.metrics[f"{group}/{name}"] = metric(
-                        references, outputs, preset=PRESET, batch_size=context.batch_size,
-                        device=context.device)
-                except MetricUnavailable as error:
-                    score.not_computed[name] = str(error)
+            distribution_metrics(score, f"{group}/{{}}", {"fid": fid, "clip_fid": clip_fid},
+                                 references, outputs, preset=PRESET,
+                                 batch_size=context.batch_size, device=context.device)
         return score
 
 

@@ -30,7 +30,6 @@ from pydantic import BaseModel
 from svgeval.metrics.fid import clip_fid, fid
 from svgeval.metrics.generation_stats import generation_stats
 from svgeval.metrics.pss import InvalidReference, pss
-from svgeval.metrics.registry import MetricUnavailable
 from svgeval.svg.extract import extract_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage
@@ -42,6 +41,8 @@ from svgeval.tasks.base import (
     Sample,
     Score,
     batch_values,
+    distribution_metrics,
+    render_extracted,
 )
 from svgeval.tasks.svgenius.code_task import SvgeniusCodeTask
 from svgeval.tasks.svgenius.scoring import RENDER_SPEC
@@ -117,16 +118,8 @@ class SvgeniusGenerationTask(SvgeniusCodeTask):
         if reference.image is None:
             return Score(failure=Failure.of_render(reference, FailureKind.REFERENCE))
         extraction = extract_svg(response, rule=self.settings.extract)
-        score = Score(extracted=extraction.svg, extraction_rule=extraction.rule)
+        score, drawn = render_extracted(extraction, renderer, RENDER_SPEC)
         in_paper = extraction.svg is not None
-        drawn = None
-        if extraction.svg is None:
-            score.failure = Failure(kind=FailureKind.EXTRACT, detail=extraction.error)
-        else:
-            rendered = renderer.render(extraction.svg, RENDER_SPEC)
-            drawn = rendered.image
-            if drawn is None:
-                score.failure = Failure.of_render(rendered)
         score.metrics.update(generation_stats(in_paper, drawn))
         output = drawn if drawn is not None else WHITE
         for name, value in self.pixel_metrics(output, reference.image).items():
@@ -160,19 +153,11 @@ class SvgeniusGenerationTask(SvgeniusCodeTask):
                 "": [i for i, item in enumerate(items) if item.in_paper_reading],
                 "_all": list(range(len(items))),
             }
-            for name, metric in (("fid", fid), ("clip_fid", clip_fid)):
-                for reading, picked in readings.items():
-                    key = f"{name}{reading}"
-                    score.metrics[f"{group}/{key}"] = None
-                    if len(picked) < 2:  # a Gaussian needs two points
-                        continue
-                    try:
-                        score.metrics[f"{group}/{key}"] = metric(
-                            [references[i] for i in picked], [outputs[i] for i in picked],
-                            batch_size=context.batch_size, device=context.device,
-                        )
-                    except MetricUnavailable as error:
-                        score.not_computed[key] = str(error)
+            for reading, picked in readings.items():
+                distribution_metrics(score, f"{group}/{{}}{reading}",
+                                     {"fid": fid, "clip_fid": clip_fid},
+                                     [references[i] for i in picked], [outputs[i] for i in picked],
+                                     batch_size=context.batch_size, device=context.device)
         return score
 
     def batch_context(self, items: Sequence[BatchItem], context: MetricContext) -> tuple[

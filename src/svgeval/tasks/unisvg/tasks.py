@@ -49,6 +49,7 @@ from svgeval.tasks.base import (
     Task,
     TaskOptions,
     batch_values,
+    render_extracted,
 )
 from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.download import DataUnavailable
@@ -169,16 +170,9 @@ class UniSvgTask(Task):
         if reference.image is None:
             return Score(failure=Failure.of_render(reference, FailureKind.REFERENCE))
         extraction = rules.extract_answer_svg(response)
-        score = Score(extracted=extraction.svg, extraction_rule=extraction.rule)
-        output: FloatImage | None = None
-        if extraction.svg is None:
-            score.failure = Failure(kind=FailureKind.EXTRACT, detail=extraction.error)
-            output = WHITE if self.settings.no_svg == "blank" else None
-        else:
-            rendered = renderer.render(extraction.svg, RENDER)
-            if rendered.image is None:
-                score.failure = Failure.of_render(rendered)
-            output = rendered.image
+        score, output = render_extracted(extraction, renderer, RENDER)
+        if extraction.svg is None and self.settings.no_svg == "blank":
+            output = WHITE
         if output is None:
             score.metrics.update(FAILED)
         else:

@@ -46,6 +46,7 @@ from svgeval.tasks.base import (
     Score,
     TaskOptions,
     batch_values,
+    render_extracted,
 )
 from svgeval.tasks.messages import png_bytes
 from svgeval.tasks.svgenius.img2svg import released_mse
@@ -134,16 +135,7 @@ class VectorGymGenerationTask(VectorGymTask):
         reference = self._references.get(sample.target["reference"], renderer)
         if reference.image is None:
             return Score(failure=Failure.of_render(reference, FailureKind.REFERENCE))
-        extraction = extract_last_svg(response)
-        score = Score(extracted=extraction.svg, extraction_rule=extraction.rule)
-        output: FloatImage | None = None
-        if extraction.svg is None:
-            score.failure = Failure(kind=FailureKind.EXTRACT, detail=extraction.error)
-        else:
-            rendered = renderer.render(extraction.svg, RENDER)
-            if rendered.image is None:
-                score.failure = Failure.of_render(rendered)
-            output = rendered.image
+        score, output = render_extracted(extract_last_svg(response), renderer, RENDER)
         drawn = output if output is not None else WHITE
         for name, value in (("mse", released_mse(drawn, reference.image)),
                             ("mse_rgb", mse(drawn, reference.image)),
