@@ -30,6 +30,25 @@ def _load(source: str, device: str) -> tuple[Any, Any]:
     return model, transformers.AutoImageProcessor.from_pretrained(source)
 
 
+def _paired(images_a: Sequence[NDArray[np.generic]], images_b: Sequence[NDArray[np.generic]]) -> (
+    bool
+):
+    """True when there are pairs to compare; ValueError when the two lists differ in length."""
+    if len(images_a) != len(images_b):
+        raise ValueError(f"{len(images_a)} and {len(images_b)} images")
+    return bool(images_a)
+
+
+def _dino_model(preset: str | MetricPreset, model: str | None, model_path: str | None,
+                device: str | None) -> tuple[Any, Any, str]:
+    """(network, image processor, device) of the preset's DINOv2, or of ``model``/``model_path``."""
+    name = model or get_preset(preset).dino_model
+    dev = _models.pick_device(device)
+    net, processor = _models.load_first("dino", f"the DINOv2 model {name}", name, model_path,
+                                        lambda src: _load(src, dev), (dev,))
+    return net, processor, dev
+
+
 def dino(
     images_a: Sequence[NDArray[np.generic]],
     images_b: Sequence[NDArray[np.generic]],
@@ -48,14 +67,9 @@ def dino(
     1 for identical images; higher is better.
     """
     torch = _models.require("torch")
-    if len(images_a) != len(images_b):
-        raise ValueError(f"{len(images_a)} and {len(images_b)} images")
-    if not images_a:
+    if not _paired(images_a, images_b):
         return []
-    name = model or get_preset(preset).dino_model
-    dev = _models.pick_device(device)
-    net, processor = _models.load_first("dino", f"the DINOv2 model {name}", name, model_path,
-                                        lambda src: _load(src, dev), (dev,))
+    net, processor, dev = _dino_model(preset, model, model_path, device)
 
     def features(images: Sequence[NDArray[np.generic]]) -> Any:
         out = []
@@ -106,14 +120,9 @@ def dino_cls(
     1 for identical images; higher is better.
     """
     torch = _models.require("torch")
-    if len(images_a) != len(images_b):
-        raise ValueError(f"{len(images_a)} and {len(images_b)} images")
-    if not images_a:
+    if not _paired(images_a, images_b):
         return []
-    name = model or get_preset(preset).dino_model
-    dev = _models.pick_device(device)
-    net, _ = _models.load_first("dino", f"the DINOv2 model {name}", name, model_path,
-                                lambda src: _load(src, dev), (dev,))
+    net, _, dev = _dino_model(preset, model, model_path, device)
     mean = torch.tensor(IMAGENET_MEAN if imagenet_normalize else (0.0,) * 3).view(1, 3, 1, 1)
     std = torch.tensor(IMAGENET_STD if imagenet_normalize else (1.0,) * 3).view(1, 3, 1, 1)
 
