@@ -75,3 +75,14 @@ def test_a_dead_chunk_is_retried_one_svg_per_call() -> None:
 def test_render_chunk_turns_each_error_into_that_svgs_failure() -> None:
     out = render_chunk([("1", SPEC), ("bad", SPEC)], _draw)
     assert isinstance(out[0], np.ndarray) and isinstance(out[1], RenderFailure)
+
+
+def test_a_pool_that_cannot_take_work_fails_the_renders_instead_of_hanging() -> None:
+    def broken(function: Any, args: tuple[Any, ...], timeout: float) -> Future[Any]:
+        raise RuntimeError("Unexpected error within the Pool")
+
+    batcher = RenderBatcher(broken, workers=1, timeout_s=5.0, function=_draw)
+    results = [batcher.submit(str(value), SPEC).result(timeout=30) for value in range(3)]
+    batcher.close()
+    assert all(isinstance(r, RenderFailure) and r.kind == "crash" for r in results)
+    assert all("Unexpected error within the Pool" in r.message for r in results)  # type: ignore[union-attr]

@@ -128,8 +128,15 @@ class RenderBatcher:
 
     def _send(self, chunk: list[_Request]) -> None:
         items = [(request.svg, request.spec) for request in chunk]
-        future = self._schedule(render_chunk, args=(items, self._function),
-                                timeout=self._timeout_s)
+        try:
+            future = self._schedule(render_chunk, args=(items, self._function),
+                                    timeout=self._timeout_s)
+        except Exception as error:  # noqa: BLE001 - a broken pool fails the renders, not the run
+            self._slots.release()
+            failure = RenderFailure("crash", f"render workers unavailable: {error}"[:500])
+            for request in chunk:
+                request.future.set_result(failure)
+            return
         future.add_done_callback(lambda done: self._finish(chunk, done))
 
     def _finish(self, chunk: list[_Request], done: Future[list[Rendered]]) -> None:
