@@ -194,8 +194,7 @@ def test_the_hub_archive_is_unzipped_once_into_the_cache(
 ) -> None:
     import zipfile
 
-    import huggingface_hub
-
+    huggingface_hub = pytest.importorskip("huggingface_hub")
     archive = tmp_path / "snapshots" / "abc123" / "SArena_MINI.zip"
     archive.parent.mkdir(parents=True)
     with zipfile.ZipFile(archive, "w") as opened:  # VLMEvalKit's zips hold Icon/ at the top
