@@ -55,3 +55,13 @@ def test_appender_flushes_each_line_and_syncs_on_close(tmp_path: Path) -> None:
     log.close()
     log.close()
     assert len(path.read_text().splitlines()) == 3
+
+
+def test_appender_flushing_in_groups_writes_every_line_by_close(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    log = RecordAppender(path, sync_interval_s=3600, flush_interval_s=3600)
+    for value in range(5):
+        log.append(Settings(seed=value))
+    log.close()
+    assert [Settings.model_validate_json(line).seed for line in path.read_text().splitlines()] == [
+        0, 1, 2, 3, 4]

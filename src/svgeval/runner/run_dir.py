@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Protocol, TypeVar
@@ -117,34 +118,52 @@ def rewrite_lines(path: Path, lines: Iterable[str]) -> None:
 
 
 class RecordAppender:
-    """Appends one record per line, flushed at once, fsynced in groups.
+    """Appends one record per line, flushed at once (or in groups), fsynced in groups.
 
-    Each line is flushed to the operating system as it is appended, so a killed process
-    (``kill -9``) loses nothing. A background thread fsyncs at most once per ``sync_interval_s``
-    while there are unsynced lines, and :meth:`close` fsyncs, so a power loss costs at most the
-    last interval and the caller (the runner's event loop) never waits on the disk.
+    By default each line is flushed to the operating system as it is appended, so a killed
+    process (``kill -9``) loses nothing: the answers a model was paid for are written so.
+    With ``flush_interval_s`` the background thread flushes instead, at most that often: for
+    records that ``--resume`` can recompute without a model (the scores of cached answers), a
+    ``kill -9`` loses at most that interval, and the event loop does not wait on a write per
+    record (each write waits for the interpreter lock while scoring threads run). The
+    background thread fsyncs at most once per ``sync_interval_s`` while there are unsynced
+    lines, and :meth:`close` flushes and fsyncs, so a power loss costs at most the last interval.
     """
 
-    def __init__(self, path: Path, sync_interval_s: float = 1.0) -> None:
+    def __init__(self, path: Path, sync_interval_s: float = 1.0,
+                 flush_interval_s: float | None = None) -> None:
         self._handle: IO[str] = path.open("a", encoding="utf-8")
         self._interval = sync_interval_s
+        self._flush_interval = flush_interval_s
+        self._lock = threading.Lock()
         self._dirty, self._closing = threading.Event(), threading.Event()
         self._syncer = threading.Thread(target=self._sync, name="svgeval-fsync", daemon=True)
         self._syncer.start()
 
     def append(self, record: BaseModel) -> None:
-        self._handle.write(record.model_dump_json() + "\n")
-        self._handle.flush()
+        line = record.model_dump_json() + "\n"
+        with self._lock:
+            self._handle.write(line)
+            if self._flush_interval is None:
+                self._handle.flush()
         self._dirty.set()
 
     def _sync(self) -> None:
+        synced = time.monotonic()
         while True:
             self._dirty.wait()
             if self._closing.is_set():
                 return
             self._dirty.clear()
-            os.fsync(self._handle.fileno())
-            if self._closing.wait(self._interval):
+            with self._lock:
+                self._handle.flush()
+            if time.monotonic() - synced >= self._interval or self._flush_interval is None:
+                os.fsync(self._handle.fileno())
+                synced = time.monotonic()
+            else:
+                self._dirty.set()  # still to be fsynced
+            wait = self._interval if self._flush_interval is None else self._flush_interval
+            if self._closing.wait(wait):
                 return
 
     def close(self) -> None:
@@ -153,7 +172,8 @@ class RecordAppender:
         self._closing.set()
         self._dirty.set()
         self._syncer.join()
-        self._handle.flush()
+        with self._lock:
+            self._handle.flush()
         os.fsync(self._handle.fileno())
         self._handle.close()
 

@@ -58,6 +58,10 @@ from svgeval.runner.units import (
 )
 from svgeval.tasks.base import Failure, FailureKind, Sample, Score, Task
 
+SCORE_FLUSH_INTERVAL_S = 0.05
+"""How often finished samples reach ``samples.jsonl``: a ``kill -9`` loses at most this much
+scoring, which ``--resume`` redoes from the answers in ``responses.jsonl`` (flushed at once)."""
+
 RunSettings = Settings
 """Generation and execution settings shared by every task (see :class:`Settings`)."""
 
@@ -196,7 +200,9 @@ class Runner:
         semaphore = asyncio.Semaphore(self.settings.concurrency)
         response_log = RecordAppender(self.run_dir.responses) if generate else None
         scratch = self.run_dir.samples.with_name(self.run_dir.samples.name + ".rescore")
-        sample_log = RecordAppender(self.run_dir.samples if generate else scratch)
+        # scores are recomputed from the cached answers on --resume: flushed in groups
+        sample_log = RecordAppender(self.run_dir.samples if generate else scratch,
+                                    flush_interval_s=SCORE_FLUSH_INTERVAL_S)
         model = executor.limit(self.model, self.settings.concurrency)
         verdicts = judgment_cache(self.run_dir.read_judgments())
         judge = self.judge
