@@ -232,7 +232,7 @@ class Runner:
                 epoch=unit.epoch,
                 group=sample.group,
                 prompt=sample.messages,
-                prompt_hash=prompt_hash(sample),
+                prompt_hash=cached.prompt_hash,  # the sample's: checked above, or just asked
                 expected=sample.expected,
                 response=cached.response,
                 usage=cached.usage,
@@ -293,6 +293,7 @@ class Runner:
 
     async def _generate(self, unit: WorkUnit, model: Model) -> ResponseRecord:
         sample = unit.sample
+        digest = prompt_hash(sample)
         request = GenerationRequest(
             sample_id=sample.id,
             messages=sample.messages,
@@ -308,14 +309,14 @@ class Runner:
             return ResponseRecord(
                 id=sample.id,
                 epoch=unit.epoch,
-                prompt_hash=prompt_hash(sample),
+                prompt_hash=digest,
                 error=str(error),
                 timing=Timing(attempts=error.attempts, total_s=error.total_s),
             )
         return ResponseRecord(
             id=sample.id,
             epoch=unit.epoch,
-            prompt_hash=prompt_hash(sample),
+            prompt_hash=digest,
             response=generation.text,
             usage=Usage.model_validate(generation.usage or {}),
             timing=Timing(
