@@ -150,8 +150,7 @@ def test_a_killed_worker_loses_no_finished_sample_and_resume_completes(
                 if named["name"].startswith("svgeval-scorer-"):
                     actor = ray.get_actor(named["name"], namespace=named["namespace"])
                     ray.kill(actor, no_restart=True)
-                    with pytest.raises(ray.exceptions.RayActorError):
-                        ray.get(actor.pid.remote())  # dead before the run goes on
+                    until_dead(actor)  # dead before the run goes on
 
     run = RunDir(tmp_path / "run")
     runner = Runner(task, load_model(f"replay:{replay}"), run, settings, progress=kill_after_three)
@@ -174,6 +173,17 @@ def test_a_killed_worker_loses_no_finished_sample_and_resume_completes(
     assert final == records(local.root)
     ink = [record["metrics"]["ink"] for record in final.values()]
     assert len(ink) == 6 * LIMIT and all(value is not None and 0 <= value < 1 for value in ink)
+
+
+def until_dead(actor: Any, calls: int = 200) -> None:
+    """Call ``actor`` until it answers with RayActorError. ``ray.kill`` only asks Ray to end it:
+    a call made just after may still be answered (seen once in five full runs)."""
+    for _ in range(calls):
+        try:
+            ray.get(actor.pid.remote(), timeout=30)
+        except ray.exceptions.RayActorError:
+            return
+    pytest.fail(f"the killed actor still answered {calls} calls")
 
 
 def records_of(seen: Mapping[str, SampleRecord]) -> dict[str, dict[str, Any]]:
