@@ -33,20 +33,15 @@ from typing import Any
 import numpy as np
 from lxml import etree
 
-from svgeval.metrics import (
-    MetricUnavailable,
-    clip_score,
-    dino,
-    get_preset,
-    levenshtein,
-    lpips,
-    mse,
-    pss,
-    pss_isolated,
-    rouge_l,
-    ssim,
-)
+from svgeval.metrics.clip import clip_score
+from svgeval.metrics.dino import dino
 from svgeval.metrics.fid import inception_features
+from svgeval.metrics.lpips import lpips
+from svgeval.metrics.pixel import mse, ssim
+from svgeval.metrics.presets import get_preset
+from svgeval.metrics.pss import pss, pss_isolated
+from svgeval.metrics.registry import MetricUnavailable
+from svgeval.metrics.text import levenshtein, rouge_l
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec, render_svg
 from svgeval.svg.render_fast import render_function

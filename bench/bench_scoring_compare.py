@@ -3,8 +3,9 @@
 Run by hand:  .venv/bin/python bench/bench_scoring_compare.py [--data ../shared/data/svgeditbench]
               [--copies 10]   (6,000 samples: peak memory against the number of samples)
 
-The plain loop: one process, CairoSVG to a 72 px PNG (white background), decoded with Pillow,
-numpy MSE, for the (input, answer) pairs. Then ``svgeval run svgeditbench --model identity`` as
+The plain loop (``plain_loop.py``): one process, CairoSVG to a 72 px PNG (white background),
+decoded with Pillow, numpy MSE, for the (input, answer) pairs; timed in this process after its
+imports (the yardstick), and as a fresh process with its start-up, for reference. Then ``svgeval run svgeditbench --model identity`` as
 a user runs it (``python -m svgeval``, a fresh interpreter: start-up, imports and the worker
 pool included) with each renderer, and with a render cache that an oracle run filled with the
 references (so identity, a second model on the same data, renders only its own outputs). Prints wall times, their ratio to the loop, the
@@ -17,7 +18,6 @@ so no render is shared between copies): the same work N times, to show memory st
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
@@ -28,25 +28,11 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
 from common import SHARED_SVGEDITBENCH
+from plain_loop import plain_loop
 
 from svgeval.tasks.base import TaskOptions
 from svgeval.tasks.svgeditbench import SvgEditBench
-
-
-def plain_loop(pairs: dict[str, tuple[str, str]]) -> tuple[float, dict[str, float]]:
-    import cairosvg
-    from PIL import Image
-
-    def png(svg: str) -> np.ndarray:
-        data = cairosvg.svg2png(bytestring=svg.encode(), output_width=72, output_height=72,
-                                background_color="white")
-        return np.asarray(Image.open(io.BytesIO(data)).convert("RGB"), np.float64) / 255
-
-    started = time.perf_counter()
-    values = {key: float(np.mean((png(a) - png(b)) ** 2)) for key, (a, b) in pairs.items()}
-    return time.perf_counter() - started, values
 
 
 def copy_release(source: Path, target: Path, copies: int) -> None:
@@ -97,8 +83,12 @@ def main() -> None:
         samples = SvgEditBench(TaskOptions(data=data)).load()
         pairs = {s.id: (s.input_svg or "", str(s.target["answer_svg"])) for s in samples}
         loop_s, reference = plain_loop(pairs)
+        started = time.perf_counter()
+        subprocess.run([sys.executable, str(Path(__file__).with_name("plain_loop.py")), str(data)],
+                       check=True, stdout=subprocess.DEVNULL)
+        process_s = time.perf_counter() - started
         print(f"plain loop (CairoSVG PNG, numpy MSE, one process): {len(pairs)} samples, "
-              f"{loop_s:.2f} s")
+              f"{loop_s:.2f} s in this process, {process_s:.2f} s as a fresh process")
         runs: list[tuple[str, tuple[str, ...]]] = []
         for name in args.renderers.split(","):
             cache = ("--renderer", name, "--render-cache", str(root / f"cache-{name}"))
@@ -110,7 +100,8 @@ def main() -> None:
                 shutil.rmtree(root / "oracle")
             seconds, rss, values = svgeval_run(data, out, *options)
             diff = max(abs(values[k] - reference[k]) for k in reference)
-            print(f"svgeval run, {name:20}: {seconds:5.2f} s = {seconds / loop_s:.2f} x loop, "
+            print(f"svgeval run, {name:20}: {seconds:5.2f} s = {seconds / loop_s:.2f} x loop "
+                  f"({seconds / process_s:.2f} x the loop process), "
                   f"peak RSS {rss:.0f} MiB, "
                   f"max |mse - loop mse| {diff:.2e}")
             shutil.rmtree(out)

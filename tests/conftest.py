@@ -15,7 +15,7 @@ from tiny_models import inception_weights, tiny_clip_dir, tiny_dino_dir, tiny_te
 
 from svgeval.svg.demo_corpus import write_demo_corpus
 from svgeval.svg.isolation import Renderer
-from svgeval.tasks.svgeditbench import build_cases, write_release
+from svgeval.tasks.svgeditbench.builder import build_cases, write_release
 
 
 @pytest.fixture(scope="session")

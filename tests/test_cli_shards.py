@@ -15,7 +15,7 @@ from test_cli_runs import invoke, one_line_error
 
 from svgeval.runner.units import epoch_seed
 from svgeval.svg.demo_corpus import write_demo_corpus
-from svgeval.tasks.svgeditbench import build_cases, write_release
+from svgeval.tasks.svgeditbench.builder import build_cases, write_release
 
 FAST = ["--limit", "1", "--render-workers", "1"]
 """One sample per group (6 samples) and one render process: a few seconds per run."""

@@ -14,15 +14,19 @@ from svgeval import launch
 
 
 def test_rendering_commands_start_the_forkserver_first(monkeypatch: pytest.MonkeyPatch) -> None:
-    started: list[bool] = []
-    monkeypatch.setattr("svgeval.svg.forkserver.start_early", lambda: started.append(True))
-    monkeypatch.setattr("svgeval.cli.app", lambda: None)
-    for argv, expected in ((["svgeval", "run", "x"], [True]), (["svgeval", "list", "tasks"], []),
-                           (["svgeval"], []), (["svgeval", "score", "runs/x"], [True])):
-        started.clear()
+    events: list[str] = []
+    monkeypatch.setattr("svgeval.svg.forkserver.start_early", lambda: events.append("forkserver"))
+    monkeypatch.setattr("svgeval.cli.app", lambda: events.append("whole app"))  # imports it first
+    monkeypatch.setattr("svgeval.cli_run.new_app", lambda: lambda: events.append("run app"))
+    monkeypatch.setattr("svgeval.cli_run.add_run_commands", lambda app: None)
+    for argv, expected in ((["svgeval", "run", "x"], ["forkserver", "run app"]),
+                           (["svgeval", "list", "tasks"], ["whole app"]),
+                           (["svgeval"], ["whole app"]),
+                           (["svgeval", "score", "runs/x"], ["forkserver", "run app"])):
+        events.clear()
         monkeypatch.setattr(sys, "argv", argv)
         launch.main()
-        assert started == expected, argv
+        assert events == expected, argv
 
 
 def test_start_early_runs_the_forkserver_with_the_renderers_preloaded() -> None:

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from svgeval.metrics import METRICS
+from svgeval.metrics.registry import METRICS
 from svgeval.registry import Registry
-from svgeval.tasks import all_tasks
+from svgeval.tasks import SUITE_MODULES, all_tasks, suite_module
 
 PLUGIN = '''
 from dataclasses import dataclass
@@ -53,7 +53,7 @@ def test_another_package_adds_a_task_and_a_metric_through_entry_points(tmp_path:
     assert "svgeditbench" in out
     # a task that names no suite is listed last, under its own heading
     assert out.rstrip().endswith("other\n  plugin-task  a task from another package")
-    code = ("from svgeval.tasks import get_task; from svgeval.metrics import METRICS;"
+    code = ("from svgeval.tasks import get_task; from svgeval.metrics.registry import METRICS;"
             "print(get_task('plugin-task').higher_is_better('score'),"
             " 'plugin_metric' in METRICS)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
@@ -78,3 +78,37 @@ def test_a_name_registered_twice_is_refused() -> None:
         registry.register("avocado")
     with pytest.raises(KeyError, match="unknown thing 'b'; known: a"):
         registry.get("b")
+
+
+def test_a_task_name_leads_to_the_module_of_its_suite() -> None:
+    assert suite_module("svgeditbench") == "svgeval.tasks.svgeditbench"
+    assert suite_module("svgeditbench-v2") == "svgeval.tasks.svgeditbench_v2"
+    assert suite_module("sarena-icon-edit") == "svgeval.tasks.sarena"
+    assert suite_module("svgeniusx") is None and suite_module("plugin-task") is None
+    for name, task in all_tasks().items():
+        assert suite_module(name) == ".".join(task.__module__.split(".")[:3])  # its package
+
+
+def _loaded_after(code: str) -> list[str]:
+    """The shipped suite modules imported by ``code`` run in a fresh interpreter."""
+    show = "; import sys; print(*[m for m in sys.modules if m in SUITES.values()])"
+    script = f"from svgeval.tasks import SUITE_MODULES as SUITES; {code}{show}"
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          check=True).stdout.split()
+
+
+def test_asking_for_one_task_imports_its_suite_alone() -> None:
+    assert _loaded_after("from svgeval.tasks import get_task; get_task('svgeditbench')") == [
+        "svgeval.tasks.svgeditbench"]
+    v2 = _loaded_after("from svgeval.tasks import get_task; get_task('svgeditbench-v2')")
+    assert "svgeval.tasks.svgeditbench_v2" in v2 and "svgeval.tasks.svgeditbench" not in v2
+    assert sorted(_loaded_after("from svgeval.tasks import all_tasks; all_tasks()")) == sorted(
+        SUITE_MODULES.values())
+
+
+def test_svgeval_run_starts_without_the_other_commands() -> None:
+    code = ("import sys; sys.argv = ['svgeval', 'run', '--help']; from svgeval.launch import main\n"
+            "try:\n    main()\nexcept SystemExit as done:\n    code = done.code\n"
+            "print(code, 'svgeval.cli' in sys.modules, 'svgeval.report.run_report' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "--renderer" in out.stdout and out.stdout.split()[-3:] == ["0", "False", "False"]

@@ -18,7 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from svgeval.cli_errors import console
 from svgeval.models.base import RetryEvent
-from svgeval.report import readings_note, summary_table
+from svgeval.report.summary import readings_note, summary_table
 from svgeval.runner import Results, Runner
 from svgeval.runner.progress import PeriodicReporter, RunMonitor
 from svgeval.runner.records import SampleRecord

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Annotated
 
@@ -13,6 +12,7 @@ from rich.table import Table
 
 from svgeval.cli_errors import UserError, console, user_errors
 from svgeval.cli_execute import stdout_console
+from svgeval.cli_run import set_model_paths
 from svgeval.report.correlate import COEFFICIENTS, Correlation, Study
 from svgeval.svg.isolation import Renderer
 
@@ -28,14 +28,6 @@ ModelPaths = Annotated[
 ]
 Device = Annotated[str | None, typer.Option(help="cpu, cuda or mps (default: cuda if present).")]
 BatchSize = Annotated[int, typer.Option(help="Images per model batch.")]
-
-
-def set_model_paths(pairs: list[str] | None) -> None:
-    """``--model-path METRIC=PATH``: where the metric functions look first."""
-    from svgeval.cli import _parse_sets
-
-    for metric, path in _parse_sets(pairs or [], "--model-path", "METRIC=PATH").items():
-        os.environ[f"SVGEVAL_{metric.upper()}_MODEL"] = path
 
 
 @svgauge_app.command("fit")

@@ -4,14 +4,15 @@ rules (see :mod:`svgeval.tasks.svgeditbench.builder`)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, cast
+from typing import TYPE_CHECKING, Annotated, cast
 
 import typer
 
 from svgeval.cli_errors import UserError, console, user_errors
 from svgeval.cli_execute import stdout_console
-from svgeval.tasks.svgeditbench import write_release
-from svgeval.tasks.svgeditbench.builder import ColorStyle, build_benchmark
+
+if TYPE_CHECKING:
+    from svgeval.tasks.svgeditbench.builder import ColorStyle
 
 svgeditbench_app = typer.Typer(no_args_is_help=True, help="SVGEditBench data tools.")
 out = stdout_console()
@@ -29,6 +30,8 @@ def svgeditbench_build(
     Every case left out is counted on the console with its reason; the folder written always
     has the release's layout, so ``svgeval run svgeditbench --data OUT`` runs it.
     """
+    from svgeval.tasks.svgeditbench.builder import build_benchmark, write_release  # see cli.demo
+
     with user_errors():
         if colors not in ("release", "paper"):
             raise UserError("--colors must be release or paper")
@@ -37,7 +40,7 @@ def svgeditbench_build(
         files = sorted(svg_dir.glob("*.svg"))
         if not files:
             raise UserError(f"no .svg files in {svg_dir}")
-        build = build_benchmark(files, seed=seed, colors=cast(ColorStyle, colors))
+        build = build_benchmark(files, seed=seed, colors=cast("ColorStyle", colors))
         for line in build.skipped.lines():
             console.print(line, highlight=False, markup=False, soft_wrap=True)
         if not build.cases:

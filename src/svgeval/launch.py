@@ -2,7 +2,9 @@
 
 ``svgeval run`` and ``svgeval score`` render; their worker server
 (:mod:`svgeval.svg.forkserver`) starts before svgeval is imported, so the two overlap on two
-cores. Every other command starts as it is.
+cores, and they get a command line of those two commands alone (:mod:`svgeval.cli_run`), which
+does not import the data builders, reports and other suites' tools. Every other command starts
+the whole command line.
 """
 
 from __future__ import annotations
@@ -18,6 +20,10 @@ def main() -> None:
         from svgeval.svg.forkserver import start_early
 
         start_early()
-    from svgeval.cli import app
+        from svgeval.cli_run import add_run_commands, new_app
 
+        app = new_app()
+        add_run_commands(app)
+    else:
+        from svgeval.cli import app
     app()

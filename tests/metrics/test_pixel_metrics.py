@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from skimage.metrics import structural_similarity
 
-from svgeval.metrics import iou, ssim
+from svgeval.metrics.pixel import iou, ssim
 
 
 @pytest.mark.parametrize("seed", range(5))

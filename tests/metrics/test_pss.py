@@ -8,9 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from svgeval.metrics import InvalidReference, pss, pss_details
 from svgeval.metrics import _svgpath as sp
-from svgeval.metrics.pss import color_similarity, count_penalty, kendall_order
+from svgeval.metrics.pss import (
+    InvalidReference,
+    color_similarity,
+    count_penalty,
+    kendall_order,
+    pss,
+    pss_details,
+)
 
 HEAD = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 256 256" width="256" height="256">'
 A = '<path d="M64 64 H128 V128 H64 Z" fill="{}"/>'  # pixel-aligned squares: exact masks
@@ -163,7 +169,7 @@ def test_bbox_is_exact_and_includes_moves() -> None:
 
 
 def test_pss_isolated_equals_pss_and_records_failures() -> None:
-    from svgeval.metrics import pss_isolated
+    from svgeval.metrics.pss import pss_isolated
     from svgeval.svg.isolation import Renderer
 
     gen = svg(A.format("#00FF00"), B.format("#0000FF"))
@@ -180,7 +186,7 @@ def test_pss_isolated_equals_pss_and_records_failures() -> None:
 
 
 def test_pss_isolated_turns_a_timeout_into_a_failure() -> None:
-    from svgeval.metrics import pss_isolated
+    from svgeval.metrics.pss import pss_isolated
     from svgeval.svg.isolation import Renderer
 
     with Renderer(workers=1, timeout_s=0.001) as renderer:

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from svgeval.metrics import bge_m3, levenshtein, rouge_l, sbert
-from svgeval.metrics.text import default_sbert_model
+from svgeval.metrics.text import bge_m3, default_sbert_model, levenshtein, rouge_l, sbert
 
 
 def _sample(n: int, seed: int) -> tuple[list[str], list[str]]:

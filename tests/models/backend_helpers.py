@@ -6,7 +6,8 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
-from svgeval.models import Generation, GenerationRequest, OpenAICompatibleModel, RetryPolicy
+from svgeval.models import Generation, GenerationRequest, RetryPolicy
+from svgeval.models.openai_compat import OpenAICompatibleModel
 
 FAST = RetryPolicy(max_retries=3, base_delay_s=0.01, max_delay_s=0.05, retry_after_cap_s=2.0)
 SVG = "<svg><rect/></svg>"

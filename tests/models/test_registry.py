@@ -10,11 +10,11 @@ from svgeval.models import (
     MODELS,
     Model,
     ModelUnavailable,
-    OpenAICompatibleModel,
     load_model,
     model_spec_forms,
 )
 from svgeval.models.baselines import IdentityModel, OracleModel
+from svgeval.models.openai_compat import OpenAICompatibleModel
 
 from .backend_helpers import ask
 from .conftest import StartServer

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from svgeval.cli import app
 from svgeval.svg.demo_corpus import write_demo_corpus
-from svgeval.tasks.svgeditbench import build_cases, write_release
+from svgeval.tasks.svgeditbench.builder import build_cases, write_release
 
 cli = CliRunner()
 

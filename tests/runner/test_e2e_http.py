@@ -20,7 +20,8 @@ from typing import Any
 
 from fake_openai_server import FakeOpenAIServer, Fault, RecordedRequest, message_text
 
-from svgeval.models import OpenAICompatibleModel, RetryPolicy
+from svgeval.models import RetryPolicy
+from svgeval.models.openai_compat import OpenAICompatibleModel
 from svgeval.runner import RunDir, Runner, RunSettings
 from svgeval.tasks.base import TaskOptions
 from svgeval.tasks.svgeditbench import SvgEditBench

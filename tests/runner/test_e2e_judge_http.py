@@ -343,11 +343,11 @@ class VisionTask(Task):
 def test_a_text_only_model_is_refused_before_any_request(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import svgeval.cli
+    import svgeval.cli_run
 
-    known: Callable[[str], type[Task]] = svgeval.cli.get_task
+    known: Callable[[str], type[Task]] = svgeval.cli_run.get_task
     monkeypatch.setattr(
-        svgeval.cli, "get_task", lambda name: VisionTask if name == "vision-check" else known(name)
+        svgeval.cli_run, "get_task", lambda name: VisionTask if name == "vision-check" else known(name)
     )
     with FakeOpenAIServer(reply=lambda body: "black") as model:
         args = [

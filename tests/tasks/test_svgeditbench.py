@@ -16,8 +16,8 @@ from svgeval.runner import RunDir, Runner, RunSettings
 from svgeval.svg.demo_corpus import DEMO_ICONS, write_demo_corpus
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks.base import TaskOptions
-from svgeval.tasks.svgeditbench import SvgEditBench, build_cases, write_release
-from svgeval.tasks.svgeditbench.builder import answer_for
+from svgeval.tasks.svgeditbench import SvgEditBench
+from svgeval.tasks.svgeditbench.builder import answer_for, build_cases, write_release
 from svgeval.tasks.svgeditbench.data import load_release
 from svgeval.tasks.svgeditbench.prompts import SUBTASKS
 

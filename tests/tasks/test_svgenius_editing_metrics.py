@@ -6,7 +6,6 @@ import math
 
 import pytest
 
-from svgeval.metrics import METRICS
 from svgeval.metrics.editing import (
     change_size,
     compression_ratio,
@@ -15,6 +14,7 @@ from svgeval.metrics.editing import (
     same_code,
     strip_whitespace,
 )
+from svgeval.metrics.registry import METRICS
 
 
 def test_strip_whitespace_removes_every_kind() -> None:

@@ -1,85 +1,22 @@
 """Metrics: pure functions over arrays and strings, one family per module.
 
-Importing this package registers every metric in :data:`METRICS` (range, direction, source,
-presets) for ``svgeval list metrics`` and for reports. No module imports torch or
-transformers at import time: model-based metrics load them (and their weights) on first call
-and raise :class:`MetricUnavailable` when they cannot.
+Import each metric from its module (``from svgeval.metrics.pss import pss``); this package
+imports none of them, so a run loads the metrics its task uses and no more. Every metric is
+described in :data:`svgeval.metrics.registry.METRICS` (range, direction, source, presets), which
+imports all the metric modules the first time it is listed, for ``svgeval list metrics`` and for
+reports. No module imports torch or transformers at import time: model-based metrics load them
+(and their weights) on first call and raise
+:class:`~svgeval.metrics.registry.MetricUnavailable` when they cannot.
+
+* :mod:`~svgeval.metrics.pixel`: MSE, PSNR, SSIM, IoU on renders.
+* :mod:`~svgeval.metrics.editing`: SVGenius' editing scores (rMSE, RLD, compression ratio).
+* :mod:`~svgeval.metrics.pss`: SVGenius' Path Structure Similarity.
+* :mod:`~svgeval.metrics.chamfer`: Chamfer distance between sampled outlines.
+* :mod:`~svgeval.metrics.clip`, :mod:`~svgeval.metrics.dino`, :mod:`~svgeval.metrics.lpips`,
+  :mod:`~svgeval.metrics.hps`, :mod:`~svgeval.metrics.fid`: model-based image metrics.
+* :mod:`~svgeval.metrics.text`: ROUGE-L, Levenshtein, SBERT, BGE-M3.
+* :mod:`~svgeval.metrics.svgauge`: SVGauge.
+* :mod:`~svgeval.metrics.tokens`, :mod:`~svgeval.metrics.generation_stats`,
+  :mod:`~svgeval.metrics.rates`, :mod:`~svgeval.metrics.judged`: counts, rates, judge rubrics.
+* :mod:`~svgeval.metrics.presets`: each benchmark's render and model settings.
 """
-
-from __future__ import annotations
-
-from svgeval.metrics import (  # noqa: F401  (register these metrics)
-    generation_stats,
-    judged,
-    rates,
-    svgauge,
-    tokens,
-)
-from svgeval.metrics.chamfer import chamfer, svg_chamfer
-from svgeval.metrics.clip import (
-    aesthetic,
-    clip_image_score,
-    clip_score,
-    rclip,
-    rclip_from_scores,
-)
-from svgeval.metrics.dino import dino, dino_cls
-from svgeval.metrics.editing import compression_ratio, relative_change_distance, relative_mse_score
-from svgeval.metrics.fid import clip_fid, fid
-from svgeval.metrics.hps import hps
-from svgeval.metrics.lpips import lpips
-from svgeval.metrics.pixel import iou, mse, psnr, ssim
-from svgeval.metrics.presets import PRESETS, MetricPreset, get_preset, preset_names
-from svgeval.metrics.pss import (
-    InvalidReference,
-    PssResult,
-    pss,
-    pss_batch,
-    pss_details,
-    pss_isolated,
-)
-from svgeval.metrics.registry import METRICS, MetricInfo, MetricUnavailable, describe_metric
-from svgeval.metrics.text import bge_m3, levenshtein, rouge_l, sbert
-from svgeval.metrics.tokens import token_counts
-
-__all__ = [
-    "METRICS",
-    "PRESETS",
-    "InvalidReference",
-    "MetricInfo",
-    "MetricPreset",
-    "MetricUnavailable",
-    "PssResult",
-    "aesthetic",
-    "bge_m3",
-    "chamfer",
-    "clip_fid",
-    "clip_image_score",
-    "clip_score",
-    "compression_ratio",
-    "describe_metric",
-    "dino",
-    "dino_cls",
-    "fid",
-    "get_preset",
-    "hps",
-    "iou",
-    "levenshtein",
-    "lpips",
-    "mse",
-    "preset_names",
-    "psnr",
-    "pss",
-    "pss_batch",
-    "pss_details",
-    "pss_isolated",
-    "rclip",
-    "rclip_from_scores",
-    "relative_change_distance",
-    "relative_mse_score",
-    "rouge_l",
-    "sbert",
-    "ssim",
-    "svg_chamfer",
-    "token_counts",
-]

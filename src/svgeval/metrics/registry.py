@@ -22,7 +22,13 @@ class MetricInfo:
     pass_fail: bool = False
 
 
-METRICS: Registry[MetricInfo] = Registry("metric", "svgeval.metrics", ("svgeval.metrics",))
+METRIC_MODULES = tuple(f"svgeval.metrics.{name}" for name in (
+    "pixel", "editing", "pss", "chamfer", "clip", "dino", "lpips", "hps", "fid", "text", "svgauge",
+    "tokens", "generation_stats", "rates", "judged",
+))
+"""The modules that describe svgeval's metrics (each calls :func:`describe_metric`)."""
+
+METRICS: Registry[MetricInfo] = Registry("metric", "svgeval.metrics", METRIC_MODULES)
 """Every metric by name; other packages add theirs through the ``svgeval.metrics`` entry points."""
 
 describe_metric = METRICS.register

@@ -2,7 +2,9 @@
 
 :func:`load_model` turns a spec into a :class:`Model` through the kinds registered in
 :data:`MODELS`. Specs are ``<kind>`` or ``<kind>:<argument>``, split at the first colon, so model
-names may contain colons (``openai-compatible:llama3.1:8b``).
+names may contain colons (``openai-compatible:llama3.1:8b``). The HTTP backend,
+:class:`svgeval.models.openai_compat.OpenAICompatibleModel`, is imported from its module (it
+loads httpx, which the offline kinds do not need).
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ from svgeval.models.base import (
     ModelUnavailable,
     RetryEvent,
 )
-from svgeval.models.openai_compat import OpenAICompatibleModel
 from svgeval.models.registry import MODELS, EndpointOptions, ModelKind, model_kind
 from svgeval.models.replay import ReplayModel
 from svgeval.models.retry import RetryPolicy
@@ -81,7 +82,6 @@ __all__ = [
     "ModelError",
     "ModelKind",
     "ModelUnavailable",
-    "OpenAICompatibleModel",
     "ReplayModel",
     "RetryEvent",
     "RetryPolicy",

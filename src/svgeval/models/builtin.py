@@ -6,7 +6,6 @@ import os
 
 from svgeval.models.base import Model, ModelUnavailable
 from svgeval.models.baselines import IdentityModel, OracleModel
-from svgeval.models.openai_compat import OpenAICompatibleModel
 from svgeval.models.registry import EndpointOptions, model_kind
 from svgeval.models.replay import ReplayModel
 from svgeval.models.retry import RetryPolicy
@@ -62,6 +61,10 @@ def _http_model(spec: str, argument: str, options: EndpointOptions, openai: bool
     else:  # a key only from a variable the user names: $OPENAI_API_KEY never goes to --base-url
         key_env = None
     api_key = (os.environ.get(key_env) or None) if key_env is not None else None
+    # imported here: httpx takes a tenth of a second to import, which runs of the offline
+    # kinds (identity, oracle, replay) need not pay
+    from svgeval.models.openai_compat import OpenAICompatibleModel
+
     if key_env is not None and api_key is None:
         raise ModelUnavailable(f"{spec} needs an API key: set the {key_env} environment variable")
     return OpenAICompatibleModel(

@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from svgeval.metrics import METRICS
+from svgeval.metrics.registry import METRICS
 from svgeval.runner.records import EpochResults, MetricSummary, SampleRecord, UsageTotals
 from svgeval.tasks.aggregate import mean_stats
 from svgeval.tasks.base import Score, Task

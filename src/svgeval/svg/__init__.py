@@ -1,15 +1,11 @@
-"""SVG layer: extract SVG code from model responses, check it, and render it safely."""
+"""SVG layer: extract SVG code from model responses, check it, and render it safely.
 
-from svgeval.svg.extract import Extraction, extract_svg
-from svgeval.svg.render import RenderFailure, RenderSpec, render_svg
-from svgeval.svg.sanitize import SvgRejected, check_svg
+Import each piece from its module; this package imports none of them, so starting the render
+workers' server (:mod:`svgeval.svg.forkserver`) costs no imports of ours:
 
-__all__ = [
-    "Extraction",
-    "RenderFailure",
-    "RenderSpec",
-    "SvgRejected",
-    "check_svg",
-    "extract_svg",
-    "render_svg",
-]
+* :mod:`~svgeval.svg.extract`: the SVG in a model's answer (``extract_svg``).
+* :mod:`~svgeval.svg.sanitize`: what may be rendered (``check_svg``, ``SvgRejected``).
+* :mod:`~svgeval.svg.render`: CairoSVG renders (``render_svg``, ``RenderSpec``); the fast
+  renderers are in :mod:`~svgeval.svg.render_fast`.
+* :mod:`~svgeval.svg.isolation`: renders in worker processes with time and memory limits.
+"""

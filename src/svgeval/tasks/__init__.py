@@ -19,14 +19,28 @@ from svgeval.tasks.base import (
     TaskOptions,
 )
 
+SUITE_MODULES = {
+    "svgeditbench": "svgeval.tasks.svgeditbench",
+    "svgenius": "svgeval.tasks.svgenius",
+    "vectorgym": "svgeval.tasks.vectorgym",
+    "svgeditbench-v2": "svgeval.tasks.svgeditbench_v2",
+    "starvector": "svgeval.tasks.starvector",
+    "unisvg": "svgeval.tasks.unisvg",
+    "sarena": "svgeval.tasks.sarena",
+}
+"""The module of each suite that ships with svgeval, by the prefix of its task names."""
+
+
+def suite_module(task_name: str) -> str | None:
+    """The module registering ``task_name``: that of the longest suite prefix it starts with
+    (``svgeditbench-v2`` before ``svgeditbench``), None if it names no shipped suite."""
+    prefixes = [p for p in SUITE_MODULES if task_name == p or task_name.startswith(p + "-")]
+    return SUITE_MODULES[max(prefixes, key=len)] if prefixes else None
+
+
 TASKS: Registry[type[Task]] = Registry(
-    "task",
-    "svgeval.tasks",
-    builtin_modules=(
-        "svgeval.tasks.svgeditbench", "svgeval.tasks.svgenius", "svgeval.tasks.vectorgym",
-        "svgeval.tasks.svgeditbench_v2", "svgeval.tasks.starvector", "svgeval.tasks.unisvg",
-        "svgeval.tasks.sarena",
-    ),
+    "task", "svgeval.tasks", builtin_modules=tuple(SUITE_MODULES.values()),
+    module_for=suite_module,
 )
 """Every task by name."""
 
@@ -44,14 +58,13 @@ OTHER_SUITE = "other"
 
 
 def tasks_by_suite() -> dict[str, list[type[Task]]]:
-    """Every registered task grouped under its :attr:`Task.suite`, suites in registration order
-    and the tasks without one last, under :data:`OTHER_SUITE`."""
+    """Every registered task grouped under its :attr:`Task.suite`, suites sorted by name and the
+    tasks without one last, under :data:`OTHER_SUITE`."""
     groups: dict[str, list[type[Task]]] = {}
     for task in all_tasks().values():
         groups.setdefault(task.suite or OTHER_SUITE, []).append(task)
-    if OTHER_SUITE in groups:
-        groups[OTHER_SUITE] = groups.pop(OTHER_SUITE)
-    return groups
+    named = sorted((suite for suite in groups if suite != OTHER_SUITE), key=str.casefold)
+    return {suite: groups[suite] for suite in [*named, OTHER_SUITE] if suite in groups}
 
 
 def get_task(name: str) -> type[Task]:

@@ -18,7 +18,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
 import platformdirs
 
 
@@ -62,6 +61,8 @@ def resolve_data(release: GithubRelease, data: Path | None) -> Path:
 
 
 def _download(release: GithubRelease, target: Path) -> None:
+    import httpx  # here: most runs read data already on disk and need not import it
+
     try:
         response = httpx.get(release.url, follow_redirects=True, timeout=120.0)
         response.raise_for_status()

@@ -1,6 +1,10 @@
-"""SVGEditBench (Nishina & Matsui, CVPRW 2024): loader, case builder and task."""
+"""SVGEditBench (Nishina & Matsui, CVPRW 2024): loader and task.
 
-from svgeval.tasks.svgeditbench.builder import build_cases, write_release
+The case builder (:func:`svgeval.tasks.svgeditbench.builder.build_cases`, ``write_release``)
+lives in its own module, imported only by what builds data: it pulls in the SVGenius
+generators, which scoring does not need.
+"""
+
 from svgeval.tasks.svgeditbench.task import SvgEditBench
 
-__all__ = ["SvgEditBench", "build_cases", "write_release"]
+__all__ = ["SvgEditBench"]

@@ -1,0 +1,261 @@
+"""``svgeval run`` and ``svgeval score``, and the flags and checks other commands share.
+
+They live apart from :mod:`svgeval.cli` so that a run imports what it uses and no more:
+:mod:`svgeval.launch` builds a command line of these two commands alone when one of them is
+asked for (``svgeval run --help`` reads the same either way), and the whole command line adds
+them with :func:`add_run_commands`.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from svgeval.cli_errors import UserError, user_errors
+from svgeval.cli_execute import execute
+from svgeval.cli_executor import ExecutorFlag, RayAddressFlag, check_executor
+from svgeval.cli_judge import (
+    JudgeApiKeyEnv,
+    JudgeBaseUrl,
+    JudgeConcurrency,
+    JudgeSpec,
+    TextOnlyJudge,
+    TextOnlyModel,
+    build_judge,
+)
+from svgeval.cli_merge import cached_runner
+from svgeval.models import load_model
+from svgeval.runner import RunDir, Runner, RunSettings
+from svgeval.runner.units import parse_shard
+from svgeval.svg.isolation import DEFAULT_TIMEOUT_S
+from svgeval.svg.render_fast import RENDERERS
+from svgeval.tasks import get_task
+from svgeval.tasks.base import Task, TaskOptions
+
+HELP = {"help_option_names": ["-h", "--help"]}
+
+
+def new_app() -> typer.Typer:
+    """The ``svgeval`` command with no commands yet."""
+    return typer.Typer(
+        add_completion=False,
+        no_args_is_help=True,
+        context_settings=HELP,
+        help="Evaluate models on SVG benchmarks.",
+    )
+
+
+TaskName = Annotated[str, typer.Argument(help="Task name; see `svgeval list tasks`.")]
+DataPath = Annotated[Path | None, typer.Option(help="Local copy of the official release.")]
+Tier = Annotated[str, typer.Option(help="Difficulty tier (tasks with tiers).")]
+Seed = Annotated[int, typer.Option(help="Seed for data generation and sampling.")]
+Limit = Annotated[int | None, typer.Option(help="First N samples of each group.")]
+Sets = Annotated[
+    list[str] | None,
+    typer.Option("--set", help="Task option KEY=VALUE; see `svgeval list tasks`."),
+]
+
+
+def parse_sets(pairs: list[str], flag: str = "--set", form: str = "KEY=VALUE") -> dict[str, str]:
+    extra = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise UserError(f"{flag} expects {form}, got {pair!r}")
+        extra[key.strip()] = value.strip()
+    return extra
+
+
+def set_model_paths(pairs: list[str] | None) -> None:
+    """``--model-path METRIC=PATH``: where the metric functions look first."""
+    for metric, path in parse_sets(pairs or [], "--model-path", "METRIC=PATH").items():
+        os.environ[f"SVGEVAL_{metric.upper()}_MODEL"] = path
+
+
+def make_task(name: str, data: Path | None, tier: str, seed: int, sets: list[str]) -> Task:
+    """The task ``name`` with its options checked (unknown keys and bad values are errors)."""
+    task_cls = get_task(name)
+    return task_cls(TaskOptions(data=data, seed=seed, tier=tier, extra=parse_sets(sets)))
+
+
+def check_numbers(**flags: tuple[float | None, float, bool]) -> None:
+    """Each flag's value must be above its bound (``True``: or equal to it); one line if not."""
+    for flag, (value, bound, inclusive) in flags.items():
+        if value is None:
+            continue
+        if value < bound or (value == bound and not inclusive):
+            relation = "at least" if inclusive else "more than"
+            raise UserError(f"--{flag.replace('_', '-')} must be {relation} {bound:g}, got {value:g}")
+
+
+def run(
+    task: TaskName,
+    model: Annotated[str, typer.Option(help="Model spec; see `svgeval list models`.")] = "identity",
+    out_dir: Annotated[Path, typer.Option("--out", help="Run directory.")] = Path("runs/latest"),
+    data: DataPath = None,
+    tier: Tier = "all",
+    resume: Annotated[bool, typer.Option(help="Continue the run in --out.")] = False,
+    limit: Limit = None,
+    epochs: Annotated[int, typer.Option(help="Answers per prompt (per-epoch results, pass@k).")] = 1,
+    shard: Annotated[
+        str | None, typer.Option(help="Run only slice INDEX/COUNT of the work (0/2, 1/2).")
+    ] = None,
+    seed: Seed = 0,
+    temperature: Annotated[float, typer.Option(help="Sampling temperature (0 to 2).")] = 0.0,
+    omit_temperature: Annotated[
+        bool,
+        typer.Option(
+            "--omit-temperature", help="Send no temperature (reasoning models accept only theirs)."
+        ),
+    ] = False,
+    max_tokens: Annotated[int | None, typer.Option(help="Cap on generated tokens.")] = None,
+    concurrency: Annotated[int, typer.Option(help="Model requests in flight.")] = 8,
+    timeout: Annotated[
+        float,
+        typer.Option(help="Seconds of silence (no token) before a request is retried; "
+                     "with --no-stream, seconds for the whole answer."),
+    ] = 120.0,
+    first_token_timeout: Annotated[
+        float | None,
+        typer.Option(help="Seconds to wait for the first token, queueing included "
+                     "(default 10 x --timeout); see docs/servers.md."),
+    ] = None,
+    stream: Annotated[
+        bool, typer.Option(help="Stream answers (--no-stream for servers without SSE).")
+    ] = True,
+    base_url: Annotated[str | None, typer.Option(help="Endpoint of openai-compatible.")] = None,
+    api_key_env: Annotated[str | None, typer.Option(help="Env variable with the API key.")] = None,
+    render_workers: Annotated[int | None, typer.Option(help="Render processes.")] = None,
+    render_timeout: Annotated[
+        float | None,
+        typer.Option(help="Seconds per render (default: the task's protocol, else 10)."),
+    ] = None,
+    renderer: Annotated[str, typer.Option(help="cairosvg (the papers'), skia or resvg.")] = "cairosvg",
+    render_cache: Annotated[Path | None, typer.Option(help="Folder caching renders.")] = None,
+    metric_batch_size: Annotated[
+        int, typer.Option(help="Samples per batch of a model-based metric (CLIP, DINO, ...).")
+    ] = 32,
+    device: Annotated[
+        str, typer.Option(help="Where model-based metrics run: auto, cpu, cuda or mps.")
+    ] = "auto",
+    set_: Sets = None,
+    model_path: Annotated[
+        list[str] | None,
+        typer.Option(help="Local weights for a metric, METRIC=PATH (e.g. dino=/models/dinov2)."),
+    ] = None,
+    text_only_model: TextOnlyModel = False,
+    judge: JudgeSpec = None,
+    judge_base_url: JudgeBaseUrl = None,
+    judge_api_key_env: JudgeApiKeyEnv = None,
+    judge_concurrency: JudgeConcurrency = 8,
+    text_only_judge: TextOnlyJudge = False,
+    executor: ExecutorFlag = "local",
+    ray_address: RayAddressFlag = None,
+) -> None:
+    """Run TASK with a model and write the run directory."""
+    with user_errors():
+        check_numbers(
+            limit=(limit, 1, True),
+            epochs=(epochs, 1, True),
+            temperature=(temperature, 0, True),
+            max_tokens=(max_tokens, 1, True),
+            concurrency=(concurrency, 1, True),
+            timeout=(timeout, 0, False),
+            first_token_timeout=(first_token_timeout, 0, False),
+            render_workers=(render_workers, 1, True),
+            render_timeout=(render_timeout, 0, False),
+            metric_batch_size=(metric_batch_size, 1, True),
+        )
+        slice_ = parse_shard(shard) if shard is not None else None
+        if renderer not in RENDERERS:
+            raise UserError(f"--renderer must be one of {', '.join(RENDERERS)}, got {renderer!r}")
+        if device not in ("auto", "cpu", "cuda", "mps"):
+            raise UserError(f"--device must be auto, cpu, cuda or mps, got {device!r}")
+        if temperature > 2:
+            raise UserError(f"--temperature must be at most 2, got {temperature:g}")
+        set_model_paths(model_path)
+        task_obj = make_task(task, data, tier, seed, set_ or [])
+        backend = load_model(
+            model,
+            base_url=base_url,
+            api_key_env=api_key_env,
+            concurrency=concurrency,
+            timeout_s=timeout,
+            first_token_timeout_s=first_token_timeout,
+            stream=stream,
+            accepts_images=not text_only_model,
+        )
+        judge_setup = build_judge(
+            judge, base_url=judge_base_url, api_key_env=judge_api_key_env,
+            concurrency=judge_concurrency, text_only=text_only_judge, timeout_s=timeout,
+            first_token_timeout_s=first_token_timeout, stream=stream,
+        )
+        settings = RunSettings(
+            temperature=None if omit_temperature else temperature,
+            max_tokens=max_tokens,
+            seed=seed,
+            concurrency=concurrency,
+            timeout_s=timeout,
+            first_token_timeout_s=first_token_timeout,
+            stream=stream,
+            limit=limit,
+            render_workers=render_workers,
+            render_timeout_s=render_timeout or task_obj.render_timeout_s or DEFAULT_TIMEOUT_S,
+            renderer=renderer,
+            render_cache=str(render_cache) if render_cache else None,
+            metric_batch_size=metric_batch_size,
+            device=None if device == "auto" else device,
+            epochs=epochs,
+            shard=slice_,
+            executor=executor, ray_address=ray_address,
+        )
+        check_executor(executor, ray_address)  # last: starting Ray takes seconds
+        runner = Runner(task_obj, backend, RunDir(out_dir), settings, judge=judge_setup)
+        results = execute(runner, runner.prepare(resume), runner.run)
+    if not results.complete:
+        raise typer.Exit(1)
+
+
+
+def score(
+    run_directory: Annotated[Path, typer.Argument(help="A run directory with responses.jsonl.")],
+    data: Annotated[
+        Path | None, typer.Option(help="Where the data is now, if it moved since the run.")
+    ] = None,
+    judge: JudgeSpec = None,
+    judge_base_url: JudgeBaseUrl = None,
+    judge_api_key_env: JudgeApiKeyEnv = None,
+    judge_concurrency: JudgeConcurrency = 8,
+    text_only_judge: TextOnlyJudge = False,
+) -> None:
+    """Re-score the cached responses of a run without calling any model.
+
+    Samples with no cached response stay missing (`--resume` completes them). The run's files
+    change only once re-scoring has finished. Judged metrics come from the run's cached
+    verdicts; only with --judge is a judge asked, for the verdicts not in the cache. Scoring
+    runs with the local executor, whatever executor the run used.
+    """
+    with user_errors():
+        run_dir = RunDir(run_directory)
+        config = run_dir.read_config()
+        if config is None:
+            raise UserError(f"{run_directory} has no config.json; is it a run directory?")
+        judge_setup = build_judge(
+            judge, base_url=judge_base_url, api_key_env=judge_api_key_env,
+            concurrency=judge_concurrency, text_only=text_only_judge,
+            timeout_s=config.settings.timeout_s or 120.0,
+            first_token_timeout_s=config.settings.first_token_timeout_s,
+            stream=config.settings.stream,
+        )
+        runner = cached_runner(config, run_dir, data, judge_setup)
+        execute(runner, runner.prepare_rescore(config), runner.rescore)
+
+
+
+def add_run_commands(app: typer.Typer) -> None:
+    """Add ``run`` and ``score`` to ``app``."""
+    app.command()(run)
+    app.command()(score)
