@@ -6,11 +6,19 @@ import glob
 import itertools
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from svgeval.metrics import InvalidReference, pss, pss_details
 from svgeval.metrics import _svgpath as sp
-from svgeval.metrics.pss import color_similarity, count_penalty, kendall_order
+from svgeval.metrics.pss import (
+    _prepared_reference,
+    color_similarity,
+    count_penalty,
+    kendall_order,
+    mask_iou_matrix,
+)
+from svgeval.svg.render import render_svg_uint8
 
 HEAD = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 256 256" width="256" height="256">'
 A = '<path d="M64 64 H128 V128 H64 Z" fill="{}"/>'  # pixel-aligned squares: exact masks
@@ -221,3 +229,29 @@ def test_pss_with_skia_close_to_cairosvg_on_svgenius_icons() -> None:
             cairo = pss(reference, generated)
             skia = pss(reference, generated, render=render_function("skia"))
             assert abs(skia - cairo) <= 2e-3, (reference_path, other_path, skia, cairo)
+
+
+def test_mask_iou_matrix_equals_pairwise_iou() -> None:
+    rng = np.random.default_rng(0)
+    a = [rng.random((32, 32)) < p for p in (0.0, 0.1, 0.5)]
+    b = [rng.random((32, 32)) < p for p in (0.0, 0.3)]
+    for x0, y0, x1, y1 in ((0, 0, 8, 8), (4, 4, 12, 20), (20, 20, 32, 32)):  # sparse masks
+        box = np.zeros((32, 32), dtype=bool)
+        box[y0:y1, x0:x1] = True
+        a.append(box)
+        b.append(box.T.copy())
+    got = mask_iou_matrix(a, b)
+    for (i, ma), (j, mb) in itertools.product(enumerate(a), enumerate(b)):
+        union = np.logical_or(ma, mb).sum()
+        assert got[i, j] == (np.logical_and(ma, mb).sum() / union if union else 0.0), (i, j)
+
+
+def test_reference_reused_between_generated_svgs_scores_as_fresh() -> None:
+    generated = [svg(A.format("#FF0000")), _moved(20), svg(B.format("#00FF00"), A.format("#FF0000"))]
+    warm = [pss_details(REF, g) for g in generated]
+    fresh = []
+    for g in generated:
+        _prepared_reference.cache_clear()
+        fresh.append(pss_details(REF, g))
+    assert warm == fresh
+    assert not _prepared_reference(REF, False, render_svg_uint8).mask.flags.writeable

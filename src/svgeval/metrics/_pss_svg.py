@@ -18,6 +18,7 @@ from numpy.typing import NDArray
 from svgeval.metrics import _svgpath as sp
 from svgeval.svg.isolation import RenderFunction
 from svgeval.svg.render import RenderSpec, render_svg_uint8
+from svgeval.svg.render_fast import render_alpha_skia, render_svg_uint8_skia
 from svgeval.svg.sanitize import check_svg
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -151,7 +152,7 @@ def _union_bbox(root: etree._Element) -> sp.BBox | None:
     for path in _paths(root):
         d = path.get("d")
         if d:
-            b = sp.bbox(sp.parse_path(d))
+            b = sp.path_bbox(d)
             if b is not None:
                 box = b if box is None else box.union(b)
     return box
@@ -183,21 +184,27 @@ def center(root: etree._Element, target_viewbox: str) -> None:
     root.set("viewBox", target_viewbox)
 
 
-def center_and_scale(reference: etree._Element, generated: etree._Element) -> str:
-    """normal.py ``compare_and_scale_svg``: centre both in the reference viewBox, scale the
-    generated paths uniformly so its box fits the reference's (ratio clamped to [0.05, 10]),
-    re-centre. Modifies both trees; returns the target viewBox."""
+def center_reference(reference: etree._Element) -> tuple[str, sp.BBox | None]:
+    """The reference's half of normal.py ``compare_and_scale_svg``: centre it in its own
+    viewBox (in place); return that viewBox and the centred paths' box. Nothing here depends
+    on the generated SVG, so PSS can reuse the result between generated SVGs."""
     target = str(reference.get("viewBox", DEFAULT_VIEWBOX))
-    center(generated, target)
     center(reference, target)
-    gen_box, ref_box = _union_bbox(generated), _union_bbox(reference)
+    return target, _union_bbox(reference)
+
+
+def fit_generated(generated: etree._Element, target: str, ref_box: sp.BBox | None) -> None:
+    """The generated SVG's half of ``compare_and_scale_svg`` (in place): centre it in the
+    reference's viewBox ``target``, scale its paths uniformly so its box fits ``ref_box``
+    (ratio clamped to [0.05, 10]) and centre it again."""
+    center(generated, target)
+    gen_box = _union_bbox(generated)
     gw, gh = (gen_box.width, gen_box.height) if gen_box else (0.0, 0.0)
     rw, rh = (ref_box.width, ref_box.height) if ref_box else (0.0, 0.0)
     ratio = min(rw / gw if gw > 0 else 1.0, rh / gh if gh > 0 else 1.0)
     ratio = max(0.05, min(10.0, ratio))
     _move_paths(generated, ratio, gen_box.center if gen_box else 0j, 0j)
     center(generated, target)
-    return target
 
 
 def to_string(root: etree._Element) -> str:
@@ -207,7 +214,12 @@ def to_string(root: etree._Element) -> str:
 def alpha_mask(
     svg: str, size: tuple[int, int], render: RenderFunction = render_svg_uint8
 ) -> NDArray[np.bool_]:
-    """Pixels with alpha > 0 when ``svg`` is drawn on a transparent canvas of ``size`` (w, h)."""
+    """Pixels with alpha > 0 when ``svg`` is drawn on a transparent canvas of ``size`` (w, h).
+
+    skia draws only the alpha channel (:func:`render_alpha_skia`, the same values as its RGBA).
+    """
+    if render is render_svg_uint8_skia:
+        return render_alpha_skia(svg, size) > 0
     rgba = render(svg, RenderSpec(size[0], size[1], background=None))
     return rgba[..., 3] > 0
 
@@ -254,8 +266,7 @@ def extract_paths(root: etree._Element, size: tuple[int, int], fix_defects: bool
         d = path.get("d")
         if not d:
             continue
-        parsed = sp.parse_path(d)
-        box = sp.bbox(parsed)
+        box = sp.path_bbox(d)
         if box is None or box.width <= 0 or box.height <= 0:
             continue
         fill = path.get("fill", "#000000")
@@ -275,7 +286,7 @@ def extract_paths(root: etree._Element, size: tuple[int, int], fix_defects: bool
         rule_attr = f" fill-rule={quoteattr(rule)}" if rule else ""
         single = (
             f'<svg xmlns="{SVG_NS}" viewBox={quoteattr(viewbox)} width="{width}" '
-            f'height="{height}"><path d={quoteattr(sp.to_d(parsed))} fill={quoteattr(fill)}'
+            f'height="{height}"><path d={quoteattr(sp.to_d(sp.parse_path(d)))} fill={quoteattr(fill)}'
             f"{rule_attr} /></svg>"
         )
         try:
