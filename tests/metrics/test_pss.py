@@ -255,3 +255,14 @@ def test_reference_reused_between_generated_svgs_scores_as_fresh() -> None:
         fresh.append(pss_details(REF, g))
     assert warm == fresh
     assert not _prepared_reference(REF, False, render_svg_uint8).mask.flags.writeable
+
+
+@pytest.mark.parametrize("path", [
+    sp.parse_path("M10 10 h 20 v20 h-20 z m 50 0 Q 1 2 3 4 C 1e-7 2 3 4 5.5 6 M 1 1"),
+    sp.parse_path("M1 1 a1 1 0 00 1 1 L 5 5"),  # an arc: its radius is corrected on reading
+    sp.ParsedPath((sp.Segment("L", (complex(-0.0, 1), 1 + 1j)),), ()),  # -0.0 reads as 0.0
+])
+def test_reread_equals_reading_and_writing_again(path: sp.ParsedPath) -> None:
+    d = sp.to_d(sp.transform(path, 1.7, 0.3 + 0.1j, -2.5 + 1j))
+    assert sp.reread(d) == sp.to_d(sp.parse_path(d))
+    assert sp.reread(sp.to_d(path)) == sp.to_d(sp.parse_path(sp.to_d(path)))

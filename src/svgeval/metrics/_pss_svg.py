@@ -247,7 +247,8 @@ def extract_paths(root: etree._Element, size: tuple[int, int], fix_defects: bool
     from the root's ``width``/``height`` attributes (first number in them) and only otherwise
     from the viewBox, then truncated to int; the single-path render ignores ``fill-rule``.
     With ``fix_defects`` the box is taken relative to the viewBox (offset and size) and the
-    render keeps ``fill-rule``.
+    render keeps ``fill-rule``. Every ``d`` must have been written by :func:`sp.to_d`
+    (:func:`center` writes them all), as the single-path renders take it via :func:`sp.reread`.
     """
     viewbox = root.get("viewBox", DEFAULT_VIEWBOX)
     vb = _viewbox_numbers(viewbox)
@@ -286,7 +287,7 @@ def extract_paths(root: etree._Element, size: tuple[int, int], fix_defects: bool
         rule_attr = f" fill-rule={quoteattr(rule)}" if rule else ""
         single = (
             f'<svg xmlns="{SVG_NS}" viewBox={quoteattr(viewbox)} width="{width}" '
-            f'height="{height}"><path d={quoteattr(sp.to_d(sp.parse_path(d)))} fill={quoteattr(fill)}'
+            f'height="{height}"><path d={quoteattr(sp.reread(d))} fill={quoteattr(fill)}'
             f"{rule_attr} /></svg>"
         )
         try:

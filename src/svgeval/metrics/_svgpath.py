@@ -350,6 +350,15 @@ def transform(path: ParsedPath, scale: float, about: complex, shift: complex) ->
     return ParsedPath(segments, tuple((p - about) * scale + about + shift for p in path.move_points))
 
 
+def reread(d: str) -> str:
+    """``to_d(parse_path(d))`` for a ``d`` that :func:`to_d` wrote (the released code reads
+    each moved path back before drawing it). Reading such text back gives the same segments,
+    since floats print and parse exactly, so the text comes back unchanged, except for arcs
+    (their radius is corrected again) and ``-0.0`` (which reads back as 0.0): only those are
+    parsed and written again."""
+    return to_d(parse_path(d)) if "A" in d or "-0.0" in d else d
+
+
 def to_d(path: ParsedPath) -> str:
     """Serialise as svgpathtools' ``Path.d()`` does: absolute commands, ``M`` only at jumps.
 
