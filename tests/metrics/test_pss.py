@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from svgeval.metrics import InvalidReference, pss, pss_details
+from svgeval.metrics import _pss_svg as ps
 from svgeval.metrics import _svgpath as sp
 from svgeval.metrics.pss import (
     _prepared_reference,
@@ -258,11 +259,13 @@ def test_reference_reused_between_generated_svgs_scores_as_fresh() -> None:
 
 
 @pytest.mark.parametrize("path", [
-    sp.parse_path("M10 10 h 20 v20 h-20 z m 50 0 Q 1 2 3 4 C 1e-7 2 3 4 5.5 6 M 1 1"),
+    sp.parse_path("M10 10 h 20 v20 h-20 z m 50 0 Q 1 2 3 4 C 1e-7 2 3 4 5.5 6 M 1 1 M 2 2 L 3 3"),
     sp.parse_path("M1 1 a1 1 0 00 1 1 L 5 5"),  # an arc: its radius is corrected on reading
+    sp.parse_path("M0 0 A 5 5 0 1 0 10 0 a 0 3 0 0 1 2 2"),
     sp.ParsedPath((sp.Segment("L", (complex(-0.0, 1), 1 + 1j)),), ()),  # -0.0 reads as 0.0
 ])
-def test_reread_equals_reading_and_writing_again(path: sp.ParsedPath) -> None:
-    d = sp.to_d(sp.transform(path, 1.7, 0.3 + 0.1j, -2.5 + 1j))
-    assert sp.reread(d) == sp.to_d(sp.parse_path(d))
-    assert sp.reread(sp.to_d(path)) == sp.to_d(sp.parse_path(sp.to_d(path)))
+def test_moved_paths_read_back_as_parsing_their_text(path: sp.ParsedPath) -> None:
+    for moved in (path, sp.transform(path, 1.7, 0.3 + 0.1j, -2.5 + 1j)):
+        d = sp.to_d(moved)
+        assert repr(sp.read_back(moved)) == repr(sp.parse_path(d))  # repr tells -0.0 from 0.0
+        assert ps._reread(d) == sp.to_d(sp.parse_path(d))

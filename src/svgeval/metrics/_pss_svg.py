@@ -7,6 +7,7 @@ Follows the released SVGenius code (``src/metrics/pss/validate.py``, ``normal.py
 from __future__ import annotations
 
 import colorsys
+import functools
 import re
 from dataclasses import dataclass
 from xml.sax.saxutils import quoteattr
@@ -147,12 +148,48 @@ def _paths(root: etree._Element) -> list[etree._Element]:
     return [p for p in root.iter(PATH_TAG) if p is not root]
 
 
+_WRITTEN: dict[str, sp.ParsedPath] = {}
+"""Text of moved paths -> what :func:`sp.parse_path` reads back from it (:func:`sp.read_back`):
+the released code writes each moved path and reads it again; the reading costs nothing here.
+Emptied when it reaches 4,096 entries."""
+
+
+def _write(path: sp.ParsedPath) -> str:
+    """``sp.to_d(path)``, remembering what reading it back gives."""
+    d = sp.to_d(path)
+    if d and "n" not in d and d not in _WRITTEN:  # inf/nan: let parse_path refuse them
+        if len(_WRITTEN) >= 4096:
+            _WRITTEN.clear()
+        _WRITTEN[d] = sp.read_back(path)
+    return d
+
+
+def _read(d: str) -> sp.ParsedPath:
+    """``sp.parse_path(d)``, from :data:`_WRITTEN` when PSS wrote ``d``."""
+    return _WRITTEN.get(d) or sp.parse_path(d)
+
+
+@functools.lru_cache(maxsize=4096)
+def _box(d: str) -> sp.BBox | None:
+    """``sp.bbox`` of path data ``d``, kept for the last 4,096 distinct ``d`` (PSS boxes each
+    reference path twice: to centre the SVG and to compare the path)."""
+    return sp.bbox(_read(d))
+
+
+def _reread(d: str) -> str:
+    """``sp.to_d(sp.parse_path(d))`` for a ``d`` that :func:`sp.to_d` wrote (the released code
+    reads each moved path back before drawing it alone). Reading such text gives the same
+    segments, since floats print and parse exactly, so the text comes back unchanged, except
+    for arcs (their radius is corrected again) and ``-0.0`` (read back as 0.0)."""
+    return sp.to_d(_read(d)) if "A" in d or "-0.0" in d else d
+
+
 def _union_bbox(root: etree._Element) -> sp.BBox | None:
     box: sp.BBox | None = None
     for path in _paths(root):
         d = path.get("d")
         if d:
-            b = sp.path_bbox(d)
+            b = _box(d)
             if b is not None:
                 box = b if box is None else box.union(b)
     return box
@@ -166,7 +203,7 @@ def _move_paths(root: etree._Element, scale: float, about: complex, shift: compl
     for path in _paths(root):
         d = path.get("d")
         if d:
-            path.set("d", sp.to_d(sp.transform(sp.parse_path(d), scale, about, shift)))
+            path.set("d", _write(sp.transform(_read(d), scale, about, shift)))
 
 
 def center(root: etree._Element, target_viewbox: str) -> None:
@@ -248,7 +285,7 @@ def extract_paths(root: etree._Element, size: tuple[int, int], fix_defects: bool
     from the viewBox, then truncated to int; the single-path render ignores ``fill-rule``.
     With ``fix_defects`` the box is taken relative to the viewBox (offset and size) and the
     render keeps ``fill-rule``. Every ``d`` must have been written by :func:`sp.to_d`
-    (:func:`center` writes them all), as the single-path renders take it via :func:`sp.reread`.
+    (:func:`center` writes them all), as the single-path renders take it via :func:`_reread`.
     """
     viewbox = root.get("viewBox", DEFAULT_VIEWBOX)
     vb = _viewbox_numbers(viewbox)
@@ -267,7 +304,7 @@ def extract_paths(root: etree._Element, size: tuple[int, int], fix_defects: bool
         d = path.get("d")
         if not d:
             continue
-        box = sp.path_bbox(d)
+        box = _box(d)
         if box is None or box.width <= 0 or box.height <= 0:
             continue
         fill = path.get("fill", "#000000")
@@ -287,7 +324,7 @@ def extract_paths(root: etree._Element, size: tuple[int, int], fix_defects: bool
         rule_attr = f" fill-rule={quoteattr(rule)}" if rule else ""
         single = (
             f'<svg xmlns="{SVG_NS}" viewBox={quoteattr(viewbox)} width="{width}" '
-            f'height="{height}"><path d={quoteattr(sp.reread(d))} fill={quoteattr(fill)}'
+            f'height="{height}"><path d={quoteattr(_reread(d))} fill={quoteattr(fill)}'
             f"{rule_attr} /></svg>"
         )
         try:

@@ -333,13 +333,6 @@ def bbox(path: ParsedPath) -> BBox | None:
     return BBox(min(xs), min(ys), max(xs), max(ys))
 
 
-@functools.lru_cache(maxsize=4096)
-def path_bbox(d: str) -> BBox | None:
-    """:func:`bbox` of :func:`parse_path` of ``d``, kept for the last 4,096 distinct strings
-    (PSS boxes each reference path twice: to centre the SVG and to compare the path)."""
-    return bbox(parse_path(d))
-
-
 def transform(path: ParsedPath, scale: float, about: complex, shift: complex) -> ParsedPath:
     """Scale every point by ``scale`` about ``about`` and then translate by ``shift``."""
     segments = tuple(
@@ -350,13 +343,29 @@ def transform(path: ParsedPath, scale: float, about: complex, shift: complex) ->
     return ParsedPath(segments, tuple((p - about) * scale + about + shift for p in path.move_points))
 
 
-def reread(d: str) -> str:
-    """``to_d(parse_path(d))`` for a ``d`` that :func:`to_d` wrote (the released code reads
-    each moved path back before drawing it). Reading such text back gives the same segments,
-    since floats print and parse exactly, so the text comes back unchanged, except for arcs
-    (their radius is corrected again) and ``-0.0`` (which reads back as 0.0): only those are
-    parsed and written again."""
-    return to_d(parse_path(d)) if "A" in d or "-0.0" in d else d
+def read_back(path: ParsedPath) -> ParsedPath:
+    """What :func:`parse_path` reads from ``to_d(path)`` (with finite coordinates), without the
+    text: the same points, read as ``0j + point`` as the parser does (which makes -0.0 0.0),
+    ``M`` points where :func:`to_d` writes them (at jumps), and arcs through :func:`_arc` again
+    (which corrects the radius)."""
+    segments: list[Segment] = []
+    moves: list[complex] = []
+    written: complex | None = None  # the end to_d compares the next start with
+    pos = 0j
+    for seg in path.segments:
+        pts = seg.points
+        if written != pts[0]:
+            pos = 0j + pts[0]
+            moves.append(pos)
+        end = 0j + pts[-1]
+        if seg.kind == "A":
+            r = seg.radius
+            segments.append(_arc(pos, r.real, r.imag, float(seg.rotation), seg.large_arc,
+                                 seg.sweep, end))
+        else:
+            segments.append(Segment(seg.kind, (pos, *[0j + p for p in pts[1:-1]], end)))
+        written, pos = pts[-1], end
+    return ParsedPath(tuple(segments), tuple(moves))
 
 
 def to_d(path: ParsedPath) -> str:
