@@ -6,17 +6,22 @@ import glob
 import itertools
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from svgeval.metrics import _pss_svg as ps
 from svgeval.metrics import _svgpath as sp
 from svgeval.metrics.pss import (
     InvalidReference,
+    _prepared_reference,
     color_similarity,
     count_penalty,
     kendall_order,
+    mask_iou_matrix,
     pss,
     pss_details,
 )
+from svgeval.svg.render import render_svg_uint8
 
 HEAD = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 256 256" width="256" height="256">'
 A = '<path d="M64 64 H128 V128 H64 Z" fill="{}"/>'  # pixel-aligned squares: exact masks
@@ -227,3 +232,42 @@ def test_pss_with_skia_close_to_cairosvg_on_svgenius_icons() -> None:
             cairo = pss(reference, generated)
             skia = pss(reference, generated, render=render_function("skia"))
             assert abs(skia - cairo) <= 2e-3, (reference_path, other_path, skia, cairo)
+
+
+def test_mask_iou_matrix_equals_pairwise_iou() -> None:
+    rng = np.random.default_rng(0)
+    a = [rng.random((32, 32)) < p for p in (0.0, 0.1, 0.5)]
+    b = [rng.random((32, 32)) < p for p in (0.0, 0.3)]
+    for x0, y0, x1, y1 in ((0, 0, 8, 8), (4, 4, 12, 20), (20, 20, 32, 32)):  # sparse masks
+        box = np.zeros((32, 32), dtype=bool)
+        box[y0:y1, x0:x1] = True
+        a.append(box)
+        b.append(box.T.copy())
+    got = mask_iou_matrix(a, b)
+    for (i, ma), (j, mb) in itertools.product(enumerate(a), enumerate(b)):
+        union = np.logical_or(ma, mb).sum()
+        assert got[i, j] == (np.logical_and(ma, mb).sum() / union if union else 0.0), (i, j)
+
+
+def test_reference_reused_between_generated_svgs_scores_as_fresh() -> None:
+    generated = [svg(A.format("#FF0000")), _moved(20), svg(B.format("#00FF00"), A.format("#FF0000"))]
+    warm = [pss_details(REF, g) for g in generated]
+    fresh = []
+    for g in generated:
+        _prepared_reference.cache_clear()
+        fresh.append(pss_details(REF, g))
+    assert warm == fresh
+    assert not _prepared_reference(REF, False, render_svg_uint8).mask.flags.writeable
+
+
+@pytest.mark.parametrize("path", [
+    sp.parse_path("M10 10 h 20 v20 h-20 z m 50 0 Q 1 2 3 4 C 1e-7 2 3 4 5.5 6 M 1 1 M 2 2 L 3 3"),
+    sp.parse_path("M1 1 a1 1 0 00 1 1 L 5 5"),  # an arc: its radius is corrected on reading
+    sp.parse_path("M0 0 A 5 5 0 1 0 10 0 a 0 3 0 0 1 2 2"),
+    sp.ParsedPath((sp.Segment("L", (complex(-0.0, 1), 1 + 1j)),), ()),  # -0.0 reads as 0.0
+])
+def test_moved_paths_read_back_as_parsing_their_text(path: sp.ParsedPath) -> None:
+    for moved in (path, sp.transform(path, 1.7, 0.3 + 0.1j, -2.5 + 1j)):
+        d = sp.to_d(moved)
+        assert repr(sp.read_back(moved)) == repr(sp.parse_path(d))  # repr tells -0.0 from 0.0
+        assert ps._reread(d) == sp.to_d(sp.parse_path(d))

@@ -15,7 +15,12 @@ from svgeval.svg.batch import render_many
 from svgeval.svg.demo_corpus import write_demo_corpus
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderFailure, RenderSpec, render_svg_uint8
-from svgeval.svg.render_fast import RENDERERS, render_function
+from svgeval.svg.render_fast import (
+    RENDERERS,
+    render_alpha_skia,
+    render_function,
+    render_svg_uint8_skia,
+)
 
 PACKAGES = {"skia": "skia", "resvg": "resvg_py"}
 """Each fast renderer and the module it needs; a test of one is skipped without it."""
@@ -70,6 +75,22 @@ def _over_white(pixels: np.ndarray) -> np.ndarray:
         return image
     alpha = image[..., 3:]
     return image[..., :3] * alpha + (1 - alpha)
+
+
+@pytest.mark.parametrize("size", [(64, 64), (96, 48)])
+def test_skia_alpha_read_equals_the_alpha_of_the_rgba_render(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    pytest.importorskip("skia")
+    write_demo_corpus(tmp_path)
+    partial = 0
+    for path in sorted(tmp_path.glob("*.svg")):
+        svg = path.read_text()
+        rgba = render_svg_uint8_skia(svg, RenderSpec(*size, background=None))
+        alpha = render_alpha_skia(svg, size)
+        assert alpha.dtype == np.uint8 and np.array_equal(alpha, rgba[..., 3]), path.name
+        partial += int(np.count_nonzero((alpha > 0) & (alpha < 255)))
+    assert partial > 0  # anti-aliased edges were compared, not just 0 and 255
 
 
 def test_skia_draws_an_svg_without_a_view_box_centred_like_cairosvg() -> None:

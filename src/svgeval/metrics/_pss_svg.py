@@ -7,6 +7,7 @@ Follows the released SVGenius code (``src/metrics/pss/validate.py``, ``normal.py
 from __future__ import annotations
 
 import colorsys
+import functools
 import re
 from dataclasses import dataclass
 from xml.sax.saxutils import quoteattr
@@ -18,6 +19,7 @@ from numpy.typing import NDArray
 from svgeval.metrics import _svgpath as sp
 from svgeval.svg.isolation import RenderFunction
 from svgeval.svg.render import RenderSpec, render_svg_uint8
+from svgeval.svg.render_fast import render_alpha_skia, render_svg_uint8_skia
 from svgeval.svg.sanitize import check_svg
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -146,12 +148,48 @@ def _paths(root: etree._Element) -> list[etree._Element]:
     return [p for p in root.iter(PATH_TAG) if p is not root]
 
 
+_WRITTEN: dict[str, sp.ParsedPath] = {}
+"""Text of moved paths -> what :func:`sp.parse_path` reads back from it (:func:`sp.read_back`):
+the released code writes each moved path and reads it again; the reading costs nothing here.
+Emptied when it reaches 4,096 entries."""
+
+
+def _write(path: sp.ParsedPath) -> str:
+    """``sp.to_d(path)``, remembering what reading it back gives."""
+    d = sp.to_d(path)
+    if d and "n" not in d and d not in _WRITTEN:  # inf/nan: let parse_path refuse them
+        if len(_WRITTEN) >= 4096:
+            _WRITTEN.clear()
+        _WRITTEN[d] = sp.read_back(path)
+    return d
+
+
+def _read(d: str) -> sp.ParsedPath:
+    """``sp.parse_path(d)``, from :data:`_WRITTEN` when PSS wrote ``d``."""
+    return _WRITTEN.get(d) or sp.parse_path(d)
+
+
+@functools.lru_cache(maxsize=4096)
+def _box(d: str) -> sp.BBox | None:
+    """``sp.bbox`` of path data ``d``, kept for the last 4,096 distinct ``d`` (PSS boxes each
+    reference path twice: to centre the SVG and to compare the path)."""
+    return sp.bbox(_read(d))
+
+
+def _reread(d: str) -> str:
+    """``sp.to_d(sp.parse_path(d))`` for a ``d`` that :func:`sp.to_d` wrote (the released code
+    reads each moved path back before drawing it alone). Reading such text gives the same
+    segments, since floats print and parse exactly, so the text comes back unchanged, except
+    for arcs (their radius is corrected again) and ``-0.0`` (read back as 0.0)."""
+    return sp.to_d(_read(d)) if "A" in d or "-0.0" in d else d
+
+
 def _union_bbox(root: etree._Element) -> sp.BBox | None:
     box: sp.BBox | None = None
     for path in _paths(root):
         d = path.get("d")
         if d:
-            b = sp.bbox(sp.parse_path(d))
+            b = _box(d)
             if b is not None:
                 box = b if box is None else box.union(b)
     return box
@@ -165,7 +203,7 @@ def _move_paths(root: etree._Element, scale: float, about: complex, shift: compl
     for path in _paths(root):
         d = path.get("d")
         if d:
-            path.set("d", sp.to_d(sp.transform(sp.parse_path(d), scale, about, shift)))
+            path.set("d", _write(sp.transform(_read(d), scale, about, shift)))
 
 
 def center(root: etree._Element, target_viewbox: str) -> None:
@@ -183,21 +221,27 @@ def center(root: etree._Element, target_viewbox: str) -> None:
     root.set("viewBox", target_viewbox)
 
 
-def center_and_scale(reference: etree._Element, generated: etree._Element) -> str:
-    """normal.py ``compare_and_scale_svg``: centre both in the reference viewBox, scale the
-    generated paths uniformly so its box fits the reference's (ratio clamped to [0.05, 10]),
-    re-centre. Modifies both trees; returns the target viewBox."""
+def center_reference(reference: etree._Element) -> tuple[str, sp.BBox | None]:
+    """The reference's half of normal.py ``compare_and_scale_svg``: centre it in its own
+    viewBox (in place); return that viewBox and the centred paths' box. Nothing here depends
+    on the generated SVG, so PSS can reuse the result between generated SVGs."""
     target = str(reference.get("viewBox", DEFAULT_VIEWBOX))
-    center(generated, target)
     center(reference, target)
-    gen_box, ref_box = _union_bbox(generated), _union_bbox(reference)
+    return target, _union_bbox(reference)
+
+
+def fit_generated(generated: etree._Element, target: str, ref_box: sp.BBox | None) -> None:
+    """The generated SVG's half of ``compare_and_scale_svg`` (in place): centre it in the
+    reference's viewBox ``target``, scale its paths uniformly so its box fits ``ref_box``
+    (ratio clamped to [0.05, 10]) and centre it again."""
+    center(generated, target)
+    gen_box = _union_bbox(generated)
     gw, gh = (gen_box.width, gen_box.height) if gen_box else (0.0, 0.0)
     rw, rh = (ref_box.width, ref_box.height) if ref_box else (0.0, 0.0)
     ratio = min(rw / gw if gw > 0 else 1.0, rh / gh if gh > 0 else 1.0)
     ratio = max(0.05, min(10.0, ratio))
     _move_paths(generated, ratio, gen_box.center if gen_box else 0j, 0j)
     center(generated, target)
-    return target
 
 
 def to_string(root: etree._Element) -> str:
@@ -207,7 +251,12 @@ def to_string(root: etree._Element) -> str:
 def alpha_mask(
     svg: str, size: tuple[int, int], render: RenderFunction = render_svg_uint8
 ) -> NDArray[np.bool_]:
-    """Pixels with alpha > 0 when ``svg`` is drawn on a transparent canvas of ``size`` (w, h)."""
+    """Pixels with alpha > 0 when ``svg`` is drawn on a transparent canvas of ``size`` (w, h).
+
+    skia draws only the alpha channel (:func:`render_alpha_skia`, the same values as its RGBA).
+    """
+    if render is render_svg_uint8_skia:
+        return render_alpha_skia(svg, size) > 0
     rgba = render(svg, RenderSpec(size[0], size[1], background=None))
     return rgba[..., 3] > 0
 
@@ -235,7 +284,8 @@ def extract_paths(root: etree._Element, size: tuple[int, int], fix_defects: bool
     from the root's ``width``/``height`` attributes (first number in them) and only otherwise
     from the viewBox, then truncated to int; the single-path render ignores ``fill-rule``.
     With ``fix_defects`` the box is taken relative to the viewBox (offset and size) and the
-    render keeps ``fill-rule``.
+    render keeps ``fill-rule``. Every ``d`` must have been written by :func:`sp.to_d`
+    (:func:`center` writes them all), as the single-path renders take it via :func:`_reread`.
     """
     viewbox = root.get("viewBox", DEFAULT_VIEWBOX)
     vb = _viewbox_numbers(viewbox)
@@ -254,8 +304,7 @@ def extract_paths(root: etree._Element, size: tuple[int, int], fix_defects: bool
         d = path.get("d")
         if not d:
             continue
-        parsed = sp.parse_path(d)
-        box = sp.bbox(parsed)
+        box = _box(d)
         if box is None or box.width <= 0 or box.height <= 0:
             continue
         fill = path.get("fill", "#000000")
@@ -275,7 +324,7 @@ def extract_paths(root: etree._Element, size: tuple[int, int], fix_defects: bool
         rule_attr = f" fill-rule={quoteattr(rule)}" if rule else ""
         single = (
             f'<svg xmlns="{SVG_NS}" viewBox={quoteattr(viewbox)} width="{width}" '
-            f'height="{height}"><path d={quoteattr(sp.to_d(parsed))} fill={quoteattr(fill)}'
+            f'height="{height}"><path d={quoteattr(_reread(d))} fill={quoteattr(fill)}'
             f"{rule_attr} /></svg>"
         )
         try:
