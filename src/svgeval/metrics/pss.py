@@ -49,6 +49,7 @@ from numpy.typing import NDArray
 from svgeval.metrics import _pss_svg as ps
 from svgeval.metrics.presets import MetricPreset, get_preset
 from svgeval.metrics.registry import MetricInfo, describe_metric
+from svgeval.svg.batch import CHUNKS_PER_WORKER
 from svgeval.svg.render import render_svg_uint8
 
 if TYPE_CHECKING:
@@ -377,14 +378,14 @@ def pss_isolated(
     renderer's render function, in input order.
 
     PSS renders every path of untrusted SVG, so each pair runs under the renderer's time and
-    memory limits; up to ``renderer.workers`` pairs run at once. A pair that hangs, crashes its
-    worker or raises becomes an outcome with ``failure`` (an invalid reference: kind
+    memory limits; each worker scores one pair with the next queued. A pair that hangs, crashes
+    its worker or raises becomes an outcome with ``failure`` (an invalid reference: kind
     ``render_error``, message ``InvalidReference: ...``) and the others still score.
     """
     if len(references) != len(generated):
         raise ValueError(f"{len(references)} references but {len(generated)} generated SVGs")
     settings = get_preset(preset)
-    with ThreadPoolExecutor(max_workers=max(1, renderer.workers)) as pool:
+    with ThreadPoolExecutor(max_workers=CHUNKS_PER_WORKER * max(1, renderer.workers)) as pool:
         return list(pool.map(lambda pair: renderer.call(_pss_in_worker, pair[0], pair[1],
                                                         settings, weighting, fix_defects,
                                                         renderer.render_function),
