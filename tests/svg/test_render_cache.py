@@ -26,6 +26,17 @@ def test_cache_keys_on_svg_spec_and_renderer_version(tmp_path: Path) -> None:
     assert cache.get(SVG, RenderSpec.square(8, None)) is None
     assert RenderCache(tmp_path, "cairosvg 2.9.2").get(SVG, SPEC) is None
     assert not list(tmp_path.rglob("*.tmp"))
+    with_alpha = render_svg_uint8(SVG, RenderSpec.square(8, None))
+    cache.put(SVG, RenderSpec.square(8, None), with_alpha)
+    assert np.array_equal(cache.get(SVG, RenderSpec.square(8, None)), with_alpha)  # type: ignore[arg-type]
+
+
+def test_an_entry_of_the_wrong_size_is_a_miss(tmp_path: Path) -> None:
+    cache = RenderCache(tmp_path, "cairosvg 2.9.1")
+    cache.put(SVG, SPEC, render_svg_uint8(SVG, SPEC))
+    entry = cache.path(SVG, SPEC)
+    entry.write_bytes(entry.read_bytes()[:-1])  # cut short, e.g. by a full disk
+    assert cache.get(SVG, SPEC) is None and cache.misses == 1
 
 
 def test_renderer_reads_the_cache_instead_of_rendering(tmp_path: Path) -> None:
@@ -33,7 +44,7 @@ def test_renderer_reads_the_cache_instead_of_rendering(tmp_path: Path) -> None:
         image = first.render(SVG, SPEC).image
         failed = first.render("<svg", SPEC)
     assert first.cache is not None and first.cache.misses == 2 and first.cache.hits == 0
-    assert failed.failure is not None and len(list(tmp_path.rglob("*.npy"))) == 1
+    assert failed.failure is not None and len(list(tmp_path.rglob("*.u8"))) == 1
     with make_renderer("cairosvg", workers=1, cache_dir=tmp_path) as second:
         again = second.render(SVG, SPEC).image
     assert second.cache is not None and second.cache.hits == 1

@@ -1,6 +1,7 @@
-"""SVGenius editing metrics: rMSE (style editing), RLD (style editing) and CCR (optimization).
+"""Editing metrics: SVGenius' rMSE (style editing), RLD (style editing) and CCR (optimization),
+and SVGEditBench's code length ratio (compression task).
 
-All three come from SVGenius (Chen et al., 2025, appendix G and the released scorers under
+The first three come from SVGenius (Chen et al., 2025, appendix G and the released scorers under
 ``src/editing/`` of github.com/ZJU-REAL/SVGenius). The code-level metrics work on the SVG text
 with every whitespace character removed, as the released scorers do.
 """
@@ -44,6 +45,16 @@ describe_metric(
         higher_is_better=True,
         source=f"{_SVGENIUS}, eq. 2",
         presets=("svgenius",),
+    )
+)
+describe_metric(
+    MetricInfo(
+        name="length_ratio",
+        summary="output code length / input code length",
+        value_range="[0, inf); 1 is the input's length",
+        higher_is_better=False,
+        source="SVGEditBench (Nishina & Matsui, 2024), compression task",
+        presets=("svgeditbench",),
     )
 )
 
@@ -116,3 +127,9 @@ def compression_ratio(original: str, optimized: str) -> float:
     if original_size == 0:
         raise ValueError("the original SVG is empty")
     return (1.0 - len(optimized.encode("utf-8")) / original_size) * 100.0
+
+
+def length_ratio(output: str, input_length: int) -> float:
+    """len(output code) / len(input code), in characters: SVGEditBench's (Nishina & Matsui,
+    2024) size measure of the compression task; below 1 the output is shorter."""
+    return len(output) / input_length

@@ -57,16 +57,6 @@ describe_metric(
 )
 describe_metric(
     MetricInfo(
-        name="length_ratio",
-        summary="output code length / input code length",
-        value_range="[0, inf); 1 is the input's length",
-        higher_is_better=False,
-        source="SVGEditBench (Nishina & Matsui, 2024), compression task",
-        presets=("svgeditbench",),
-    )
-)
-describe_metric(
-    MetricInfo(
         name="sample_count",
         summary="number of samples with a given condition (e.g. unparsed answers)",
         value_range="integer >= 0",

@@ -2,9 +2,10 @@
 own outputs (the references and originals are already there).
 
 An entry's key is ``sha256(svg bytes) + width x height + background + renderer + version``
-(e.g. ``cairosvg 2.9.1``): a new renderer version never serves an old render. Entries are
-``uint8`` ``.npy`` files (read with ``allow_pickle=False``), written to a temporary file and
-renamed into place, so concurrent runs and a kill never leave a partial entry. Failures are not
+(e.g. ``cairosvg 2.9.1``): a new renderer version never serves an old render. An entry is the
+render's raw ``uint8`` pixels (``.u8``; the spec in the key gives the shape: height x width x 3
+on a background, x 4 without), written to a temporary file and renamed into place, so
+concurrent runs and a kill never leave a partial entry; a file of the wrong size is a miss. Failures are not
 cached: a timeout can depend on the machine's load.
 """
 
@@ -31,17 +32,20 @@ class RenderCache:
 
     def path(self, svg: str | bytes, spec: RenderSpec) -> Path:
         name = render_key(svg, spec, self.renderer)
-        return self.directory / name[:2] / f"{name}.npy"
+        return self.directory / name[:2] / f"{name}.u8"
 
     def get(self, svg: str | bytes, spec: RenderSpec) -> NDArray[np.uint8] | None:
         """The cached render, or None."""
+        shape = (spec.height, spec.width, 4 if spec.background is None else 3)
         try:
-            image = np.load(self.path(svg, spec), allow_pickle=False)
-        except (OSError, ValueError):
+            data = self.path(svg, spec).read_bytes()
+        except OSError:
+            data = b""
+        if len(data) != shape[0] * shape[1] * shape[2]:
             self.misses += 1
             return None
         self.hits += 1
-        return np.asarray(image, dtype=np.uint8)
+        return np.frombuffer(data, dtype=np.uint8).reshape(shape)
 
     def put(self, svg: str | bytes, spec: RenderSpec, image: NDArray[np.uint8]) -> None:
         """Store a successful render (atomically)."""
@@ -50,7 +54,7 @@ class RenderCache:
         handle, scratch = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
         try:
             with os.fdopen(handle, "wb") as out:
-                np.save(out, np.ascontiguousarray(image, dtype=np.uint8), allow_pickle=False)
+                out.write(np.ascontiguousarray(image, dtype=np.uint8).tobytes())
             os.replace(scratch, target)
         except BaseException:
             Path(scratch).unlink(missing_ok=True)

@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
+from svgeval.metrics.editing import length_ratio
 from svgeval.metrics.pixel import mse
 from svgeval.svg.extract import extract_svg
 from svgeval.svg.isolation import Renderer
@@ -89,7 +90,7 @@ class SvgEditBench(Task):
         value = mse(output.image, answer.image)
         metrics: dict[str, float | None] = {"mse": value, "mse_all": value}
         if sample.group == "compression":
-            ratio = len(extraction.svg) / int(sample.target["input_length"])
+            ratio = length_ratio(extraction.svg, int(sample.target["input_length"]))
             metrics.update(ratio=ratio, ratio_all=ratio)
         return Score(metrics=metrics, extracted=extraction.svg, extraction_rule=extraction.rule)
 
