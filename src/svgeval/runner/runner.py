@@ -19,6 +19,7 @@ import asyncio
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from svgeval import __version__
 from svgeval.models.base import GenerationRequest, Model, ModelError
@@ -210,6 +211,13 @@ class Runner:
             judge = replace(judge, model=executor.limit(judge.model, judge.concurrency))
         judging = Judging(judge, self.task, self.run_dir.judgments, verdicts)
 
+        # finished records are kept for the results without the prompt and answer (on disk and
+        # in the sample) and, unless a batched or set-level metric will draw it, without the
+        # extracted SVG: memory grows by the scores only (see bench/RESULTS.md)
+        slim: dict[str, Any] = {"prompt": [], "response": None}
+        if not (self.task.batched_metrics or self.task.set_metrics):
+            slim["extracted"] = None
+
         async def handle(unit: WorkUnit) -> None:
             nonlocal generated_tokens
             sample = unit.sample
@@ -242,9 +250,7 @@ class Runner:
             )
             sample_log.append(record)
             self.progress(record)
-            # kept for the results without the prompt and answer, which are on disk and in the
-            # sample: memory grows by the scores only (see bench/RESULTS.md)
-            done[unit.key] = record.model_copy(update={"prompt": [], "response": None})
+            done[unit.key] = record.model_copy(update=slim)
 
         finished = False
         try:
