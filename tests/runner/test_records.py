@@ -17,7 +17,7 @@ from svgeval.runner import RunDir, Runner, RunSettings
 from svgeval.runner.progress import PeriodicReporter, RunMonitor
 from svgeval.runner.records import SampleRecord
 from svgeval.runner.run_dir import CorruptRecord, read_records
-from svgeval.tasks.aggregate import mean_stats
+from svgeval.tasks.aggregate import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, mean_stats
 from svgeval.tasks.base import TaskOptions
 from svgeval.tasks.svgeditbench import SvgEditBench
 
@@ -108,6 +108,14 @@ def test_mean_stats_match_scipy_and_are_reproducible() -> None:
     # the percentile interval of the mean is close to the normal one, mean +- 1.96 s/sqrt(n)
     assert (high - low) == pytest.approx(2 * 1.96 * first.stderr, rel=0.15)
     assert mean_stats([1.0]).stderr is None and mean_stats([1.0]).ci95 is None
+
+
+def test_the_bootstrap_in_blocks_draws_what_one_draw_of_all_resamples_would() -> None:
+    values = np.random.default_rng(5).uniform(size=1_001)  # several blocks, odd n
+    everything = np.random.default_rng(BOOTSTRAP_SEED).integers(
+        0, values.size, size=(BOOTSTRAP_RESAMPLES, values.size))
+    expected = np.percentile(values[everything].mean(axis=1), [2.5, 97.5])
+    assert mean_stats(list(values)).ci95 == (float(expected[0]), float(expected[1]))
 
 
 def test_a_truncated_last_line_is_dropped_but_a_corrupt_middle_line_is_named(

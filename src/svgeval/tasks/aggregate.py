@@ -61,8 +61,8 @@ def mean_stats(values: list[float]) -> MetricStats:
     stderr = float(data.std(ddof=1) / math.sqrt(n))
     rng = np.random.default_rng(BOOTSTRAP_SEED)
     # drawn a block of resamples at a time (the same draws as all at once): at most about a
-    # million indices in memory, whatever the number of samples
-    rows = max(2, min(BOOTSTRAP_RESAMPLES, 1_000_000 // n) // 2 * 2)
+    # quarter of a million indices (2 MB) in memory, whatever the number of samples
+    rows = max(2, min(BOOTSTRAP_RESAMPLES, 250_000 // n) // 2 * 2)
     means = np.concatenate([
         data[rng.integers(0, n, size=(min(rows, BOOTSTRAP_RESAMPLES - start), n))].mean(axis=1)
         for start in range(0, BOOTSTRAP_RESAMPLES, rows)
