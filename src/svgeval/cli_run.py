@@ -60,6 +60,8 @@ Sets = Annotated[
 
 
 def parse_sets(pairs: list[str], flag: str = "--set", form: str = "KEY=VALUE") -> dict[str, str]:
+    """The ``KEY=VALUE`` values of a repeated ``flag`` as a dict; a malformed one is a one-line
+    error naming the flag and the ``form`` it expects."""
     extra = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
