@@ -14,18 +14,14 @@ On this machine, with one local Ray instance (started once, its start-up timed a
 
 from __future__ import annotations
 
-import asyncio
 import os
-import tempfile
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 import ray
-from common import svgeditbench_arguments
+from common import identity_run_rate, svgeditbench_arguments
 
-from svgeval.models.baselines import IdentityModel
-from svgeval.runner import RunDir, Runner, RunSettings
+from svgeval.runner import RunSettings
 from svgeval.runner.ray_executor import OBJECT_STORE_BYTES
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec
@@ -64,18 +60,6 @@ def per_call_ms(call: Callable[[], object], repeat: int) -> float:
     return 1000 * (time.perf_counter() - started) / repeat
 
 
-def run_rate(data: Path, executor: str) -> tuple[int, float]:
-    with tempfile.TemporaryDirectory() as scratch:
-        settings = RunSettings(executor=executor)
-        runner = Runner(SvgEditBench(TaskOptions(data=data)), IdentityModel(),
-                        RunDir(Path(scratch)), settings)
-        resumed = runner.prepare(resume=False)
-        started = time.perf_counter()
-        summary = asyncio.run(runner.run(resumed))
-        elapsed = time.perf_counter() - started
-    return summary.n, summary.n / elapsed
-
-
 def main() -> None:
     args = svgeditbench_arguments(__doc__)
     started = time.perf_counter()
@@ -100,7 +84,7 @@ def main() -> None:
                   f"Ray actor {there:.1f} ms, overhead {there - here:+.1f} ms")
     ray.kill(actor)
     for executor in ("local", "ray"):
-        n, rate = run_rate(args.data, executor)
+        n, rate = identity_run_rate(args.data, RunSettings(executor=executor))
         print(f"executor {executor}: {n} samples, {rate:.1f} samples/s")
     ray.shutdown()
 

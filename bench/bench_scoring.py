@@ -7,38 +7,18 @@ the model output and the answer, 72x72, in the isolated CairoSVG pool).
 
 from __future__ import annotations
 
-import asyncio
 import os
-import tempfile
-import time
-from pathlib import Path
 
-from common import svgeditbench_arguments
+from common import identity_run_rate, svgeditbench_arguments
 
-from svgeval.models.baselines import IdentityModel
-from svgeval.runner import RunDir, Runner, RunSettings
-from svgeval.tasks.base import TaskOptions
-from svgeval.tasks.svgeditbench import SvgEditBench
-
-
-def samples_per_second(data: Path, workers: int) -> tuple[int, float]:
-    with tempfile.TemporaryDirectory() as scratch:
-        settings = RunSettings(render_workers=workers)
-        runner = Runner(
-            SvgEditBench(TaskOptions(data=data)), IdentityModel(), RunDir(Path(scratch)), settings
-        )
-        resumed = runner.prepare(resume=False)
-        started = time.perf_counter()
-        summary = asyncio.run(runner.run(resumed))
-        elapsed = time.perf_counter() - started
-    return summary.n, summary.n / elapsed
+from svgeval.runner import RunSettings
 
 
 def main() -> None:
     args = svgeditbench_arguments(__doc__)
     cores = os.cpu_count() or 1
     for workers in sorted({1, cores}):
-        n, rate = samples_per_second(args.data, workers)
+        n, rate = identity_run_rate(args.data, RunSettings(render_workers=workers))
         print(f"render workers {workers}: {n} samples, {rate:.1f} samples/s")
 
 

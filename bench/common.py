@@ -1,11 +1,20 @@
-"""What every benchmark script shares: the command line for the data folder and the machine line."""
+"""What every benchmark script shares: the command line for the data folder, the machine line,
+and a timed identity run of SVGEditBench."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import platform
+import tempfile
+import time
 from pathlib import Path
+
+from svgeval.models.baselines import IdentityModel
+from svgeval.runner import RunDir, Runner, RunSettings
+from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.svgeditbench import SvgEditBench
 
 SHARED_SVGEDITBENCH = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "svgeditbench"
 
@@ -19,3 +28,16 @@ def svgeditbench_arguments(description: str | None) -> argparse.Namespace:
     print(f"machine: {platform.machine()}, {os.cpu_count() or 1} cores, "
           f"Python {platform.python_version()}")
     return args
+
+
+def identity_run_rate(data: Path, settings: RunSettings) -> tuple[int, float]:
+    """(samples, samples/s) of the identity model on the SVGEditBench release ``data``, run by
+    :class:`Runner` with ``settings`` into a scratch directory (loading the data not timed)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        runner = Runner(SvgEditBench(TaskOptions(data=data)), IdentityModel(),
+                        RunDir(Path(scratch)), settings)
+        resumed = runner.prepare(resume=False)
+        started = time.perf_counter()
+        summary = asyncio.run(runner.run(resumed))
+        elapsed = time.perf_counter() - started
+    return summary.n, summary.n / elapsed
