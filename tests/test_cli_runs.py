@@ -198,3 +198,15 @@ def test_malformed_svgeditbench_data_is_one_line(demo_data: Path, tmp_path: Path
     answer.unlink()
     line = one_line_error(run_args(demo_data, tmp_path / "r"))
     assert "has no answer" in line and answer.name in line
+
+
+def test_a_case_read_only_when_used_is_still_checked_before_any_answer(
+    demo_data: Path, tmp_path: Path
+) -> None:
+    # SVGEditBench cases are read when used (svgeval.tasks.lazy); a broken one must still stop
+    # the run with one line before the model is asked anything
+    query = max((demo_data / "6_CropToHalf" / "query").glob("*.txt"))
+    query.write_text("no SVG here", encoding="utf-8")
+    line = one_line_error(run_args(demo_data, tmp_path / "r"))
+    assert "has no ```svg block" in line and query.name in line
+    assert not (tmp_path / "r" / "responses.jsonl").exists()

@@ -51,6 +51,7 @@ from svgeval.runner.run_dir import (
     write_record,
 )
 from svgeval.runner.units import (
+    SamplesById,
     WorkUnit,
     distinct_samples,
     epoch_seed,
@@ -76,8 +77,8 @@ class Resumed:
     done: dict[RecordKey, SampleRecord]
 
     @property
-    def samples(self) -> list[Sample]:
-        """The distinct samples of the units, in order."""
+    def samples(self) -> Sequence[Sample]:
+        """The distinct samples of the units, in order (read when used)."""
         return distinct_samples(self.units)
 
 
@@ -130,7 +131,6 @@ class Runner:
     def prepare(self, resume: bool) -> Resumed:
         """Load samples, write ``config.json``, and read back what an earlier run finished."""
         units, config = self._load()
-        samples = distinct_samples(units)
         old = self.run_dir.read_config()
         if self.run_dir.has_work() and not resume:
             raise RunConflict(
@@ -140,8 +140,8 @@ class Runner:
         if old is not None:
             check_resumable(old, config, self.run_dir.root)
             config = config.model_copy(update={"created_at": old.created_at})
-        self.model.check_ids([sample.id for sample in samples])
-        check_image_inputs(self.task, samples, self.model, self.judge)
+        self.model.check_ids(list(dict.fromkeys(unit.sample_id for unit in units)))
+        check_image_inputs(self.task, distinct_samples(units), self.model, self.judge)
         self.run_dir.root.mkdir(parents=True, exist_ok=True)
         write_record(self.run_dir.config, config)
         self._config = config
@@ -169,7 +169,7 @@ class Runner:
         units, current = self._load()
         same_judge = current.model_copy(update={"judge": config.judge})
         check_resumable(config, same_judge, self.run_dir.root)
-        check_image_inputs(self.task, [unit.sample for unit in units], self.model, self.judge)
+        check_image_inputs(self.task, distinct_samples(units), self.model, self.judge)
         if current.judge != config.judge:  # re-judged: the run now carries this judge's verdicts
             judge = {"judge": current.judge, "judge_base_url": current.judge_base_url}
             config = config.model_copy(update=judge)
@@ -194,7 +194,7 @@ class Runner:
 
     async def _execute(self, resumed: Resumed, pending: list[WorkUnit], generate: bool) -> Results:
         responses, done = resumed.responses, resumed.done
-        samples = {sample.id: sample for sample in resumed.samples}
+        samples = SamplesById(resumed.units)
         executor = make_executor(self.task, self.settings)  # first: Ray may refuse to start
         started = time.perf_counter()
         generated_tokens = 0
@@ -224,7 +224,7 @@ class Runner:
             cached = responses.get(unit.key)
             if cached is None or cached.prompt_hash != prompt_hash(sample):
                 async with semaphore:
-                    cached = await self._generate(unit, model)
+                    cached = await self._generate(unit, sample, model)
                 if cached.error is None and response_log is not None:
                     response_log.append(cached)
                     generated_tokens += cached.usage.completion_tokens
@@ -254,15 +254,17 @@ class Runner:
 
         finished = False
         try:
-            # at most a few batches of work units at a time: answers wait in memory only
-            # while their scoring is near, so memory does not grow with the dataset
-            in_flight = asyncio.Semaphore(max(64, 4 * self.settings.concurrency))
+            # at most a few batches of work units at a time, taken in order from one iterator:
+            # answers wait in memory only while their scoring is near, and neither the units'
+            # samples nor their tasks are all held at once
+            todo = iter(pending)
 
-            async def bounded(unit: WorkUnit) -> None:
-                async with in_flight:
+            async def work_through() -> None:
+                for unit in todo:
                     await handle(unit)
 
-            jobs = [asyncio.ensure_future(bounded(unit)) for unit in pending]
+            workers = min(len(pending), max(64, 4 * self.settings.concurrency))
+            jobs = [asyncio.ensure_future(work_through()) for _ in range(workers)]
             try:
                 await asyncio.gather(*jobs)
                 sample_log.close()
@@ -297,8 +299,7 @@ class Runner:
                 scratch.unlink(missing_ok=True)
         return results
 
-    async def _generate(self, unit: WorkUnit, model: Model) -> ResponseRecord:
-        sample = unit.sample
+    async def _generate(self, unit: WorkUnit, sample: Sample, model: Model) -> ResponseRecord:
         digest = prompt_hash(sample)
         request = GenerationRequest(
             sample_id=sample.id,

@@ -22,42 +22,73 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from svgeval.runner.records import RecordKey, RunConfig, Shard
 from svgeval.tasks.base import Sample
+from svgeval.tasks.lazy import SampleView, headers
 
 
 @dataclass(frozen=True)
 class WorkUnit:
-    """One answer a run asks for: ``sample`` answered for the ``epoch``-th time."""
+    """One answer a run asks for: sample ``index`` of ``samples`` (whose id is ``sample_id``)
+    answered for the ``epoch``-th time. The unit holds the run's sample sequence, not the
+    sample: a lazy dataset (:mod:`svgeval.tasks.lazy`) is read when the unit is worked on."""
 
-    sample: Sample
+    samples: Sequence[Sample] = field(compare=False, repr=False)
+    index: int
+    sample_id: str
     epoch: int = 1
+
+    @property
+    def sample(self) -> Sample:
+        """The unit's sample (read again from a lazy dataset at each use)."""
+        return self.samples[self.index]
 
     @property
     def key(self) -> RecordKey:
         """The unit's records' key: sample id and epoch."""
-        return (self.sample.id, self.epoch)
+        return (self.sample_id, self.epoch)
 
 
-def distinct_samples(units: Sequence[WorkUnit]) -> list[Sample]:
-    """The samples of ``units``, each once, in order."""
-    return list({unit.sample.id: unit.sample for unit in units}.values())
+def distinct_samples(units: Sequence[WorkUnit]) -> Sequence[Sample]:
+    """The samples of ``units`` (the units of one run, sharing one sample sequence), each once,
+    in order, read when used."""
+    if not units:
+        return []
+    first = {unit.index: None for unit in units}
+    return SampleView(units[0].samples, list(first))
 
 
-def select_samples(samples: Sequence[Sample], limit: int | None) -> list[Sample]:
-    """The first ``limit`` samples of each group (all of them when ``limit`` is None)."""
+class SamplesById(Mapping[str, Sample]):
+    """The samples of ``units`` by id, each read when it is looked up."""
+
+    def __init__(self, units: Sequence[WorkUnit]) -> None:
+        self._units = {unit.sample_id: unit for unit in units}
+
+    def __getitem__(self, sample_id: str) -> Sample:
+        return self._units[sample_id].sample
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._units)
+
+    def __len__(self) -> int:
+        return len(self._units)
+
+
+def select_samples(samples: Sequence[Sample], limit: int | None) -> Sequence[Sample]:
+    """The first ``limit`` samples of each group (all of them when ``limit`` is None), without
+    reading them."""
     if limit is None:
-        return list(samples)
+        return samples
     taken: dict[str, int] = {}
     selected = []
-    for sample in samples:
-        if taken.get(sample.group, 0) < limit:
-            taken[sample.group] = taken.get(sample.group, 0) + 1
-            selected.append(sample)
-    return selected
+    for index, header in enumerate(headers(samples)):
+        if taken.get(header.group, 0) < limit:
+            taken[header.group] = taken.get(header.group, 0) + 1
+            selected.append(index)
+    return SampleView(samples, selected)
 
 
 def shard_number(config: RunConfig, sample_id: str, epoch: int, count: int) -> int:
@@ -70,11 +101,12 @@ def shard_number(config: RunConfig, sample_id: str, epoch: int, count: int) -> i
 def work_units(samples: Sequence[Sample], config: RunConfig) -> list[WorkUnit]:
     """The units of ``samples`` (already limited) for the epochs and the shard of ``config``."""
     shard = config.settings.shard
+    ids = [header.id for header in headers(samples)]
     return [
-        WorkUnit(sample, epoch)
+        WorkUnit(samples, index, sample_id, epoch)
         for epoch in range(1, config.settings.epochs + 1)
-        for sample in samples
-        if shard is None or shard_number(config, sample.id, epoch, shard.count) == shard.index
+        for index, sample_id in enumerate(ids)
+        if shard is None or shard_number(config, sample_id, epoch, shard.count) == shard.index
     ]
 
 

@@ -286,8 +286,9 @@ class Task(ABC):
         return METRICS.get(metric).higher_is_better if metric is not None else None
 
     @abstractmethod
-    def load(self) -> list[Sample]:
-        """Return the samples, in a stable order."""
+    def load(self) -> Sequence[Sample]:
+        """Return the samples, in a stable order: a list, or samples read when used
+        (:class:`~svgeval.tasks.lazy.LazySamples`) where the release is many small files."""
 
     @abstractmethod
     def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import NamedTuple
 
 from svgeval.tasks.base import Sample
 from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.download import GithubRelease
+from svgeval.tasks.lazy import Header, LazySamples
 from svgeval.tasks.svgeditbench.prompts import SUBTASKS
 
 RELEASE = GithubRelease("mti-lab/SVGEditBench", "5744bd4", marker="1_ChangeColor/query")
@@ -16,37 +18,50 @@ RELEASE = GithubRelease("mti-lab/SVGEditBench", "5744bd4", marker="1_ChangeColor
 _INPUT_SVG = re.compile(r"```svg\n(.*?)\n```", re.DOTALL)
 
 
-def load_release(root: Path) -> list[Sample]:
-    """Every case under ``root``, ordered by subtask (paper order) then case id."""
-    samples: list[Sample] = []
+class _Case(NamedTuple):
+    subtask: str
+    query: Path
+    answer: Path
+
+
+def load_release(root: Path) -> LazySamples[_Case]:
+    """Every case under ``root``, ordered by subtask (paper order) then case id.
+
+    The cases are listed now and read when used (:mod:`svgeval.tasks.lazy`): a run holds no
+    prompt or answer it is not working on.
+    """
+    cases: list[_Case] = []
     for subtask, folder in SUBTASKS.items():
         query_dir = root / folder / "query"
         if not query_dir.is_dir():
             continue
         for query_path in sorted(query_dir.glob("*.txt")):
-            case_id = query_path.stem
-            answer_path = root / folder / "answer" / f"{case_id}.svg"
+            answer_path = root / folder / "answer" / f"{query_path.stem}.svg"
             if not answer_path.is_file():
                 raise MalformedData(f"{query_path} has no answer: {answer_path} is missing")
-            try:
-                query = query_path.read_text(encoding="utf-8")
-                answer = answer_path.read_text(encoding="utf-8").strip()
-            except UnicodeDecodeError as error:
-                raise MalformedData(f"{query_path} or its answer is not UTF-8 ({error.reason})") from None
-            found = _INPUT_SVG.search(query)
-            if found is None:
-                raise MalformedData(f"{query_path} has no ```svg block holding the input SVG")
-            input_svg = found.group(1).strip()
-            samples.append(
-                Sample(
-                    id=f"{subtask}/{case_id}",
-                    group=subtask,
-                    messages=[{"role": "user", "content": query}],
-                    reference=f"```svg\n{answer}\n```",
-                    input_svg=input_svg,
-                    target={"answer_svg": answer, "input_length": len(input_svg)},
-                )
-            )
-    if not samples:
+            cases.append(_Case(subtask, query_path, answer_path))
+    if not cases:
         raise ValueError(f"no SVGEditBench cases under {root} (expected {'/'.join(SUBTASKS.values())})")
-    return samples
+    headers = [Header(f"{case.subtask}/{case.query.stem}", case.subtask) for case in cases]
+    return LazySamples(headers, cases, _read_case)
+
+
+def _read_case(case: _Case) -> Sample:
+    """The sample of one case, read from its query and answer files."""
+    try:
+        query = case.query.read_text(encoding="utf-8")
+        answer = case.answer.read_text(encoding="utf-8").strip()
+    except UnicodeDecodeError as error:
+        raise MalformedData(f"{case.query} or its answer is not UTF-8 ({error.reason})") from None
+    found = _INPUT_SVG.search(query)
+    if found is None:
+        raise MalformedData(f"{case.query} has no ```svg block holding the input SVG")
+    input_svg = found.group(1).strip()
+    return Sample(
+        id=f"{case.subtask}/{case.query.stem}",
+        group=case.subtask,
+        messages=[{"role": "user", "content": query}],
+        reference=f"```svg\n{answer}\n```",
+        input_svg=input_svg,
+        target={"answer_svg": answer, "input_length": len(input_svg)},
+    )

@@ -20,7 +20,7 @@ A released answer that does not render is a data problem: the sample is recorded
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
@@ -69,7 +69,7 @@ class SvgEditBench(Task):
     }
     Options = SvgEditBenchOptions
 
-    def load(self) -> list[Sample]:
+    def load(self) -> Sequence[Sample]:
         return load_release(resolve_data(RELEASE, self.options.data))
 
     def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
