@@ -155,13 +155,19 @@ def summarize(
 def usage_totals(
     records: Sequence[SampleRecord], wall_s: float, generated_tokens: int
 ) -> UsageTotals:
-    """Token and time totals of ``records`` and the wall time of this invocation."""
+    """Token and time totals of ``records`` (read once) and the wall time of this invocation."""
+    prompt_tokens = completion_tokens = attempts = 0
+    generation_s = 0.0
+    for record in records:
+        prompt_tokens += record.usage.prompt_tokens
+        completion_tokens += record.usage.completion_tokens
+        generation_s += record.timing.total_s
+        attempts += record.timing.attempts
     return UsageTotals(
-        prompt_tokens=sum(r.usage.prompt_tokens for r in records),
-        completion_tokens=sum(r.usage.completion_tokens for r in records),
-        generation_s=sum(r.timing.total_s for r in records),
+        prompt_tokens=prompt_tokens,
+        completion_tokens=completion_tokens,
+        generation_s=generation_s,
         wall_s=wall_s,
         completion_tokens_per_s=generated_tokens / wall_s if generated_tokens and wall_s else None,
-        attempts=sum(r.timing.attempts for r in records),
+        attempts=attempts,
     )
-

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import traceback
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -90,7 +90,7 @@ class Executor(ABC):
     async def batch_stage(
         self,
         samples: Mapping[str, Sample],
-        records: dict[RecordKey, SampleRecord],
+        records: MutableMapping[RecordKey, SampleRecord],
         samples_file: Path,
     ) -> dict[int, Score]:
         """Fill the batched metrics of ``records`` (stored in ``samples_file`` batch by batch) and

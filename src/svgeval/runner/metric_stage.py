@@ -13,7 +13,7 @@ paper's reading leaves out only the samples with no answer to extract (see :clas
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -80,7 +80,7 @@ def _chunks(items: Sequence[SampleRecord], size: int) -> Iterator[Sequence[Sampl
 def fill_batched_metrics(
     task: Task,
     samples: Mapping[str, Sample],
-    records: dict[RecordKey, SampleRecord],
+    records: MutableMapping[RecordKey, SampleRecord],
     context: MetricContext | MetricBackend,
     samples_file: Path,
     progress: Callable[[int], None] = lambda done: None,

@@ -19,12 +19,12 @@ import asyncio
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from svgeval import __version__
 from svgeval.models.base import GenerationRequest, Model, ModelError
 from svgeval.runner.epochs import summarize, usage_totals
 from svgeval.runner.executors import make_executor
+from svgeval.runner.finished import FinishedRecords
 from svgeval.runner.identity import (
     RunConflict,
     build_config,
@@ -193,7 +193,7 @@ class Runner:
         return await self._execute(resumed, [], generate=True)
 
     async def _execute(self, resumed: Resumed, pending: list[WorkUnit], generate: bool) -> Results:
-        responses, done = resumed.responses, resumed.done
+        responses = resumed.responses
         samples = SamplesById(resumed.units)
         executor = make_executor(self.task, self.settings)  # first: Ray may refuse to start
         started = time.perf_counter()
@@ -211,12 +211,11 @@ class Runner:
             judge = replace(judge, model=executor.limit(judge.model, judge.concurrency))
         judging = Judging(judge, self.task, self.run_dir.judgments, verdicts)
 
-        # finished records are kept for the results without the prompt and answer (on disk and
-        # in the sample) and, unless a batched or set-level metric will draw it, without the
-        # extracted SVG: memory grows by the scores only (see bench/RESULTS.md)
-        slim: dict[str, Any] = {"prompt": [], "response": None}
-        if not (self.task.batched_metrics or self.task.set_metrics):
-            slim["extracted"] = None
+        # finished records wait for the results as compact JSON (runner/finished.py), with the
+        # extracted SVG only if a batched or set-level metric will draw it
+        done = FinishedRecords(keep_extracted=bool(self.task.batched_metrics
+                                                   or self.task.set_metrics))
+        done.update(resumed.done)
 
         async def handle(unit: WorkUnit) -> None:
             nonlocal generated_tokens
@@ -250,7 +249,7 @@ class Runner:
             )
             sample_log.append(record)
             self.progress(record)
-            done[unit.key] = record.model_copy(update=slim)
+            done[unit.key] = record
 
         finished = False
         try:
@@ -291,7 +290,7 @@ class Runner:
                     scratch.replace(self.run_dir.samples)
                     if self._config not in (None, self.run_dir.read_config()):  # a new judge
                         write_record(self.run_dir.config, self._config)
-                ordered = [done[u.key] for u in resumed.units if u.key in done]
+                ordered = done.in_order([unit.key for unit in resumed.units])
                 results = self.write_results(
                     ordered, len(resumed.units), time.perf_counter() - started, generated_tokens
                 )

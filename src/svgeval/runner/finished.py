@@ -1,0 +1,66 @@
+"""A run's finished sample records, held as compact JSON text until the results read them.
+
+After a sample is scored, its record is read again only by the batched metric stage and by the
+results. Until then :class:`FinishedRecords` keeps the record's JSON without the prompt and the
+answer (both are in ``samples.jsonl``) and, where no batched or set-level metric will draw it,
+without the extracted SVG: about half a kilobyte a sample, where the record as a model object
+took about three (bench/RESULTS.md). A record is parsed again each time it is read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, MutableMapping, Sequence
+from typing import Any, overload
+
+from svgeval.runner.records import RecordKey, SampleRecord
+
+
+class FinishedRecords(MutableMapping[RecordKey, SampleRecord]):
+    """Finished records by key, stored as JSON lines without the prompt and answer (and the
+    extracted SVG unless ``keep_extracted``)."""
+
+    def __init__(self, keep_extracted: bool = True) -> None:
+        self._slim: dict[str, Any] = {"prompt": [], "response": None}
+        if not keep_extracted:
+            self._slim["extracted"] = None
+        self._lines: dict[RecordKey, str] = {}
+
+    def __setitem__(self, key: RecordKey, record: SampleRecord) -> None:
+        self._lines[key] = record.model_copy(update=self._slim).model_dump_json()
+
+    def __getitem__(self, key: RecordKey) -> SampleRecord:
+        return SampleRecord.model_validate_json(self._lines[key])
+
+    def __delitem__(self, key: RecordKey) -> None:
+        del self._lines[key]
+
+    def __iter__(self) -> Iterator[RecordKey]:
+        return iter(self._lines)
+
+    def __len__(self) -> int:
+        return len(self._lines)
+
+    def in_order(self, keys: Sequence[RecordKey]) -> RecordsInOrder:
+        """The records of ``keys`` that are here, in that order, each parsed when read."""
+        return RecordsInOrder(self, [key for key in keys if key in self._lines])
+
+
+class RecordsInOrder(Sequence[SampleRecord]):
+    """Some records of a :class:`FinishedRecords`, in a given order, parsed when read."""
+
+    def __init__(self, records: FinishedRecords, keys: list[RecordKey]) -> None:
+        self._records, self._keys = records, keys
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    @overload
+    def __getitem__(self, index: int) -> SampleRecord: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> RecordsInOrder: ...
+
+    def __getitem__(self, index: int | slice) -> SampleRecord | RecordsInOrder:
+        if isinstance(index, slice):
+            return RecordsInOrder(self._records, self._keys[index])
+        return self._records[self._keys[index]]
