@@ -20,8 +20,17 @@ _INPUT_SVG = re.compile(r"```svg\n(.*?)\n```", re.DOTALL)
 
 class _Case(NamedTuple):
     subtask: str
-    query: Path
-    answer: Path
+    folder: Path
+    """The subtask's folder (one object shared by its cases)."""
+    stem: str
+
+    @property
+    def query(self) -> Path:
+        return self.folder / "query" / f"{self.stem}.txt"
+
+    @property
+    def answer(self) -> Path:
+        return self.folder / "answer" / f"{self.stem}.svg"
 
 
 def load_release(root: Path) -> LazySamples[_Case]:
@@ -31,18 +40,19 @@ def load_release(root: Path) -> LazySamples[_Case]:
     prompt or answer it is not working on.
     """
     cases: list[_Case] = []
-    for subtask, folder in SUBTASKS.items():
-        query_dir = root / folder / "query"
-        if not query_dir.is_dir():
+    for subtask, name in SUBTASKS.items():
+        folder = root / name
+        if not (folder / "query").is_dir():
             continue
-        for query_path in sorted(query_dir.glob("*.txt")):
-            answer_path = root / folder / "answer" / f"{query_path.stem}.svg"
-            if not answer_path.is_file():
-                raise MalformedData(f"{query_path} has no answer: {answer_path} is missing")
-            cases.append(_Case(subtask, query_path, answer_path))
+        answers = {path.name for path in (folder / "answer").glob("*.svg")}
+        for query_path in sorted((folder / "query").glob("*.txt")):
+            case = _Case(subtask, folder, query_path.stem)
+            if f"{case.stem}.svg" not in answers:
+                raise MalformedData(f"{query_path} has no answer: {case.answer} is missing")
+            cases.append(case)
     if not cases:
         raise ValueError(f"no SVGEditBench cases under {root} (expected {'/'.join(SUBTASKS.values())})")
-    headers = [Header(f"{case.subtask}/{case.query.stem}", case.subtask) for case in cases]
+    headers = [Header(f"{case.subtask}/{case.stem}", case.subtask) for case in cases]
     return LazySamples(headers, cases, _read_case)
 
 
@@ -58,7 +68,7 @@ def _read_case(case: _Case) -> Sample:
         raise MalformedData(f"{case.query} has no ```svg block holding the input SVG")
     input_svg = found.group(1).strip()
     return Sample(
-        id=f"{case.subtask}/{case.query.stem}",
+        id=f"{case.subtask}/{case.stem}",
         group=case.subtask,
         messages=[{"role": "user", "content": query}],
         reference=f"```svg\n{answer}\n```",
