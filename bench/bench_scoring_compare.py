@@ -5,15 +5,18 @@ Run by hand:  .venv/bin/python bench/bench_scoring_compare.py [--data ../shared/
 
 The plain loop (``plain_loop.py``): one process, CairoSVG to a 72 px PNG (white background),
 decoded with Pillow, numpy MSE, for the (input, answer) pairs; timed in this process after its
-imports (the yardstick), and as a fresh process with its start-up, for reference. Then ``svgeval run svgeditbench --model identity`` as
-a user runs it (``python -m svgeval``, a fresh interpreter: start-up, imports and the worker
-pool included) with each renderer, and with a render cache that an oracle run filled with the
-references (so identity, a second model on the same data, renders only its own outputs). Prints wall times, their ratio to the loop, the
-peak RSS of the run's main process (the render workers' memory does not depend on the number
-of samples), and how far its per-sample MSE is from the loop's.
+imports (the yardstick), and as a fresh process with its start-up, for reference. The floor of
+each renderer (``render_floor.py``): a fresh process that only starts the isolated pool and
+renders the distinct SVGs of the run. Then ``svgeval run svgeditbench --model identity`` as a
+user runs it (``python -m svgeval``, a fresh interpreter: start-up, imports and the worker pool
+included) with each renderer, and with a render cache that an oracle run filled with the
+references (so identity, a second model on the same data, renders only its own outputs). Prints
+wall times, their ratio to the loop, the peak RSS of the run's main process (the render
+workers' memory does not depend on the number of samples), and how far its per-sample MSE is
+from the loop's.
 
 ``--copies N`` scores N copies of the release (each SVG tagged with a comment naming its copy,
-so no render is shared between copies): the same work N times, to show memory stays flat.
+so no render is shared between copies): the same work N times, to show how memory grows.
 """
 
 from __future__ import annotations
@@ -47,20 +50,33 @@ def copy_release(source: Path, target: Path, copies: int) -> None:
                 out.write_text(text)
 
 
+PEAK_RSS = """
+import os, subprocess, sys, time
+started = time.perf_counter()
+child = subprocess.Popen(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+_, status, usage = os.wait4(child.pid, 0)
+seconds = time.perf_counter() - started
+open(sys.argv[1], "w").write(f"{os.waitstatus_to_exitcode(status)} {usage.ru_maxrss} {seconds}")
+"""
+"""Runs a command and writes its exit code, peak RSS (KiB) and wall time. Linux carries the
+high-water mark of the memory a process was started from across ``exec``, so a run started
+straight from this bench (whose own peak is that of its in-process loop) would report the
+bench's peak: the run is started from this small process instead."""
+
+
 def svgeval_run(data: Path, out: Path, *options: str, model: str = "identity") -> tuple[
         float, float, dict[str, float]]:
-    """(wall s, peak RSS MiB of the main process, per-sample mse)."""
+    """(wall s, peak RSS MiB of the run's process, per-sample mse)."""
     command = [sys.executable, "-m", "svgeval", "run", "svgeditbench", "--model", model,
                "--data", str(data), "--out", str(out), *options]
-    started = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(process.pid, 0)
-    seconds = time.perf_counter() - started
-    if status != 0:
+    report = out.with_name(out.name + ".rss")
+    subprocess.run([sys.executable, "-c", PEAK_RSS, str(report), *command], check=True)
+    status, peak_kib, seconds = report.read_text().split()
+    if int(status) != 0:
         raise RuntimeError(f"{' '.join(command)} failed ({status})")
     lines = (out / "samples.jsonl").read_text().splitlines()
     values = {r["id"]: r["metrics"]["mse"] for r in map(json.loads, lines)}
-    return seconds, usage.ru_maxrss / 1024, values
+    return float(seconds), int(peak_kib) / 1024, values
 
 
 def main() -> None:
@@ -93,6 +109,13 @@ def main() -> None:
         for name in args.renderers.split(","):
             cache = ("--renderer", name, "--render-cache", str(root / f"cache-{name}"))
             runs += [(name, ("--renderer", name)), (f"{name}, references cached", cache)]
+        for name in args.renderers.split(","):
+            started = time.perf_counter()
+            subprocess.run([sys.executable, str(Path(__file__).with_name("render_floor.py")),
+                            str(data), name], check=True, stdout=subprocess.DEVNULL)
+            floor_s = time.perf_counter() - started
+            print(f"floor, {name:26}: {floor_s:5.2f} s = {floor_s / loop_s:.2f} x loop "
+                  "(a fresh process rendering the distinct SVGs in the isolated pool, nothing else)")
         for name, options in runs:
             out = root / re.sub(r"\W+", "_", name)
             if "--render-cache" in options:  # a first model (the oracle) renders the references
