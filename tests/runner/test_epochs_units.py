@@ -4,19 +4,29 @@ records of one epoch that keep their old bytes."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
 from svgeval.runner.epochs import pass_at_k, pass_at_k_table, summarize
 from svgeval.runner.records import RunConfig, SampleRecord, Settings, Shard
-from svgeval.runner.units import epoch_seed, parse_shard, shard_number, work_units
+from svgeval.runner.units import (
+    WorkUnit,
+    epoch_seed,
+    parse_shard,
+    read_ahead,
+    shard_number,
+    work_units,
+)
 from svgeval.tasks.base import Sample, TaskOptions
+from svgeval.tasks.lazy import LazySamples, headers
 from svgeval.tasks.svgenius.understanding import SvgeniusUnderstanding
 
 
@@ -145,3 +155,28 @@ def test_one_epoch_records_keep_their_bytes_and_old_lines_read() -> None:
     settings = json.loads(Settings().model_dump_json())
     assert "epochs" not in settings and "shard" not in settings
     assert Settings.model_validate(settings) == Settings()
+
+
+def test_read_ahead_gives_every_unit_once_in_order_with_its_sample_read_off_the_loop() -> None:
+    readers: set[int] = set()
+
+    def build(index: int) -> Sample:
+        readers.add(threading.get_ident())
+        return SAMPLES[index]
+
+    lazy = LazySamples(headers(SAMPLES), range(len(SAMPLES)), build)
+    units = work_units(lazy, config(epochs=2))
+
+    async def drain() -> list[tuple[WorkUnit, Sample] | None]:
+        ready: asyncio.Queue[tuple[WorkUnit, Sample] | None] = asyncio.Queue(4)  # < READ_AHEAD
+        producer = asyncio.ensure_future(read_ahead(units, ready, consumers=3))
+        taken = [await ready.get() for _ in range(len(units) + 3)]
+        await producer
+        return taken
+
+    taken = asyncio.run(drain())
+    assert taken[-3:] == [None, None, None]
+    pairs = [item for item in taken[:-3] if item is not None]
+    assert [unit.key for unit, _ in pairs] == [unit.key for unit in units]
+    assert all(sample.id == unit.sample_id for unit, sample in pairs)
+    assert readers and threading.get_ident() not in readers

@@ -55,6 +55,7 @@ from svgeval.runner.units import (
     WorkUnit,
     distinct_samples,
     epoch_seed,
+    read_ahead,
     select_samples,
     work_units,
 )
@@ -217,9 +218,8 @@ class Runner:
                                                    or self.task.set_metrics))
         done.update(resumed.done)
 
-        async def handle(unit: WorkUnit) -> None:
+        async def handle(unit: WorkUnit, sample: Sample) -> None:
             nonlocal generated_tokens
-            sample = unit.sample
             cached = responses.get(unit.key)
             if cached is None or cached.prompt_hash != prompt_hash(sample):
                 async with semaphore:
@@ -253,17 +253,18 @@ class Runner:
 
         finished = False
         try:
-            # at most a few batches of work units at a time, taken in order from one iterator:
-            # answers wait in memory only while their scoring is near, and neither the units'
-            # samples nor their tasks are all held at once
-            todo = iter(pending)
+            # a bounded number of coroutines take the units in order, each with its sample
+            # read ahead off the event loop: answers wait in memory only while their scoring is
+            # near, and neither the units' samples nor their tasks are all held at once
+            workers = min(len(pending), max(64, 4 * self.settings.concurrency))
+            ready: asyncio.Queue[tuple[WorkUnit, Sample] | None] = asyncio.Queue(workers)
 
             async def work_through() -> None:
-                for unit in todo:
-                    await handle(unit)
+                while (item := await ready.get()) is not None:
+                    await handle(*item)
 
-            workers = min(len(pending), max(64, 4 * self.settings.concurrency))
-            jobs = [asyncio.ensure_future(work_through()) for _ in range(workers)]
+            jobs = [asyncio.ensure_future(read_ahead(pending, ready, workers)),
+                    *(asyncio.ensure_future(work_through()) for _ in range(workers))]
             try:
                 await asyncio.gather(*jobs)
                 sample_log.close()

@@ -19,6 +19,7 @@ epoch 1.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import re
@@ -89,6 +90,31 @@ def select_samples(samples: Sequence[Sample], limit: int | None) -> Sequence[Sam
             taken[header.group] = taken.get(header.group, 0) + 1
             selected.append(index)
     return SampleView(samples, selected)
+
+
+READ_AHEAD = 32
+"""Samples read per trip to a thread by :func:`read_ahead`."""
+
+
+async def read_ahead(units: Sequence[WorkUnit],
+                     ready: asyncio.Queue[tuple[WorkUnit, Sample] | None], consumers: int) -> None:
+    """Put each unit with its sample on ``ready``, in order, then one None per consumer.
+
+    The samples are read :data:`READ_AHEAD` at a time in a thread: a lazy dataset's files are
+    read off the event loop (there, each read would wait for the interpreter lock while the
+    scoring threads run), and ``ready``'s bound keeps only a few samples in memory.
+    """
+    for start in range(0, len(units), READ_AHEAD):
+        chunk = units[start:start + READ_AHEAD]
+        samples = await asyncio.to_thread(_samples_of, chunk)
+        for unit, sample in zip(chunk, samples):
+            await ready.put((unit, sample))
+    for _ in range(consumers):
+        await ready.put(None)
+
+
+def _samples_of(units: Sequence[WorkUnit]) -> list[Sample]:
+    return [unit.sample for unit in units]
 
 
 def shard_number(config: RunConfig, sample_id: str, epoch: int, count: int) -> int:
