@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from svgeval.tasks.base import Sample
-from svgeval.tasks.lazy import Header, LazySamples, SampleView, headers
+from svgeval.tasks.lazy import Header, LazySamples, LazySequence, SampleView, headers
 
 
 class Counting:
@@ -58,3 +58,17 @@ def test_a_sample_read_as_another_than_listed_is_refused() -> None:
 def test_headers_of_a_plain_list() -> None:
     plain = [Sample(id="a", group="g", messages=[], reference="")]
     assert headers(plain) == [Header("a", "g")]
+
+
+def test_a_lazy_sequence_reads_each_item_every_time_and_slices_without_reading() -> None:
+    reads: list[str] = []
+
+    def read(key: str) -> str:
+        reads.append(key)
+        return key.upper()
+
+    letters = LazySequence(["a", "b", "c", "d"], read)
+    tail = letters[1:]
+    assert reads == [] and len(tail) == 3 and isinstance(tail, LazySequence)
+    assert list(tail) == ["B", "C", "D"] and letters[0] == letters[0] == "A"
+    assert reads == ["b", "c", "d", "a", "a"]

@@ -26,12 +26,13 @@ import statistics
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, overload
+from typing import Any
 
 from svgeval.metrics.registry import METRICS
 from svgeval.runner.records import EpochResults, MetricSummary, SampleRecord, UsageTotals
 from svgeval.tasks.aggregate import mean_stats
 from svgeval.tasks.base import Score, Task
+from svgeval.tasks.lazy import LazySequence
 
 PASS_AT = (1, 10, 100)
 """The ``k`` of pass@k reported besides the number of epochs (human-eval's defaults)."""
@@ -82,26 +83,14 @@ class Summary:
     epochs: EpochResults | None
 
 
-class _Dumped(Sequence[dict[str, Any]]):
+def _dumped(records: Sequence[SampleRecord]) -> LazySequence[SampleRecord, dict[str, Any]]:
     """The records as the task's aggregate reads them (the prompt and answer are not read),
     each dumped when it is read: a run's results hold no dumped copy of every record."""
+    return LazySequence(records, _dump)
 
-    def __init__(self, records: Sequence[SampleRecord]) -> None:
-        self._records = records
 
-    def __len__(self) -> int:
-        return len(self._records)
-
-    @overload
-    def __getitem__(self, index: int) -> dict[str, Any]: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> _Dumped: ...
-
-    def __getitem__(self, index: int | slice) -> dict[str, Any] | _Dumped:
-        if isinstance(index, slice):
-            return _Dumped(self._records[index])
-        return self._records[index].model_dump(mode="json", exclude={"prompt", "response"})
+def _dump(record: SampleRecord) -> dict[str, Any]:
+    return record.model_dump(mode="json", exclude={"prompt", "response"})
 
 
 def summarize(
@@ -112,7 +101,7 @@ def summarize(
 ) -> Summary:
     """The task's aggregate of ``records`` with the set-level metrics of each epoch
     (``set_level``: epoch -> :meth:`Task.set_score`) for a run of ``epochs`` epochs."""
-    pooled = task.aggregate(_Dumped(records))
+    pooled = task.aggregate(_dumped(records))
     not_computed = dict(pooled.not_computed)
     for level in set_level.values():
         not_computed.update(level.not_computed)
@@ -128,7 +117,7 @@ def summarize(
         by_epoch[record.epoch].append(record)
     per_epoch = {
         epoch: {
-            **task.aggregate(_Dumped(by_epoch[epoch])).metrics,
+            **task.aggregate(_dumped(by_epoch[epoch])).metrics,
             **set_level.get(epoch, Score()).metrics,
         }
         for epoch in sorted(by_epoch)

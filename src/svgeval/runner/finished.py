@@ -10,9 +10,10 @@ took about three (bench/RESULTS.md). A record is parsed again each time it is re
 from __future__ import annotations
 
 from collections.abc import Iterator, MutableMapping, Sequence
-from typing import Any, overload
+from typing import Any
 
 from svgeval.runner.records import RecordKey, SampleRecord
+from svgeval.tasks.lazy import LazySequence
 
 
 class FinishedRecords(MutableMapping[RecordKey, SampleRecord]):
@@ -40,27 +41,6 @@ class FinishedRecords(MutableMapping[RecordKey, SampleRecord]):
     def __len__(self) -> int:
         return len(self._lines)
 
-    def in_order(self, keys: Sequence[RecordKey]) -> RecordsInOrder:
+    def in_order(self, keys: Sequence[RecordKey]) -> LazySequence[RecordKey, SampleRecord]:
         """The records of ``keys`` that are here, in that order, each parsed when read."""
-        return RecordsInOrder(self, [key for key in keys if key in self._lines])
-
-
-class RecordsInOrder(Sequence[SampleRecord]):
-    """Some records of a :class:`FinishedRecords`, in a given order, parsed when read."""
-
-    def __init__(self, records: FinishedRecords, keys: list[RecordKey]) -> None:
-        self._records, self._keys = records, keys
-
-    def __len__(self) -> int:
-        return len(self._keys)
-
-    @overload
-    def __getitem__(self, index: int) -> SampleRecord: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> RecordsInOrder: ...
-
-    def __getitem__(self, index: int | slice) -> SampleRecord | RecordsInOrder:
-        if isinstance(index, slice):
-            return RecordsInOrder(self._records, self._keys[index])
-        return self._records[self._keys[index]]
+        return LazySequence([key for key in keys if key in self._lines], self.__getitem__)

@@ -1,21 +1,55 @@
 """Samples read when they are used, so a run's memory does not grow with its dataset.
 
-A task whose release is one small file set per sample (SVGEditBench: a query and an answer file)
-returns :class:`LazySamples` from :meth:`~svgeval.tasks.base.Task.load`: it holds each sample's
-id, group and where to read it, and builds the :class:`~svgeval.tasks.base.Sample` each time an
-item is read. :class:`SampleView` is some of a sequence's samples, by index, copying nothing
-(``--limit``, the samples of a shard). :func:`headers` gives the id and group of every sample,
-from the held headers where there are some, without reading a sample.
+:class:`LazySequence` is the one mechanism: item ``i`` is ``read(keys[i])``, computed each time
+it is read, and a slice is the same kind of sequence over fewer keys. A task whose release is one
+small file set per sample (SVGEditBench: a query and an answer file) returns
+:class:`LazySamples` from :meth:`~svgeval.tasks.base.Task.load`: it holds each sample's id, group
+and where to read it, and builds the :class:`~svgeval.tasks.base.Sample` each time an item is
+read. :class:`SampleView` is some of a sequence's samples, by index, copying nothing (``--limit``,
+the samples of a shard). :func:`headers` gives the id and group of every sample, from the held
+headers where there are some, without reading a sample. The runner keeps its finished records
+and hands them to the results the same way (:mod:`svgeval.runner.finished`).
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterator, Sequence
 from typing import Generic, NamedTuple, TypeVar, overload
+
+from typing_extensions import Self
 
 from svgeval.tasks.base import Sample
 
 Key = TypeVar("Key")
+Item = TypeVar("Item")
+
+
+class LazySequence(Sequence[Item], Generic[Key, Item]):
+    """``read(keys[i])`` as item ``i``, computed each time it is read; a slice is a sequence of
+    the same kind over those keys (nothing is read or copied)."""
+
+    def __init__(self, keys: Sequence[Key], read: Callable[[Key], Item]) -> None:
+        self._keys, self._read = keys, read
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    @overload
+    def __getitem__(self, index: int) -> Item: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Self: ...
+
+    def __getitem__(self, index: int | slice) -> Item | Self:
+        if isinstance(index, slice):
+            view = copy.copy(self)
+            view._keys = self._keys[index]
+            return view
+        return self._read(self._keys[index])
+
+    def __iter__(self) -> Iterator[Item]:
+        return (self._read(key) for key in self._keys)
 
 
 class Header(NamedTuple):
@@ -25,7 +59,7 @@ class Header(NamedTuple):
     group: str
 
 
-class LazySamples(Sequence[Sample], Generic[Key]):
+class LazySamples(LazySequence[tuple[Header, Key], Sample]):
     """Samples built on access: ``build(keys[i])`` is item ``i``, whose id and group are
     ``headers[i]`` (checked when it is built)."""
 
@@ -33,58 +67,33 @@ class LazySamples(Sequence[Sample], Generic[Key]):
                  build: Callable[[Key], Sample]) -> None:
         if len(headers) != len(keys):
             raise ValueError(f"{len(headers)} headers for {len(keys)} keys")
-        self._headers, self._keys, self._build = list(headers), list(keys), build
+        self._build = build
+        super().__init__(list(zip(headers, keys)), self._checked)
 
-    def __len__(self) -> int:
-        return len(self._keys)
-
-    @overload
-    def __getitem__(self, index: int) -> Sample: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> SampleView: ...
-
-    def __getitem__(self, index: int | slice) -> Sample | SampleView:
-        if isinstance(index, slice):
-            return SampleView(self, range(len(self))[index])
-        sample = self._build(self._keys[index])
-        if (sample.id, sample.group) != self._headers[index]:
-            raise ValueError(f"sample {index} was listed as {self._headers[index]} but read as "
+    def _checked(self, entry: tuple[Header, Key]) -> Sample:
+        header, key = entry
+        sample = self._build(key)
+        if (sample.id, sample.group) != header:
+            raise ValueError(f"a sample listed as {tuple(header)} was read as "
                              f"{(sample.id, sample.group)}")
         return sample
 
     def headers(self) -> list[Header]:
         """Every sample's id and group, in order, read from nothing."""
-        return list(self._headers)
+        return [header for header, _ in self._keys]
 
 
-class SampleView(Sequence[Sample]):
+class SampleView(LazySequence[int, Sample]):
     """The samples of ``base`` at ``indices``, in that order, read from ``base`` when used."""
 
     def __init__(self, base: Sequence[Sample], indices: Sequence[int]) -> None:
-        self._base, self._indices = base, list(indices)
-
-    def __len__(self) -> int:
-        return len(self._indices)
-
-    @overload
-    def __getitem__(self, index: int) -> Sample: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> SampleView: ...
-
-    def __getitem__(self, index: int | slice) -> Sample | SampleView:
-        if isinstance(index, slice):
-            return SampleView(self._base, self._indices[index])
-        return self._base[self._indices[index]]
-
-    def __iter__(self) -> Iterator[Sample]:
-        return (self._base[i] for i in self._indices)
+        self._base = base
+        super().__init__(list(indices), base.__getitem__)
 
     def headers(self) -> list[Header]:
         """Every sample's id and group, in order (read from ``base``'s headers if it has them)."""
         every = headers(self._base)
-        return [every[i] for i in self._indices]
+        return [every[i] for i in self._keys]
 
 
 def headers(samples: Sequence[Sample]) -> list[Header]:
