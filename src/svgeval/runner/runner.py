@@ -77,11 +77,6 @@ class Resumed:
     responses: dict[RecordKey, ResponseRecord]
     done: dict[RecordKey, SampleRecord]
 
-    @property
-    def samples(self) -> Sequence[Sample]:
-        """The distinct samples of the units, in order (read when used)."""
-        return distinct_samples(self.units)
-
 
 Progress = Callable[[SampleRecord], None]
 """Called with each finished sample record (the CLI advances its progress display)."""
