@@ -27,6 +27,10 @@ class _Case(NamedTuple):
     stem: str
 
     @property
+    def sample_id(self) -> str:
+        return f"{self.subtask}/{self.stem}"
+
+    @property
     def query(self) -> str:
         return os.path.join(self.folder, "query", f"{self.stem}.txt")
 
@@ -55,7 +59,7 @@ def load_release(root: Path) -> LazySamples[_Case]:
             cases.append(case)
     if not cases:
         raise ValueError(f"no SVGEditBench cases under {root} (expected {'/'.join(SUBTASKS.values())})")
-    headers = [Header(f"{case.subtask}/{case.stem}", case.subtask) for case in cases]
+    headers = [Header(case.sample_id, case.subtask) for case in cases]
     return LazySamples(headers, cases, _read_case)
 
 
@@ -72,7 +76,7 @@ def _read_case(case: _Case) -> Sample:
         raise MalformedData(f"{case.query} has no ```svg block holding the input SVG")
     input_svg = found.group(1).strip()
     return Sample(
-        id=f"{case.subtask}/{case.stem}",
+        id=case.sample_id,
         group=case.subtask,
         messages=[{"role": "user", "content": query}],
         reference=f"```svg\n{answer}\n```",
