@@ -122,3 +122,14 @@ def test_render_function_names() -> None:
     assert RENDERERS == ("cairosvg", "skia", "resvg")
     with pytest.raises(ValueError, match="unknown renderer"):
         render_function("batik")
+
+
+def test_skia_coverage_mask_takes_rows_that_edges_barely_enter_as_cairosvg_does() -> None:
+    pytest.importorskip("skia")
+    from svgeval.svg.render_fast import render_coverage_skia
+
+    svg = (f'<svg {NS} viewBox="0 0 64 64"><path d="M10.5 10.06 H50.3 L45 50.06 H10.5 Z"/>'
+           "</svg>")
+    cairo = render_svg_uint8(svg, RenderSpec(64, 64, background=None))[..., 3] > 0
+    assert not np.array_equal(render_alpha_skia(svg, (64, 64)) > 0, cairo)  # rows 10 and 50
+    assert np.array_equal(render_coverage_skia(svg, (64, 64)), cairo)

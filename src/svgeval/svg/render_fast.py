@@ -133,8 +133,40 @@ def render_alpha_skia(
                                 dtype=np.uint8)
 
 
-def _skia_surface(svg: str | bytes, spec: RenderSpec, limits: SvgLimits) -> skia.Surface:
-    """``svg`` drawn by skia on a ``spec``-sized raster surface (see :func:`render_svg_uint8_skia`)."""
+def render_coverage_skia(
+    svg: str | bytes, size: tuple[int, int], limits: SvgLimits = DEFAULT_LIMITS
+) -> NDArray[np.bool_]:
+    """Pixels (H, W) that ``svg`` covers at all on a transparent ``size`` (w, h) canvas, drawn
+    by skia 4x taller on an 8-bit alpha surface and read back as "any of a pixel's 4 rows has
+    alpha > 0".
+
+    A pixel row holds 4 sub-scanlines in skia's anti-aliasing and 15 in cairo's (both take
+    x almost exactly), so skia leaves out a row that a shape enters by under 1/8 px where
+    CairoSVG gives it alpha 1-17; 16 sub-scanlines take it from 1/32 px on, as cairo does
+    from 1/30. Used for PSS' ``alpha > 0`` masks. Measured against CairoSVG's masks on 580
+    SVGenius renders (512 and 256 px, 5.9M covered pixels): 23,309 covered by cairo only and
+    2,090 by skia only with :func:`render_alpha_skia`, 6,300 and 4,651 with this. The alpha
+    surface keeps the cost down: PSS with these masks ran at 66 pairs per CPU-second against
+    76 with :func:`render_alpha_skia` (56 with a 4x taller RGBA surface; busy 2-core machine).
+    """
+    import skia
+
+    surface = _skia_surface(svg, RenderSpec(size[0], size[1], background=None), limits,
+                            rows_per_pixel=_COVERAGE_ROWS, alpha_only=True)
+    tall = surface.toarray(colorType=skia.kAlpha_8_ColorType)
+    covered: NDArray[np.bool_] = tall.reshape(size[1], _COVERAGE_ROWS, size[0]).max(axis=1) > 0
+    return covered
+
+
+_COVERAGE_ROWS = 4
+"""Rows drawn per pixel row by :func:`render_coverage_skia`."""
+
+
+def _skia_surface(svg: str | bytes, spec: RenderSpec, limits: SvgLimits,
+                  rows_per_pixel: int = 1, alpha_only: bool = False) -> skia.Surface:
+    """``svg`` drawn by skia on a ``spec``-sized raster surface (see :func:`render_svg_uint8_skia`),
+    or one ``rows_per_pixel`` times taller with the drawing stretched to fill it; an 8-bit
+    alpha surface with ``alpha_only`` (no colour is drawn: ``spec`` must have no background)."""
     import skia
     from PIL import ImageColor
 
@@ -142,13 +174,17 @@ def _skia_surface(svg: str | bytes, spec: RenderSpec, limits: SvgLimits) -> skia
     dom = skia.SVGDOM.MakeFromStream(skia.MemoryStream(data))  # reads ``data`` without a copy
     if dom is None:
         raise ValueError("skia could not read the SVG")
-    surface = skia.Surface(spec.width, spec.height)
+    height = spec.height * rows_per_pixel
+    surface = (skia.Surface.MakeRaster(skia.ImageInfo.MakeA8(spec.width, height)) if alpha_only
+               else skia.Surface(spec.width, height))
     canvas = surface.getCanvas()
     if spec.background is None:
         canvas.clear(skia.ColorTRANSPARENT)
     else:
         red, green, blue = ImageColor.getrgb(spec.background)[:3]
         canvas.clear(skia.Color(red, green, blue))
+    if rows_per_pixel != 1:
+        canvas.scale(1, rows_per_pixel)
     own = dom.containerSize()
     if own.width() > 0 and own.height() > 0:
         scale = min(spec.width / own.width(), spec.height / own.height())
