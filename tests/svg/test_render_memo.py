@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import zlib
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -45,15 +46,25 @@ def test_failures_reach_waiters_but_are_not_remembered() -> None:
 
 
 def test_least_recently_used_renders_are_evicted_past_the_budget() -> None:
-    memo = RenderMemo(budget_bytes=2 * 192)
+    noise = np.random.default_rng(0).integers(0, 256, (8, 8, 3), dtype=np.uint8)
+    memo = RenderMemo(budget_bytes=2 * len(zlib.compress(noise.tobytes(), 1)))  # two renders
     for key in ("a", "b"):
-        memo.get_or_render(key, lambda: _pixels(0))
+        memo.get_or_render(key, lambda: noise)
     memo.get_or_render("a", lambda: _pixels(9))  # a hit: "a" becomes the most recent
-    memo.get_or_render("c", lambda: _pixels(0))  # evicts "b"
+    memo.get_or_render("c", lambda: noise)  # evicts "b"
     drawn: list[str] = []
     for key in ("a", "c", "b"):
-        memo.get_or_render(key, lambda key=key: drawn.append(key) or _pixels(0))  # type: ignore[misc]
+        memo.get_or_render(key, lambda key=key: drawn.append(key) or noise)  # type: ignore[misc]
     assert drawn == ["b"]
+
+
+def test_remembered_pixels_come_back_equal_and_read_only() -> None:
+    memo = RenderMemo()
+    gradient = np.arange(72 * 72 * 3, dtype=np.uint64).astype(np.uint8).reshape(72, 72, 3)
+    memo.get_or_render("k", lambda: gradient)
+    again = memo.get_or_render("k", lambda: _pixels(0))
+    assert isinstance(again, np.ndarray) and again.dtype == np.uint8
+    assert np.array_equal(again, gradient) and not again.flags.writeable
 
 
 def test_render_key_separates_svg_spec_and_renderer() -> None:
