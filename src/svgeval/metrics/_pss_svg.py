@@ -255,10 +255,13 @@ def alpha_mask(
 
     With skia the mask is :func:`render_coverage_skia`: skia's own render leaves out edge rows
     that CairoSVG covers with alpha 1-17, which moved PSS by up to 7.7e-3 (0.36 where a
-    match flipped) on SVGenius pairs; with it the gap is under 6e-4 on 140 pairs.
+    match flipped) on SVGenius pairs; with it the gap is under 6e-4 on 140 pairs. ``svg`` is
+    always PSS' own serialisation of a tree that :func:`parse_valid` checked (re-centred, or
+    one path of it with a parsed colour and rewritten ``d``), so skia does not check it again
+    (about a tenth of skia PSS time); CairoSVG, the released code's renderer, still does.
     """
     if render is render_svg_uint8_skia:
-        return render_coverage_skia(svg, size)
+        return render_coverage_skia(svg, size, checked=True)
     rgba = render(svg, RenderSpec(size[0], size[1], background=None))
     return rgba[..., 3] > 0
 

@@ -113,45 +113,35 @@ def render_svg_uint8_skia(
     """
     import skia
 
-    surface = _skia_surface(svg, spec, limits)
+    surface = _skia_surface(check_svg(svg, limits), spec)
     premultiplied = surface.toarray(colorType=skia.kRGBA_8888_ColorType,
                                     alphaType=skia.kUnpremul_AlphaType)
     pixels = np.ascontiguousarray(premultiplied, dtype=np.uint8)
     return pixels if spec.background is None else np.ascontiguousarray(pixels[..., :3])
 
 
-def render_alpha_skia(
-    svg: str | bytes, size: tuple[int, int], limits: SvgLimits = DEFAULT_LIMITS
-) -> NDArray[np.uint8]:
-    """The alpha channel (H, W) of :func:`render_svg_uint8_skia` on a transparent ``size``
-    (w, h) canvas, read as 8-bit alpha: same values, without the unpremultiplying RGBA read
-    that takes most of a small render's time."""
-    import skia
-
-    surface = _skia_surface(svg, RenderSpec(size[0], size[1], background=None), limits)
-    return np.ascontiguousarray(surface.toarray(colorType=skia.kAlpha_8_ColorType),
-                                dtype=np.uint8)
-
-
 def render_coverage_skia(
-    svg: str | bytes, size: tuple[int, int], limits: SvgLimits = DEFAULT_LIMITS
+    svg: str | bytes, size: tuple[int, int], limits: SvgLimits = DEFAULT_LIMITS,
+    *, checked: bool = False
 ) -> NDArray[np.bool_]:
     """Pixels (H, W) that ``svg`` covers at all on a transparent ``size`` (w, h) canvas, drawn
     by skia 4x taller on an 8-bit alpha surface and read back as "any of a pixel's 4 rows has
-    alpha > 0".
+    alpha > 0". ``checked=True`` skips :func:`check_svg`, for SVG built from a document that
+    passed it (PSS draws its own serialisations of checked documents).
 
-    A pixel row holds 4 sub-scanlines in skia's anti-aliasing and 15 in cairo's (both take
-    x almost exactly), so skia leaves out a row that a shape enters by under 1/8 px where
-    CairoSVG gives it alpha 1-17; 16 sub-scanlines take it from 1/32 px on, as cairo does
-    from 1/30. Used for PSS' ``alpha > 0`` masks. Measured against CairoSVG's masks on 580
-    SVGenius renders (512 and 256 px, 5.9M covered pixels): 23,309 covered by cairo only and
-    2,090 by skia only with :func:`render_alpha_skia`, 6,300 and 4,651 with this. The alpha
+    A pixel row holds 4 sub-scanlines in skia's anti-aliasing and 15 in cairo's (both take x
+    almost exactly), so skia leaves out a row that a shape enters by under 1/8 px where
+    CairoSVG gives it alpha 1-17; 16 sub-scanlines take it from 1/32 px on, as cairo does from
+    1/30. Used for PSS' ``alpha > 0`` masks. Measured against CairoSVG's masks on 580 SVGenius
+    renders (512 and 256 px, 5.9M covered pixels): 23,309 covered by cairo only and 2,090 by
+    skia only with skia's own render at the mask's size, 6,300 and 4,651 with this. The alpha
     surface keeps the cost down: PSS with these masks ran at 66 pairs per CPU-second against
-    76 with :func:`render_alpha_skia` (56 with a 4x taller RGBA surface; busy 2-core machine).
+    76 with skia's own render (56 with a 4x taller RGBA surface; busy 2-core machine).
     """
     import skia
 
-    surface = _skia_surface(svg, RenderSpec(size[0], size[1], background=None), limits,
+    data = (svg.encode() if isinstance(svg, str) else svg) if checked else check_svg(svg, limits)
+    surface = _skia_surface(data, RenderSpec(size[0], size[1], background=None),
                             rows_per_pixel=_COVERAGE_ROWS, alpha_only=True)
     tall = surface.toarray(colorType=skia.kAlpha_8_ColorType)
     covered: NDArray[np.bool_] = tall.reshape(size[1], _COVERAGE_ROWS, size[0]).max(axis=1) > 0
@@ -162,16 +152,17 @@ _COVERAGE_ROWS = 4
 """Rows drawn per pixel row by :func:`render_coverage_skia`."""
 
 
-def _skia_surface(svg: str | bytes, spec: RenderSpec, limits: SvgLimits,
-                  rows_per_pixel: int = 1, alpha_only: bool = False) -> skia.Surface:
-    """``svg`` drawn by skia on a ``spec``-sized raster surface (see :func:`render_svg_uint8_skia`),
-    or one ``rows_per_pixel`` times taller with the drawing stretched to fill it; an 8-bit
-    alpha surface with ``alpha_only`` (no colour is drawn: ``spec`` must have no background)."""
+def _skia_surface(data: bytes, spec: RenderSpec, rows_per_pixel: int = 1,
+                  alpha_only: bool = False) -> skia.Surface:
+    """SVG ``data`` that passed :func:`check_svg`, drawn by skia on a ``spec``-sized raster
+    surface (see :func:`render_svg_uint8_skia`), or one ``rows_per_pixel`` times taller with
+    the drawing stretched to fill it; an 8-bit alpha surface with ``alpha_only`` (no colour is
+    drawn: ``spec`` must have no background)."""
     import skia
     from PIL import ImageColor
 
-    data = _square_view_box(check_svg(svg, limits), spec).encode()
-    dom = skia.SVGDOM.MakeFromStream(skia.MemoryStream(data))  # reads ``data`` without a copy
+    text = _square_view_box(data, spec).encode()
+    dom = skia.SVGDOM.MakeFromStream(skia.MemoryStream(text))  # reads ``text`` without a copy
     if dom is None:
         raise ValueError("skia could not read the SVG")
     height = spec.height * rows_per_pixel
