@@ -17,9 +17,8 @@ Formula (released code, ``src/metrics/pss/merge.py`` ``calculate_final_reward``)
     S  -= 1 - order   where order = (Kendall tau of matched path ids + 1) / 2, 1 for <= 1 match
     PSS = clip(S, 0, 1)
 
-Range [0, 1] (``percent=True``: [0, 100]); higher is better; an SVG compared with itself
-scores 1 when every path has a visible fill. Source: SVGenius (Chen et al., 2025) App. D and
-the released code, which this module reimplements (no code copied).
+Range [0, 1] (x100 with ``percent=True``), higher is better; an SVG scores 1 against itself
+when every path has a visible fill. Source: SVGenius (Chen et al., 2025) App. D and its code.
 
 Options:
 - ``weighting="paper"`` uses the paper's 0.6 visual / 0.4 structural weights instead of the
@@ -30,8 +29,7 @@ Options:
   attributes (SVGenius icons say ``width="200"`` over a 1024 viewBox, so positions were
   compared 5x too harshly); single-path renders keep ``fill-rule``.
 
-A reference that fails the validity rules raises :class:`InvalidReference`: that is a data
-problem, not a zero score for the model. The released code scored such pairs 0.
+An invalid reference raises :class:`InvalidReference` (a data problem; released code: PSS 0).
 """
 
 from __future__ import annotations
@@ -146,10 +144,9 @@ def position_similarity(b1: tuple[float, ...], b2: tuple[float, ...], size: tupl
 def mask_iou_matrix(a: list[NDArray[np.bool_]], b: list[NDArray[np.bool_]]) -> NDArray[np.float64]:
     """IoU of every mask in ``a`` with every mask in ``b`` (0 where both are empty).
 
-    Intersections are one product of 0/1 rows, taken only over the pixels that some mask of
-    each side covers (the others add nothing); float32 counts are exact below 2**24 pixels.
-    ``einsum`` rather than ``@``: for matrices this small BLAS' threads cost more CPU than they
-    save, which slows parallel scoring workers.
+    Intersections are one product of 0/1 rows over the pixels some mask of each side covers;
+    float32 counts are exact below 2**24 pixels. ``einsum`` rather than ``@``: for matrices
+    this small BLAS' threads cost more CPU than they save, slowing parallel scoring workers.
     """
     fa = np.stack([m.ravel() for m in a])
     fb = np.stack([m.ravel() for m in b])
@@ -214,7 +211,7 @@ def pss_details(
     fix = settings.pss_fix_defects if fix_defects is None else fix_defects
     if weighting not in WEIGHTINGS:
         raise ValueError(f"weighting must be one of {sorted(WEIGHTINGS)}, not {weighting!r}")
-    _valid_reference(reference)
+    _check_reference(reference)
     try:
         gen_root = ps.parse_valid(generated)
     except (ps.InvalidSvg, ValueError) as err:
@@ -301,6 +298,9 @@ def _valid_reference(reference: str) -> etree._Element:
         raise InvalidReference(f"reference SVG is not valid for PSS: {err}") from err
 
 
+_check_reference = functools.lru_cache(maxsize=4)(_valid_reference)  # its tree is not used
+
+
 @dataclass(frozen=True)
 class _Reference:
     """The reference's side of PSS, which does not depend on the generated SVG."""
@@ -377,10 +377,10 @@ def pss_isolated(
     """:func:`pss_details` of each pair inside ``renderer``'s worker pool, drawn with that
     renderer's render function, in input order.
 
-    PSS renders every path of untrusted SVG, so each pair runs under the renderer's time and
-    memory limits; each worker scores one pair with the next queued. A pair that hangs, crashes
-    its worker or raises becomes an outcome with ``failure`` (an invalid reference: kind
-    ``render_error``, message ``InvalidReference: ...``) and the others still score.
+    PSS renders every path of untrusted SVG, so each pair runs under the renderer's limits;
+    each worker scores one pair with the next queued. A pair that hangs, crashes its worker or
+    raises becomes an outcome with ``failure`` (an invalid reference: ``render_error``,
+    ``InvalidReference: ...``) and the others still score.
     """
     if len(references) != len(generated):
         raise ValueError(f"{len(references)} references but {len(generated)} generated SVGs")
