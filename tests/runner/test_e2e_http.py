@@ -46,8 +46,10 @@ def faults(request: RecordedRequest) -> Fault | None:
 
 
 def record_ids(run_dir: Path) -> Counter[str]:
-    lines = (run_dir / "samples.jsonl").read_text().splitlines()
-    return Counter(json.loads(line)["id"] for line in lines)
+    """Ids of the complete records: a last line without its newline is a write that SIGKILL cut
+    short (the run's own readers drop it too; seen once in two full suites run side by side)."""
+    complete = (run_dir / "samples.jsonl").read_text().split("\n")[:-1]
+    return Counter(json.loads(line)["id"] for line in complete)
 
 
 def test_faults_are_retried_and_every_sample_recorded_once(tmp_path: Path, demo_data: Path) -> None:

@@ -110,7 +110,9 @@ def invoke(args: list[str]) -> tuple[int, str]:
 
 
 def lines(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    """The complete records of ``path``: a last line without its newline is a write that
+    SIGKILL cut short, which the run's readers drop too."""
+    return [json.loads(line) for line in path.read_text().split("\n")[:-1] if line.strip()]
 
 
 def repeats(server: FakeOpenAIServer) -> int:
