@@ -8,12 +8,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from lxml import etree
 
 from svgeval.metrics import _pss_svg as ps
 from svgeval.metrics import _svgpath as sp
 from svgeval.metrics.pss import (
     InvalidReference,
     _prepared_reference,
+    _valid_reference,
     color_similarity,
     count_penalty,
     kendall_order,
@@ -259,6 +261,16 @@ def test_reference_reused_between_generated_svgs_scores_as_fresh() -> None:
         fresh.append(pss_details(REF, g))
     assert warm == fresh
     assert not _prepared_reference(REF, False, render_svg_uint8).mask.flags.writeable
+
+
+def test_preparing_a_reference_leaves_its_kept_parse_as_parsed() -> None:
+    """The parse of a reference is kept for the next pairs; centring works on a copy."""
+    reference = svg('<path d="M150 150 H250 V250 H150 Z" fill="#FF0000"/>')  # off centre
+    _valid_reference.cache_clear()
+    _prepared_reference.cache_clear()
+    kept = _valid_reference(reference)
+    _prepared_reference(reference, False, render_svg_uint8)
+    assert etree.tostring(kept) == etree.tostring(ps.parse_valid(reference))
 
 
 @pytest.mark.parametrize("path", [

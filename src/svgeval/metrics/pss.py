@@ -35,6 +35,7 @@ An invalid reference raises :class:`InvalidReference` (a data problem; released 
 from __future__ import annotations
 
 import colorsys
+import copy
 import functools
 import math
 from concurrent.futures import ThreadPoolExecutor
@@ -211,7 +212,7 @@ def pss_details(
     fix = settings.pss_fix_defects if fix_defects is None else fix_defects
     if weighting not in WEIGHTINGS:
         raise ValueError(f"weighting must be one of {sorted(WEIGHTINGS)}, not {weighting!r}")
-    _check_reference(reference)
+    _valid_reference(reference)
     try:
         gen_root = ps.parse_valid(generated)
     except (ps.InvalidSvg, ValueError) as err:
@@ -290,15 +291,14 @@ def pss_details(
     )
 
 
+@functools.lru_cache(maxsize=4)
 def _valid_reference(reference: str) -> etree._Element:
-    """``reference`` parsed by :func:`ps.parse_valid`; raises :class:`InvalidReference`."""
+    """``reference`` parsed by :func:`ps.parse_valid` (the last four valid ones are kept: the
+    tree is shared, so copy it before changing it); raises :class:`InvalidReference`."""
     try:
         return ps.parse_valid(reference)
     except (ps.InvalidSvg, ValueError) as err:
         raise InvalidReference(f"reference SVG is not valid for PSS: {err}") from err
-
-
-_check_reference = functools.lru_cache(maxsize=4)(_valid_reference)  # its tree is not used
 
 
 @dataclass(frozen=True)
@@ -323,7 +323,7 @@ def _prepared_reference(reference: str, fix: bool, render: RenderFunction) -> _R
     prompt), so the last four are kept, keyed by text, ``fix_defects`` and render function; a
     reference of n paths holds about (0.25 + 0.06 n) MB of masks.
     """
-    root = _valid_reference(reference)
+    root = copy.deepcopy(_valid_reference(reference))  # centring moves its paths
     target, box = ps.center_reference(root)
     mask = ps.alpha_mask(ps.to_string(root), GLOBAL_SIZE, render)
     paths = tuple(ps.extract_paths(root, PATH_SIZE, fix, render))
