@@ -306,7 +306,11 @@ class FakeOpenAIServer:
                 self._slots.release()
 
     def delivered(self, request: RecordedRequest) -> None:
-        """Count the generation for ``request`` as sent whole."""
+        """Count the generation for ``request`` as sent whole. Called once its tokens are all
+        generated (streamed: all sent) and before the end of the answer goes out, so a client
+        holding the whole answer always finds it counted: counted after the last write, a test
+        that looked right after its client returned could still see it abandoned (seen once in
+        three full suites)."""
         with self._lock:
             self._delivered.add(request.index)
 
@@ -449,8 +453,8 @@ class _Handler(BaseHTTPRequestHandler):
         if self.app.wait(self.app.token_delay_s * len(answer.tokens)):
             self.close_connection = True
             return
+        self.app.delivered(request)  # before the bytes go out: see FakeOpenAIServer.delivered
         self._send_json(200, _completion(request, answer))
-        self.app.delivered(request)
 
     def _stream(self, request: RecordedRequest, answer: _Answer) -> None:
         """Send the answer as server-sent events, one token at a time, ending with ``[DONE]``.
@@ -475,13 +479,13 @@ class _Handler(BaseHTTPRequestHandler):
             if app.wait(app.token_delay_s):
                 raise ConnectionAbortedError("the server is stopping")
             self._send_event(chunk({"content": token}))
+        app.delivered(request)  # every token is out; before the end: see FakeOpenAIServer.delivered
         self._send_event(chunk({}, finish_reason=answer.finish_reason))
         stream_options = body.get("stream_options") or {}
         if app.send_usage and stream_options.get("include_usage"):
             self._send_event({**chunk({}), "choices": [], "usage": answer.usage})
         self._send_chunk(b"data: [DONE]\n\n")
         self._send_chunk(b"")  # the last chunk of a chunked body is empty
-        app.delivered(request)
 
     def _send_event(self, payload: Mapping[str, Any]) -> None:
         self._send_chunk(b"data: " + json.dumps(payload).encode() + b"\n\n")
