@@ -13,7 +13,6 @@ included, as a run of ``svgeval`` is timed).
 from __future__ import annotations
 
 import io
-import re
 import sys
 import time
 from pathlib import Path
@@ -21,20 +20,7 @@ from pathlib import Path
 import cairosvg
 import numpy as np
 from PIL import Image
-
-INPUT_SVG = re.compile(r"```svg\n(.*?)\n```", re.DOTALL)
-
-
-def release_pairs(root: Path) -> dict[str, tuple[str, str]]:
-    """``<n>_<Task>/<id>`` -> (input SVG, answer SVG) of every case under ``root``."""
-    pairs = {}
-    for query in sorted(root.glob("*_*/query/*.txt")):
-        answer = query.parent.parent / "answer" / f"{query.stem}.svg"
-        found = INPUT_SVG.search(query.read_text(encoding="utf-8"))
-        if found is not None and answer.is_file():
-            key = f"{query.parent.parent.name}/{query.stem}"
-            pairs[key] = (found.group(1).strip(), answer.read_text(encoding="utf-8").strip())
-    return pairs
+from release_pairs import release_pairs
 
 
 def _pixels(svg: str) -> np.ndarray:

@@ -23,7 +23,7 @@ def main() -> None:
     start_early()
     from pathlib import Path
 
-    from plain_loop import release_pairs
+    from release_pairs import release_pairs
 
     from svgeval.svg.batch import render_many
     from svgeval.svg.isolation import Renderer

@@ -17,7 +17,6 @@ It also refuses SVG that would draw too much once its internal references are fo
 from __future__ import annotations
 
 import re
-import urllib.request
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -327,6 +326,8 @@ def _embedded_svg(element: etree._Element, max_bytes: int) -> bytes | None:
     url = element.get(_XLINK_HREF, element.get("href", "")).strip()
     if _local_name(element) not in _EMBEDDING or not url.lower().startswith("data:"):
         return None
+    import urllib.request  # data: URIs only; imported here to keep it off every start-up
+
     try:
         with urllib.request.urlopen(url.partition("#")[0]) as response:
             payload: bytes = response.read()

@@ -17,7 +17,6 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from PIL import Image
 
 Message = dict[str, Any]
 """A chat message in the OpenAI format: ``{"role": "user", "content": str | list[part]}``."""
@@ -33,6 +32,8 @@ def png_bytes(image: NDArray[Any]) -> bytes:
         raise ValueError(f"expected an (H, W, 3) or (H, W, 4) image, got shape {image.shape}")
     if image.dtype != np.uint8:
         image = np.rint(np.clip(image, 0.0, 1.0) * 255.0).astype(np.uint8)
+    from PIL import Image  # imported here: a run whose prompts carry no image does not need it
+
     buffer = io.BytesIO()
     Image.fromarray(image, mode="RGB" if image.shape[2] == 3 else "RGBA").save(buffer, "PNG")
     return buffer.getvalue()
