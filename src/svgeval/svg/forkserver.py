@@ -4,8 +4,10 @@ imported once.
 Render workers (:class:`~svgeval.svg.isolation.Renderer`) are forked from a forkserver, a clean
 process started before any thread of ours exists, that has already imported the renderers, so a
 new worker starts in milliseconds. Starting that server costs its imports (about half a second:
-numpy, lxml, CairoSVG and cairo). :func:`start_early` starts it at once without waiting for it,
-so that it imports on a second core while the command line imports svgeval on the first.
+numpy, lxml, CairoSVG and cairo, and skia where it is installed: 0.05-0.17 s more, which each
+skia worker would otherwise pay before its first render). :func:`start_early` starts it at once
+without waiting for it, so that it imports on a second core while the command line imports
+svgeval on the first.
 """
 
 from __future__ import annotations
@@ -14,8 +16,9 @@ import multiprocessing
 from multiprocessing import forkserver
 from multiprocessing.context import ForkServerContext
 
-PRELOAD = ("svgeval.svg.render", "cairosvg.surface")
-"""Modules every render worker needs, imported once in the forkserver."""
+PRELOAD = ("svgeval.svg.render", "cairosvg.surface", "skia")
+"""Modules render workers need, imported once in the forkserver (multiprocessing skips one that
+cannot be imported: skia is an optional extra)."""
 
 
 def render_context() -> ForkServerContext:
