@@ -140,7 +140,10 @@ def render_coverage_skia(
     """
     import skia
 
-    data = (svg.encode() if isinstance(svg, str) else svg) if checked else check_svg(svg, limits)
+    if checked:
+        data = svg.encode() if isinstance(svg, str) else svg
+    else:
+        data = check_svg(svg, limits)
     surface = _skia_surface(data, RenderSpec(size[0], size[1], background=None),
                             rows_per_pixel=_COVERAGE_ROWS, alpha_only=True)
     tall = surface.toarray(colorType=skia.kAlpha_8_ColorType)
