@@ -17,7 +17,13 @@ from svgeval.runner import RunDir, Runner, RunSettings
 from svgeval.runner.progress import PeriodicReporter, RunMonitor
 from svgeval.runner.records import SampleRecord
 from svgeval.runner.run_dir import CorruptRecord, read_records
-from svgeval.tasks.aggregate import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, mean_stats
+from svgeval.tasks.aggregate import (
+    BOOTSTRAP_RESAMPLES,
+    BOOTSTRAP_SEED,
+    MetricStats,
+    mean_stats,
+    mean_stats_many,
+)
 from svgeval.tasks.base import TaskOptions
 from svgeval.tasks.svgeditbench import SvgEditBench
 
@@ -116,6 +122,23 @@ def test_the_bootstrap_in_blocks_draws_what_one_draw_of_all_resamples_would() ->
         0, values.size, size=(BOOTSTRAP_RESAMPLES, values.size))
     expected = np.percentile(values[everything].mean(axis=1), [2.5, 97.5])
     assert mean_stats(list(values)).ci95 == (float(expected[0]), float(expected[1]))
+
+
+def test_series_sharing_a_length_get_the_numbers_each_would_get_alone() -> None:
+    rng = np.random.default_rng(7)
+    series = {f"m{i}": list(rng.uniform(size=n)) for i, n in enumerate((100, 100, 37, 100, 1))}
+    together = mean_stats_many(series)
+    assert list(together) == list(series)
+    for key, values in series.items():
+        n = len(values)
+        if n < 2:
+            assert together[key] == MetricStats(n=n, stderr=None, ci95=None)
+            continue
+        data = np.asarray(values)
+        draws = np.random.default_rng(BOOTSTRAP_SEED).integers(0, n, size=(BOOTSTRAP_RESAMPLES, n))
+        low, high = np.percentile(data[draws].mean(axis=1), [2.5, 97.5])
+        assert together[key] == MetricStats(n=n, stderr=float(data.std(ddof=1) / np.sqrt(n)),
+                                            ci95=(float(low), float(high)))
 
 
 def test_a_truncated_last_line_is_dropped_but_a_corrupt_middle_line_is_named(

@@ -4,7 +4,7 @@ A one-epoch run reports the task's aggregate (:meth:`Task.aggregate` plus its se
 metrics) as it always did. A run of ``K > 1`` epochs computes that aggregate for each epoch
 alone (``epochs.metrics``); ``metrics`` is then the mean over the epochs of each number, and
 ``stats`` its spread over the epochs (``n`` epochs, standard error over epochs, bootstrap
-interval, :func:`svgeval.tasks.aggregate.mean_stats`), ``epochs.std`` the standard deviation
+interval, :func:`svgeval.tasks.aggregate.mean_stats_many`), ``epochs.std`` the standard deviation
 over epochs and ``counts`` the counts of every record of every epoch.
 
 pass@k follows Chen et al. 2021 ("Evaluating Large Language Models Trained on Code", eq. 1)
@@ -30,7 +30,7 @@ from typing import Any
 
 from svgeval.metrics.registry import METRICS
 from svgeval.runner.records import EpochResults, MetricSummary, SampleRecord, UsageTotals
-from svgeval.tasks.aggregate import mean_stats
+from svgeval.tasks.aggregate import mean_stats_many
 from svgeval.tasks.base import Score, Task
 from svgeval.tasks.lazy import LazySequence
 
@@ -126,7 +126,7 @@ def summarize(
     for numbers in per_epoch.values():
         for key, value in numbers.items():
             series.setdefault(key, []).extend([] if value is None else [value])
-    spread = {key: mean_stats(values) for key, values in series.items() if values}
+    spread = mean_stats_many({key: values for key, values in series.items() if values})
     return Summary(
         metrics={key: sum(v) / len(v) if v else None for key, v in series.items()},
         stats={key: MetricSummary(n=s.n, stderr=s.stderr, ci95=s.ci95) for key, s in spread.items()},

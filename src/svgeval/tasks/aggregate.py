@@ -54,22 +54,40 @@ class Aggregate:
 
 def mean_stats(values: list[float]) -> MetricStats:
     """Standard error and percentile bootstrap 95% interval of the mean of ``values``."""
-    n = len(values)
-    if n < 2:
-        return MetricStats(n=n, stderr=None, ci95=None)
-    data = np.asarray(values, dtype=np.float64)
-    stderr = float(data.std(ddof=1) / math.sqrt(n))
-    rng = np.random.default_rng(BOOTSTRAP_SEED)
-    # drawn a block of resamples at a time (the same draws as all at once): at most about 64k
-    # indices (0.5 MB) in memory, whatever the number of samples (2 MB made the results step
-    # the largest jump in a 6,000-sample run's memory)
-    rows = max(2, min(BOOTSTRAP_RESAMPLES, 65_536 // n) // 2 * 2)
-    means = np.concatenate([
-        data[rng.integers(0, n, size=(min(rows, BOOTSTRAP_RESAMPLES - start), n))].mean(axis=1)
-        for start in range(0, BOOTSTRAP_RESAMPLES, rows)
-    ])
-    low, high = np.percentile(means, [2.5, 97.5])
-    return MetricStats(n=n, stderr=stderr, ci95=(float(low), float(high)))
+    return mean_stats_many({"": values})[""]
+
+
+def mean_stats_many(series: Mapping[str, list[float]]) -> dict[str, MetricStats]:
+    """:func:`mean_stats` of each series, the same numbers drawn once per length.
+
+    Every bootstrap starts from the same seed, so series of one length ``n`` resample the same
+    indices: they are drawn once and applied to all of them (a run's metrics mostly share a few
+    lengths; drawing the indices was most of the time of its results).
+    """
+    stats = {key: MetricStats(n=len(values), stderr=None, ci95=None)
+             for key, values in series.items() if len(values) < 2}
+    by_length: dict[int, list[str]] = defaultdict(list)
+    for key, values in series.items():
+        if len(values) >= 2:
+            by_length[len(values)].append(key)
+    for n, keys in by_length.items():
+        data = np.asarray([series[key] for key in keys], dtype=np.float64)
+        stderrs = data.std(axis=1, ddof=1) / math.sqrt(n)
+        rng = np.random.default_rng(BOOTSTRAP_SEED)
+        # a block of resamples at a time (the same draws as all at once): at most about 64k
+        # indices (0.5 MB) in memory, whatever the number of samples (2 MB made the results
+        # step the largest jump in a 6,000-sample run's memory)
+        rows = max(1, min(BOOTSTRAP_RESAMPLES, 65_536 // n))
+        blocks = []
+        for start in range(0, BOOTSTRAP_RESAMPLES, rows):
+            draws = rng.integers(0, n, size=(min(rows, BOOTSTRAP_RESAMPLES - start), n))
+            # each series on its own: the same summation as for one series, to the last bit
+            blocks.append([row[draws].mean(axis=1) for row in data])
+        means = np.concatenate(blocks, axis=1)
+        lows, highs = np.percentile(means, [2.5, 97.5], axis=1)
+        for key, stderr, low, high in zip(keys, stderrs, lows, highs):
+            stats[key] = MetricStats(n=n, stderr=float(stderr), ci95=(float(low), float(high)))
+    return {key: stats[key] for key in series}
 
 
 def _failure_tag(record: Mapping[str, Any]) -> tuple[str, bool]:
@@ -119,7 +137,7 @@ def mean_per_group(
             if value is not None and not math.isnan(value):
                 series.append(float(value))
     metrics: dict[str, float | None] = {}
-    stats: dict[str, MetricStats] = {}
+    means: dict[str, list[float]] = {}
     for group in sorted(values):
         for metric, series in sorted(values[group].items()):
             key = f"{group}/{metric}"
@@ -129,5 +147,6 @@ def mean_per_group(
                 metrics[key] = sum(series)
             else:
                 metrics[key] = sum(series) / len(series)
-                stats[key] = mean_stats(series)
-    return Aggregate(metrics=metrics, counts=counts, stats=stats, not_computed=not_computed)
+                means[key] = series
+    return Aggregate(metrics=metrics, counts=counts, stats=mean_stats_many(means),
+                     not_computed=not_computed)
