@@ -3,9 +3,9 @@
     python bench/render_floor.py DATA RENDERER   # prints the process's wall time
 
 A fresh process that does what any run must and nothing else: start the interpreter and the
-render workers' server (as ``svgeval`` does), import what rendering needs, list the release,
-then render each distinct SVG an identity run draws (every input and every answer, once) with
-two isolated workers at 72 px. No records, no run directory, no scoring: the time between this
+render workers' server with the renderer preloaded (as ``svgeval run`` does), import what
+rendering needs, list the release, then render each distinct SVG an identity run draws (every
+input and every answer, once) with two isolated workers at 72 px. No records, no run directory, no scoring: the time between this
 and ``svgeval run`` is the runner's own overhead. ``bench_scoring_compare.py`` times it.
 """
 
@@ -20,7 +20,7 @@ STARTED = time.perf_counter()
 def main() -> None:
     from svgeval.svg.forkserver import start_early
 
-    start_early()
+    start_early(sys.argv[2])
     from pathlib import Path
 
     from release_pairs import release_pairs

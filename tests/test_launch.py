@@ -15,7 +15,8 @@ from svgeval import launch
 
 def test_rendering_commands_start_the_forkserver_first(monkeypatch: pytest.MonkeyPatch) -> None:
     events: list[str] = []
-    monkeypatch.setattr("svgeval.svg.forkserver.start_early", lambda: events.append("forkserver"))
+    monkeypatch.setattr("svgeval.svg.forkserver.start_early",
+                        lambda renderer: events.append("forkserver"))
     monkeypatch.setattr("svgeval.cli.app", lambda: events.append("whole app"))  # imports it first
     monkeypatch.setattr("svgeval.cli_run.new_app", lambda: lambda: events.append("run app"))
     monkeypatch.setattr("svgeval.cli_run.add_run_commands", lambda app: None)
@@ -29,13 +30,21 @@ def test_rendering_commands_start_the_forkserver_first(monkeypatch: pytest.Monke
         assert events == expected, argv
 
 
-def test_start_early_runs_the_forkserver_with_the_renderers_preloaded() -> None:
-    from svgeval.svg.forkserver import PRELOAD, start_early
+def test_the_renderer_of_a_run_is_read_before_the_command_line() -> None:
+    for argv, expected in ((["svgeval", "run", "t", "--renderer", "skia"], "skia"),
+                           (["svgeval", "run", "t", "--renderer=resvg", "--limit", "2"], "resvg"),
+                           (["svgeval", "run", "t", "--model", "identity"], "cairosvg"),
+                           (["svgeval", "score", "runs/x"], None)):
+        assert launch.renderer_named(argv) == expected, argv
 
-    start_early()
+
+def test_start_early_runs_the_forkserver_with_the_run_s_renderer_preloaded() -> None:
+    from svgeval.svg.forkserver import COMMON_PRELOAD, start_early
+
+    start_early("skia")
     server = multiprocessing.forkserver._forkserver
     assert server._forkserver_pid is not None
-    assert list(server._preload_modules) == list(PRELOAD)
+    assert list(server._preload_modules) == [*COMMON_PRELOAD, "skia"]
 
 
 def test_python_dash_m_svgeval_runs_a_task(demo_data: Path, tmp_path: Path) -> None:

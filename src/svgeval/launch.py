@@ -14,12 +14,26 @@ import sys
 RENDERING_COMMANDS = frozenset({"run", "score"})
 
 
+def renderer_named(argv: list[str]) -> str | None:
+    """The renderer ``svgeval run`` will use (``--renderer X`` or ``--renderer=X``, else
+    CairoSVG, its default), read before the command line is parsed: the render workers' server
+    then imports that renderer alone. None for ``score``, which renders as the run did."""
+    if argv[1:2] != ["run"]:
+        return None
+    for index, argument in enumerate(argv):
+        if argument.startswith("--renderer="):
+            return argument.partition("=")[2]
+        if argument == "--renderer" and index + 1 < len(argv):
+            return argv[index + 1]
+    return "cairosvg"
+
+
 def main() -> None:
     """Entry point of the ``svgeval`` script."""
     if RENDERING_COMMANDS.intersection(sys.argv[1:2]):
         from svgeval.svg.forkserver import start_early
 
-        start_early()
+        start_early(renderer_named(sys.argv))
         from svgeval.cli_run import add_run_commands, new_app
 
         app = new_app()

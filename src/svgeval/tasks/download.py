@@ -12,13 +12,10 @@ import hashlib
 import io
 import os
 import shutil
-import tarfile
 import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-
-import platformdirs
 
 
 class DataUnavailable(RuntimeError):
@@ -41,6 +38,8 @@ class GithubRelease:
 
 def cache_dir() -> Path:
     """Root of svgeval's download cache."""
+    import platformdirs  # here, as httpx and tarfile below: off the start-up of every run
+
     return Path(os.environ.get("SVGEVAL_CACHE") or platformdirs.user_cache_dir("svgeval"))
 
 
@@ -61,6 +60,8 @@ def resolve_data(release: GithubRelease, data: Path | None) -> Path:
 
 
 def _download(release: GithubRelease, target: Path) -> None:
+    import tarfile
+
     import httpx  # here: most runs read data already on disk and need not import it
 
     try:
