@@ -6,14 +6,12 @@ identity model's 600 answers are those same 100 originals, so half of its 1,200 
 :class:`~svgeval.svg.render.RenderSpec`, also while it is still being drawn (the second caller
 waits for the first render instead of starting its own).
 
-Memory stays flat in the number of samples: entries are evicted least recently used once they
-exceed ``budget_bytes`` (8 MiB by default). Renders larger than :data:`RAW_BYTES` are kept
-compressed with zlib (level 1, the GIL released: about 2 ms a 512 px SVGenius icon, 60x smaller,
-so the memo holds 680 icons where raw pixels would hold 10); smaller ones are kept as they are
-(550 renders at 72 px), because compressing and decompressing them cost the run's busy main
-process more than their memory is worth (about 70 us a 72 px Twemoji render). Kept raw without a
-bound, 6,000 SVGEditBench samples filled a 32 MiB memo and made up most of the growth of a run's
-memory from 600 samples to 6,000. Only successful renders are kept; a failure
+Memory stays flat in the number of samples: entries are ``uint8`` pixels compressed with zlib
+(level 1, the GIL released: about 50 us a 72 px Twemoji render, 7x smaller, and 2 ms a 512 px
+SVGenius icon, 60x smaller), evicted least recently used once they exceed ``budget_bytes``
+(8 MiB by default: about 3,600 renders at 72 px, or 680 icons at 512 px, where raw pixels would
+hold 10). Kept raw, 6,000 SVGEditBench samples filled a 32 MiB memo and made up most of the
+growth of a run's memory from 600 samples to 6,000. Only successful renders are kept; a failure
 is shared with the callers already waiting on it, then forgotten (a timeout can depend on the
 machine's load). Pixels served from memory are read-only.
 """
@@ -34,9 +32,6 @@ from numpy.typing import NDArray
 from svgeval.svg.render import RenderFailure, RenderSpec
 
 DEFAULT_BUDGET_BYTES = 8 * 1024 * 1024
-RAW_BYTES = 64 * 1024
-"""Renders of at most this many bytes of pixels are kept uncompressed (a 72 px RGB render is
-15,552)."""
 
 Pixels = NDArray[np.uint8]
 Drawn = Pixels | RenderFailure
@@ -53,21 +48,17 @@ def render_key(svg: str | bytes, spec: RenderSpec, renderer: str) -> str:
 
 @dataclass(frozen=True)
 class _Packed:
-    """A render's pixels, compressed unless small (see :data:`RAW_BYTES`)."""
+    """A render's pixels, compressed."""
 
     data: bytes
     shape: tuple[int, ...]
-    compressed: bool
 
     @classmethod
     def pack(cls, pixels: Pixels) -> _Packed:
-        if pixels.nbytes <= RAW_BYTES:
-            return cls(pixels.tobytes(), pixels.shape, compressed=False)
-        return cls(zlib.compress(pixels.tobytes(), 1), pixels.shape, compressed=True)
+        return cls(zlib.compress(pixels.tobytes(), 1), pixels.shape)
 
     def unpack(self) -> Pixels:
-        data = zlib.decompress(self.data) if self.compressed else self.data
-        return np.frombuffer(data, np.uint8).reshape(self.shape)
+        return np.frombuffer(zlib.decompress(self.data), np.uint8).reshape(self.shape)
 
 
 class RenderMemo:
