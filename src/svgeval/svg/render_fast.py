@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
+from svgeval.svg.forkserver import RENDERER_PRELOAD
 from svgeval.svg.isolation import DEFAULT_TIMEOUT_S, Renderer, RenderFunction
 from svgeval.svg.render import RenderSpec, render_svg_uint8
 from svgeval.svg.render_cache import RenderCache
@@ -33,7 +34,8 @@ if TYPE_CHECKING:
     import skia
     from PIL import Image
 
-RENDERERS = ("cairosvg", "skia", "resvg")
+RENDERERS = tuple(RENDERER_PRELOAD)
+"""The names ``--renderer`` takes: those whose module the render workers' server can preload."""
 
 
 @lru_cache(maxsize=1)
