@@ -14,16 +14,18 @@ from svgeval import launch
 
 
 def test_rendering_commands_start_the_forkserver_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """...and every command freezes the collector's view once its command line is imported."""
     events: list[str] = []
+    monkeypatch.setattr(launch.gc, "freeze", lambda: events.append("freeze"))
     monkeypatch.setattr("svgeval.svg.forkserver.start_early",
                         lambda renderer: events.append("forkserver"))
     monkeypatch.setattr("svgeval.cli.app", lambda: events.append("whole app"))  # imports it first
     monkeypatch.setattr("svgeval.cli_run.new_app", lambda: lambda: events.append("run app"))
     monkeypatch.setattr("svgeval.cli_run.add_run_commands", lambda app: None)
-    for argv, expected in ((["svgeval", "run", "x"], ["forkserver", "run app"]),
-                           (["svgeval", "list", "tasks"], ["whole app"]),
-                           (["svgeval"], ["whole app"]),
-                           (["svgeval", "score", "runs/x"], ["forkserver", "run app"])):
+    for argv, expected in ((["svgeval", "run", "x"], ["forkserver", "freeze", "run app"]),
+                           (["svgeval", "list", "tasks"], ["freeze", "whole app"]),
+                           (["svgeval"], ["freeze", "whole app"]),
+                           (["svgeval", "score", "runs/x"], ["forkserver", "freeze", "run app"])):
         events.clear()
         monkeypatch.setattr(sys, "argv", argv)
         launch.main()

@@ -5,10 +5,16 @@
 cores, and they get a command line of those two commands alone (:mod:`svgeval.cli_run`), which
 does not import the data builders, reports and other suites' tools. Every other command starts
 the whole command line.
+
+Once the command line is imported, its objects (modules, classes, pydantic schemas: about
+50,000) are moved out of the garbage collector's view (:func:`gc.freeze`): they live as long as
+the process, yet each full collection walked them, and so did the one at exit, which took
+0.1-0.15 s of a 2 s SVGEditBench run.
 """
 
 from __future__ import annotations
 
+import gc
 import sys
 
 RENDERING_COMMANDS = frozenset({"run", "score"})
@@ -40,4 +46,5 @@ def main() -> None:
         add_run_commands(app)
     else:
         from svgeval.cli import app
+    gc.freeze()
     app()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
@@ -40,6 +41,15 @@ def test_kinds_are_described_and_written_with_their_argument() -> None:
 def test_baselines() -> None:
     assert isinstance(load_model("identity"), IdentityModel)
     assert isinstance(load_model("oracle"), OracleModel)
+
+
+def test_only_offline_answers_are_free_to_ask_again(tmp_path: Path) -> None:
+    """The runner writes a free model's answers in groups, a paid model's one flushed line each."""
+    replay = tmp_path / "answers.jsonl"
+    replay.write_text('{"id": "a", "response": "x"}\n')
+    free = [load_model("identity"), load_model("oracle"), load_model(f"replay:{replay}")]
+    paid = load_model("openai-compatible:m", base_url="http://127.0.0.1:1/v1")
+    assert all(model.answers_are_free for model in free) and not paid.answers_are_free
 
 
 @pytest.mark.parametrize(

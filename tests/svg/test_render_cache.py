@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -76,3 +77,25 @@ def test_appender_flushing_in_groups_writes_every_line_by_close(tmp_path: Path) 
     log.close()
     assert [Settings.model_validate_json(line).seed for line in path.read_text().splitlines()] == [
         0, 1, 2, 3, 4]
+
+
+def test_appender_flushing_in_groups_never_writes_on_the_caller_s_thread(tmp_path: Path) -> None:
+    log = RecordAppender(tmp_path / "log.jsonl", sync_interval_s=3600, flush_interval_s=0.001)
+    handle, writers = log._handle, set()
+
+    class Recording:
+        def write(self, text: str) -> int:
+            writers.add(threading.current_thread().name)
+            return handle.write(text)
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(handle, name)
+
+    log._handle = Recording()  # type: ignore[assignment]
+    for value in range(200):
+        log.append(Settings(seed=value))
+    writers_before_close = set(writers)
+    log.close()
+    assert writers_before_close <= {"svgeval-fsync"}
+    lines = (tmp_path / "log.jsonl").read_text().splitlines()
+    assert [Settings.model_validate_json(line).seed for line in lines] == list(range(200))

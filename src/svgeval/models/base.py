@@ -91,12 +91,16 @@ class Model(ABC):
     ``on_retry``, when set (the runner sets it after construction), is called with a
     :class:`RetryEvent` before each retry of a backend that retries. ``accepts_images`` is
     False for a backend declared text-only (``--text-only-model``): the runner then refuses,
-    before any request, a task whose messages carry images.
+    before any request, a task whose messages carry images. ``answers_are_free`` is True for a
+    backend that computes the same answers again at no cost (the offline baselines, a replay
+    file): the runner then writes its answers in groups instead of one flushed line each, since
+    ``--resume`` after a ``kill -9`` asks it again for nothing.
     """
 
     spec: str
     on_retry: Callable[[RetryEvent], None] | None = None
     accepts_images: bool = True
+    answers_are_free: bool = False
 
     @abstractmethod
     async def generate(self, request: GenerationRequest) -> Generation:

@@ -14,6 +14,7 @@ class IdentityModel(Model):
     """Returns the input SVG of the prompt unchanged (empty text when there is none)."""
 
     spec = "identity"
+    answers_are_free = True
 
     async def generate(self, request: GenerationRequest) -> Generation:
         if request.input_svg is None:
@@ -25,6 +26,7 @@ class OracleModel(Model):
     """Returns the reference answer of the sample."""
 
     spec = "oracle"
+    answers_are_free = True
 
     async def generate(self, request: GenerationRequest) -> Generation:
         return Generation(request.reference or "")

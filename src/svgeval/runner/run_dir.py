@@ -16,7 +16,8 @@ left out of a line when it is 1, so a one-epoch run writes what it always wrote.
 with ``--shard`` holds one slice of the units; ``svgeval merge`` unites slices
 (:mod:`svgeval.runner.merge`).
 
-Lines are appended with a flush (fsynced in groups, see :class:`RecordAppender`), so a run killed at any moment leaves at most one
+Lines are appended with a flush, or flushed in groups when they can be recomputed at no cost
+(fsynced in groups, see :class:`RecordAppender`), so a run killed at any moment leaves at most one
 truncated last line, which the readers drop. Any other line that is not a valid record stops the
 reader with :class:`CorruptRecord`, naming the file and line. Files are only ever replaced
 whole: a new version is written beside the old one and renamed over it, so a failure half-way
@@ -118,16 +119,18 @@ def rewrite_lines(path: Path, lines: Iterable[str]) -> None:
 
 
 class RecordAppender:
-    """Appends one record per line, flushed at once (or in groups), fsynced in groups.
+    """Appends one record per line: written and flushed at once, or in groups; fsynced in groups.
 
-    By default each line is flushed to the operating system as it is appended, so a killed
-    process (``kill -9``) loses nothing: the answers a model was paid for are written so.
-    With ``flush_interval_s`` the background thread flushes instead, at most that often: for
-    records that ``--resume`` can recompute without a model (the scores of cached answers), a
-    ``kill -9`` loses at most that interval, and the event loop does not wait on a write per
-    record (each write waits for the interpreter lock while scoring threads run). The
-    background thread fsyncs at most once per ``sync_interval_s`` while there are unsynced
-    lines, and :meth:`close` flushes and fsyncs, so a power loss costs at most the last interval.
+    By default each line is written and flushed to the operating system as it is appended, so
+    a killed process (``kill -9``) loses nothing: the answers a model was paid for are written
+    so. With ``flush_interval_s`` :meth:`append` only queues the line, and the background
+    thread writes the queued lines and flushes them at most that often: for records that
+    ``--resume`` can recompute without cost (the scores of cached answers, the answers of a free
+    model), a ``kill -9`` loses at most that interval, and the caller (the event loop) never
+    waits on a write (a write releases the interpreter lock, and taking it back waits for the
+    scoring threads). The background thread fsyncs at most once per ``sync_interval_s`` while
+    there are unsynced lines, and :meth:`close` writes, flushes and fsyncs what is left, so a
+    power loss costs at most the last interval.
     """
 
     def __init__(self, path: Path, sync_interval_s: float = 1.0,
@@ -135,6 +138,7 @@ class RecordAppender:
         self._handle: IO[str] = path.open("a", encoding="utf-8")
         self._interval = sync_interval_s
         self._flush_interval = flush_interval_s
+        self._queued: list[str] = []
         self._lock = threading.Lock()
         self._dirty, self._closing = threading.Event(), threading.Event()
         self._syncer = threading.Thread(target=self._sync, name="svgeval-fsync", daemon=True)
@@ -143,10 +147,20 @@ class RecordAppender:
     def append(self, record: BaseModel) -> None:
         line = record.model_dump_json() + "\n"
         with self._lock:
-            self._handle.write(line)
             if self._flush_interval is None:
+                self._handle.write(line)
                 self._handle.flush()
+            else:
+                self._queued.append(line)
         self._dirty.set()
+
+    def _write_queued(self) -> None:
+        """Write and flush the queued lines (the writes happen outside the lock)."""
+        with self._lock:
+            lines, self._queued = self._queued, []
+        if lines:
+            self._handle.write("".join(lines))
+        self._handle.flush()
 
     def _sync(self) -> None:
         synced = time.monotonic()
@@ -155,8 +169,11 @@ class RecordAppender:
             if self._closing.is_set():
                 return
             self._dirty.clear()
-            with self._lock:
-                self._handle.flush()
+            if self._flush_interval is None:
+                with self._lock:
+                    self._handle.flush()
+            else:
+                self._write_queued()
             if time.monotonic() - synced >= self._interval or self._flush_interval is None:
                 os.fsync(self._handle.fileno())
                 synced = time.monotonic()
@@ -172,8 +189,7 @@ class RecordAppender:
         self._closing.set()
         self._dirty.set()
         self._syncer.join()
-        with self._lock:
-            self._handle.flush()
+        self._write_queued()
         os.fsync(self._handle.fileno())
         self._handle.close()
 

@@ -195,9 +195,12 @@ class Runner:
         started = time.perf_counter()
         generated_tokens = 0
         semaphore = asyncio.Semaphore(self.settings.concurrency)
-        response_log = RecordAppender(self.run_dir.responses) if generate else None
+        # a free model's answers (and the scores, from the cached answers) are recomputed on
+        # --resume: written in groups, off the event loop
+        free = SCORE_FLUSH_INTERVAL_S if self.model.answers_are_free else None
+        response_log = (RecordAppender(self.run_dir.responses, flush_interval_s=free)
+                        if generate else None)
         scratch = self.run_dir.samples.with_name(self.run_dir.samples.name + ".rescore")
-        # scores are recomputed from the cached answers on --resume: flushed in groups
         sample_log = RecordAppender(self.run_dir.samples if generate else scratch,
                                     flush_interval_s=SCORE_FLUSH_INTERVAL_S)
         model = executor.limit(self.model, self.settings.concurrency)
