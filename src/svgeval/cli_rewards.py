@@ -6,13 +6,16 @@ from typing import Annotated
 
 import typer
 
+from svgeval.svg.forkserver import DEFAULT_RENDERER
+
 
 def serve_rewards(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8800,
     workers: Annotated[int, typer.Option(help="Render worker processes.")] = 2,
     preset: Annotated[str, typer.Option(help="Reward preset, or by_task.")] = "by_task",
-    renderer: Annotated[str, typer.Option(help="cairosvg (the papers'), skia or resvg.")] = "cairosvg",
+    renderer: Annotated[str, typer.Option(
+        help="cairosvg (the papers'), skia or resvg.")] = DEFAULT_RENDERER,
     max_queue: Annotated[int, typer.Option(help="Items admitted before 503.")] = 8192,
     timeout_s: Annotated[float, typer.Option(help="Time limit per render.")] = 10.0,
 ) -> None:

@@ -30,6 +30,7 @@ from svgeval.cli_merge import cached_runner
 from svgeval.models import load_model
 from svgeval.runner import RunDir, Runner, RunSettings
 from svgeval.runner.units import parse_shard
+from svgeval.svg.forkserver import DEFAULT_RENDERER
 from svgeval.svg.isolation import DEFAULT_TIMEOUT_S
 from svgeval.svg.render_fast import RENDERERS
 from svgeval.tasks import get_task
@@ -135,7 +136,8 @@ def run(
         float | None,
         typer.Option(help="Seconds per render (default: the task's protocol, else 10)."),
     ] = None,
-    renderer: Annotated[str, typer.Option(help="cairosvg (the papers'), skia or resvg.")] = "cairosvg",
+    renderer: Annotated[str, typer.Option(
+        help="cairosvg (the papers'), skia or resvg.")] = DEFAULT_RENDERER,
     render_cache: Annotated[Path | None, typer.Option(help="Folder caching renders.")] = None,
     metric_batch_size: Annotated[
         int, typer.Option(help="Samples per batch of a model-based metric (CLIP, DINO, ...).")

@@ -24,6 +24,8 @@ def renderer_named(argv: list[str]) -> str | None:
     """The renderer ``svgeval run`` will use (``--renderer X`` or ``--renderer=X``, else
     CairoSVG, its default), read before the command line is parsed: the render workers' server
     then imports that renderer alone. None for ``score``, which renders as the run did."""
+    from svgeval.svg.forkserver import DEFAULT_RENDERER
+
     if argv[1:2] != ["run"]:
         return None
     for index, argument in enumerate(argv):
@@ -31,7 +33,7 @@ def renderer_named(argv: list[str]) -> str | None:
             return argument.partition("=")[2]
         if argument == "--renderer" and index + 1 < len(argv):
             return argv[index + 1]
-    return "cairosvg"
+    return DEFAULT_RENDERER
 
 
 def main() -> None:

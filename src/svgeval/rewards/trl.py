@@ -16,6 +16,7 @@ from typing import Any
 
 from svgeval.rewards.presets import RewardPreset
 from svgeval.rewards.scorer import RewardResult, RewardScorer
+from svgeval.svg.forkserver import DEFAULT_RENDERER
 
 
 def completion_text(completion: Any) -> str:
@@ -69,7 +70,7 @@ def svg_reward(
     task_column: str = "task",
     workers: int | None = None,
     timeout_s: float = 10.0,
-    renderer: str = "cairosvg",
+    renderer: str = DEFAULT_RENDERER,
     return_components: bool = False,
     **scorer_options: Any,
 ) -> SvgReward:

@@ -14,6 +14,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
+from svgeval.svg.forkserver import DEFAULT_RENDERER
 from svgeval.tasks.base import Failure
 
 SCHEMA_VERSION = 1
@@ -92,8 +93,8 @@ class Settings(OmitsDefaults):
     """Render processes (None: one per CPU)."""
     render_timeout_s: float = 10.0
     """Wall-clock limit of one render."""
-    renderer: str = "cairosvg"
-    """Renderer of every render: cairosvg (the papers') or resvg (svgeval.svg.render_fast)."""
+    renderer: str = DEFAULT_RENDERER
+    """Renderer of every render: cairosvg (the papers'), skia or resvg (svgeval.svg.render_fast)."""
     render_cache: str | None = None
     """Folder of the on-disk render cache (svgeval.svg.render_cache); None: no cache."""
     metric_batch_size: int = 32

@@ -22,6 +22,9 @@ COMMON_PRELOAD = ("svgeval.svg.render", "svgeval.svg.render_fast")
 RENDERER_PRELOAD = {"cairosvg": "cairosvg.surface", "skia": "skia", "resvg": "resvg_py"}
 """The module each ``--renderer`` draws with."""
 
+DEFAULT_RENDERER = "cairosvg"
+"""The renderer of every command and API unless one is named: CairoSVG, the papers'."""
+
 PRELOAD = (*COMMON_PRELOAD, *RENDERER_PRELOAD.values())
 """What the server imports when the renderer is not known: everything (multiprocessing skips a
 module that cannot be imported: skia and resvg are an optional extra)."""

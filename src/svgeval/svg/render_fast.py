@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
-from svgeval.svg.forkserver import RENDERER_PRELOAD
+from svgeval.svg.forkserver import DEFAULT_RENDERER, RENDERER_PRELOAD
 from svgeval.svg.isolation import DEFAULT_TIMEOUT_S, Renderer, RenderFunction
 from svgeval.svg.render import RenderSpec, render_svg_uint8
 from svgeval.svg.render_cache import RenderCache
@@ -212,7 +212,7 @@ def renderer_version(name: str) -> str:
     return f"{package} {version(package)}"
 
 
-def make_renderer(name: str = "cairosvg", workers: int | None = None,
+def make_renderer(name: str = DEFAULT_RENDERER, workers: int | None = None,
                   timeout_s: float = DEFAULT_TIMEOUT_S,
                   cache_dir: Path | str | None = None) -> Renderer:
     """An isolated :class:`Renderer` for ``name``, with a render cache under ``cache_dir``."""
