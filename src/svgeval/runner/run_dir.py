@@ -169,10 +169,7 @@ class RecordAppender:
             if self._closing.is_set():
                 return
             self._dirty.clear()
-            if self._flush_interval is None:
-                with self._lock:
-                    self._handle.flush()
-            else:
+            if self._flush_interval is not None:  # else append has written and flushed
                 self._write_queued()
             if time.monotonic() - synced >= self._interval or self._flush_interval is None:
                 os.fsync(self._handle.fileno())
