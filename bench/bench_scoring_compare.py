@@ -7,10 +7,12 @@ The plain loop (``plain_loop.py``): one process, CairoSVG to a 72 px PNG (white 
 decoded with Pillow, numpy MSE, for the (input, answer) pairs; timed in this process after its
 imports (the yardstick), and as a fresh process with its start-up, for reference. The floor of
 each renderer (``render_floor.py``): a fresh process that only starts the isolated pool and
-renders the distinct SVGs of the run. Then ``svgeval run svgeditbench --model identity`` as a
-user runs it (``python -m svgeval``, a fresh interpreter: start-up, imports and the worker pool
-included) with each renderer, and with a render cache that an oracle run filled with the
-references (so identity, a second model on the same data, renders only its own outputs). Prints
+renders the distinct SVGs of the run; the lean pipeline (``lean_pipeline.py``): a fresh process
+that does a run's essential work (hash the release, score in the workers, write the records)
+and nothing else. Then ``svgeval run svgeditbench --model identity`` as a user runs it
+(``python -m svgeval``, a fresh interpreter: start-up, imports and the worker pool included)
+with each renderer, and with a render cache that an oracle run filled with the references (so
+identity, a second model on the same data, renders only its own outputs). Prints
 wall times, their ratio to the loop, the peak RSS of the run's main process (the render
 workers' memory does not depend on the number of samples), and how far its per-sample MSE is
 from the loop's.
@@ -83,6 +85,12 @@ def svgeval_run(data: Path, out: Path, *options: str, model: str = "identity") -
     return float(seconds), int(peak_kib) / 1024, values
 
 
+BELOW_A_RUN = (("render_floor.py", "floor (renders alone)"),
+               ("lean_pipeline.py", "lean pipeline"))
+"""Fresh processes that do part of a run's work (see each script), to show how near a run's
+time is to what its work must cost on this machine."""
+
+
 def main() -> None:
     import argparse
     import compileall
@@ -118,12 +126,12 @@ def main() -> None:
             cache = ("--renderer", name, "--render-cache", str(root / f"cache-{name}"))
             runs += [(name, ("--renderer", name)), (f"{name}, references cached", cache)]
         for name in args.renderers.split(","):
-            started = time.perf_counter()
-            subprocess.run([sys.executable, str(Path(__file__).with_name("render_floor.py")),
-                            str(data), name], check=True, stdout=subprocess.DEVNULL)
-            floor_s = time.perf_counter() - started
-            print(f"floor, {name:26}: {floor_s:5.2f} s = {floor_s / loop_s:.2f} x loop "
-                  "(a fresh process rendering the distinct SVGs in the isolated pool, nothing else)")
+            for script, what in BELOW_A_RUN:
+                started = time.perf_counter()
+                subprocess.run([sys.executable, str(Path(__file__).with_name(script)),
+                                str(data), name], check=True, stdout=subprocess.DEVNULL)
+                seconds = time.perf_counter() - started
+                print(f"{what + ', ' + name:41}: {seconds:5.2f} s = {seconds / loop_s:.2f} x loop")
         for name, options in runs:
             out = root / re.sub(r"\W+", "_", name)
             if "--render-cache" in options:  # a first model (the oracle) renders the references
@@ -131,7 +139,7 @@ def main() -> None:
                 shutil.rmtree(root / "oracle")
             seconds, rss, values = svgeval_run(data, out, *options)
             diff = max(abs(values[k] - reference[k]) for k in reference)
-            print(f"svgeval run, {name:20}: {seconds:5.2f} s = {seconds / loop_s:.2f} x loop "
+            print(f"{'svgeval run, ' + name:41}: {seconds:5.2f} s = {seconds / loop_s:.2f} x loop "
                   f"({seconds / process_s:.2f} x the loop process), "
                   f"peak RSS {rss:.0f} MiB, "
                   f"max |mse - loop mse| {diff:.2e}")
