@@ -8,16 +8,15 @@ in the cheapest arrangement we know, and leaves out everything else a run does:
 - done: start the interpreter and the render workers' server with the renderer preloaded;
   import svgeval's records; list the release and hash it (a run's identity needs the hash);
   score every case inside the isolated workers, in chunks of 16 (render the answer and the
-  input, MSE there: only a float comes back, and each worker draws an SVG it drew before from
-  its own memory); write each answer and score as a ``ResponseRecord`` and a ``SampleRecord``
-  JSON line.
+  input, MSE there: only a float comes back, and each worker keeps the originals it drew);
+  write each answer and score as a ``ResponseRecord`` and a ``SampleRecord`` JSON line.
 - left out: the command line (typer, rich), the model interface and its event loop, the
   scoring threads, the run-wide render memory and the batcher, fsync, progress, resume checks,
   the results and their table.
 
 A run does all this and more; the one thing it does more cheaply is drawing the 100 originals
-once for the whole run, where here each worker draws those it meets (at most 100 renders more,
-about 0.1 s of CairoSVG on two workers). So on the same machine a run's ratio to the plain loop
+(per copy of the release) once for the whole run, where here each worker draws those it meets
+(at most 100 renders more, about 0.1 s of CairoSVG on two workers). So on the same machine a run's ratio to the plain loop
 can hardly go below this one's. ``bench_scoring_compare.py`` times it next to the floor
 (``render_floor.py``: the renders alone) and the runs.
 """
@@ -31,24 +30,25 @@ from typing import Any
 STARTED = time.perf_counter()
 CHUNK = 16
 
-_drawn: dict[str, Any] = {}
-"""A worker's renders of this process, by SVG (a bench of 600 cases: no bound needed)."""
+_originals: dict[str, Any] = {}
+"""The originals this worker drew, by SVG (``uint8`` pixels: 100 per copy of the release)."""
 
 
 def score_chunk(pairs: list[tuple[str, str]], renderer: str) -> list[float]:
-    """MSE of each (input, answer) pair at 72 px, rendered in this worker."""
+    """MSE of each (output, answer) pair at 72 px, rendered in this worker: an identity run's
+    output is an original, drawn once per worker; each answer is drawn once."""
     from svgeval.metrics.pixel import mse
     from svgeval.svg.render import RenderSpec, to_float
     from svgeval.svg.render_fast import render_function
 
     draw, spec = render_function(renderer), RenderSpec.square(72)
 
-    def pixels(svg: str) -> Any:
-        if svg not in _drawn:
-            _drawn[svg] = to_float(draw(svg, spec))
-        return _drawn[svg]
+    def original(svg: str) -> Any:
+        if svg not in _originals:
+            _originals[svg] = draw(svg, spec)
+        return to_float(_originals[svg])
 
-    return [mse(pixels(output), pixels(answer)) for output, answer in pairs]
+    return [mse(original(output), to_float(draw(answer, spec))) for output, answer in pairs]
 
 
 def main() -> None:
