@@ -16,9 +16,9 @@ in the cheapest arrangement we know, and leaves out everything else a run does:
 
 A run does all this and more; the one thing it does more cheaply is drawing the 100 originals
 (per copy of the release) once for the whole run, where here each worker draws those it meets
-(at most 100 renders more, about 0.1 s of CairoSVG on two workers). So on the same machine a run's ratio to the plain loop
-can hardly go below this one's. ``bench_scoring_compare.py`` times it next to the floor
-(``render_floor.py``: the renders alone) and the runs.
+(at most 100 renders more, about 0.1 s of CairoSVG on two workers). So on the same machine a
+run's ratio to the plain loop can hardly go below this one's. ``bench_scoring_compare.py``
+times it next to the floor (``render_floor.py``: the renders alone) and the runs.
 """
 
 from __future__ import annotations
@@ -79,8 +79,9 @@ def main() -> None:
             for chunk, future in zip(chunks, scored):
                 for sample, value in zip(chunk, future.result()):
                     digest = prompt_hash(sample)
-                    responses.write(ResponseRecord(id=sample.id, prompt_hash=digest,
-                                                   response=sample.input_svg).model_dump_json() + "\n")
+                    response = ResponseRecord(id=sample.id, prompt_hash=digest,
+                                              response=sample.input_svg)
+                    responses.write(response.model_dump_json() + "\n")
                     records.write(SampleRecord(
                         id=sample.id, group=sample.group, prompt=sample.messages,
                         prompt_hash=digest, response=sample.input_svg,
