@@ -193,6 +193,7 @@ def test_the_report_says_how_the_model_ran(tiny_chat_llm: Path) -> None:
     assert report["backend"] == "transformers" and report["model_class"] == "LlamaForCausalLM"
     assert (report["dtype"], report["device"], report["batch_size"]) == ("float32", "cpu", 4)
     assert (report["batches"], report["mean_batch"]) == (2, 2.5)
+    assert report["model_args"] == {"dtype": "float32", "batch_size": "4"}  # those given
 
 
 def test_a_text_model_takes_no_images_and_a_template_refusal_fails_alone(

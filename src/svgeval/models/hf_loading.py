@@ -10,6 +10,7 @@ template) raises :class:`ModelUnavailable` with one line, before any sample is a
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from svgeval.models.base import ModelUnavailable
@@ -94,5 +95,7 @@ def load_hf_model(spec: str, argument: str, options: HFOptions, default_batch_si
     return HFModel(
         model, processor, spec=spec, batch_size=options.batch_size or default_batch_size,
         max_new_tokens=options.max_new_tokens,
-        details={"source": source, "transformers": transformers.__version__},
+        details={"source": source, "transformers": transformers.__version__,
+                 "model_args": {key: str(value) for key, value in asdict(options).items()
+                                if value != getattr(HFOptions(), key)}},
     )
