@@ -3,10 +3,8 @@ seeded sampling, stops, and checkpoints that cannot load."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import shutil
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,11 +12,14 @@ import pytest
 from tiny_chat_models import END_ID, build_chat_llm
 
 from svgeval.models import Generation, GenerationRequest, ModelError, ModelUnavailable, load_model
-from svgeval.models.hf import HFModel
 from svgeval.models.local_inputs import sample_seed
+
+from .local_helpers import answer_all, chat, settle_all
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
+
+from svgeval.models.hf import HFModel
 
 PROMPTS = [
     "Change the color of the icon to red.",
@@ -29,24 +30,8 @@ PROMPTS = [
 ]
 
 
-def chat(text: str) -> list[dict[str, Any]]:
-    return [{"role": "user", "content": text}]
-
-
 def requests(**fields: Any) -> list[GenerationRequest]:
     return [GenerationRequest(f"s{i}", chat(text), **fields) for i, text in enumerate(PROMPTS)]
-
-
-def answer_all(model: HFModel, asked: Sequence[GenerationRequest]) -> list[Generation]:
-    """Every request in flight at once (as the runner sends ``--concurrency`` of them)."""
-
-    async def run() -> list[Generation]:
-        try:
-            return list(await asyncio.gather(*(model.generate(r) for r in asked)))
-        finally:
-            await model.aclose()
-
-    return asyncio.run(run())
 
 
 def hf(folder: Path, **model_args: Any) -> HFModel:
@@ -151,23 +136,15 @@ def test_an_answer_stops_at_the_generation_configs_end_token(
 
 def test_a_prompt_longer_than_the_context_fails_alone(tmp_path: Path) -> None:
     folder = build_chat_llm(tmp_path / "short", max_position_embeddings=24)
-    answers = asyncio.run(_settled(hf(folder), [
+    answers = settle_all(hf(folder), [
         GenerationRequest("long", chat(PROMPTS[4]), max_tokens=30),
         GenerationRequest("short", chat("a"), max_tokens=30),
-    ]))
+    ])
     assert isinstance(answers[0], ModelError) and "the model's context is 24" in str(answers[0])
     assert isinstance(answers[1], Generation)
     n_prompt = answers[1].usage["prompt_tokens"]
     # the answer is cut where the context ends, not at --max-tokens
     assert answers[1].usage["completion_tokens"] <= 24 - n_prompt
-
-
-async def _settled(model: HFModel, asked: list[GenerationRequest]) -> list[Any]:
-    try:
-        return list(await asyncio.gather(*(model.generate(r) for r in asked),
-                                         return_exceptions=True))
-    finally:
-        await model.aclose()
 
 
 def test_generation_restores_every_modules_mode_and_the_gradient_state(
@@ -202,7 +179,7 @@ def test_a_text_model_takes_no_images_and_a_template_refusal_fails_alone(
     model = hf(tiny_chat_llm)
     assert not model.accepts_images
     bad = GenerationRequest("bad", [{"role": "user", "content": 42}], max_tokens=2)
-    answers = asyncio.run(_settled(model, [bad, requests(max_tokens=2)[0]]))
+    answers = settle_all(model, [bad, requests(max_tokens=2)[0]])
     assert isinstance(answers[0], ModelError) and "could not be formatted" in str(answers[0])
     assert isinstance(answers[1], Generation)
 

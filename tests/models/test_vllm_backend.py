@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import importlib.util
 import sys
 from pathlib import Path
@@ -13,6 +12,8 @@ import pytest
 from tiny_chat_models import build_chat_llm
 
 from svgeval.models import Generation, GenerationRequest, Model, ModelUnavailable, load_model
+
+from .local_helpers import answer_all, chat
 
 torch = pytest.importorskip("torch")
 HAS_VLLM = importlib.util.find_spec("vllm") is not None
@@ -26,16 +27,8 @@ PROMPTS = [
 
 
 def answers(model: Model, **fields: Any) -> list[Generation]:
-    asked = [GenerationRequest(f"s{i}", [{"role": "user", "content": text}], **fields)
-             for i, text in enumerate(PROMPTS)]
-
-    async def run() -> list[Generation]:
-        try:
-            return list(await asyncio.gather(*(model.generate(r) for r in asked)))
-        finally:
-            await model.aclose()
-
-    return asyncio.run(run())
+    return answer_all(model, [GenerationRequest(f"s{i}", chat(text), **fields)
+                              for i, text in enumerate(PROMPTS)])
 
 
 @pytest.mark.skipif(HAS_VLLM and HAS_GPU, reason="vLLM and a GPU are both here")
