@@ -190,7 +190,7 @@ def _as_strings(values: Mapping[str, object]) -> dict[str, str]:
 
 
 def fresh_run_folder(task: str, parent: Path = Path("runs")) -> Path:
-    """``runs/<task>-<UTC time to the second>``, with ``-2``, ``-3``... if it exists."""
+    """``runs/<task>-<local time to the second>``, with ``-2``, ``-3``... if it exists."""
     stamp = datetime.now().astimezone().strftime("%Y%m%d-%H%M%S")
     base = parent / f"{task}-{stamp}"
     candidate, number = base, 1

@@ -271,3 +271,18 @@ def test_running_out_of_memory_in_a_batch_answers_its_halves(tiny_chat_llm: Path
 def test_model_args_are_typed(tiny_chat_llm: Path, args: dict[str, str], message: str) -> None:
     with pytest.raises(ValueError, match="^" + message.replace("(", r"\(")):
         load_model(f"hf:{tiny_chat_llm}", model_args=args)
+
+
+def test_no_temperature_means_the_checkpoints_own(tiny_chat_llm: Path, tmp_path: Path) -> None:
+    """``--omit-temperature``: greedy for a checkpoint that does not sample, its temperature
+    for one whose generation_config samples."""
+    greedy = answer_all(hf(tiny_chat_llm), requests(max_tokens=6))
+    unset = answer_all(hf(tiny_chat_llm), requests(max_tokens=6, temperature=None))
+    assert [a.text for a in unset] == [a.text for a in greedy]
+    folder = Path(shutil.copytree(tiny_chat_llm, tmp_path / "sampling"))
+    config = json.loads((folder / "generation_config.json").read_text())
+    (folder / "generation_config.json").write_text(
+        json.dumps({**config, "do_sample": True, "temperature": 0.7}))
+    own = answer_all(hf(folder), requests(max_tokens=6, temperature=None, seed=1))
+    explicit = answer_all(hf(tiny_chat_llm), requests(max_tokens=6, temperature=0.7, seed=1))
+    assert [a.text for a in own] == [a.text for a in explicit] != [a.text for a in greedy]

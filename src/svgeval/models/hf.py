@@ -15,6 +15,8 @@ Decoding:
   (:class:`SeededSampler`), from the softmax of the logits over the temperature, cut to the
   checkpoint's ``top_k`` and ``top_p`` where its ``generation_config.json`` sets them; so an
   answer does not depend on which prompts shared its batch, and a rerun gives it again.
+* no temperature (``--omit-temperature``): the checkpoint's, when its ``generation_config``
+  samples (``do_sample``), else greedy, as a server's default would be.
 * an answer ends at an end-of-sequence token (the ``generation_config``'s, else the
   tokenizer's): ``finish_reason`` ``stop``; or at ``--max-tokens`` (else the ``max_new_tokens``
   option, or what is left of the model's context): ``length``.
@@ -149,6 +151,9 @@ class HFModel(Model):
         self.eos_ids = frozenset([] if eos is None else [eos] if isinstance(eos, int) else eos)
         pad = self.tokenizer.pad_token_id
         self.pad_id = pad if pad is not None else min(self.eos_ids, default=0)
+        self.default_temperature = (config.temperature or 1.0) if config.do_sample else 0.0
+        """The temperature of a request that sets none (``--omit-temperature``): the
+        checkpoint's, as a server's default would be (0: greedy)."""
         self.top_k = config.top_k if isinstance(config.top_k, int) and config.top_k > 0 else None
         self.top_p = config.top_p if isinstance(config.top_p, float) else None
         text_config = model.config.get_text_config()
@@ -240,7 +245,8 @@ class HFModel(Model):
         started = time.perf_counter()
         inputs = self._encode([prompt.text for prompt in batch],
                               [image for prompt in batch for image in prompt.images])
-        temperatures = [prompt.request.temperature or 0.0 for prompt in batch]
+        temperatures = [self.default_temperature if p.request.temperature is None
+                        else p.request.temperature for p in batch]
         processors = LogitsProcessorList()
         if any(t > 0 for t in temperatures):
             seeds = [sample_seed(p.request.seed, p.request.sample_id) for p in batch]

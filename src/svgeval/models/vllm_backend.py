@@ -8,7 +8,8 @@ Requests the runner has in flight are handed to the engine together
 their ``data:`` URLs, as vLLM's server does.
 
 Sampling: the checkpoint's ``generation_config`` defaults (``LLM.get_default_sampling_params``:
-``top_p``, ``top_k``, ``min_p``, ``repetition_penalty``), with svgeval's temperature (0: greedy),
+``top_p``, ``top_k``, ``min_p``, ``repetition_penalty``), with svgeval's temperature (0: greedy;
+none: the checkpoint's),
 token limit (``--max-tokens``, else the ``max_new_tokens`` option) and, when sampling, a seed
 per answer (:func:`~svgeval.models.local_inputs.sample_seed`), so a rerun draws the same tokens.
 Each answer records vLLM's finish reason, its prompt and completion token counts, its batch's
@@ -86,6 +87,8 @@ class VLLMModel(Model):
         self.accepts_images = bool(getattr(model_config, "is_multimodal_model", True))
         defaults = llm.get_default_sampling_params()
         self.defaults = {name: getattr(defaults, name) for name in KEPT_DEFAULTS}
+        self.default_temperature = float(defaults.temperature)
+        """The temperature of a request that sets none: the checkpoint's, or vLLM's default."""
         self.queue: BatchQueue[Asked, Asked, Generation] = BatchQueue(
             lambda asked: asked, self._answer, _prompt_size, batch_size, name=f"svgeval-{spec}"
         )
@@ -106,7 +109,8 @@ class VLLMModel(Model):
         """vLLM's parameters for ``request`` (see the module's docstring)."""
         from vllm import SamplingParams
 
-        temperature = request.temperature or 0.0
+        temperature = (self.default_temperature if request.temperature is None
+                       else request.temperature)
         return SamplingParams(
             **self.defaults, temperature=temperature,
             max_tokens=request.max_tokens or self.max_new_tokens,
