@@ -13,6 +13,9 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+import torch
+import transformers
+
 from svgeval.models.base import ModelUnavailable
 from svgeval.models.hf import HFModel
 from svgeval.models.in_process import HFOptions, checkpoint_source, first_line
@@ -20,8 +23,6 @@ from svgeval.models.in_process import HFOptions, checkpoint_source, first_line
 
 def resolve_device(device: str) -> str:
     """``auto``: cuda when a GPU is visible, else mps, else cpu; another device is checked."""
-    import torch
-
     available = {"cpu": True, "cuda": torch.cuda.is_available(),
                  "mps": torch.backends.mps.is_available()}
     if device == "auto":
@@ -41,14 +42,6 @@ def is_vision_language(config: Any) -> bool:
 
 def load_hf_model(spec: str, argument: str, options: HFOptions, default_batch_size: int) -> HFModel:
     """The ``hf:`` backend of ``argument`` (a folder or hub id) with ``options``."""
-    try:
-        import torch
-        import transformers
-    except ImportError as error:
-        raise ModelUnavailable(
-            f"{spec} needs torch and transformers ({error.name} is missing): "
-            "pip install 'svgeval[models]'"
-        ) from None
     source = checkpoint_source(spec, argument)
     remote = {"trust_remote_code": options.trust_remote_code}
     try:

@@ -100,7 +100,13 @@ def positive(**values: float | None) -> None:
 def _hf(spec: str, argument: str, options: EndpointOptions) -> Model:
     hf = parse_options(HFOptions, options.model_args, "hf", "--model-arg")
     positive(batch_size=hf.batch_size, max_new_tokens=hf.max_new_tokens)
-    from svgeval.models.hf_loading import load_hf_model  # imports torch and transformers
+    try:
+        from svgeval.models.hf_loading import load_hf_model  # imports torch and transformers
+    except ImportError as error:
+        raise ModelUnavailable(
+            f"{spec} needs torch and transformers ({error.name} is missing): "
+            "pip install 'svgeval[models]'"
+        ) from None
 
     return load_hf_model(spec, argument, hf, default_batch_size=options.concurrency)
 
