@@ -81,8 +81,9 @@ def test_a_batch_holds_prompts_of_similar_length(tiny_chat_llm: Path) -> None:
 
     model.model.generate = recording
     answer_all(model, requests(max_tokens=2))
-    lengths = [length for batch in seen for length in batch]
-    assert sorted(map(len, seen)) == [1, 2, 2] and lengths == sorted(lengths)
+    # how many requests one round takes depends on when they arrive; within a round, prompts
+    # go shortest first (tests/models/test_batching.py fixes a round and checks its batches)
+    assert sorted(map(len, seen)) == [1, 2, 2] and all(batch == sorted(batch) for batch in seen)
 
 
 def test_sampling_follows_its_seed_per_sample_and_epoch(tiny_chat_llm: Path) -> None:
