@@ -30,6 +30,7 @@ from common import svgeditbench_arguments
 from svgeval.rewards import RewardScorer
 from svgeval.svg.extract import extract_svg
 from svgeval.svg.render_fast import render_function
+from svgeval.svg.render_memo import RenderMemo
 
 PROMPTS, ROLLOUTS, SIZE = 168, 8, 128
 
@@ -81,7 +82,7 @@ def in_process(renderer: str, completions: list[str], references: list[str]) -> 
     function = render_function(renderer)
     with RewardScorer("fast", render_function=function) as scorer:
         scorer.score(completions[:16], references[:16])  # start the workers
-        scorer._cache.clear()
+        scorer.references = RenderMemo(scorer.references.budget_bytes)
         scorer.render_seconds = 0.0
         total = timed(lambda: scorer.score(completions, references))
     return total, scorer.render_seconds
@@ -105,7 +106,7 @@ def through_server(renderer: str, completions: list[str], references: list[str])
                  for c, r in zip(completions, references)]
         with httpx.Client(timeout=600) as client:
             client.post(url, json={"items": items[:16]}).raise_for_status()
-            scorer._cache.clear()
+            scorer.references = RenderMemo(scorer.references.budget_bytes)
             seconds = timed(lambda: client.post(url, json={"items": items}).raise_for_status())
         server.should_exit = True
         thread.join()

@@ -3,14 +3,16 @@
 :class:`RewardScorer` turns (completion, reference, task) triples into :class:`RewardResult`
 values following a :class:`~svgeval.rewards.presets.RewardPreset`. Renders go through
 :func:`svgeval.svg.batch.render_many`, so they run in worker processes behind the sanitiser with
-the time and memory limits of evaluation; reference renders are kept in an in-process LRU cache
-(and, with ``cache_dir``, on disk), so the 8 rollouts of a prompt render their reference once.
+the time and memory limits of evaluation; reference renders are kept in memory, compressed and
+bounded in bytes (:class:`~svgeval.svg.render_memo.RenderMemo`, least recently used evicted
+first), so the 8 rollouts of a prompt render their reference once. A scorer may be called from
+several threads at once (the reward server does).
 """
 
 from __future__ import annotations
 
+import threading
 import time
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
@@ -24,10 +26,14 @@ from svgeval.svg.batch import Rendered, render_many
 from svgeval.svg.extract import extract_svg
 from svgeval.svg.isolation import DEFAULT_TIMEOUT_S, Renderer, RenderFunction
 from svgeval.svg.render import RenderFailure, RenderSpec, render_svg_uint8
-from svgeval.svg.render_memo import render_key
+from svgeval.svg.render_memo import RenderMemo, render_key
 
 TASK_ALIASES = {"svg_editing": "edit", "editing": "edit", "caption": "captioning",
                 "svg_captioning": "captioning", "im2svg": "img2svg", "image2svg": "img2svg"}
+
+DEFAULT_REFERENCE_CACHE_BYTES = 64 * 1024 * 1024
+"""Compressed reference renders kept in memory: at 128 px, about 10,000 icons (a render of
+48 KiB raw packs to 2-8 KiB), or 1,300 renders that do not compress at all."""
 
 
 @dataclass(frozen=True)
@@ -47,7 +53,8 @@ class RewardScorer:
     """Scores batches with one preset, or with the preset named by each row's task.
 
     ``preset="by_task"`` picks each row's preset from its ``task`` (``TASK_ALIASES`` apply);
-    ``weights`` and ``penalty`` override the preset's. Use as a context manager, or call
+    ``weights`` and ``penalty`` override the preset's; ``cache_bytes`` bounds the reference
+    renders kept in memory. Use as a context manager, or call
     :meth:`close` (the render workers are shared by every call).
     """
 
@@ -62,7 +69,7 @@ class RewardScorer:
         render_function: RenderFunction = render_svg_uint8,
         renderer: Renderer | None = None,
         bge_model_path: str | None = None,
-        cache_size: int = 4096,
+        cache_bytes: int = DEFAULT_REFERENCE_CACHE_BYTES,
     ) -> None:
         self.preset_name = preset if isinstance(preset, str) else preset.name
         self._fixed = None if preset == "by_task" else self._adjust(preset, weights, penalty)
@@ -71,8 +78,9 @@ class RewardScorer:
         self._own_renderer = renderer is None
         self.renderer = renderer or Renderer(workers, timeout_s, render_function=render_function)
         self._bge_model_path = bge_model_path
-        self._cache: OrderedDict[str, Rendered] = OrderedDict()
-        self._cache_size = cache_size
+        self.references = RenderMemo(cache_bytes)
+        """Reference renders kept in memory (compressed, bounded in bytes, LRU)."""
+        self._lock = threading.Lock()
         self.render_seconds = 0.0
         """Wall time spent waiting for renders, summed over calls (for profiling)."""
 
@@ -172,20 +180,25 @@ class RewardScorer:
         try:
             return render_many(self.renderer, svgs, spec)
         finally:
-            self.render_seconds += time.perf_counter() - started
+            with self._lock:
+                self.render_seconds += time.perf_counter() - started
 
     def _reference_renders(self, svgs: list[str], spec: RenderSpec) -> list[Rendered]:
+        """Each reference's render: kept in memory, else drawn (and kept if it rendered; a
+        failure is drawn again next time, since a timeout can depend on the machine's load)."""
         keys = [render_key(s, spec, self._renderer_name) for s in svgs]
-        missing = list(dict.fromkeys(k for k in keys if k not in self._cache))
+        found: dict[str, Rendered] = {}
+        for key in dict.fromkeys(keys):
+            kept = self.references.lookup(key)
+            if kept is not None:
+                found[key] = kept
         sources = dict(zip(keys, svgs))
+        missing = [k for k in dict.fromkeys(keys) if k not in found]
         for key, image in zip(missing, self._render([sources[k] for k in missing], spec)):
-            self._cache[key] = image
-        for key in keys:
-            self._cache.move_to_end(key)
-        found = [self._cache[k] for k in keys]
-        while len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
-        return found
+            found[key] = image
+            if isinstance(image, np.ndarray):
+                self.references.remember(key, image)
+        return [found[k] for k in keys]
 
     def close(self) -> None:
         if self._own_renderer:
