@@ -5,8 +5,12 @@ values following a :class:`~svgeval.rewards.presets.RewardPreset`. Renders go th
 :func:`svgeval.svg.batch.render_many`, so they run in worker processes behind the sanitiser with
 the time and memory limits of evaluation; reference renders are kept in memory, compressed and
 bounded in bytes (:class:`~svgeval.svg.render_memo.RenderMemo`, least recently used evicted
-first), so the 8 rollouts of a prompt render their reference once. A scorer may be called from
-several threads at once (the reward server does).
+first), so the 8 rollouts of a prompt render their reference once.
+
+A scorer is checked when it is built (:mod:`svgeval.rewards.availability`): the packages and
+weights its components need, and one tiny render through its workers; what is missing raises
+:class:`~svgeval.rewards.availability.RewardUnavailable` then, not at the first call. A scorer may
+be called from several threads at once (the reward server does).
 """
 
 from __future__ import annotations
@@ -14,14 +18,15 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import TracebackType
 
 import numpy as np
 from typing_extensions import Self
 
 from svgeval.rewards import components as comp
-from svgeval.rewards.presets import RewardPreset, get_reward_preset
+from svgeval.rewards.availability import RewardUnavailable, check_packages, check_weights
+from svgeval.rewards.presets import PRESETS, RewardPreset, get_reward_preset
 from svgeval.svg.batch import Rendered, render_many
 from svgeval.svg.extract import extract_svg
 from svgeval.svg.isolation import DEFAULT_TIMEOUT_S, Renderer, RenderFunction
@@ -34,6 +39,10 @@ TASK_ALIASES = {"svg_editing": "edit", "editing": "edit", "caption": "captioning
 DEFAULT_REFERENCE_CACHE_BYTES = 64 * 1024 * 1024
 """Compressed reference renders kept in memory: at 128 px, about 10,000 icons (a render of
 48 KiB raw packs to 2-8 KiB), or 1,300 renders that do not compress at all."""
+
+PROBE_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8">'
+             '<rect width="8" height="8" fill="#ff0000"/></svg>')
+"""Drawn through the workers to check that they render: every pixel must come out red."""
 
 
 @dataclass(frozen=True)
@@ -53,9 +62,11 @@ class RewardScorer:
     """Scores batches with one preset, or with the preset named by each row's task.
 
     ``preset="by_task"`` picks each row's preset from its ``task`` (``TASK_ALIASES`` apply);
-    ``weights`` and ``penalty`` override the preset's; ``cache_bytes`` bounds the reference
-    renders kept in memory. Use as a context manager, or call
-    :meth:`close` (the render workers are shared by every call).
+    ``weights`` and ``penalty`` override the preset's. ``cache_bytes`` bounds the reference
+    renders kept in memory. Building it checks what its presets need (``by_task``: every preset's
+    packages and shipped weights; the BGE-M3 weights, a download, load at the first captioning
+    row) and raises :class:`RewardUnavailable` with one line when something is missing. Use as a
+    context manager, or call :meth:`close` (the render workers are shared by every call).
     """
 
     def __init__(
@@ -74,15 +85,20 @@ class RewardScorer:
         self.preset_name = preset if isinstance(preset, str) else preset.name
         self._fixed = None if preset == "by_task" else self._adjust(preset, weights, penalty)
         self._weights, self._penalty = weights, penalty
+        self._bge_model_path = bge_model_path
+        self._check_presets()
         self._renderer_name = getattr(render_function, "__name__", "render")
         self._own_renderer = renderer is None
         self.renderer = renderer or Renderer(workers, timeout_s, render_function=render_function)
-        self._bge_model_path = bge_model_path
         self.references = RenderMemo(cache_bytes)
         """Reference renders kept in memory (compressed, bounded in bytes, LRU)."""
         self._lock = threading.Lock()
         self.render_seconds = 0.0
         """Wall time spent waiting for renders, summed over calls (for profiling)."""
+        problem = self.check_render()
+        if problem is not None:
+            self.close()
+            raise RewardUnavailable(f"the render workers cannot render: {problem}")
 
     @staticmethod
     def _adjust(preset: str | RewardPreset, weights: Mapping[str, float] | None,
@@ -91,18 +107,47 @@ class RewardScorer:
         if weights:
             chosen = chosen.with_weights(**weights)
         if penalty is not None:
-            from dataclasses import replace
-
             chosen = replace(chosen, penalty=penalty)
         return chosen
+
+    def _check_presets(self) -> None:
+        """Raise :class:`RewardUnavailable` now for what the presets need and is missing."""
+        if self._fixed is not None:
+            check_packages(self._fixed, f"preset {self._fixed.name!r}")
+            check_weights(self._fixed, f"preset {self._fixed.name!r}", bge=True,
+                          bge_model_path=self._bge_model_path)
+            return
+        for name in PRESETS:
+            preset = self._adjust(name, self._weights, self._penalty)
+            label = f"preset 'by_task' (rows of task {name!r})"
+            check_packages(preset, label)
+            check_weights(preset, label, bge=False)
+
+    def check_render(self) -> str | None:
+        """Draw :data:`PROBE_SVG` in a worker: None when it comes out red, else why not."""
+        try:
+            outcome = self.renderer.call(self.renderer.render_function, PROBE_SVG,
+                                         RenderSpec.square(8))
+        except Exception as error:  # noqa: BLE001 - a pool that cannot take work says why
+            return f"{type(error).__name__}: {error}"
+        if outcome.failure is not None:
+            return f"{outcome.failure.tag}: {outcome.failure.message}"
+        pixels = np.asarray(outcome.value)
+        if pixels.shape[:2] != (8, 8) or not (pixels[..., :3] == (255, 0, 0)).all():
+            return f"a red square rendered wrong (shape {pixels.shape}, first pixel {pixels.flat[:3]})"
+        return None
 
     def preset_for(self, task: str | None) -> RewardPreset:
         """The preset that scores a row of ``task``."""
         if self._fixed is not None:
             return self._fixed
+        known = ", ".join(sorted({*PRESETS, *TASK_ALIASES}))
         if task is None:
-            raise ValueError("preset 'by_task' needs a task for every row")
-        return self._adjust(TASK_ALIASES.get(task, task), self._weights, self._penalty)
+            raise ValueError(f"missing: preset 'by_task' needs every row's task (one of {known})")
+        name = TASK_ALIASES.get(task, task)
+        if name not in PRESETS:
+            raise ValueError(f"unknown task {task!r}; known: {known}")
+        return self._adjust(name, self._weights, self._penalty)
 
     def score(
         self,
