@@ -35,11 +35,12 @@ from svgeval.svg.render_memo import RenderMemo
 PROMPTS, ROLLOUTS, SIZE = 168, 8, 128
 
 
-def step(data: Path) -> tuple[list[str], list[str]]:
-    """1,344 (completion, reference) pairs."""
+def step(data: Path, prompts: int = PROMPTS) -> tuple[list[str], list[str]]:
+    """``prompts`` x 8 (completion, reference) pairs (1,344 by default); past the 597th prompt,
+    the answers are taken again from the first."""
     answers = [p.read_text() for p in sorted(data.glob("*/answer/*.svg"))]
     completions, references = [], []
-    for k in range(PROMPTS):
+    for k in (i % (len(answers) - 3) for i in range(prompts)):
         ref = answers[k]
         rollouts = [ref, f"```svg\n{ref}\n```", answers[k + 1], answers[k + 2], ref[: len(ref) // 2],
                     "I cannot do that.", ref.replace("fill", "stroke", 1), answers[k + 3]]
@@ -98,7 +99,7 @@ def through_server(renderer: str, completions: list[str], references: list[str])
         sock = socket.socket()
         sock.bind(("127.0.0.1", 0))
         sock.listen(64)
-        server = uvicorn.Server(uvicorn.Config(create_app(scorer.score), log_level="warning"))
+        server = uvicorn.Server(uvicorn.Config(create_app(scorer), log_level="warning"))
         thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
         thread.start()
         url = f"http://127.0.0.1:{sock.getsockname()[1]}/rewards"

@@ -20,6 +20,8 @@ def serve_rewards(
     renderer: Annotated[str, typer.Option(
         help="cairosvg (the papers'), skia or resvg.")] = DEFAULT_RENDERER,
     max_queue: Annotated[int, typer.Option(help="Items admitted before 503.")] = 8192,
+    max_body_mb: Annotated[float, typer.Option(
+        help="Largest request body in MiB; a larger one gets 413 before it is read.")] = 64.0,
     reference_cache_mb: Annotated[float, typer.Option(
         help="Memory for reference renders kept between requests, in MiB.")] = 64.0,
     timeout_s: Annotated[float, typer.Option(help="Time limit per render.")] = 10.0,
@@ -29,7 +31,7 @@ def serve_rewards(
         try:
             import uvicorn
 
-            from svgeval.rewards.server import create_app
+            from svgeval.rewards.server import ServerSettings, create_app
         except ImportError as error:
             raise UserError(f'serve-rewards needs FastAPI and uvicorn ({error}); install them: '
                             'pip install -e ".[rewards]"') from None
@@ -37,6 +39,7 @@ def serve_rewards(
         from svgeval.rewards.scorer import RewardScorer
         from svgeval.svg.render_fast import render_function
 
+        settings = ServerSettings(max_queue=max_queue, max_body_bytes=int(max_body_mb * MIB))
         try:
             check_renderer(renderer)
             scorer = RewardScorer(preset, workers=workers, timeout_s=timeout_s,
@@ -45,4 +48,4 @@ def serve_rewards(
         except RewardUnavailable as error:
             raise UserError(str(error)) from None
     with scorer:
-        uvicorn.run(create_app(scorer.score, max_queue=max_queue), host=host, port=port)
+        uvicorn.run(create_app(scorer, settings), host=host, port=port)
