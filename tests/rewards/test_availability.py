@@ -4,6 +4,7 @@ fresh interpreter (``sys.modules[name] = None`` makes ``import name`` fail as if
 
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
 import sys
@@ -102,3 +103,24 @@ def test_every_preset_builds_and_scores_in_the_dev_install(
         (result,) = scorer.score([reference], [reference],
                                  ["text2svg"] if preset == "by_task" else None)
     assert result.failure is None and result.reward == pytest.approx(1.0, abs=1e-5)
+
+
+def test_a_script_that_builds_its_reward_without_a_main_guard_still_builds(tmp_path: Path) -> None:
+    """A render worker that runs the caller's unguarded script builds its reward too: the test
+    render at build is skipped there (it would start a pool inside the worker, which
+    multiprocessing refuses while the worker is starting, and the first worker would die)."""
+    cases_dir = Path(__file__).resolve().parent
+    script = tmp_path / "train.py"
+    script.write_text(
+        f"import sys\nsys.path.insert(0, {str(cases_dir)!r})\n"
+        "from cases import PERTURBED, REFERENCE\n"
+        "from svgeval.rewards import svg_reward\n"
+        "reward = svg_reward('fast', workers=1)\n"
+        "if __name__ == '__main__':\n"
+        "    print(reward(None, [REFERENCE, PERTURBED], reference=[REFERENCE] * 2))\n"
+        "    reward.close()\n")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    first, second = ast.literal_eval(done.stdout.strip().splitlines()[-1])
+    assert first == pytest.approx(1.0) and 0 < second < 1

@@ -9,12 +9,15 @@ first), so the 8 rollouts of a prompt render their reference once.
 
 A scorer is checked when it is built (:mod:`svgeval.rewards.availability`): the packages and
 weights its components need, and one tiny render through its workers; what is missing raises
-:class:`~svgeval.rewards.availability.RewardUnavailable` then, not at the first call. A scorer may
-be called from several threads at once (the reward server does).
+:class:`~svgeval.rewards.availability.RewardUnavailable` then, not at the first call. The test
+render is skipped in a process started by multiprocessing: a render worker that runs a calling
+script without a main guard builds the script's reward too, and must not start a pool of its
+own. A scorer may be called from several threads at once (the reward server does).
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -96,7 +99,7 @@ class RewardScorer:
         self._lock = threading.Lock()
         self.render_seconds = 0.0
         """Wall time spent waiting for renders, summed over calls (for profiling)."""
-        problem = self.check_render()
+        problem = None if _in_a_child_process() else self.check_render()
         if problem is not None:
             self.close()
             raise RewardUnavailable(f"the render workers cannot render: {problem}")
@@ -256,6 +259,13 @@ class RewardScorer:
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  traceback: TracebackType | None) -> None:
         self.close()
+
+
+def _in_a_child_process() -> bool:
+    """True in a process started by multiprocessing, also while it still runs the parent's
+    main module (``_inheriting``: multiprocessing's own flag for that phase)."""
+    return (multiprocessing.parent_process() is not None
+            or bool(getattr(multiprocessing.current_process(), "_inheriting", False)))
 
 
 def _failure(image: Rendered | None, missing: str) -> str | None:
