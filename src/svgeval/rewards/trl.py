@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from svgeval.rewards.availability import check_renderer
 from svgeval.rewards.presets import RewardPreset
 from svgeval.rewards.scorer import RewardResult, RewardScorer
 from svgeval.svg.forkserver import DEFAULT_RENDERER
@@ -80,10 +81,13 @@ def svg_reward(
     Rewards lie in [penalty, 1] (see :mod:`svgeval.rewards.presets`); a reference that cannot be
     rendered gives None. Renders run in ``workers`` isolated processes with a ``timeout_s``
     limit each; ``renderer`` is ``cairosvg`` (the papers'), ``resvg`` or ``skia``. The components
-    of the latest call are in ``.last_results``.
+    of the latest call are in ``.last_results``. What the preset needs is checked here: a
+    missing package, weights or renderer raises
+    :class:`~svgeval.rewards.availability.RewardUnavailable` with the install to run.
     """
     from svgeval.svg.render_fast import render_function
 
+    check_renderer(renderer)
     scorer = RewardScorer(preset, weights=weights, penalty=penalty, workers=workers,
                           timeout_s=timeout_s, render_function=render_function(renderer),
                           **scorer_options)
