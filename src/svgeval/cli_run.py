@@ -28,8 +28,10 @@ from svgeval.cli_judge import (
 )
 from svgeval.cli_merge import cached_runner
 from svgeval.models import load_model
-from svgeval.runner import RunDir, Runner, RunSettings
-from svgeval.runner.units import parse_shard
+from svgeval.runner import RunConfig, RunDir, Runner, RunSettings
+from svgeval.runner.identity import prompt_hash
+from svgeval.runner.runner import Resumed
+from svgeval.runner.units import SamplesById, parse_shard
 from svgeval.svg.forkserver import DEFAULT_RENDERER
 from svgeval.svg.isolation import DEFAULT_TIMEOUT_S
 from svgeval.svg.render_fast import RENDERERS
@@ -255,7 +257,28 @@ def score(
             stream=config.settings.stream,
         )
         runner = cached_runner(config, run_dir, data, judge_setup)
-        execute(runner, runner.prepare_rescore(config), runner.rescore)
+        resumed = runner.prepare_rescore(config)
+        _check_answers(run_dir, config, resumed)
+        execute(runner, resumed, runner.rescore, mode="score")
+
+
+def _check_answers(run_dir: RunDir, config: RunConfig, resumed: Resumed) -> None:
+    """Refuse to score answers to other prompts than those of the data ``config.json`` names:
+    that ``config.json`` is another run's (scoring would ask a stand-in model again)."""
+    if resumed.responses:  # answers to the run's samples: each to the same prompt?
+        samples = SamplesById(resumed.units)
+        answers = len(resumed.responses)
+        other = sum(1 for (sample_id, _), answer in resumed.responses.items()
+                    if answer.prompt_hash != prompt_hash(samples[sample_id]))
+    else:  # none to the run's samples: any there are answer other samples
+        answers = other = len(run_dir.read_responses())
+    if other:
+        raise UserError(
+            f"{other} of the {answers} answers in {run_dir.responses} answer other prompts than "
+            f"the data its config.json names ({config.task}, "
+            f"{config.data or 'the downloaded release'}): config.json is another run's; put "
+            "back the run's own"
+        )
 
 
 

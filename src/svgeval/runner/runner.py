@@ -26,6 +26,7 @@ from svgeval.runner.epochs import summarize, usage_totals
 from svgeval.runner.executors import make_executor
 from svgeval.runner.finished import FinishedRecords
 from svgeval.runner.identity import (
+    RESCORE_ADVICE,
     RunConflict,
     build_config,
     check_resumable,
@@ -130,8 +131,8 @@ class Runner:
         old = self.run_dir.read_config()
         if self.run_dir.has_work() and not resume:
             raise RunConflict(
-                f"{self.run_dir.root} already holds a run; pass --resume to continue it "
-                "or choose another --out"
+                f"{self.run_dir.root} already holds {self.run_dir.describe()}; pass --resume to "
+                "continue it or choose another --out"
             )
         if old is not None:
             check_resumable(old, config, self.run_dir.root)
@@ -164,7 +165,7 @@ class Runner:
         nothing (see :meth:`rescore`)."""
         units, current = self._load()
         same_judge = current.model_copy(update={"judge": config.judge})
-        check_resumable(config, same_judge, self.run_dir.root)
+        check_resumable(config, same_judge, self.run_dir.root, RESCORE_ADVICE)
         check_image_inputs(self.task, distinct_samples(units), self.model, self.judge)
         if current.judge != config.judge:  # re-judged: the run now carries this judge's verdicts
             judge = {"judge": current.judge, "judge_base_url": current.judge_base_url}
