@@ -12,6 +12,7 @@ from rich.markup import escape
 from svgeval.models.base import ModelUnavailable
 from svgeval.runner import RunConflict
 from svgeval.runner.executors import ExecutorError
+from svgeval.svg.worker_pool import RenderWorkersLost
 from svgeval.tasks.download import DataUnavailable
 
 console = Console(stderr=True)
@@ -30,7 +31,8 @@ def user_errors() -> Iterator[None]:
     """Turn the errors a user can cause into one line on stderr and exit code 1."""
     try:
         yield
-    except (UserError, RunConflict, ModelUnavailable, DataUnavailable, ExecutorError) as error:
+    except (UserError, RunConflict, ModelUnavailable, DataUnavailable, ExecutorError,
+            RenderWorkersLost) as error:
         _print_error(str(error))
         raise typer.Exit(1) from None
     except (KeyError, ValueError, FileNotFoundError) as error:
