@@ -12,6 +12,7 @@ from rich.markup import escape
 from svgeval.models.base import ModelUnavailable
 from svgeval.runner import RunConflict
 from svgeval.runner.executors import ExecutorError
+from svgeval.svg.render_fast import RendererUnavailable
 from svgeval.svg.worker_pool import RenderWorkersLost
 from svgeval.tasks.download import DataUnavailable
 
@@ -32,7 +33,7 @@ def user_errors() -> Iterator[None]:
     try:
         yield
     except (UserError, RunConflict, ModelUnavailable, DataUnavailable, ExecutorError,
-            RenderWorkersLost) as error:
+            RendererUnavailable, RenderWorkersLost) as error:
         _print_error(str(error))
         raise typer.Exit(1) from None
     except (KeyError, ValueError, FileNotFoundError) as error:

@@ -22,10 +22,13 @@ def serve_rewards(
     """Serve POST /rewards (batch of prompt, completion, reference, task) and GET /health."""
     import uvicorn
 
+    from svgeval.cli_errors import user_errors
     from svgeval.rewards.scorer import RewardScorer
     from svgeval.rewards.server import create_app
     from svgeval.svg.render_fast import render_function
 
+    with user_errors():
+        draw = render_function(renderer)  # a renderer that cannot load here: one line, exit 1
     with RewardScorer(preset, workers=workers, timeout_s=timeout_s,
-                      render_function=render_function(renderer)) as scorer:
+                      render_function=draw) as scorer:
         uvicorn.run(create_app(scorer.score, max_queue=max_queue), host=host, port=port)
