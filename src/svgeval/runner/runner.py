@@ -243,6 +243,7 @@ class Runner:
                 usage=cached.usage,
                 timing=cached.timing,
                 finish_reason=cached.finish_reason,
+                replaced_surrogates=cached.replaced_surrogates,  # the answer's, stored as U+FFFD
                 **scored,
             )
             sample_log.append(record)
