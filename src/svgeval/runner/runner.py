@@ -202,6 +202,8 @@ class Runner:
         response_log = (RecordAppender(self.run_dir.responses, flush_interval_s=free)
                         if generate else None)
         scratch = self.run_dir.samples.with_name(self.run_dir.samples.name + ".rescore")
+        if not generate:  # a re-score killed before it finished left its lines: start afresh
+            scratch.unlink(missing_ok=True)
         sample_log = RecordAppender(self.run_dir.samples if generate else scratch,
                                     flush_interval_s=SCORE_FLUSH_INTERVAL_S)
         model = executor.limit(self.model, self.settings.concurrency)
@@ -244,6 +246,7 @@ class Runner:
                 usage=cached.usage,
                 timing=cached.timing,
                 finish_reason=cached.finish_reason,
+                replaced_surrogates=cached.replaced_surrogates,  # the answer's, stored as U+FFFD
                 **scored,
             )
             sample_log.append(record)

@@ -13,7 +13,8 @@ SVGenius icon, 60x smaller), evicted least recently used once they exceed ``budg
 hold 10). Kept raw, 6,000 SVGEditBench samples filled a 32 MiB memo and made up most of the
 growth of a run's memory from 600 samples to 6,000. Only successful renders are kept; a failure
 is shared with the callers already waiting on it, then forgotten (a timeout can depend on the
-machine's load). Pixels served from memory are read-only.
+machine's load); so is an exception of the drawing itself (the render workers lost), which
+those callers raise too. Pixels served from memory are read-only.
 """
 
 from __future__ import annotations
@@ -90,8 +91,10 @@ class RenderMemo:
             return pending.result()
         try:
             drawn = draw()
-        except BaseException as error:
-            self._settle(key, RenderFailure("render_error", f"{type(error).__name__}: {error}"))
+        except BaseException as error:  # the machinery failed: the waiters get the error too
+            with self._lock:
+                owner = self._in_flight.pop(key)
+            owner.set_exception(error)
             raise
         self._settle(key, drawn)
         return drawn
