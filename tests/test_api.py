@@ -126,21 +126,29 @@ def test_a_script_without_a_main_guard_runs_once(demo_data: Path, tmp_path: Path
     assert done.stdout.splitlines() == ["script body runs", "samples 6 valid 0"], done.stderr
 
 
-def test_a_jupyter_notebook_with_its_running_event_loop(demo_data: Path, tmp_path: Path) -> None:
-    """A real IPython kernel runs the cell; its event loop is running while the cell runs."""
-    nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
-    pytest.importorskip("ipykernel")
+def test_a_jupyter_kernel_with_its_running_event_loop(demo_data: Path, tmp_path: Path) -> None:
+    """A real IPython kernel (ipykernel, driven by jupyter_client as a notebook is) runs the
+    cell; its event loop is running while the cell runs."""
+    manager = pytest.importorskip("jupyter_client.manager")
     cell = textwrap.dedent(f"""
         import asyncio, svgeval
         asyncio.get_running_loop()  # the kernel's loop runs: asyncio.run would refuse here
-        evaluation = svgeval.evaluate("svgeditbench", lambda messages: "no svg", data={str(demo_data)!r},
-                                      out={str(tmp_path / "run")!r}, limit=1, render_workers=2)
+        evaluation = svgeval.evaluate("svgeditbench", lambda messages: "no svg",
+                                      data={str(demo_data)!r}, out={str(tmp_path / "run")!r},
+                                      limit=1, render_workers=2)
         print(evaluation.results.n, evaluation.results.complete)
     """)
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(cell)])
-    client = nbclient.NotebookClient(notebook, timeout=240, kernel_name="python3",
-                                     resources={"metadata": {"path": str(tmp_path)}})
-    client.execute()
-    outputs = notebook.cells[0].outputs
-    assert [o.get("text", "").strip() for o in outputs if o.output_type == "stream"] == ["6 True"]
+    kernel, client = manager.start_new_kernel(kernel_name="python3")
+    try:
+        printed: list[str] = []
+
+        def keep(message: dict[str, Any]) -> None:
+            if message["msg_type"] == "stream":
+                printed.append(str(message["content"]["text"]))
+
+        reply = client.execute_interactive(cell, output_hook=keep, timeout=240)
+        assert reply["content"]["status"] == "ok", reply["content"]
+    finally:
+        client.stop_channels()
+        kernel.shutdown_kernel(now=True)
+    assert "".join(printed).split() == ["6", "True"]

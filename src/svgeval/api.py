@@ -26,20 +26,16 @@ at all), ``RunConflict`` (``out`` holds another run), ``ValueError`` (an option)
 
 It runs where the command line cannot: inside a running event loop (a Jupyter notebook), where
 the run gets a thread and an event loop of its own; and in a script without
-``if __name__ == "__main__":``, whose render workers would otherwise run the whole script again
-as they start (multiprocessing re-imports the main module of a script in each new process):
-while it runs, the main module is marked as one that new processes leave alone
-(:func:`main_module_left_alone`).
+``if __name__ == "__main__":``, whose render workers do not run the script again
+(:mod:`svgeval.svg.forkserver`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import importlib.machinery
 import sys
 import threading
-from collections.abc import Callable, Coroutine, Iterator, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -123,10 +119,8 @@ def evaluate(
     )
     root = Path(out) if out is not None else fresh_run_folder(task)
     runner = Runner(task_obj, backend, RunDir(root), settings)
-    with main_module_left_alone():
-        resumed = runner.prepare(resume)
-        results = run_coroutine(lambda: runner.run(resumed))
-    return Evaluation(results, root)
+    resumed = runner.prepare(resume)
+    return Evaluation(run_coroutine(lambda: runner.run(resumed)), root)
 
 
 def as_model(
@@ -222,24 +216,3 @@ def run_coroutine(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
     if failure:
         raise failure[0]
     return outcome[0]
-
-
-@contextlib.contextmanager
-def main_module_left_alone() -> Iterator[None]:
-    """While it lasts, processes started by multiprocessing (the render workers) do not run
-    the main script again.
-
-    multiprocessing's spawn and forkserver start methods prepare a new process by running the
-    parent's main script (as ``__mp_main__``) unless the main module was imported by name
-    (``python -m``); a main module whose spec is named ``__main__`` is left alone. This marks a
-    script run by path (``python script.py``: a ``__file__``, no spec) so for the duration.
-    """
-    main = sys.modules.get("__main__")
-    if main is None or getattr(main, "__spec__", None) is not None or not hasattr(main, "__file__"):
-        yield
-        return
-    main.__spec__ = importlib.machinery.ModuleSpec("__main__", None)
-    try:
-        yield
-    finally:
-        main.__spec__ = None

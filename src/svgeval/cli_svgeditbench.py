@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, cast
 
 import typer
 
-from svgeval.cli_errors import UserError, console, user_errors
+from svgeval.cli_errors import UserError, say, user_errors
 from svgeval.cli_execute import stdout_console
 
 if TYPE_CHECKING:
@@ -42,8 +42,8 @@ def svgeditbench_build(
             raise UserError(f"no .svg files in {svg_dir}")
         build = build_benchmark(files, seed=seed, colors=cast("ColorStyle", colors))
         for line in build.skipped.lines():
-            console.print(line, highlight=False, markup=False, soft_wrap=True)
+            say(line)
         if not build.cases:
             raise UserError(f"no case could be built from the {len(files)} files in {svg_dir}")
         count = write_release(build.cases, out_dir)
-        out.print(f"wrote {count} cases to {out_dir}", highlight=False, soft_wrap=True)
+        say(f"wrote {count} cases to {out_dir}", out)

@@ -35,6 +35,7 @@ describe_metric(
         higher_is_better=False,
         source=f"{_SVGENIUS} (calculate_change_magnitude)",
         presets=("svgenius",),
+        best_at=0.0,  # the paper's "RLD↓" reads its positive values; below 0 is an under-edit
     )
 )
 describe_metric(

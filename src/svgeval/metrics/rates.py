@@ -63,6 +63,7 @@ describe_metric(
         higher_is_better=False,
         source="svgeval",
         presets=("svgenius",),
+        count=True,
     )
 )
 describe_metric(

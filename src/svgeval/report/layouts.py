@@ -10,16 +10,16 @@
 
 A layout takes the runs of one board (same task, version and data) and their labels, and
 returns a :class:`~svgeval.report.tables.Table`; best values follow each metric's declared
-direction.
+direction, never on an incomplete run or a degenerate baseline (:func:`ranked_cells`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from svgeval.report.page import arrow
+from svgeval.metrics.registry import MetricInfo
 from svgeval.report.runs import LoadedRun
-from svgeval.report.summary import format_value
+from svgeval.report.summary import BEST_AT_NOTE, arrow, format_value, has_best_at
 from svgeval.report.tables import Cell, Column, Table, number_cells
 
 Layout = Callable[[Sequence[LoadedRun], Sequence[str], str], Table]
@@ -64,28 +64,49 @@ def model_notes(runs: Sequence[LoadedRun], labels: Sequence[str]) -> list[str]:
     return ["models: " + "; ".join(named)] if named else []
 
 
+def ranked_cells(runs: Sequence[LoadedRun], values: Sequence[float | None],
+                 info: MetricInfo | None, text: Callable[[float | None], str]) -> list[Cell]:
+    """The runs' values of one metric, the best marked among the complete runs that are not
+    degenerate baselines, and only where it beats every degenerate baseline's value."""
+    return number_cells(values, info, text,
+                        eligible=[run.answered_all and not run.degenerate for run in runs],
+                        degenerate=[run.degenerate for run in runs])
+
+
+def marked_labels(runs: Sequence[LoadedRun], labels: Sequence[str]) -> list[str]:
+    """Each label, with ``(incomplete: 420/600 answered)`` after a run that lacks answers."""
+    return [label + (f" ({run.incomplete})" if run.incomplete else "")
+            for run, label in zip(runs, labels)]
+
+
 def incomplete_notes(runs: Sequence[LoadedRun], labels: Sequence[str]) -> list[str]:
-    """A line per run that lacks samples."""
-    return [
-        f"{label} is incomplete: {run.results.n} of {run.results.n_expected} samples"
+    """A line per run that lacks answers, and one naming the degenerate baselines."""
+    notes = [
+        f"{label} is incomplete: {run.n_answered} of {run.results.n_expected} samples answered"
+        f" ({run.results.n_missing} without a record, {run.results.n - run.n_answered} whose "
+        "request failed); its values are never marked best"
         for run, label in zip(runs, labels)
-        if not run.results.complete
+        if run.incomplete
     ]
+    baselines = [label for run, label in zip(runs, labels) if run.degenerate]
+    if baselines:
+        notes.append(f"degenerate baselines (answers made without doing the task): "
+                     f"{', '.join(baselines)}; no value they reach is marked best")
+    return notes + [note for run in runs for note in run.notes]
 
 
 def svgeditbench_table_1(runs: Sequence[LoadedRun], labels: Sequence[str], title: str) -> Table:
     """SVGEditBench Table 1: subtasks and metrics as rows, models as columns."""
     columns = [Column("task", "Task"), Column("metric", "Metric")] + [
-        Column(label, label) for label in labels
+        Column(label, label) for label in marked_labels(runs, labels)
     ]
     rows = []
     for group, task_label, metric, metric_label in SVGEDITBENCH_TABLE_1:
         key = f"{group}/{metric}"
         values = [run.results.metrics.get(key) for run in runs]
-        text = percent if metric == "ratio" else format_value
-        higher = runs[0].higher_is_better(metric)
-        cells = number_cells(values, higher, text)
-        rows.append([Cell(task_label), Cell(metric_label + arrow(higher)), *cells])
+        info = runs[0].info(metric)
+        cells = ranked_cells(runs, values, info, percent if metric == "ratio" else format_value)
+        rows.append([Cell(task_label), Cell(metric_label + arrow(info)), *cells])
     notes = model_notes(runs, labels) + incomplete_notes(runs, labels)
     invalid = [
         f"{label}: {sum(int(c.get('n_invalid', 0)) for c in run.results.counts.values())}"
@@ -103,18 +124,19 @@ def svgenius_tiers(runs: Sequence[LoadedRun], labels: Sequence[str], title: str)
     columns = [Column("run", "Model")]
     per_column: list[list[Cell]] = []
     for metric, name in metrics:
-        higher = runs[0].higher_is_better(metric)
+        info = runs[0].info(metric)
         for tier in tiers:
             key = f"{tier}/{metric}"
-            columns.append(Column(key, f"{name} {tier}"))
+            columns.append(Column(key, f"{name} {tier}{arrow(info)}"))
             values = [run.results.metrics.get(key) for run in runs]
-            per_column.append(number_cells(values, higher, two_decimals))
+            per_column.append(ranked_cells(runs, values, info, two_decimals))
     rows = [
         [Cell(label)] + [column[index] for column in per_column]
-        for index, label in enumerate(labels)
+        for index, label in enumerate(marked_labels(runs, labels))
     ]
+    best_at = [BEST_AT_NOTE] if has_best_at(runs[0].config.task, dict(metrics)) else []
     return Table(title=f"{title} (per-tier layout)", columns=columns, rows=rows,
-                 notes=model_notes(runs, labels) + incomplete_notes(runs, labels))
+                 notes=best_at + model_notes(runs, labels) + incomplete_notes(runs, labels))
 
 
 PAPER_LAYOUTS: dict[str, Layout] = {
