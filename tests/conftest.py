@@ -11,6 +11,7 @@ from pathlib import Path
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import pytest
+from tiny_chat_models import tiny_chat_llm, tiny_chat_vlm
 from tiny_models import inception_weights, tiny_clip_dir, tiny_dino_dir, tiny_text_encoder_dir
 
 from svgeval.svg.demo_corpus import write_demo_corpus
@@ -33,4 +34,5 @@ def demo_data(tmp_path: Path) -> Path:
     return tmp_path / "data"
 
 
-__all__ = ["demo_data", "inception_weights", "renderer", "tiny_clip_dir", "tiny_dino_dir", "tiny_text_encoder_dir"]
+__all__ = ["demo_data", "inception_weights", "renderer", "tiny_chat_llm", "tiny_chat_vlm", "tiny_clip_dir",
+           "tiny_dino_dir", "tiny_text_encoder_dir"]

@@ -1,14 +1,26 @@
 """svgeval: benchmarks and metrics for models that read, edit and write SVG.
 
-``svgeval.__version__`` is read from the installed package's metadata when first asked for,
-not on import: ``svgeval run`` starts its render workers' server before anything else
-(:mod:`svgeval.launch`), and reading the metadata takes a twentieth of a second.
+The Python API is :func:`svgeval.evaluate` (a task on a model, from a script or a notebook;
+:mod:`svgeval.api`). It and ``svgeval.__version__`` are loaded when first asked for, not on
+import: ``svgeval run`` starts its render workers' server before anything else
+(:mod:`svgeval.launch`), and reading the package metadata alone takes a twentieth of a second.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
 
-def __getattr__(name: str) -> str:
+if TYPE_CHECKING:
+    from svgeval.api import Evaluation, evaluate
+
+__all__ = ["Evaluation", "evaluate"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        from svgeval import api
+
+        return getattr(api, name)
     if name != "__version__":
         raise AttributeError(f"module 'svgeval' has no attribute {name!r}")
     from importlib.metadata import PackageNotFoundError, version

@@ -128,6 +128,8 @@ def list_(
         elif what == "models":
             for kind in MODELS.all().values():
                 out.print(f"[bold]{escape(kind.form)}[/bold]  {escape(kind.summary)}")
+                for option in option_infos(kind.options) if kind.options else []:
+                    out.print(f"      --model-arg {escape(option.describe())}", highlight=False)
         elif what == "metrics":
             for info in METRICS.all().values():
                 arrow = "higher is better" if info.higher_is_better else "lower is better"

@@ -60,6 +60,10 @@ Sets = Annotated[
     list[str] | None,
     typer.Option("--set", help="Task option KEY=VALUE; see `svgeval list tasks`."),
 ]
+ModelArgs = Annotated[
+    list[str] | None,
+    typer.Option("--model-arg", help="Model option KEY=VALUE (hf:, vllm:); see `svgeval list models`."),
+]
 
 
 def parse_sets(pairs: list[str], flag: str = "--set", form: str = "KEY=VALUE") -> dict[str, str]:
@@ -148,6 +152,7 @@ def run(
         str, typer.Option(help="Where model-based metrics run: auto, cpu, cuda or mps.")
     ] = "auto",
     set_: Sets = None,
+    model_arg: ModelArgs = None,
     model_path: Annotated[
         list[str] | None,
         typer.Option(help="Local weights for a metric, METRIC=PATH (e.g. dino=/models/dinov2)."),
@@ -194,6 +199,7 @@ def run(
             first_token_timeout_s=first_token_timeout,
             stream=stream,
             accepts_images=not text_only_model,
+            model_args=parse_sets(model_arg or [], "--model-arg"),
         )
         judge_setup = build_judge(
             judge, base_url=judge_base_url, api_key_env=judge_api_key_env,

@@ -20,7 +20,8 @@ from svgeval.models.openai_compat import OpenAICompatibleModel
 from .backend_helpers import ask
 from .conftest import StartServer
 
-KNOWN_FORMS = "identity, openai:<model>, openai-compatible:<model>, oracle, replay:<file.jsonl>"
+KNOWN_FORMS = ("hf:<hub id or folder>, identity, openai:<model>, openai-compatible:<model>, oracle, "
+               "replay:<file.jsonl>, vllm:<hub id or folder>")
 
 
 async def generate_and_close(model: Model) -> None:
@@ -33,7 +34,7 @@ async def generate_and_close(model: Model) -> None:
 
 def test_kinds_are_described_and_written_with_their_argument() -> None:
     kinds = MODELS.all()
-    assert set(kinds) == {"identity", "oracle", "openai", "openai-compatible", "replay"}
+    assert set(kinds) == {"identity", "oracle", "openai", "openai-compatible", "replay", "hf", "vllm"}
     assert all(kind.summary and "\n" not in kind.summary for kind in kinds.values())
     assert model_spec_forms() == KNOWN_FORMS.split(", ")
 

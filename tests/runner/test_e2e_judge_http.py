@@ -365,7 +365,8 @@ def test_a_text_only_model_is_refused_before_any_request(
         code, output = invoke([*args, "--text-only-model"])
         assert code == 1 and len(model.requests) == 0 and not (tmp_path / "run").exists()
         assert output.strip().count("\n") == 0
-        assert "declared text-only (--text-only-model) but vision-check sends images" in output
+        assert "reads text only (a text-only checkpoint, or --text-only-model) but vision-check " \
+            "sends images" in output
         code, output = invoke(args)  # a vision endpoint gets the image
         assert code == 0, output
         (request,) = model.chat_requests

@@ -9,6 +9,8 @@ loads httpx, which the offline kinds do not need).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from svgeval.models.base import (
     Generation,
     GenerationRequest,
@@ -38,6 +40,7 @@ def load_model(
     stream: bool = True,
     max_retries: int = 6,
     accepts_images: bool = True,
+    model_args: Mapping[str, str] | None = None,
 ) -> Model:
     """The backend a spec names.
 
@@ -46,11 +49,13 @@ def load_model(
     token, queueing included (None: 10 x ``timeout_s``); see
     :mod:`svgeval.models.openai_compat`. They and ``concurrency`` only apply to HTTP backends.
     ``accepts_images=False`` declares an HTTP backend text-only (see :attr:`Model.accepts_images`);
-    the offline kinds take any message.
+    the offline kinds take any message. ``model_args`` are the ``--model-arg KEY=VALUE`` pairs of
+    a kind with options (``hf``, ``vllm``), checked against its options dataclass.
 
     Raises ValueError for a spec or option that makes no sense (unknown kind, missing
-    argument, ``base_url`` for a kind that sends no requests), and ModelUnavailable when the
-    backend cannot be set up (no API key for ``openai``, unreadable replay file).
+    argument, ``base_url`` for a kind that sends no requests, a ``--model-arg`` it does not
+    take), and ModelUnavailable when the backend cannot be set up (no API key for ``openai``,
+    unreadable replay file, a checkpoint that does not load).
     """
     name, has_argument, argument = spec.partition(":")
     kinds = MODELS.all()
@@ -65,11 +70,14 @@ def load_model(
         raise ValueError(f"--base-url and --api-key-env do not apply to {name!r}")
     if not kind.sends_requests and not accepts_images:
         raise ValueError(f"{name!r} takes any message; declare only HTTP models text-only")
+    if model_args and kind.options is None:
+        raise ValueError(f"--model-arg does not apply to {name!r}")
     options = EndpointOptions(
-        base_url, api_key_env, concurrency, timeout_s, max_retries, first_token_timeout_s, stream
+        base_url, api_key_env, concurrency, timeout_s, max_retries, first_token_timeout_s, stream,
+        dict(model_args or {}),
     )
     model = kind.create(spec, argument, options)
-    model.accepts_images = accepts_images
+    model.accepts_images = model.accepts_images and accepts_images
     return model
 
 

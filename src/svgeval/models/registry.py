@@ -2,14 +2,16 @@
 
 A kind is a factory that turns the part of a spec after the first colon (``gpt-4o`` in
 ``openai:gpt-4o``) and the command line's endpoint options into a :class:`Model`. Kinds that
-ship with svgeval live in :mod:`svgeval.models.builtin`; another package adds one through the
-``svgeval.models`` entry-point group (see :mod:`svgeval.registry`).
+ship with svgeval live in :mod:`svgeval.models.builtin` and, for checkpoints run in this
+process, :mod:`svgeval.models.in_process`; another package adds one through the
+``svgeval.models`` entry-point group (see :mod:`svgeval.registry` and ``docs/models.md``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 from svgeval.models.base import Model
 from svgeval.registry import Registry
@@ -17,7 +19,8 @@ from svgeval.registry import Registry
 
 @dataclass(frozen=True)
 class EndpointOptions:
-    """Command-line options of the backends that send requests."""
+    """Command-line options of the backends: the endpoint's (for those that send requests) and
+    the ``--model-arg KEY=VALUE`` pairs of a kind that declares :attr:`ModelKind.options`."""
 
     base_url: str | None = None
     api_key_env: str | None = None
@@ -26,6 +29,8 @@ class EndpointOptions:
     max_retries: int = 6
     first_token_timeout_s: float | None = None
     stream: bool = True
+    model_args: Mapping[str, str] = field(default_factory=dict)
+    """``--model-arg`` values as typed; the kind parses them into its options dataclass."""
 
 
 ModelFactory = Callable[[str, str, EndpointOptions], Model]
@@ -35,13 +40,16 @@ ModelFactory = Callable[[str, str, EndpointOptions], Model]
 @dataclass(frozen=True)
 class ModelKind:
     """A kind of backend: ``argument`` is how its argument is written (None: it takes none);
-    ``sends_requests`` is True for backends that use the endpoint options."""
+    ``sends_requests`` is True for backends that use the endpoint options; ``options`` is the
+    dataclass of its ``--model-arg`` options (None: it takes none; see
+    :mod:`svgeval.tasks.options`)."""
 
     name: str
     summary: str
     create: ModelFactory
     argument: str | None = None
     sends_requests: bool = False
+    options: type[Any] | None = None
 
     @property
     def form(self) -> str:
@@ -49,17 +57,23 @@ class ModelKind:
         return f"{self.name}:{self.argument}" if self.argument else self.name
 
 
-MODELS: Registry[ModelKind] = Registry("model", "svgeval.models", ("svgeval.models.builtin",))
+MODELS: Registry[ModelKind] = Registry(
+    "model", "svgeval.models", ("svgeval.models.builtin", "svgeval.models.in_process")
+)
 """Every model kind by name."""
 
 
 def model_kind(
-    name: str, summary: str, argument: str | None = None, sends_requests: bool = False
+    name: str,
+    summary: str,
+    argument: str | None = None,
+    sends_requests: bool = False,
+    options: type[Any] | None = None,
 ) -> Callable[[ModelFactory], ModelFactory]:
     """Decorator that registers a factory as the model kind ``name``."""
 
     def register(create: ModelFactory) -> ModelFactory:
-        MODELS.register(ModelKind(name, summary, create, argument, sends_requests))
+        MODELS.register(ModelKind(name, summary, create, argument, sends_requests, options))
         return create
 
     return register

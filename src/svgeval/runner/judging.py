@@ -80,8 +80,9 @@ def check_image_inputs(
         with_images = next((s for s in samples if has_images(s.messages)), None)
         if with_images is not None:
             raise ModelUnavailable(
-                f"{model.spec} is declared text-only (--text-only-model) but {task.name} "
-                f"sends images (sample {with_images.id}); choose a model that reads images"
+                f"{model.spec} reads text only (a text-only checkpoint, or --text-only-model) "
+                f"but {task.name} sends images (sample {with_images.id}); choose a model that "
+                "reads images"
             )
     if judge is None:
         return

@@ -1,4 +1,4 @@
-"""Typed ``--set KEY=VALUE`` options of a task.
+"""Typed ``--set KEY=VALUE`` options of a task (and ``--model-arg KEY=VALUE`` ones of a model kind).
 
 A task declares its options as a dataclass whose fields have defaults and a ``help`` text in
 their metadata::
@@ -86,39 +86,41 @@ def option_infos(options_class: type[Any]) -> list[OptionInfo]:
     return infos
 
 
-def _convert(key: str, text: str, annotation: Any) -> Any:
+def _convert(key: str, text: str, annotation: Any, flag: str) -> Any:
     base, optional = _unwrap_optional(annotation)
     if optional and text.lower() in ("", "none"):
         return None
     if typing.get_origin(base) is Literal:
         choices = [str(choice) for choice in typing.get_args(base)]
         if text not in choices:
-            raise ValueError(f"--set {key}={text}: choose one of {', '.join(choices)}")
+            raise ValueError(f"{flag} {key}={text}: choose one of {', '.join(choices)}")
         return text
     if base is bool:
         if text.lower() in _TRUE:
             return True
         if text.lower() in _FALSE:
             return False
-        raise ValueError(f"--set {key}={text}: expected true or false")
+        raise ValueError(f"{flag} {key}={text}: expected true or false")
     if base in (int, float):
         try:
             return base(text)
         except ValueError:
-            raise ValueError(f"--set {key}={text}: expected {base.__name__}") from None
+            raise ValueError(f"{flag} {key}={text}: expected {base.__name__}") from None
     if base is Path:  # absolute, so that the run's record works from any directory
         return Path(text).expanduser().resolve()
     return text
 
 
-def parse_options(options_class: type[T], values: Mapping[str, str], task: str) -> T:
-    """``values`` (from ``--set``) as an instance of ``options_class``; ValueError on a bad key
-    or value, naming the valid ones."""
+def parse_options(
+    options_class: type[T], values: Mapping[str, str], task: str, flag: str = "--set"
+) -> T:
+    """``values`` (from ``flag``: ``--set``, or ``--model-arg`` for a model's options) as an
+    instance of ``options_class``; ValueError on a bad key or value, naming the valid ones."""
     hints = typing.get_type_hints(options_class)
     known = {option.name for option in dataclasses.fields(options_class)}  # type: ignore[arg-type]
     unknown = sorted(set(values) - known)
     if unknown:
         valid = "; ".join(info.describe() for info in option_infos(options_class)) or "none"
         raise ValueError(f"unknown option {unknown[0]!r} for {task}; valid options: {valid}")
-    converted = {key: _convert(key, text, hints[key]) for key, text in values.items()}
+    converted = {key: _convert(key, text, hints[key], flag) for key, text in values.items()}
     return options_class(**converted)

@@ -1,0 +1,218 @@
+"""``svgeval.evaluate``: a task on a model from a script, a notebook or a training loop.
+
+::
+
+    import svgeval
+
+    evaluation = svgeval.evaluate("svgeditbench", "hf:Qwen/Qwen2.5-Coder-1.5B-Instruct",
+                                  data="svgeditbench-data", limit=5, max_tokens=1024)
+    evaluation.metrics["change_color/mse"]
+
+``model`` is one of
+
+* a spec string, as ``svgeval run --model`` takes it (``hf:DIR``, ``openai-compatible:NAME``
+  with ``base_url=``, ``replay:FILE``...), with ``model_args`` as ``--model-arg``;
+* a transformers model already in memory, with its tokenizer or processor (``processor=``):
+  answered by the ``hf:`` backend (:class:`~svgeval.models.hf.HFModel`) in its current weights;
+* a :class:`~svgeval.models.Model` (a plugin's backend);
+* any function from a list of chat messages to the answer's text, plain or ``async``
+  (:class:`~svgeval.models.callable_model.CallableModel`).
+
+It writes the run directory ``svgeval run`` writes (``config.json``, ``responses.jsonl``,
+``samples.jsonl``, ``results.json``), so ``svgeval report``, ``score`` and ``run --resume``
+work on it, and returns an :class:`Evaluation`: the typed :class:`~svgeval.runner.Results` and
+where they are. Errors are raised, not printed: ``ModelUnavailable`` (the model cannot answer
+at all), ``RunConflict`` (``out`` holds another run), ``ValueError`` (an option).
+
+It runs where the command line cannot: inside a running event loop (a Jupyter notebook), where
+the run gets a thread and an event loop of its own; and in a script without
+``if __name__ == "__main__":``, whose render workers do not run the script again
+(:mod:`svgeval.svg.forkserver`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import threading
+from collections.abc import Callable, Coroutine, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+from svgeval.models import Model, load_model
+from svgeval.runner import Results, RunDir, Runner, RunSettings, SampleRecord
+from svgeval.svg.forkserver import DEFAULT_RENDERER
+from svgeval.svg.isolation import DEFAULT_TIMEOUT_S
+from svgeval.tasks import get_task
+from svgeval.tasks.base import TaskOptions
+
+T = TypeVar("T")
+
+IN_MEMORY_MODEL_ARGS = ("batch_size", "max_new_tokens")
+"""The ``model_args`` that apply to a transformers model already loaded."""
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """What :func:`evaluate` returns: the run's results and its directory."""
+
+    results: Results
+    run_dir: Path
+
+    @property
+    def metrics(self) -> dict[str, float | None]:
+        """``"<group>/<metric>"`` -> mean, as in ``results.json``."""
+        return self.results.metrics
+
+    def samples(self) -> list[SampleRecord]:
+        """Every scored sample of the run (``samples.jsonl``)."""
+        return list(RunDir(self.run_dir).read_samples())
+
+
+def evaluate(
+    task: str,
+    model: Any,
+    *,
+    processor: Any = None,
+    out: str | Path | None = None,
+    data: str | Path | None = None,
+    tier: str = "all",
+    options: Mapping[str, object] | None = None,
+    limit: int | None = None,
+    epochs: int = 1,
+    seed: int = 0,
+    temperature: float | None = 0.0,
+    max_tokens: int | None = None,
+    concurrency: int = 8,
+    model_args: Mapping[str, object] | None = None,
+    base_url: str | None = None,
+    api_key_env: str | None = None,
+    resume: bool = False,
+    render_workers: int | None = None,
+    renderer: str = DEFAULT_RENDERER,
+    device: str | None = None,
+    name: str | None = None,
+) -> Evaluation:
+    """Run ``task`` with ``model`` (see the module's docstring) into ``out``.
+
+    The arguments are ``svgeval run``'s flags: ``options`` its ``--set`` (Python values),
+    ``limit`` the first N samples of each group, ``concurrency`` the requests in flight (for an
+    ``hf:`` model, also its batch size unless ``model_args`` gives one), ``device`` where the
+    model-based metrics run. ``out`` defaults to a new folder ``runs/<task>-<time>``; with
+    ``resume=True`` a run already there continues. ``name`` is the model's name in the run's
+    records for a model passed as an object (default: its ``name_or_path`` or function name).
+    """
+    task_obj = get_task(task)(TaskOptions(
+        data=Path(data) if data is not None else None, seed=seed, tier=tier,
+        extra=_as_strings(options or {}),
+    ))
+    backend = as_model(model, processor=processor, concurrency=concurrency,
+                       model_args=model_args or {}, base_url=base_url,
+                       api_key_env=api_key_env, name=name)
+    settings = RunSettings(
+        temperature=temperature, max_tokens=max_tokens, seed=seed, concurrency=concurrency,
+        limit=limit, epochs=epochs, render_workers=render_workers,
+        render_timeout_s=task_obj.render_timeout_s or DEFAULT_TIMEOUT_S, renderer=renderer,
+        device=device,
+    )
+    root = Path(out) if out is not None else fresh_run_folder(task)
+    runner = Runner(task_obj, backend, RunDir(root), settings)
+    resumed = runner.prepare(resume)
+    return Evaluation(run_coroutine(lambda: runner.run(resumed)), root)
+
+
+def as_model(
+    model: Any,
+    *,
+    processor: Any = None,
+    concurrency: int = 8,
+    model_args: Mapping[str, object] | None = None,
+    base_url: str | None = None,
+    api_key_env: str | None = None,
+    name: str | None = None,
+) -> Model:
+    """The backend ``model`` stands for (see :func:`evaluate`); TypeError for anything else."""
+    args = _as_strings(model_args or {})
+    if isinstance(model, str):
+        return load_model(model, base_url=base_url, api_key_env=api_key_env,
+                          concurrency=concurrency, model_args=args)
+    if isinstance(model, Model):
+        return model
+    if _is_transformers_model(model):
+        if processor is None:
+            raise TypeError("a transformers model needs its tokenizer or processor: "
+                            "evaluate(task, model, processor=tokenizer)")
+        unknown = sorted(set(args) - set(IN_MEMORY_MODEL_ARGS))
+        if unknown:
+            raise ValueError(f"model_args {unknown[0]!r} applies to a checkpoint svgeval loads; a "
+                             f"loaded model takes {', '.join(IN_MEMORY_MODEL_ARGS)}")
+        from svgeval.models.hf import HFModel
+        from svgeval.models.in_process import HFOptions
+        from svgeval.tasks.options import parse_options
+
+        parsed = parse_options(HFOptions, args, "a loaded model", "model_args")
+        label = name or str(getattr(model, "name_or_path", "") or type(model).__name__)
+        return HFModel(model, processor, spec=f"transformers:{label}",
+                       batch_size=parsed.batch_size or concurrency,
+                       max_new_tokens=parsed.max_new_tokens)
+    if callable(model):
+        from svgeval.models.callable_model import CallableModel
+
+        return CallableModel(model, spec=f"callable:{name}" if name else None)
+    raise TypeError(f"cannot evaluate a {type(model).__name__}: give a model spec string, a "
+                    "transformers model with its processor, a svgeval Model or a function from "
+                    "messages to text")
+
+
+def _is_transformers_model(model: Any) -> bool:
+    """A torch module that generates (a transformers model, or a PEFT model around one)."""
+    torch = sys.modules.get("torch")
+    return (torch is not None and isinstance(model, torch.nn.Module)
+            and callable(getattr(model, "generate", None)) and hasattr(model, "config"))
+
+
+def _as_strings(values: Mapping[str, object]) -> dict[str, str]:
+    """Python option values as the command line writes them (``True`` -> ``true``)."""
+    def text(value: object) -> str:
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return "none" if value is None else str(value)
+
+    return {key: text(value) for key, value in values.items()}
+
+
+def fresh_run_folder(task: str, parent: Path = Path("runs")) -> Path:
+    """``runs/<task>-<local time to the second>``, with ``-2``, ``-3``... if it exists."""
+    stamp = datetime.now().astimezone().strftime("%Y%m%d-%H%M%S")
+    base = parent / f"{task}-{stamp}"
+    candidate, number = base, 1
+    while candidate.exists():
+        number += 1
+        candidate = base.with_name(f"{base.name}-{number}")
+    return candidate
+
+
+def run_coroutine(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """``asyncio.run(make())``, or, when this thread already runs an event loop (a notebook),
+    the same in a new thread, waited for."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(make())
+    outcome: list[T] = []
+    failure: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            outcome.append(asyncio.run(make()))
+        except BaseException as error:  # noqa: BLE001 - raised again in the caller's thread
+            failure.append(error)
+
+    thread = threading.Thread(target=work, name="svgeval-evaluate")
+    thread.start()
+    thread.join()
+    if failure:
+        raise failure[0]
+    return outcome[0]

@@ -1,0 +1,129 @@
+"""The model kinds that run a checkpoint in this process: ``hf:`` (transformers) and ``vllm:``.
+
+Both take a hub id or a local folder and typed ``--model-arg KEY=VALUE`` options (the
+dataclasses below, checked like a task's ``--set`` options: :mod:`svgeval.tasks.options`).
+torch, transformers and vLLM are imported only when such a kind is asked for, and a checkpoint
+that cannot load stops the run before any sample with one line (:class:`ModelUnavailable`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from svgeval.models.base import Model, ModelUnavailable
+from svgeval.models.local_inputs import DEFAULT_MAX_NEW_TOKENS
+from svgeval.models.registry import EndpointOptions, model_kind
+from svgeval.tasks.options import parse_options
+
+Device = Literal["auto", "cuda", "cpu", "mps"]
+DType = Literal["auto", "float32", "bfloat16", "float16"]
+
+
+def _help(text: str) -> dict[str, str]:
+    return {"help": text}
+
+
+@dataclass(frozen=True)
+class HFOptions:
+    """``--model-arg`` options of ``hf:``."""
+
+    dtype: DType = field(default="auto", metadata=_help(
+        "weights' dtype; auto: the checkpoint's"))
+    device: Device = field(default="auto", metadata=_help(
+        "where the model runs; auto: cuda, else mps, else cpu"))
+    device_map: str | None = field(default=None, metadata=_help(
+        "accelerate's device map (e.g. auto: layers spread over the GPUs); replaces device"))
+    attn_implementation: str | None = field(default=None, metadata=_help(
+        "eager, sdpa, flash_attention_2...; none: transformers' choice"))
+    batch_size: int | None = field(default=None, metadata=_help(
+        "prompts generated together; none: --concurrency"))
+    max_new_tokens: int = field(default=DEFAULT_MAX_NEW_TOKENS, metadata=_help(
+        "tokens generated at most when --max-tokens is not given"))
+    trust_remote_code: bool = field(default=False, metadata=_help(
+        "run the checkpoint's own Python code (only for checkpoints you trust)"))
+    chat_template: Path | None = field(default=None, metadata=_help(
+        "a Jinja chat template file, for a tokenizer without one or to replace it"))
+
+
+@dataclass(frozen=True)
+class VLLMOptions:
+    """``--model-arg`` options of ``vllm:``."""
+
+    dtype: DType = field(default="auto", metadata=_help("weights' dtype; auto: the checkpoint's"))
+    tensor_parallel_size: int = field(default=1, metadata=_help("GPUs the model is split over"))
+    gpu_memory_utilization: float = field(default=0.9, metadata=_help(
+        "share of each GPU's memory vLLM may take"))
+    max_model_len: int | None = field(default=None, metadata=_help(
+        "context length; none: the checkpoint's"))
+    batch_size: int | None = field(default=None, metadata=_help(
+        "prompts handed to the engine together; none: --concurrency"))
+    max_new_tokens: int = field(default=DEFAULT_MAX_NEW_TOKENS, metadata=_help(
+        "tokens generated at most when --max-tokens is not given"))
+    trust_remote_code: bool = field(default=False, metadata=_help(
+        "run the checkpoint's own Python code (only for checkpoints you trust)"))
+
+
+def first_line(error: BaseException) -> str:
+    """An exception as one short line: its type and the first line of its message."""
+    lines = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {lines[0][:300] if lines else ''}".rstrip(": ")
+
+
+def checkpoint_source(spec: str, argument: str) -> str:
+    """The folder (when it exists) or hub id ``argument`` names; ModelUnavailable for a path
+    that names no folder."""
+    path = Path(argument).expanduser()
+    if path.exists():
+        if not path.is_dir():
+            raise ModelUnavailable(f"{spec}: {argument} is a file; give the checkpoint's folder")
+        return str(path.resolve())
+    if argument.startswith(("/", ".", "~")) or argument.count("/") > 1:
+        raise ModelUnavailable(f"{spec}: no such folder: {argument}")
+    return argument
+
+
+def positive(**values: float | None) -> None:
+    """Each option given must be above 0; ValueError naming the first that is not."""
+    for name, value in values.items():
+        if value is not None and value <= 0:
+            raise ValueError(f"--model-arg {name}={value}: must be more than 0")
+
+
+@model_kind(
+    "hf",
+    "a transformers checkpoint (hub id or folder) run in this process; text or vision-language",
+    "<hub id or folder>",
+    options=HFOptions,
+)
+def _hf(spec: str, argument: str, options: EndpointOptions) -> Model:
+    hf = parse_options(HFOptions, options.model_args, "hf", "--model-arg")
+    positive(batch_size=hf.batch_size, max_new_tokens=hf.max_new_tokens)
+    try:
+        from svgeval.models.hf_loading import load_hf_model  # imports torch and transformers
+    except ImportError as error:
+        raise ModelUnavailable(
+            f"{spec} needs torch and transformers ({error.name} is missing): "
+            "pip install 'svgeval[models]'"
+        ) from None
+
+    return load_hf_model(spec, argument, hf, default_batch_size=options.concurrency)
+
+
+@model_kind(
+    "vllm",
+    "a checkpoint (hub id or folder) in vLLM's offline engine in this process; needs a GPU",
+    "<hub id or folder>",
+    options=VLLMOptions,
+)
+def _vllm(spec: str, argument: str, options: EndpointOptions) -> Model:
+    args = parse_options(VLLMOptions, options.model_args, "vllm", "--model-arg")
+    positive(tensor_parallel_size=args.tensor_parallel_size, batch_size=args.batch_size,
+             gpu_memory_utilization=args.gpu_memory_utilization,
+             max_model_len=args.max_model_len, max_new_tokens=args.max_new_tokens)
+    if args.gpu_memory_utilization > 1:
+        raise ValueError("--model-arg gpu_memory_utilization must be at most 1")
+    from svgeval.models.vllm_backend import load_vllm_model
+
+    return load_vllm_model(spec, argument, args, default_batch_size=options.concurrency)
