@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from svgeval.cli_judge import build_judge
 from svgeval.models import (
     MODELS,
     Model,
@@ -97,12 +98,12 @@ def test_named_key_variable_must_be_set(monkeypatch: pytest.MonkeyPatch) -> None
         load_model("openai-compatible:m", base_url="http://h/v1", api_key_env="ROUTER_KEY")
 
 
-def test_openai_sends_its_key_and_max_completion_tokens(
+def test_openai_sends_the_named_key_and_max_completion_tokens(
     fake_openai: StartServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     server = fake_openai(api_key="sk-test")
-    model = load_model("openai:gpt-4o", base_url=server.base_url)
+    model = load_model("openai:gpt-4o", base_url=server.base_url, api_key_env="OPENAI_API_KEY")
     asyncio.run(generate_and_close(model))
     [request] = server.chat_requests
     assert request.headers["authorization"] == "Bearer sk-test"
@@ -135,6 +136,37 @@ def test_openai_key_is_never_sent_to_a_compatible_server(
     asyncio.run(generate_and_close(model))
     [request] = server.chat_requests
     assert "authorization" not in request.headers
+
+
+def test_openai_key_goes_to_the_openai_host_only(
+    fake_openai: StartServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``openai:`` at another --base-url sends no key unless one is named (main sent it)."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-secret")
+    server = fake_openai()
+    model = load_model("openai:gpt-4o", base_url=server.base_url)
+    asyncio.run(generate_and_close(model))
+    [request] = server.chat_requests
+    assert "authorization" not in request.headers
+    monkeypatch.delenv("OPENAI_API_KEY")
+    for url in (None, "https://api.openai.com/v1/"):  # the provider's own host needs it
+        with pytest.raises(ModelUnavailable, match="set the OPENAI_API_KEY environment"):
+            load_model("openai:gpt-4o", base_url=url)
+
+
+def test_a_judge_at_another_url_gets_no_openai_key(
+    fake_openai: StartServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-secret")
+    monkeypatch.setenv("JUDGE_KEY", "sk-judge")
+    server = fake_openai()
+    for key_env in (None, "JUDGE_KEY"):
+        judge = build_judge("openai:gpt-4o", base_url=server.base_url, api_key_env=key_env,
+                            concurrency=1, text_only=False)
+        assert judge is not None and judge.model is not None
+        asyncio.run(generate_and_close(judge.model))
+    sent = [request.headers.get("authorization") for request in server.chat_requests]
+    assert sent == [None, "Bearer sk-judge"]
 
 
 def test_streaming_and_timeouts_reach_the_backend() -> None:

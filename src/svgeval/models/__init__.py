@@ -10,6 +10,7 @@ loads httpx, which the offline kinds do not need).
 from __future__ import annotations
 
 from svgeval.models.base import (
+    AnswerMissing,
     Generation,
     GenerationRequest,
     Model,
@@ -75,6 +76,7 @@ def load_model(
 
 __all__ = [
     "MODELS",
+    "AnswerMissing",
     "EndpointOptions",
     "Generation",
     "GenerationRequest",
