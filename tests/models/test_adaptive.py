@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from svgeval.models.adaptive import MAX_PATIENCE, AdaptiveLimit
+from svgeval.models.adaptive import MAX_PATIENCE, AdaptiveLimit, Place
 
 
 def test_each_cut_halves_the_limit_down_to_one() -> None:
@@ -87,6 +87,24 @@ def test_a_cancelled_waiter_gives_its_place_back() -> None:
         waiting.cancel()  # ...which is cancelled before it runs
         with pytest.raises(asyncio.CancelledError):
             await waiting
+        return limit.in_flight
+
+    assert asyncio.run(go()) == 0
+
+
+def test_a_place_given_back_twice_or_never_taken_frees_nothing_more() -> None:
+    async def go() -> int:
+        limit = AdaptiveLimit(1)
+        first, second = Place(limit), Place(limit)
+        await first.take()
+        waiting = asyncio.ensure_future(second.take())
+        await asyncio.sleep(0)
+        waiting.cancel()  # cancelled while it waits: second never held the place
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        second.give_back()
+        first.give_back()
+        first.give_back()
         return limit.in_flight
 
     assert asyncio.run(go()) == 0

@@ -107,3 +107,23 @@ class AdaptiveLimit:
             if not waiter.done():
                 self.in_flight += 1
                 waiter.set_result(None)
+
+
+class Place:
+    """One request's place in an :class:`AdaptiveLimit`, which knows whether it is held, so
+    that giving it back is safe at any point (after a cancelled wait, twice)."""
+
+    def __init__(self, limit: AdaptiveLimit) -> None:
+        self._limit = limit
+        self.held = False
+
+    async def take(self) -> None:
+        """Wait for the place."""
+        await self._limit.acquire()
+        self.held = True
+
+    def give_back(self) -> None:
+        """Give the place back, if held."""
+        if self.held:
+            self.held = False
+            self._limit.release()

@@ -52,7 +52,7 @@ import time
 from dataclasses import replace
 from typing import Any, Literal
 
-from svgeval.models.adaptive import AdaptiveLimit
+from svgeval.models.adaptive import AdaptiveLimit, Place
 from svgeval.models.base import (
     Generation,
     GenerationRequest,
@@ -161,16 +161,17 @@ class OpenAICompatibleModel(Model):
 
     async def generate(self, request: GenerationRequest) -> Generation:
         """Send one request, retrying transient failures; see the module docstring for errors."""
-        await self._limit.acquire()
+        place = Place(self._limit)
+        await place.take()
         try:
-            return await self._generate(request)
+            return await self._generate(request, place)
         except ModelUnavailable as error:
             raise ModelUnavailable(self._redact(str(error))) from None
         finally:
-            self._limit.release()
+            place.give_back()
 
-    async def _generate(self, request: GenerationRequest) -> Generation:
-        """The retry loop of :meth:`generate`, run while holding a place in flight."""
+    async def _generate(self, request: GenerationRequest, place: Place) -> Generation:
+        """The retry loop of :meth:`generate`, run while holding ``place`` in flight."""
         body = self.payload(request)
         started = time.perf_counter()
         attempts = retries = 0
@@ -205,20 +206,17 @@ class OpenAICompatibleModel(Model):
                 raise self._final_error(outcome, attempts, total_s)
             wait_s = self.retry.delay_s(retries, outcome.retry_after_s, self._rng)
             self._announce(request, attempts, outcome.reason, wait_s)
-            await self._back_off(wait_s)
+            await self._back_off(wait_s, place)
             retries += counted
 
-    async def _back_off(self, wait_s: float) -> None:
+    async def _back_off(self, wait_s: float, place: Place) -> None:
         """Wait before the next attempt; with more places held than the limit now allows,
         give ours back meanwhile and queue for one again."""
-        if not self._limit.over:
-            await asyncio.sleep(wait_s)
-            return
-        self._limit.release()
-        try:
-            await asyncio.sleep(wait_s)
-        finally:
-            await self._limit.acquire()
+        if self._limit.over:
+            place.give_back()
+        await asyncio.sleep(wait_s)
+        if not place.held:
+            await place.take()
 
     def _shed_load(self, failure: AttemptFailure, era: int, crowded: bool) -> None:
         """Lower the requests in flight when ``failure`` says the server has too many."""
