@@ -127,29 +127,22 @@ def test_compatible_model_name_may_contain_colons_and_key_is_optional(
     assert request.body["max_tokens"] == 50
 
 
-def test_openai_key_is_never_sent_to_a_compatible_server(
-    fake_openai: StartServer, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("spec", ["openai-compatible:m", "openai:gpt-4o"])
+def test_openai_key_is_never_sent_to_another_server(
+    fake_openai: StartServer, monkeypatch: pytest.MonkeyPatch, spec: str
 ) -> None:
+    """Not even by ``openai:`` at another --base-url, unless named (main sent it)."""
     monkeypatch.setenv("OPENAI_API_KEY", "sk-secret")
     server = fake_openai()
-    model = load_model("openai-compatible:m", base_url=server.base_url)
+    model = load_model(spec, base_url=server.base_url)
     asyncio.run(generate_and_close(model))
     [request] = server.chat_requests
     assert "authorization" not in request.headers
 
 
-def test_openai_key_goes_to_the_openai_host_only(
-    fake_openai: StartServer, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """``openai:`` at another --base-url sends no key unless one is named (main sent it)."""
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-secret")
-    server = fake_openai()
-    model = load_model("openai:gpt-4o", base_url=server.base_url)
-    asyncio.run(generate_and_close(model))
-    [request] = server.chat_requests
-    assert "authorization" not in request.headers
-    monkeypatch.delenv("OPENAI_API_KEY")
-    for url in (None, "https://api.openai.com/v1/"):  # the provider's own host needs it
+def test_the_openai_host_needs_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    for url in (None, "https://api.openai.com/v1/"):
         with pytest.raises(ModelUnavailable, match="set the OPENAI_API_KEY environment"):
             load_model("openai:gpt-4o", base_url=url)
 
