@@ -31,8 +31,9 @@ How failures surface:
   that one request: :class:`ModelError` at once.
 * 401, 402, 403 and 404 (bad key, no credit, unknown model or wrong URL), and 405 and 501 (a
   server that takes no POST there, such as ``python -m http.server``) mean no request can
-  succeed: :class:`ModelUnavailable`. So does a server error (5xx without ``Retry-After``) to
-  each of the first ``NEVER_ANSWERED_ATTEMPTS`` attempts in a row, before any answer.
+  succeed: :class:`ModelUnavailable`. So does a server error (5xx other than 503, without
+  ``Retry-After``) to each of the first ``NEVER_ANSWERED_ATTEMPTS`` attempts in a row, before
+  any answer; 503 ("try again later", as a server loading its model says) is waited for.
 * A server that cannot be reached at all (connection refused, unknown host, connect timeout) on
   the first contact raises :class:`ModelUnavailable` at once. After an earlier success, the
   request is retried first, in case the server is restarting, and ``ModelUnavailable`` is raised
@@ -72,7 +73,8 @@ OVERLOAD_STATUSES = frozenset({429, 503})
 """Statuses with which a server refuses work it has no room for."""
 
 NEVER_ANSWERED_ATTEMPTS = 4
-"""Attempts in a row answered with a server error, before any answer, that stop the run."""
+"""Attempts in a row answered with a server error (not 503), before any answer, that stop the
+run."""
 
 BAD_REQUEST_STATUSES = frozenset({400, 422})
 """Statuses with which a server may refuse a field it does not know, such as ``stream_options``."""
@@ -238,7 +240,7 @@ class OpenAICompatibleModel(Model):
         if self._answered:
             return
         status = failure.status or 0
-        if status < 500 or failure.retry_after_s is not None:
+        if status < 500 or status in OVERLOAD_STATUSES or failure.retry_after_s is not None:
             self._server_errors_before_answer = 0
             return
         self._server_errors_before_answer += 1
