@@ -63,9 +63,9 @@ def test_a_backend_that_was_never_up_stops_after_four_attempts() -> None:
         elapsed = time.monotonic() - started
     unavailable = [o for o in outcomes if isinstance(o, ModelUnavailable)]
     assert unavailable and str(unavailable[0]) == (
-        f"openai-compatible:fake-model: {server.base_url}/chat/completions answered HTTP 502 to "
-        "each of the first 4 attempts and none was ever answered (HTTP 502: Bad Gateway); "
-        "check --base-url and the server's log"
+        f"openai-compatible:fake-model: {server.base_url}/chat/completions answered each of the "
+        "first 4 attempts with HTTP 502 and has answered no request yet (HTTP 502: Bad Gateway); "
+        "check that the server behind --base-url is up, and its log"
     )
     assert elapsed < 5.0
 

@@ -246,9 +246,10 @@ class OpenAICompatibleModel(Model):
         self._server_errors_before_answer += 1
         if self._server_errors_before_answer >= NEVER_ANSWERED_ATTEMPTS:
             raise ModelUnavailable(
-                f"{self.spec}: {self.url} answered HTTP {status} to each of the first "
-                f"{self._server_errors_before_answer} attempts and none was ever answered "
-                f"({failure.message}); check --base-url and the server's log"
+                f"{self.spec}: {self.url} answered each of the first "
+                f"{self._server_errors_before_answer} attempts with HTTP {status} and has answered "
+                f"no request yet ({failure.message}); check that the server behind --base-url is "
+                "up, and its log"
             )
 
     def _announce(self, request: GenerationRequest, attempt: int, reason: str, wait_s: float) -> None:
