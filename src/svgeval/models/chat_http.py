@@ -140,11 +140,9 @@ class ChatConnection:
             return AttemptFailure(reason, reason, connect_failed=True)
         except httpx.TimeoutException as exc:  # sending the request took longer than timeout_s
             return AttemptFailure("timeout", f"{type(exc).__name__} after {self.timeout_s:g} s")
-        except httpx.TransportError as exc:
+        except httpx.TransportError as exc:  # before the answer began
             return AttemptFailure(
-                "connection dropped",
-                f"connection failed ({type(exc).__name__}: {exc})",
-                interrupted=True,
+                "connection dropped", f"connection failed ({type(exc).__name__}: {exc})"
             )
         if isinstance(outcome, Generation):
             return replace(outcome, latency_s=time.perf_counter() - started)
@@ -180,7 +178,14 @@ class ChatConnection:
                 if response.status_code != 200:
                     return self._failure(response)
                 return parse_completion(response)
-            answer = await self._read_stream(response, deadline)
+            try:
+                answer = await self._read_stream(response, deadline)
+            except httpx.TransportError as exc:
+                return AttemptFailure(
+                    "connection dropped",
+                    f"the connection broke off mid-answer ({type(exc).__name__}: {exc})",
+                    interrupted=True,
+                )
         finally:
             await response.aclose()
         if answer.done and answer.finish_reason is None and crowded():

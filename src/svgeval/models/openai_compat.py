@@ -25,8 +25,8 @@ How failures surface:
   events inside a stream are retried with backoff (see
   :class:`~svgeval.models.retry.RetryPolicy`), each retry announced to :attr:`Model.on_retry`;
   when the retries run out, :class:`ModelError` names the last failure. A stream cut short
-  while other requests are in flight (a server making room for them) is retried without
-  counting against the retries.
+  (after its answer began) while other requests are in flight, a server making room for them,
+  is retried without counting against the retries.
 * 400, 422 and other 4xx answers, and answers that are not chat completions, are a problem with
   that one request: :class:`ModelError` at once.
 * 401, 402, 403 and 404 (bad key, no credit, unknown model or wrong URL), and 405 and 501 (a
