@@ -3,7 +3,8 @@
 llama-cpp-python's interrupt-on-new-request (its server's own code path, reimplemented; the real
 server in a slow test), ``python -m http.server`` answering 501, a gateway that ignores
 ``"stream": true`` and fails a fifth of its calls (killed with SIGKILL and resumed), a server
-that refuses most prompts, and a base URL that carries credentials. See ``tests/local_servers.py``.
+that refuses most prompts, half an emoji in a server's answer, and a base URL that carries
+credentials. See ``tests/local_servers.py``.
 """
 
 from __future__ import annotations
@@ -220,6 +221,22 @@ def test_a_run_whose_samples_mostly_got_no_answer_exits_non_zero_and_says_so(
     results = results_of(tmp_path / "r")
     assert (results["n"], results["n_missing"], results["n_answered"]) == (12, 0, 0)
     assert results["complete"] is False
+
+
+@pytest.mark.parametrize("kind", ["gateway", "interrupting"], ids=["json", "sse"])
+def test_half_an_emoji_from_a_server_becomes_a_recorded_answer(
+    kind: str, demo_data: Path, tmp_path: Path
+) -> None:
+    """The server's JSON (a whole answer, or streamed events) carries ``"\\ud83d"``; today's
+    main died writing the record ("surrogates not allowed")."""
+    with running(kind, "--reply", "half-emoji") as server:
+        result = CliRunner().invoke(app, run_args(demo_data, tmp_path / "r", server, "--limit", "1"))
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in (tmp_path / "r" / "samples.jsonl").read_text(
+        encoding="utf-8").splitlines()]
+    assert len(records) == 6
+    assert all(r["replaced_surrogates"] == 1 and "<text>\ufffd</text>" in r["response"]
+               for r in records)
 
 
 def test_credentials_in_the_base_url_are_used_but_never_written(
