@@ -261,7 +261,8 @@ class FakeOpenAIServer:
     def record(self, request: RecordedRequest) -> RecordedRequest:
         """Number a chat request, choose its fault, and store it."""
         with self._lock:
-            if request.body is not None and request.path.endswith("/chat/completions"):
+            if request.body is not None and request.path.partition("?")[0].endswith(
+                    "/chat/completions"):
                 prompt = json.dumps(request.body.get("messages"), sort_keys=True)
                 request = replace(request, index=self._chat_count, attempt=self._attempts[prompt])
                 self._chat_count += 1
@@ -382,7 +383,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_error(400, "the body is not JSON")
             return
         request = self.app.record(RecordedRequest("POST", self.path, self._headers(), body))
-        if self.path.rstrip("/") != "/v1/chat/completions":
+        if self.path.partition("?")[0].rstrip("/") != "/v1/chat/completions":  # route by path
             self._send_error(404, f"no route for POST {self.path}")
             return
         with self.app.in_flight():

@@ -104,9 +104,14 @@ def execute(
         say(f"retry: {event.sample_id} attempt {event.attempt} failed ({event.reason}); "
             f"next in {event.wait_s:.1f} s")
 
+    def on_notice(message: str) -> None:
+        say(f"note: {message}")
+
     runner.model.on_retry = on_retry
+    runner.model.on_notice = on_notice
     if runner.judge is not None and runner.judge.model is not None:
         runner.judge.model.on_retry = on_retry
+        runner.judge.model.on_notice = on_notice
     if console.is_terminal:
         results = _with_bar(runner, resumed, work, monitor, count)
     else:
@@ -172,6 +177,11 @@ def print_summary(runner: Runner, results: Results, root: Path | None = None) ->
     if missing:
         shown = ", ".join(missing[:5]) + (", ..." if len(missing) > 5 else "")
         say(f"warning: {len(missing)} samples had no response in the replay file: {shown}")
+    unanswered = results.n - (results.n_answered if results.n_answered is not None else results.n)
+    if unanswered:
+        say(f"error: {unanswered} of {results.n_expected} samples got no answer from the model "
+            "(model_error in samples.jsonl; their numbers are failure values, not the model's): "
+            "the run is incomplete; fix the cause and run again with --resume to ask again")
     if results.n_missing:
         say(f"{results.n_missing} of {results.n_expected} samples have no record yet; "
             "run again with --resume to complete them")

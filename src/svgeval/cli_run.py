@@ -136,7 +136,8 @@ def run(
         bool, typer.Option(help="Stream answers (--no-stream for servers without SSE).")
     ] = True,
     base_url: Annotated[str | None, typer.Option(help="Endpoint of openai-compatible.")] = None,
-    api_key_env: Annotated[str | None, typer.Option(help="Env variable with the API key.")] = None,
+    api_key_env: Annotated[str | None, typer.Option(
+        help="Env variable with the API key (the only way a key goes to a --base-url).")] = None,
     render_workers: Annotated[int | None, typer.Option(help="Render processes.")] = None,
     render_timeout: Annotated[
         float | None,

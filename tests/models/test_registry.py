@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from svgeval.cli_judge import build_judge
 from svgeval.models import (
     MODELS,
     Model,
@@ -98,12 +99,12 @@ def test_named_key_variable_must_be_set(monkeypatch: pytest.MonkeyPatch) -> None
         load_model("openai-compatible:m", base_url="http://h/v1", api_key_env="ROUTER_KEY")
 
 
-def test_openai_sends_its_key_and_max_completion_tokens(
+def test_openai_sends_the_named_key_and_max_completion_tokens(
     fake_openai: StartServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     server = fake_openai(api_key="sk-test")
-    model = load_model("openai:gpt-4o", base_url=server.base_url)
+    model = load_model("openai:gpt-4o", base_url=server.base_url, api_key_env="OPENAI_API_KEY")
     asyncio.run(generate_and_close(model))
     [request] = server.chat_requests
     assert request.headers["authorization"] == "Bearer sk-test"
@@ -127,15 +128,39 @@ def test_compatible_model_name_may_contain_colons_and_key_is_optional(
     assert request.body["max_tokens"] == 50
 
 
-def test_openai_key_is_never_sent_to_a_compatible_server(
-    fake_openai: StartServer, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("spec", ["openai-compatible:m", "openai:gpt-4o"])
+def test_openai_key_is_never_sent_to_another_server(
+    fake_openai: StartServer, monkeypatch: pytest.MonkeyPatch, spec: str
 ) -> None:
+    """Not even by ``openai:`` at another --base-url, unless named (main sent it)."""
     monkeypatch.setenv("OPENAI_API_KEY", "sk-secret")
     server = fake_openai()
-    model = load_model("openai-compatible:m", base_url=server.base_url)
+    model = load_model(spec, base_url=server.base_url)
     asyncio.run(generate_and_close(model))
     [request] = server.chat_requests
     assert "authorization" not in request.headers
+
+
+def test_the_openai_host_needs_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    for url in (None, "https://api.openai.com/v1/"):
+        with pytest.raises(ModelUnavailable, match="set the OPENAI_API_KEY environment"):
+            load_model("openai:gpt-4o", base_url=url)
+
+
+def test_a_judge_at_another_url_gets_no_openai_key(
+    fake_openai: StartServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-secret")
+    monkeypatch.setenv("JUDGE_KEY", "sk-judge")
+    server = fake_openai()
+    for key_env in (None, "JUDGE_KEY"):
+        judge = build_judge("openai:gpt-4o", base_url=server.base_url, api_key_env=key_env,
+                            concurrency=1, text_only=False)
+        assert judge is not None and judge.model is not None
+        asyncio.run(generate_and_close(judge.model))
+    sent = [request.headers.get("authorization") for request in server.chat_requests]
+    assert sent == [None, "Bearer sk-judge"]
 
 
 def test_streaming_and_timeouts_reach_the_backend() -> None:

@@ -10,7 +10,7 @@ import pytest
 from fake_openai_server import FakeOpenAIServer, Fault, fail_first, on_requests
 
 from svgeval.models import Generation, ModelError, RetryEvent
-from svgeval.models.openai_compat import _sse_data
+from svgeval.models.chat_http import _sse_data
 
 from .backend_helpers import SVG, ask, generate_all, generate_one, make_model
 from .conftest import StartServer

@@ -12,6 +12,12 @@ Where weights come from, first match wins:
 4. the hub id itself (``model=`` argument or the preset's), from the local Hugging Face cache
    or the hub.
 
+Before the first hub id is tried, :func:`check_hub` asks the hub (``$HF_ENDPOINT``, default
+``https://huggingface.co``) once per process whether it answers at all, waiting at most
+``HUB_PROBE_TIMEOUT_S``. If it does not, the process works offline from then on
+(``HF_HUB_OFFLINE=1``): weights in the local cache still load, the others fail at once instead
+of after minutes of retries, and the message says the hub was out of reach.
+
 When none loads, :class:`MetricUnavailable` names the weights, every place tried, and how to
 provide them; runs record the metric as not computed (None), never as 0.
 """
@@ -31,9 +37,14 @@ from numpy.typing import NDArray
 from svgeval.metrics.registry import MetricUnavailable
 
 INSTALL_HINT = 'install the model extra: pip install -e ".[models]"'
+HUB_PROBE_TIMEOUT_S = 3.0
+"""The longest wait for the Hugging Face hub to answer the one probe of a process."""
+DEFAULT_HUB = "https://huggingface.co"
 T = TypeVar("T")
 _CACHE: dict[tuple[object, ...], Any] = {}
 _LOCK = threading.Lock()
+_HUB: dict[str, str | None] = {}
+"""The probe's outcome: ``"state"`` -> None (reachable or offline by choice) or why not."""
 
 
 def require(module: str, hint: str = INSTALL_HINT) -> Any:
@@ -108,6 +119,7 @@ def load_first(
             errors.append(f"{place}: no such file or directory")
             continue
         source = str(local) if local.exists() else place
+        unreachable = None if local.exists() else check_hub()
         key = (kind or metric, source, *cache_key)
         with _LOCK:
             if key in _CACHE:
@@ -118,7 +130,8 @@ def load_first(
             raise
         except Exception as err:  # noqa: BLE001 - every loader failure is reported together
             first = (str(err).strip().splitlines() or [""])[0][:200]
-            errors.append(f"{place}: {type(err).__name__}: {first}")
+            where = f" (not in the local cache, and {unreachable})" if unreachable else ""
+            errors.append(f"{place}{where}: {type(err).__name__}: {first}")
             continue
         with _LOCK:
             _CACHE[key] = value
@@ -130,6 +143,38 @@ def load_first(
         f"set SVGEVAL_{metric.upper()}_MODEL, or put them under $SVGEVAL_MODEL_DIR/"
         f"{model.replace('/', '--')}."
     )
+
+
+def check_hub() -> str | None:
+    """None when the Hugging Face hub answers (or offline mode was chosen); else why it is out
+    of reach, after switching this process to offline mode. Probes once per process."""
+    with _LOCK:
+        if "state" in _HUB:
+            return _HUB["state"]
+        if os.environ.get("HF_HUB_OFFLINE", "").upper() in ("1", "ON", "YES", "TRUE"):
+            _HUB["state"] = None
+            return None
+        endpoint = os.environ.get("HF_ENDPOINT", DEFAULT_HUB).rstrip("/")
+        httpx = require("httpx")
+        try:
+            httpx.head(endpoint, timeout=HUB_PROBE_TIMEOUT_S)
+            state = None
+        except httpx.HTTPError as err:
+            state = (f"the hub at {endpoint} did not answer within {HUB_PROBE_TIMEOUT_S:g} s "
+                     f"({type(err).__name__}), so svgeval works offline")
+            go_offline()
+        _HUB["state"] = state
+        return state
+
+
+def go_offline() -> None:
+    """Make every Hugging Face library of this process (and its children) work offline."""
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    try:
+        from huggingface_hub import constants
+    except ImportError:
+        return
+    constants.HF_HUB_OFFLINE = True  # read once at import; is_offline_mode() reads this
 
 
 def resolve_file(source: str, filename: str) -> Path:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from svgeval.models.base import (
+    AnswerMissing,
     Generation,
     GenerationRequest,
     Model,
@@ -83,6 +84,7 @@ def load_model(
 
 __all__ = [
     "MODELS",
+    "AnswerMissing",
     "EndpointOptions",
     "Generation",
     "GenerationRequest",

@@ -66,6 +66,11 @@ class ModelError(RuntimeError):
         self.total_s = total_s
 
 
+class AnswerMissing(ModelError):
+    """The backend has no answer for this sample and asking again would not give one (a replay
+    file without its id): the sample is left without a record, and the run incomplete."""
+
+
 class ModelUnavailable(RuntimeError):
     """The backend cannot work at all (unreachable endpoint, bad key); the run stops."""
 
@@ -89,7 +94,9 @@ class Model(ABC):
     """A model backend. ``spec`` is the string the user gave, e.g. ``openai:gpt-4o``.
 
     ``on_retry``, when set (the runner sets it after construction), is called with a
-    :class:`RetryEvent` before each retry of a backend that retries. ``accepts_images`` is
+    :class:`RetryEvent` before each retry of a backend that retries; ``on_notice``, when set,
+    with a sentence the user should read once (an HTTP backend that lowered its requests in
+    flight because the server shed load). ``accepts_images`` is
     False for a backend declared text-only (``--text-only-model``): the runner then refuses,
     before any request, a task whose messages carry images. ``answers_are_free`` is True for a
     backend that computes the same answers again at no cost (the offline baselines, a replay
@@ -99,6 +106,7 @@ class Model(ABC):
 
     spec: str
     on_retry: Callable[[RetryEvent], None] | None = None
+    on_notice: Callable[[str], None] | None = None
     accepts_images: bool = True
     answers_are_free: bool = False
 

@@ -6,11 +6,13 @@ import os
 
 from svgeval.models.base import Model, ModelUnavailable
 from svgeval.models.baselines import IdentityModel, OracleModel
+from svgeval.models.endpoint import parse_endpoint
 from svgeval.models.registry import EndpointOptions, model_kind
 from svgeval.models.replay import ReplayModel
 from svgeval.models.retry import RetryPolicy
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
+OPENAI_HOST = "api.openai.com"
 DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
 
 
@@ -32,7 +34,10 @@ def _replay(spec: str, argument: str, options: EndpointOptions) -> Model:
 
 
 @model_kind(
-    "openai", "the OpenAI API; needs an API key in $OPENAI_API_KEY", "<model>", sends_requests=True
+    "openai",
+    "the OpenAI API; needs an API key in $OPENAI_API_KEY (sent to api.openai.com only)",
+    "<model>",
+    sends_requests=True,
 )
 def _openai(spec: str, argument: str, options: EndpointOptions) -> Model:
     return _http_model(spec, argument, options, openai=True)
@@ -52,13 +57,13 @@ def _openai_compatible(spec: str, argument: str, options: EndpointOptions) -> Mo
 
 
 def _http_model(spec: str, argument: str, options: EndpointOptions, openai: bool) -> Model:
-    url = checked_base_url(options.base_url if options.base_url is not None else OPENAI_BASE_URL)
+    endpoint = parse_endpoint(options.base_url if options.base_url is not None else OPENAI_BASE_URL)
     key_env: str | None
     if options.api_key_env is not None:
         key_env = options.api_key_env
-    elif openai:
+    elif openai and endpoint.host == OPENAI_HOST:
         key_env = DEFAULT_API_KEY_ENV
-    else:  # a key only from a variable the user names: $OPENAI_API_KEY never goes to --base-url
+    else:  # a key only from a variable the user names: $OPENAI_API_KEY never goes elsewhere
         key_env = None
     api_key = (os.environ.get(key_env) or None) if key_env is not None else None
     # imported here: httpx takes a tenth of a second to import, which runs of the offline
@@ -70,7 +75,7 @@ def _http_model(spec: str, argument: str, options: EndpointOptions, openai: bool
     return OpenAICompatibleModel(
         spec,
         model=argument,
-        base_url=url,
+        base_url=endpoint.base_url,
         api_key=api_key,
         api_key_env=key_env,
         max_tokens_field="max_completion_tokens" if openai else "max_tokens",
@@ -80,11 +85,3 @@ def _http_model(spec: str, argument: str, options: EndpointOptions, openai: bool
         stream=options.stream,
         retry=RetryPolicy(max_retries=options.max_retries),
     )
-
-
-def checked_base_url(base_url: str) -> str:
-    """``base_url`` without a trailing slash or ``/chat/completions``; ValueError if not http."""
-    url = base_url.strip().rstrip("/").removesuffix("/chat/completions")
-    if not url.startswith(("http://", "https://")):
-        raise ValueError(f"base URL must start with http:// or https://, got {base_url!r}")
-    return url

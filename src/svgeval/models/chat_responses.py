@@ -27,7 +27,8 @@ class AttemptFailure:
 
     ``retryable`` is False for failures of the request itself (400, malformed answers);
     ``retry_after_s`` is how long the server asked us to wait; ``connect_failed`` marks a server
-    that could not be reached; ``status`` is the HTTP status, if the server sent one.
+    that could not be reached; ``status`` is the HTTP status, if the server sent one;
+    ``interrupted`` marks an answer that ended early (a stream cut off, a dropped connection).
     """
 
     reason: str
@@ -36,6 +37,7 @@ class AttemptFailure:
     retry_after_s: float | None = None
     connect_failed: bool = False
     status: int | None = None
+    interrupted: bool = False
 
 
 class AttemptFailed(Exception):
@@ -108,7 +110,9 @@ class StreamedAnswer:
         A stream that ended without ``[DONE]`` counts as whole if it said why the answer ended.
         """
         if not self.done and self.finish_reason is None:
-            return AttemptFailure("stream cut off", "the stream ended before the answer was complete")
+            return AttemptFailure(
+                "stream cut off", "the stream ended before the answer was complete", interrupted=True
+            )
         return Generation("".join(self.parts), usage=self.usage, finish_reason=self.finish_reason)
 
 
@@ -156,13 +160,22 @@ def _usage(usage: Any) -> dict[str, Any]:
 
 
 def error_detail(response: httpx.Response) -> str:
-    """The server's own error message on one line (OpenAI, vLLM and FastAPI shapes)."""
+    """The server's own error message on one line (OpenAI, vLLM and FastAPI shapes); for an
+    HTML error page, its status line's reason (``Unsupported method ('POST')``)."""
+    if "html" in response.headers.get("content-type", ""):
+        return _one_line(response.reason_phrase or "an HTML page")
     try:
         body = response.json()
     except ValueError:
         body = None
     detail = _error_message(body) if isinstance(body, dict) else None
     return _one_line(detail or response.text or response.reason_phrase or "no details")
+
+
+def is_json(response: httpx.Response) -> bool:
+    """Whether the response's content type is JSON (``application/json``, ``...+json``)."""
+    media_type = str(response.headers.get("content-type", "")).split(";")[0].strip().lower()
+    return media_type == "application/json" or media_type.endswith("+json")
 
 
 def _error_message(body: dict[str, Any]) -> str | None:

@@ -1,23 +1,17 @@
 """A backend for any server that speaks the OpenAI Chat Completions API.
 
 That covers the OpenAI API itself and OpenRouter, as well as local servers (vLLM, Ollama,
-LM Studio, llama.cpp, TGI). Each :meth:`OpenAICompatibleModel.generate` call sends one
-``POST {base_url}/chat/completions`` request (more when it retries). At most ``concurrency``
-calls are in progress at once, and the slot is held through the retries, so a throttled server
-sees fewer requests.
+LM Studio, llama.cpp, llama-cpp-python, TGI). Each :meth:`OpenAICompatibleModel.generate` call
+sends one ``POST {base_url}/chat/completions`` request (more when it retries) through a
+:class:`~svgeval.models.chat_http.ChatConnection`, which also explains the timeouts
+(``timeout_s``, ``first_token_timeout_s``), streaming, and servers that ignore ``"stream"``.
 
-Answers are streamed (server-sent events) by default, so that a slow server that is still
-producing tokens is never abandoned mid-answer. Two limits apply to a streamed attempt:
-
-* ``first_token_timeout_s`` bounds the wait from sending the request to the first event of the
-  answer. That wait includes the time the request spends in the server's queue, which on a
-  server with fewer generation slots than ``concurrency`` can be several whole answers long, so
-  it defaults to ``FIRST_TOKEN_TIMEOUT_FACTOR`` times ``timeout_s`` (``math.inf``: no limit).
-* ``timeout_s`` bounds each silence after that: no token for ``timeout_s`` seconds aborts the
-  attempt, however long the whole answer takes.
-
-With ``stream=False`` (servers without streaming) the whole answer must arrive within
-``timeout_s``. Either way, connecting gets at most ``CONNECT_TIMEOUT_S``.
+At most ``concurrency`` calls are in progress at once, and the place is held through the
+retries, so a throttled server sees fewer requests. When the server sheds load (429, 503,
+streams it ends early or first tokens that time out while other requests are in flight) fewer
+are sent at once, down to one, and more again as answers arrive
+(:mod:`svgeval.models.adaptive`); the first such cut is told once to :attr:`Model.on_notice`,
+and ``results.json`` records it under ``model_report.concurrency``.
 
 A streamed request asks for token usage with ``stream_options: {"include_usage": true}``.
 Until a server has accepted that once, a 400 or 422 answer is followed at once by the same
@@ -30,31 +24,36 @@ How failures surface:
 * 429, 408, 409, 5xx, timeouts, dropped connections, streams cut off before the end and error
   events inside a stream are retried with backoff (see
   :class:`~svgeval.models.retry.RetryPolicy`), each retry announced to :attr:`Model.on_retry`;
-  when the retries run out, :class:`ModelError` names the last failure.
+  when the retries run out, :class:`ModelError` names the last failure. A stream cut short
+  (after its answer began) while other requests are in flight, a server making room for them,
+  is retried without counting against the retries.
 * 400, 422 and other 4xx answers, and answers that are not chat completions, are a problem with
   that one request: :class:`ModelError` at once.
-* 401, 402, 403 and 404 (bad key, no credit, unknown model or wrong URL) mean no request can
-  succeed: :class:`ModelUnavailable`.
+* 401, 402, 403 and 404 (bad key, no credit, unknown model or wrong URL), and 405 and 501 (a
+  server that takes no POST there, such as ``python -m http.server``) mean no request can
+  succeed: :class:`ModelUnavailable`. So does a server error (5xx other than 503, without
+  ``Retry-After``) to each of the first ``NEVER_ANSWERED_ATTEMPTS`` attempts in a row, before
+  any answer; 503 ("try again later", as a server loading its model says) is waited for.
 * A server that cannot be reached at all (connection refused, unknown host, connect timeout) on
   the first contact raises :class:`ModelUnavailable` at once. After an earlier success, the
   request is retried first, in case the server is restarting, and ``ModelUnavailable`` is raised
   if it stays down.
+
+Every message names the endpoint with its credentials hidden
+(:attr:`~svgeval.models.endpoint.Endpoint.shown`), and server text in it has the API key and
+the base URL's secrets replaced by ``***``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import math
 import random
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable
 from dataclasses import replace
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
-import httpx
-
-from svgeval import __version__
+from svgeval.models.adaptive import AdaptiveLimit, Place
 from svgeval.models.base import (
     Generation,
     GenerationRequest,
@@ -63,35 +62,28 @@ from svgeval.models.base import (
     ModelUnavailable,
     RetryEvent,
 )
-from svgeval.models.chat_responses import (
-    AttemptFailed,
-    AttemptFailure,
-    StreamedAnswer,
-    connect_failure_reason,
-    decoded_event,
-    error_detail,
-    parse_completion,
-)
-from svgeval.models.retry import RetryPolicy, is_retryable_status, parse_retry_after
+from svgeval.models.chat_http import CONNECT_TIMEOUT_S, ChatConnection
+from svgeval.models.chat_responses import AttemptFailure
+from svgeval.models.endpoint import parse_endpoint
+from svgeval.models.retry import RetryPolicy
 
-UNAVAILABLE_STATUSES = frozenset({401, 402, 403, 404})
-"""Statuses that mean no request to this backend can succeed."""
+__all__ = ["CONNECT_TIMEOUT_S", "OpenAICompatibleModel"]
+
+OVERLOAD_STATUSES = frozenset({429, 503})
+"""Statuses with which a server refuses work it has no room for."""
+
+NEVER_ANSWERED_ATTEMPTS = 4
+"""Attempts in a row answered with a server error (not 503), before any answer, that stop the
+run."""
 
 BAD_REQUEST_STATUSES = frozenset({400, 422})
 """Statuses with which a server may refuse a field it does not know, such as ``stream_options``."""
-
-USAGE_FIELDS = ("prompt_tokens", "completion_tokens", "total_tokens")
-
-CONNECT_TIMEOUT_S = 15.0
-"""The longest wait for a connection, so an unreachable host is reported quickly."""
 
 FIRST_TOKEN_TIMEOUT_FACTOR = 10.0
 """The default ``first_token_timeout_s`` is this many times ``timeout_s``."""
 
 STREAM_OPTIONS = {"include_usage": True}
 """Asks a streaming server for a last chunk with the token usage."""
-
-T = TypeVar("T")
 
 
 class OpenAICompatibleModel(Model):
@@ -131,42 +123,25 @@ class OpenAICompatibleModel(Model):
             raise ValueError(f"first-token timeout must be > 0 seconds, got {first_token_timeout_s}")
         self.spec = spec
         self.model = model
-        self.base_url = base_url.rstrip("/")
-        self.url = f"{self.base_url}/chat/completions"
+        endpoint = parse_endpoint(base_url)
+        self.base_url = endpoint.shown
+        """The base URL as it may be shown and recorded (credentials hidden)."""
         self.timeout_s = timeout_s
         self.first_token_timeout_s = first_token_timeout_s
         self.stream = stream
         self.retry = retry if retry is not None else RetryPolicy()
-        self._no_first_token = AttemptFailure(
-            f"no first token in {first_token_timeout_s:g} s",
-            f"no token within {first_token_timeout_s:g} s of sending the request"
-            " (the first-token timeout)",
+        self._connection = ChatConnection(
+            spec, endpoint, api_key=api_key, api_key_env=api_key_env, concurrency=concurrency,
+            timeout_s=timeout_s, first_token_timeout_s=first_token_timeout_s, stream=stream,
         )
-        self._no_token = AttemptFailure(
-            f"no token for {timeout_s:g} s",
-            f"the server sent no token for {timeout_s:g} s (the timeout)",
-        )
-        self._no_answer = AttemptFailure(
-            f"no answer in {timeout_s:g} s", f"no answer within the {timeout_s:g} s timeout"
-        )
-        self._api_key_env = api_key_env
-        self._sent_key = api_key is not None
+        self.url = self._connection.url
+        self._secrets = (endpoint, api_key)
         self._max_tokens_field = max_tokens_field
         self._stream_options: Literal["untried", "accepted", "refused"] = "untried"
-        self._slots = asyncio.Semaphore(concurrency)
+        self._limit = AdaptiveLimit(concurrency)
         self._rng = random.Random()
-        self._server_reached = False
-        headers = {"User-Agent": f"svgeval/{__version__}"}
-        if api_key is not None:
-            headers["Authorization"] = f"Bearer {api_key}"
-        # Reads have no httpx timeout: the waits for answers and tokens are timed in _attempt.
-        self._client = httpx.AsyncClient(
-            headers=headers,
-            timeout=httpx.Timeout(
-                connect=min(timeout_s, CONNECT_TIMEOUT_S), read=None, write=timeout_s, pool=None
-            ),
-            limits=httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency),
-        )
+        self._answered = False
+        self._server_errors_before_answer = 0
 
     def payload(self, request: GenerationRequest) -> dict[str, Any]:
         """The JSON body sent for ``request`` (messages are passed through unchanged)."""
@@ -188,20 +163,29 @@ class OpenAICompatibleModel(Model):
 
     async def generate(self, request: GenerationRequest) -> Generation:
         """Send one request, retrying transient failures; see the module docstring for errors."""
-        async with self._slots:
-            return await self._generate(request)
+        place = Place(self._limit)
+        await place.take()
+        try:
+            return await self._generate(request, place)
+        except ModelUnavailable as error:
+            raise ModelUnavailable(self._redact(str(error))) from None
+        finally:
+            place.give_back()
 
-    async def _generate(self, request: GenerationRequest) -> Generation:
-        """The retry loop of :meth:`generate`, run while holding a concurrency slot."""
+    async def _generate(self, request: GenerationRequest, place: Place) -> Generation:
+        """The retry loop of :meth:`generate`, run while holding ``place`` in flight."""
         body = self.payload(request)
         started = time.perf_counter()
         attempts = retries = 0
         dropped_stream_options = False
         while True:
             attempts += 1
-            outcome = await self._attempt(body)
+            era = self._limit.cuts
+            outcome = await self._connection.attempt(body, self._crowded)
             total_s = time.perf_counter() - started
             if isinstance(outcome, Generation):
+                self._answered = True
+                self._limit.answered()
                 if "stream_options" in body:
                     self._stream_options = "accepted"
                 elif dropped_stream_options:  # it was stream_options that the server refused
@@ -216,17 +200,71 @@ class OpenAICompatibleModel(Model):
                 dropped_stream_options = True
                 self._announce(request, attempts, f"{outcome.reason}, retrying without usage", 0.0)
                 continue
-            if not outcome.retryable or retries == self.retry.max_retries:
+            crowded = self._crowded()
+            self._check_ever_answered(outcome)
+            self._shed_load(outcome, era, crowded)
+            counted = not (outcome.interrupted and crowded)  # not cut to make room for another
+            if not outcome.retryable or (counted and retries == self.retry.max_retries):
                 raise self._final_error(outcome, attempts, total_s)
             wait_s = self.retry.delay_s(retries, outcome.retry_after_s, self._rng)
             self._announce(request, attempts, outcome.reason, wait_s)
-            await asyncio.sleep(wait_s)
-            retries += 1
+            await self._back_off(wait_s, place)
+            retries += counted
+
+    async def _back_off(self, wait_s: float, place: Place) -> None:
+        """Wait before the next attempt; with more places held than the limit now allows,
+        give ours back meanwhile and queue for one again."""
+        if self._limit.over:
+            place.give_back()
+        await asyncio.sleep(wait_s)
+        if not place.held:
+            await place.take()
+
+    def _shed_load(self, failure: AttemptFailure, era: int, crowded: bool) -> None:
+        """Lower the requests in flight when ``failure`` says the server has too many."""
+        overloaded = failure.status in OVERLOAD_STATUSES or (
+            crowded and (failure.interrupted or failure is self._connection.no_first_token)
+        )
+        if not overloaded or not self._limit.overloaded(era) or self._limit.cuts > 1:
+            return
+        if self.on_notice is not None:
+            self.on_notice(
+                f"{self.base_url} cut answers short or refused them under load "
+                f"({self._redact(failure.reason)} with {self._limit.in_flight} requests in "
+                f"flight): now {self._limit.limit} at a time, down to 1 if it goes on, and more "
+                "again as answers arrive (--concurrency sets the most)"
+            )
+
+    def _check_ever_answered(self, failure: AttemptFailure) -> None:
+        """Stop when every attempt so far, and enough of them, got a server error."""
+        if self._answered:
+            return
+        status = failure.status or 0
+        if status < 500 or status in OVERLOAD_STATUSES or failure.retry_after_s is not None:
+            self._server_errors_before_answer = 0
+            return
+        self._server_errors_before_answer += 1
+        if self._server_errors_before_answer >= NEVER_ANSWERED_ATTEMPTS:
+            raise ModelUnavailable(
+                f"{self.spec}: {self.url} answered each of the first "
+                f"{self._server_errors_before_answer} attempts with HTTP {status} and has answered "
+                f"no request yet ({failure.message}); check that the server behind --base-url is "
+                "up, and its log"
+            )
 
     def _announce(self, request: GenerationRequest, attempt: int, reason: str, wait_s: float) -> None:
         """Tell ``on_retry`` (if set) that ``attempt`` failed and another follows."""
         if self.on_retry is not None:
-            self.on_retry(RetryEvent(request.sample_id, attempt, reason, wait_s))
+            self.on_retry(RetryEvent(request.sample_id, attempt, self._redact(reason), wait_s))
+
+    def _crowded(self) -> bool:
+        """Whether other requests of this backend are in flight."""
+        return self._limit.in_flight > 1
+
+    def _redact(self, text: str) -> str:
+        """``text`` with the API key and the base URL's secrets hidden."""
+        endpoint, api_key = self._secrets
+        return endpoint.redact(text, [api_key])
 
     def _final_error(self, failure: AttemptFailure, attempts: int, total_s: float) -> Exception:
         """The error to raise when ``failure`` ends the request."""
@@ -235,140 +273,19 @@ class OpenAICompatibleModel(Model):
                 f"{self.spec}: {self.base_url} stopped answering ({failure.message}, "
                 f"{attempts} attempts)"
             )
-        message = failure.message
+        message = self._redact(failure.message)
         if failure.retryable:
             message = f"gave up after {attempts} attempts; last error: {message}"
         return ModelError(message, attempts=attempts, total_s=total_s)
 
-    async def _attempt(self, body: dict[str, Any]) -> Generation | AttemptFailure:
-        """One HTTP round trip: the generation, a failure, or a raised ModelUnavailable."""
-        started = time.perf_counter()
-        try:
-            if self.stream:
-                outcome = await self._streamed(body)
-            else:
-                outcome = await _within(self.timeout_s, self._whole(body), self._no_answer)
-        except AttemptFailed as failed:
-            return failed.failure
-        except ModelError as error:  # a 200 answer that is not a chat completion
-            return AttemptFailure("malformed answer", str(error), retryable=False)
-        except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
-            reason = connect_failure_reason(exc)
-            if not self._server_reached:
-                raise ModelUnavailable(
-                    f"{self.spec}: cannot reach {self.base_url} ({reason}); "
-                    "is the server running? check --base-url"
-                ) from exc
-            return AttemptFailure(reason, reason, connect_failed=True)
-        except httpx.TimeoutException as exc:  # sending the request took longer than timeout_s
-            return AttemptFailure("timeout", f"{type(exc).__name__} after {self.timeout_s:g} s")
-        except httpx.TransportError as exc:
-            return AttemptFailure("connection dropped", f"connection failed ({type(exc).__name__}: {exc})")
-        if isinstance(outcome, Generation):
-            return replace(outcome, latency_s=time.perf_counter() - started)
-        return outcome
-
-    async def _whole(self, body: dict[str, Any]) -> Generation | AttemptFailure:
-        """Send ``body`` and read the answer as one JSON object."""
-        response = await self._client.post(self.url, json=body)
-        self._server_reached = True
-        if response.status_code != 200:
-            return self._failure(response)
-        return parse_completion(response)
-
-    async def _streamed(self, body: dict[str, Any]) -> Generation | AttemptFailure:
-        """Send ``body`` and assemble the streamed answer, timing the waits for its events."""
-        deadline = time.monotonic() + self.first_token_timeout_s
-        request = self._client.build_request("POST", self.url, json=body)
-        response = await _within(
-            deadline - time.monotonic(),
-            self._client.send(request, stream=True),
-            self._no_first_token,
-        )
-        try:
-            self._server_reached = True
-            if response.status_code != 200:
-                await _within(self.timeout_s, response.aread(), self._no_token)
-                return self._failure(response)
-            return await self._read_stream(response, deadline)
-        finally:
-            await response.aclose()
-
-    async def _read_stream(self, response: httpx.Response, deadline: float) -> Generation | AttemptFailure:
-        """The answer streamed in ``response``, whose first event must come before ``deadline``.
-
-        Reads on after ``[DONE]`` to the end of the body, so that the connection can be reused.
-        """
-        answer = StreamedAnswer()
-        async with contextlib.aclosing(_sse_data(response.aiter_bytes())) as events:
-            while True:
-                if answer.started:
-                    wait_s, silence = self.timeout_s, self._no_token
-                else:
-                    wait_s, silence = deadline - time.monotonic(), self._no_first_token
-                try:
-                    data = await _within(wait_s, anext(events, None), silence)
-                except AttemptFailed:
-                    if answer.done:  # the server never ended the body: the answer is whole
-                        break
-                    raise
-                if data is None:
-                    break
-                answer.add(data)
-        return answer.outcome()
+    def report(self) -> dict[str, Any]:
+        """How far the requests in flight were lowered, if the server ever shed load."""
+        limit = self._limit
+        if not limit.cuts:
+            return {}
+        return {"concurrency": {"asked": limit.ceiling, "lowest": limit.lowest,
+                                "final": limit.limit, "cuts": limit.cuts}}
 
     async def aclose(self) -> None:
         """Close the connection pool."""
-        await self._client.aclose()
-
-    def _failure(self, response: httpx.Response) -> AttemptFailure:
-        """The failure an error status means; raises ModelUnavailable when no request can work."""
-        status = response.status_code
-        detail = error_detail(response)
-        if is_retryable_status(status):
-            return AttemptFailure(
-                f"HTTP {status}",
-                f"HTTP {status}: {detail}",
-                retry_after_s=parse_retry_after(response.headers),
-                status=status,
-            )
-        message = f"HTTP {status} from {self.url}: {detail}"
-        if status in (401, 403):
-            raise ModelUnavailable(f"{self.spec}: {message}; {self._key_hint()}")
-        if status == 404:
-            raise ModelUnavailable(f"{self.spec}: {message}; check the model name and --base-url")
-        if status in UNAVAILABLE_STATUSES:
-            raise ModelUnavailable(f"{self.spec}: {message}")
-        return AttemptFailure(f"HTTP {status}", message, retryable=False, status=status)
-
-    def _key_hint(self) -> str:
-        """What to check when the server refuses our credentials."""
-        if self._api_key_env is None:
-            return "no API key was sent: name its environment variable with --api-key-env"
-        if self._sent_key:
-            return f"check the API key in ${self._api_key_env}"
-        return f"no API key was sent: set ${self._api_key_env}"
-
-
-async def _within(seconds: float, step: Awaitable[T], failure: AttemptFailure) -> T:
-    """``await step``, raising AttemptFailed(failure) when it takes longer than ``seconds``."""
-    try:
-        return await asyncio.wait_for(step, None if seconds == math.inf else max(0.0, seconds))
-    except asyncio.TimeoutError:
-        raise AttemptFailed(failure) from None
-
-
-async def _sse_data(chunks: AsyncIterator[bytes]) -> AsyncGenerator[str, None]:
-    """The payloads of the ``data:`` lines of a server-sent event stream.
-
-    One payload a line, as OpenAI-compatible servers send them; comments (``: ping``), other
-    fields (``event:``, ``id:``) and blank lines are skipped.
-    """
-    pending = b""
-    async for chunk in chunks:
-        *lines, pending = (pending + chunk).split(b"\n")
-        for line in lines:
-            if line.startswith(b"data:"):
-                yield decoded_event(line[5:])
-    if pending.startswith(b"data:"):  # a last line without its newline
-        yield decoded_event(pending[5:])
+        await self._connection.aclose()

@@ -2,7 +2,8 @@
 
 The file is JSON Lines, one ``{"id": ..., "response": ...}`` object a line (other keys are
 ignored, blank lines skipped). ``id`` is a string or an integer and is compared with
-``GenerationRequest.sample_id`` as a string; ``response`` must be a string. The whole file is
+``GenerationRequest.sample_id`` as a string; ``response`` must be a string. A sample whose id
+the file lacks gets no record (the run stays incomplete), not a failed answer. The whole file is
 read and checked when the backend is created, so a malformed file stops the run before any
 request; each problem is reported as ``FILE line N: ...``.
 """
@@ -15,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from svgeval.models.base import (
+    AnswerMissing,
     Generation,
     GenerationRequest,
     Model,
-    ModelError,
     ModelUnavailable,
 )
 
@@ -36,12 +37,12 @@ class ReplayModel(Model):
         self._missing: dict[str, None] = {}  # an ordered set
 
     async def generate(self, request: GenerationRequest) -> Generation:
-        """The recorded response; ModelError when the file has none for this sample."""
+        """The recorded response; AnswerMissing when the file has none for this sample."""
         sample_id = request.sample_id
         self._requested.add(sample_id)
         if sample_id not in self._responses:
             self._missing[sample_id] = None
-            raise ModelError(f"no response for id {sample_id} in {self.path}")
+            raise AnswerMissing(f"no response for id {sample_id} in {self.path}")
         return Generation(self._responses[sample_id])
 
     def check_ids(self, sample_ids: Sequence[str]) -> None:

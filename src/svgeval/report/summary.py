@@ -60,8 +60,11 @@ def format_metric(value: float | None, info: MetricInfo | None) -> str:
 
 
 def n_answered(results: Results) -> int:
-    """Work units whose request got an answer: records, less those of a request that failed for
-    good (``model_error``: the record holds no answer)."""
+    """Work units whose request got an answer: ``results.n_answered``; for a file written
+    before it was counted, records less those of a request that failed for good
+    (``model_error``: the record holds no answer)."""
+    if results.n_answered is not None:
+        return results.n_answered
     errors = sum(int(count.get("failures", {}).get("model_error", 0))
                  for count in results.counts.values())
     return results.n - errors

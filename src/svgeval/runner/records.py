@@ -310,9 +310,14 @@ class SampleRecord(Record):
         return any(failure.kind == "error" for failure in self.judge_failures.values())
 
     @property
+    def model_failed(self) -> bool:
+        """True when the model was never answered (``model_error``): no request succeeded."""
+        return self.failure is not None and self.failure.kind == "model_error"
+
+    @property
     def finished(self) -> bool:
         """False when ``--resume`` does the sample again: its request or a judge's failed."""
-        return (self.failure is None or self.failure.kind != "model_error") and not self.judge_error
+        return not self.model_failed and not self.judge_error
 
 
 class MetricSummary(BaseModel):
@@ -378,9 +383,15 @@ class Results(Record):
     n_valid: int
     """Samples whose output was used."""
     n_missing: int = 0
-    """Samples with no record yet (``--resume`` completes them)."""
+    """Samples with no record yet (``--resume`` completes them): ``n_missing == 0`` when every
+    sample asked for has a record."""
+    n_answered: int | None = None
+    """Samples whose model answered (any answer, valid or not; not ``model_error``):
+    ``n_answered == n_expected`` when every sample was answered. None in files written before
+    svgeval counted it."""
     complete: bool
-    """True when every sample asked for has a record."""
+    """True when every sample asked for has a record and every one was answered: the numbers
+    are final, and ``--resume`` has nothing left to ask."""
     metrics: dict[str, float | None]
     """``"<group>/<metric>"`` -> mean."""
     stats: dict[str, MetricSummary] = Field(default_factory=dict)

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from svgeval import __version__
-from svgeval.models.base import GenerationRequest, Model, ModelError
+from svgeval.models.base import AnswerMissing, GenerationRequest, Model, ModelError
 from svgeval.runner.epochs import summarize, usage_totals
 from svgeval.runner.executors import make_executor
 from svgeval.runner.finished import FinishedRecords
@@ -225,6 +225,8 @@ class Runner:
             if cached is None or cached.prompt_hash != prompt_hash(sample):
                 async with semaphore:
                     cached = await self._generate(unit, sample, model)
+                if cached is None:  # the model has no answer to give: the sample stays missing
+                    return
                 if cached.error is None and response_log is not None:
                     response_log.append(cached)
                     generated_tokens += cached.usage.completion_tokens
@@ -301,7 +303,10 @@ class Runner:
                 scratch.unlink(missing_ok=True)
         return results
 
-    async def _generate(self, unit: WorkUnit, sample: Sample, model: Model) -> ResponseRecord:
+    async def _generate(
+        self, unit: WorkUnit, sample: Sample, model: Model
+    ) -> ResponseRecord | None:
+        """The model's answer, its failure, or None when it has no answer (AnswerMissing)."""
         digest = prompt_hash(sample)
         request = GenerationRequest(
             sample_id=sample.id,
@@ -314,6 +319,8 @@ class Runner:
         )
         try:
             generation = await model.generate(request)
+        except AnswerMissing:
+            return None
         except ModelError as error:
             return ResponseRecord(
                 id=sample.id,
@@ -345,6 +352,7 @@ class Runner:
     ) -> Results:
         """Aggregate ``records`` with the task's protocol and write ``results.json``."""
         summary = summarize(self.task, records, self._set_level, self.settings.epochs)
+        answered = sum(1 for record in records if not record.model_failed)
         results = Results(
             task=self.task.name,
             task_version=self.task.version,
@@ -354,7 +362,8 @@ class Runner:
             n_expected=n_expected,
             n_valid=sum(1 for record in records if record.valid),
             n_missing=n_expected - len(records),
-            complete=len(records) == n_expected,
+            n_answered=answered,
+            complete=answered == n_expected,
             metrics=summary.metrics,
             stats=summary.stats,
             counts=summary.counts,

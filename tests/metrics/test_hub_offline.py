@@ -1,0 +1,78 @@
+"""An unreachable Hugging Face hub is found out once, in seconds, and the process works offline.
+
+Each case runs a fresh Python process (the test session itself runs with ``HF_HUB_OFFLINE=1``)
+whose ``HF_ENDPOINT`` is a closed port or a listener that accepts connections and never
+answers, with an empty Hugging Face cache. Today's main: the listener that never answers
+takes minutes per weights (huggingface_hub's "Retrying in ..." backoff), a closed port
+seconds of retries per file.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("transformers")
+
+SCRIPT = """
+import time
+import numpy as np
+from svgeval.metrics.dino import dino
+from svgeval.metrics.registry import MetricUnavailable
+image = np.zeros((8, 8, 3), np.uint8)
+for model in ("facebook/dinov2-small", "facebook/dinov2-base"):
+    try:
+        dino([image], [image], model=model, device="cpu")
+    except MetricUnavailable as error:
+        print("UNAVAILABLE", error)
+"""
+
+
+@contextmanager
+def silent_listener() -> Iterator[int]:
+    """A port that accepts connections (the kernel's backlog) and never answers."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(64)
+        yield listener.getsockname()[1]
+
+
+@contextmanager
+def closed_port() -> Iterator[int]:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    yield port
+
+
+@pytest.mark.parametrize("endpoint", [silent_listener, closed_port], ids=["silent", "closed"])
+def test_weights_from_an_unreachable_hub_fail_fast_and_say_why(
+    endpoint: object, tmp_path: Path
+) -> None:
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "SVGEVAL_MODEL_DIR",
+                          "SVGEVAL_DINO_MODEL")}
+    with endpoint() as port:  # type: ignore[operator]
+        env.update(HF_ENDPOINT=f"http://127.0.0.1:{port}", HF_HOME=str(tmp_path / "hf"))
+        started = time.monotonic()
+        finished = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True,
+                                  text=True, timeout=120, check=False)
+        elapsed = time.monotonic() - started
+    output = finished.stdout + finished.stderr
+    assert finished.returncode == 0, output
+    assert "Retrying" not in output
+    unavailable = [line for line in finished.stdout.splitlines() if line.startswith("UNAVAILABLE")]
+    assert len(unavailable) == 2
+    for line, name in zip(unavailable, ("dinov2-small", "dinov2-base")):
+        assert f"cannot load the DINOv2 model facebook/{name}" in line
+        assert (f"facebook/{name} (not in the local cache, and the hub at "
+                f"http://127.0.0.1:{port} did not answer within 3 s") in line
+    assert elapsed < 30  # imports included; the probe waits 3 s once

@@ -1,0 +1,158 @@
+"""The HTTP backend against servers that behave as real ones do, each in its own process.
+
+A gateway that ignores ``"stream": true``, llama-cpp-python's interrupt-on-new-request,
+``python -m http.server``'s 501 to every POST, a backend that is down behind its proxy, a server
+that echoes credentials in its errors, and half an emoji (see ``tests/local_servers.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from local_servers import HALF_EMOJI_SVG, http_server, read_log, running
+
+from svgeval.models import Generation, ModelError, ModelUnavailable, RetryPolicy
+
+from .backend_helpers import SVG, ask, generate_all, generate_one, make_model
+
+LONG_SVG = "<svg>" + "<rect/>" * 60 + "</svg>"
+"""An answer of about 60 tokens (2 ms each): long enough that requests sent together overlap."""
+
+
+def test_a_server_that_ignores_stream_is_read_from_its_json_answer() -> None:
+    with running("gateway") as server:
+        answer = generate_one(make_model(server.base_url, stream=True))
+    assert isinstance(answer, Generation), answer
+    assert answer.text == f"```svg\n{SVG}\n```"
+    assert answer.finish_reason == "stop" and answer.attempts == 1
+    assert answer.usage == {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20}
+
+
+@pytest.mark.parametrize("kind", ["gateway", "interrupting"], ids=["json", "sse"])
+def test_half_an_emoji_from_the_server_is_passed_through(kind: str) -> None:
+    with running(kind, "--reply", "half-emoji") as server:
+        answer = generate_one(make_model(server.base_url))
+    assert isinstance(answer, Generation), answer
+    assert answer.text == f"```svg\n{HALF_EMOJI_SVG}\n```" and "\ud83d" in answer.text
+
+
+def test_http_server_answering_501_is_unavailable_at_once(tmp_path: Path) -> None:
+    with http_server(tmp_path) as server:
+        started = time.monotonic()
+        error = generate_one(make_model(server.base_url, retry=RetryPolicy()))
+        elapsed = time.monotonic() - started
+    assert isinstance(error, ModelUnavailable)
+    assert str(error) == (
+        f"openai-compatible:fake-model: HTTP 501 from {server.base_url}/chat/completions: "
+        "Unsupported method ('POST'); the server takes no chat requests there: check that "
+        "--base-url is the API root of a Chat Completions server (often ending in /v1)"
+    )
+    assert elapsed < 5.0  # the default retries would take about a minute
+
+
+def test_a_backend_that_was_never_up_stops_after_four_attempts() -> None:
+    with running("gateway", "--always", "502") as server:
+        started = time.monotonic()
+        requests = [ask(f"s{i}", f"Sample {i}: {SVG}") for i in range(3)]
+        model = make_model(server.base_url, concurrency=1, retry=RetryPolicy(base_delay_s=0.05))
+        outcomes = generate_all(model, requests)
+        elapsed = time.monotonic() - started
+    unavailable = [o for o in outcomes if isinstance(o, ModelUnavailable)]
+    assert unavailable and str(unavailable[0]) == (
+        f"openai-compatible:fake-model: {server.base_url}/chat/completions answered each of the "
+        "first 4 attempts with HTTP 502 and has answered no request yet (HTTP 502: Bad Gateway); "
+        "check that the server behind --base-url is up, and its log"
+    )
+    assert elapsed < 5.0
+
+
+def test_server_errors_after_an_answer_are_retried_as_before() -> None:
+    with running("gateway", "--fail-every", "2") as server:  # calls 2, 4, 6... fail
+        requests = [ask(f"s{i}", f"Sample {i}: {SVG}") for i in range(4)]
+        answers = generate_all(make_model(server.base_url, concurrency=1), requests)
+    assert all(isinstance(answer, Generation) for answer in answers), answers
+
+
+def test_llama_cpp_interruptions_lower_the_requests_in_flight(tmp_path: Path) -> None:
+    log = tmp_path / "calls.jsonl"
+    notices: list[str] = []
+    with running("interrupting", "--log", str(log)) as server:
+        model = make_model(server.base_url, concurrency=8, retry=RetryPolicy(max_retries=2))
+        model.on_notice = notices.append
+        requests = [ask(f"s{i}", f"Sample {i}: {LONG_SVG}") for i in range(12)]
+        answers = generate_all(model, requests, time_limit_s=60)
+    assert all(isinstance(answer, Generation) for answer in answers), answers
+    assert [a.finish_reason for a in answers if isinstance(a, Generation)] == ["stop"] * 12
+    calls = read_log(log)
+    completed = Counter(call["prompt"] for call in calls if call["outcome"] == "completed")
+    assert len(completed) == 12 and set(completed.values()) == {1}
+    interrupted = [call for call in calls if call["outcome"] == "interrupted"]
+    assert interrupted  # the first ones, sent together, cut each other short
+    assert len(notices) == 1 and "cut answers short or refused them under load" in notices[0]
+    report = model.report()["concurrency"]
+    assert report["asked"] == 8 and report["lowest"] < 8 and report["cuts"] >= 1
+
+
+def test_alone_a_stream_without_finish_reason_is_an_answer(tmp_path: Path) -> None:
+    log = tmp_path / "calls.jsonl"
+    with running("interrupting", "--log", str(log)) as server:
+        requests = [ask(f"s{i}", f"Sample {i}: {SVG}") for i in range(3)]
+        answers = generate_all(make_model(server.base_url, concurrency=1), requests)
+    assert all(isinstance(a, Generation) and a.attempts == 1 for a in answers), answers
+    assert [call["outcome"] for call in read_log(log)] == ["completed"] * 3
+
+
+def test_an_error_body_that_echoes_credentials_is_recorded_redacted() -> None:
+    with running("gateway", "--always", "400", "--echo-credentials") as server:
+        url = server.base_url.replace("http://", "http://alice:hunter2-pw@") + "?key=q-secret-77"
+        model = make_model(url, api_key="sk-live-abcdef")
+        error = generate_one(model)
+    assert isinstance(error, ModelError)
+    message = str(error)
+    assert "/v1/chat/completions?key=***" in message  # the path was right: a 400, not a 404
+    for secret in ("hunter2-pw", "q-secret-77", "sk-live-abcdef", "alice"):
+        assert secret not in message
+    assert model.base_url == server.base_url.replace("http://", "http://***@") + "?key=***"
+
+
+def test_credentials_in_the_url_reach_the_server(tmp_path: Path) -> None:
+    """Basic authentication from ``user:pass@`` and the query string are both sent."""
+    log = tmp_path / "calls.jsonl"
+    with running("gateway", "--log", str(log)) as server:
+        url = server.base_url.replace("http://", "http://alice:pw@") + "/?key=k"
+        answer = generate_one(make_model(url))
+    assert isinstance(answer, Generation), answer
+    [call] = read_log(log)
+    assert call["path"] == "/v1/chat/completions?key=k"
+    assert call["authorization"] == "Basic YWxpY2U6cHc="  # alice:pw
+
+
+def test_interrupted_streams_do_not_use_up_the_retries() -> None:
+    """Eight requests at once on llama-cpp-python's server, no retries allowed: the cuts it
+    makes to serve the others are not failures of the requests."""
+    with running("interrupting") as server:
+        model = make_model(server.base_url, concurrency=8, retry=RetryPolicy(max_retries=0))
+        requests = [ask(f"s{i}", f"Sample {i}: {LONG_SVG}") for i in range(8)]
+        answers = generate_all(model, requests, time_limit_s=60)
+    assert all(isinstance(answer, Generation) for answer in answers), answers
+
+
+def test_notices_are_told_once_per_backend() -> None:
+    async def go() -> list[str]:
+        notices: list[str] = []
+        with running("interrupting") as server:
+            model = make_model(server.base_url, concurrency=4)
+            model.on_notice = notices.append
+            for round_ in range(2):
+                await asyncio.gather(*(
+                    model.generate(ask(f"r{round_}s{i}", f"{round_} {i} {LONG_SVG}"))
+                    for i in range(4)
+                ))
+            await model.aclose()
+        return notices
+
+    assert len(asyncio.run(go())) == 1
