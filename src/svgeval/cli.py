@@ -17,6 +17,10 @@ import typer
 from rich.markup import escape
 
 from svgeval import __version__
+from svgeval.builders.sarena.cli import sarena_app
+from svgeval.builders.svgeditbench.cli import svgeditbench_app
+from svgeval.builders.svgenius.cli import svgenius_app
+from svgeval.builders.vectorgym.cli import vectorgym_app
 from svgeval.cli_errors import UserError, console, user_errors
 from svgeval.cli_execute import execute, stdout_console
 from svgeval.cli_merge import merge
@@ -35,11 +39,7 @@ from svgeval.cli_run import (
     make_task,
     new_app,
 )
-from svgeval.cli_sarena import sarena_app
 from svgeval.cli_svgauge import audit, correlate, svgauge_app
-from svgeval.cli_svgeditbench import svgeditbench_app
-from svgeval.cli_svgenius import svgenius_app
-from svgeval.cli_vectorgym import vectorgym_app
 from svgeval.metrics.registry import METRICS
 from svgeval.models import MODELS, load_model
 from svgeval.runner import RunDir, Runner, RunSettings
@@ -149,7 +149,7 @@ def demo(
     """SVGEditBench on the built-in icons: no server, no download."""
     # imported here, not at the top: the builder pulls in the SVGenius generators, which every
     # other command (``svgeval run`` among them) would load for nothing
-    from svgeval.tasks.svgeditbench.builder import build_cases, write_release
+    from svgeval.builders.svgeditbench.builder import build_cases, write_release
 
     with user_errors():
         data = out_dir / "data"

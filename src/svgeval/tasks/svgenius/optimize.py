@@ -10,7 +10,7 @@ Metrics per tier:
   original and of the output, over the outputs that render. The released code draws an
   unrenderable output as a blank white image instead; we leave it out and flag it.
 
-New cases come from :mod:`svgeval.tasks.svgenius.optimize_generator`.
+New cases come from :mod:`svgeval.builders.svgenius.optimize_generator`.
 """
 
 from __future__ import annotations

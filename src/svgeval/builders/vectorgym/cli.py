@@ -9,13 +9,13 @@ from typing import Annotated
 
 import typer
 
+from svgeval.builders.skips import SkipLog
+from svgeval.builders.vectorgym.sketch import build_dataset
 from svgeval.cli_errors import UserError, user_errors
 from svgeval.runner import RunDir
 from svgeval.svg.isolation import Renderer
-from svgeval.tasks.skips import SkipLog
 from svgeval.tasks.svgenius.data import read_svg_folder
 from svgeval.tasks.vectorgym.overall import TASK_COMPONENTS, Inversion, Reading, overall
-from svgeval.tasks.vectorgym.sketch import build_dataset
 
 vectorgym_app = typer.Typer(no_args_is_help=True, help="VectorGym data tools and overall score.")
 

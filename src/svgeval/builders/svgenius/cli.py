@@ -3,7 +3,7 @@
 Each command writes a task file in the released layout; evaluate it with
 ``svgeval run svgenius-<task> --set file=FILE``. Sources left out are counted on stderr with
 their reason. The generators render with their own pool and short time limit
-(:data:`~svgeval.tasks.svgenius.generation.GENERATOR_TIMEOUT_S`), never the 10 s default of
+(:data:`~svgeval.builders.render_checks.GENERATOR_TIMEOUT_S`), never the 10 s default of
 scoring: buggy SVGs can hang CairoSVG.
 """
 
@@ -15,16 +15,16 @@ from typing import Annotated, Any
 
 import typer
 
+from svgeval.builders.skips import SkipLog
+from svgeval.builders.svgenius.bug_injector import build_bugfix_cases
+from svgeval.builders.svgenius.bug_types import ERROR_TYPES
+from svgeval.builders.svgenius.optimize_generator import build_optimize_cases
+from svgeval.builders.svgenius.qa_generation import generate_qa_items
+from svgeval.builders.svgenius.style_edit_generator import build_style_edit_cases
+from svgeval.builders.svgenius.style_edit_rules import EDIT_KINDS
 from svgeval.cli_errors import user_errors
 from svgeval.models import load_model
-from svgeval.tasks.skips import SkipLog
-from svgeval.tasks.svgenius.bug_injector import build_bugfix_cases
-from svgeval.tasks.svgenius.bug_types import ERROR_TYPES
 from svgeval.tasks.svgenius.data import read_svg_folder, write_cases
-from svgeval.tasks.svgenius.optimize_generator import build_optimize_cases
-from svgeval.tasks.svgenius.qa_generation import generate_qa_items
-from svgeval.tasks.svgenius.style_edit_generator import build_style_edit_cases
-from svgeval.tasks.svgenius.style_edit_rules import EDIT_KINDS
 
 svgenius_app = typer.Typer(no_args_is_help=True, help="SVGenius data tools.")
 

@@ -25,7 +25,7 @@ Icon sets other than Twemoji break the paper's tacit assumptions, so every case 
   compared in blocks of :data:`POOLING` pixels): flipping a symmetric icon, recolouring a
   hidden shape or outlining an already outlined one is not an edit;
 * an icon named by emoji code points this Python cannot name is left out rather than named
-  by its raw code points (see :mod:`svgeval.tasks.svgeditbench.emoji_names`).
+  by its raw code points (see :mod:`svgeval.builders.svgeditbench.emoji_names`).
 
 What is left out is recorded with its reason in :attr:`Build.skipped`.
 """
@@ -42,17 +42,17 @@ from typing import Literal
 import numpy as np
 from lxml import etree
 
+from svgeval.builders.render_checks import generator_renderer, visibly_different
+from svgeval.builders.skips import SkipLog
+from svgeval.builders.svgeditbench.emoji_names import UNNAMED, emoji_name
 from svgeval.svg.colors import parse_color, same_color
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage
 from svgeval.svg.sanitize import SvgRejected, check_svg
 from svgeval.svg.viewbox import view_box
-from svgeval.tasks.skips import SkipLog
-from svgeval.tasks.svgeditbench.emoji_names import UNNAMED, emoji_name
 from svgeval.tasks.svgeditbench.prompts import SUBTASKS, build_prompt
 from svgeval.tasks.svgeditbench.task import RENDER
 from svgeval.tasks.svgenius.data import svg_element_text
-from svgeval.tasks.svgenius.generation import generator_renderer, visibly_different
 
 TARGET_COLORS: dict[str, str] = {
     "red": "#FF0000",

@@ -17,32 +17,32 @@ import svgo
 from generator_corpus import CORPUS, OUTLINE_ICONS, write_corpus
 from typer.testing import CliRunner
 
-from svgeval.cli import app
-from svgeval.metrics.pixel import mse
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import RenderSpec
-from svgeval.tasks.base import TaskOptions
-from svgeval.tasks.svgenius import generation
-from svgeval.tasks.svgenius.data import write_cases
-from svgeval.tasks.svgenius.optimize import SvgeniusOptimize
-from svgeval.tasks.svgenius.optimize_generator import (
+from svgeval.builders import render_checks
+from svgeval.builders.svgenius.optimize_generator import (
     MAX_TARGET_MSE,
     build_optimize_cases,
     svgo_config,
 )
-from svgeval.tasks.svgenius.style_edit import SvgeniusStyleEdit
-from svgeval.tasks.svgenius.style_edit_generator import (
+from svgeval.builders.svgenius.style_edit_generator import (
     BLANK_CLOSER,
     IDLE_CLAUSE,
     build_style_edit_cases,
     edit_problem,
 )
-from svgeval.tasks.svgenius.style_edit_rules import (
+from svgeval.builders.svgenius.style_edit_rules import (
     Clause,
     apply_style_edit,
     edited_svg,
     frame_for,
 )
+from svgeval.cli import app
+from svgeval.metrics.pixel import mse
+from svgeval.svg.isolation import Renderer
+from svgeval.svg.render import RenderSpec
+from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.svgenius.data import write_cases
+from svgeval.tasks.svgenius.optimize import SvgeniusOptimize
+from svgeval.tasks.svgenius.style_edit import SvgeniusStyleEdit
 
 cli = CliRunner()
 SPEC = RenderSpec.square(224)
@@ -182,12 +182,12 @@ def test_build_commands_use_the_short_limit_and_their_files_run(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Each build command renders with the generators' limit; oracle runs of its file score."""
-    monkeypatch.setattr(generation, "Renderer", _RecordingRenderer)
+    monkeypatch.setattr(render_checks, "Renderer", _RecordingRenderer)
     monkeypatch.setattr(_RecordingRenderer, "timeouts", [])
     icons, out = write_corpus(tmp_path / "icons"), tmp_path / "cases.json"
     built = cli.invoke(app, ["svgenius", command, str(icons), "--out", str(out)])
     assert built.exit_code == 0, built.output
-    assert _RecordingRenderer.timeouts == [generation.GENERATOR_TIMEOUT_S]
+    assert _RecordingRenderer.timeouts == [render_checks.GENERATOR_TIMEOUT_S]
     count = len(json.loads(out.read_text(encoding="utf-8")))
     skipped = [line for line in built.output.splitlines() if line.startswith("skipped ")]
     assert count + sum(int(line.split()[1]) for line in skipped) == len(CORPUS)

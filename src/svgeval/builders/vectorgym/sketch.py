@@ -24,9 +24,9 @@ import numpy as np
 from numpy.typing import NDArray
 from PIL import Image, ImageDraw
 
+from svgeval.builders.skips import SkipLog
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
-from svgeval.tasks.skips import SkipLog
 from svgeval.tasks.vectorgym.data import COLUMNS
 
 SKETCH_SIZE = 512

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from svgeval.builders.svgenius.qa_generation import generate_qa_items, parse_generated_questions
 from svgeval.models.base import Generation, GenerationRequest, Model, ModelError
 from svgeval.svg.demo_corpus import demo_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks.base import TaskOptions
 from svgeval.tasks.svgenius import prompts
-from svgeval.tasks.svgenius.qa_generation import generate_qa_items, parse_generated_questions
 from svgeval.tasks.svgenius.understanding import SvgeniusUnderstanding
 
 REPLY = """1. Perceptual Question:

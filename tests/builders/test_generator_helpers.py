@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from lxml import etree
 
+from svgeval.builders.skips import SkipLog
 from svgeval.svg.colors import parse_color, same_color
 from svgeval.svg.viewbox import ViewBox, view_box
-from svgeval.tasks.skips import SkipLog
 
 
 @pytest.mark.parametrize(

@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from svgeval.builders.skips import SkipLog
 from svgeval.svg.isolation import Renderer
-from svgeval.tasks.skips import SkipLog
 
 Outcome = tuple[dict[str, Any] | None, str]
 """A source's case, or None and why there is none."""

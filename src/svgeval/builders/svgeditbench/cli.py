@@ -1,5 +1,5 @@
 """``svgeval svgeditbench build``: SVGEditBench cases from any folder of SVGs, with the paper's
-rules (see :mod:`svgeval.tasks.svgeditbench.builder`)."""
+rules (see :mod:`svgeval.builders.svgeditbench.builder`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from svgeval.cli_errors import UserError, console, user_errors
 from svgeval.cli_execute import stdout_console
 
 if TYPE_CHECKING:
-    from svgeval.tasks.svgeditbench.builder import ColorStyle
+    from svgeval.builders.svgeditbench.builder import ColorStyle
 
 svgeditbench_app = typer.Typer(no_args_is_help=True, help="SVGEditBench data tools.")
 out = stdout_console()
@@ -30,7 +30,7 @@ def svgeditbench_build(
     Every case left out is counted on the console with its reason; the folder written always
     has the release's layout, so ``svgeval run svgeditbench --data OUT`` runs it.
     """
-    from svgeval.tasks.svgeditbench.builder import build_benchmark, write_release  # see cli.demo
+    from svgeval.builders.svgeditbench.builder import build_benchmark, write_release  # see cli.demo
 
     with user_errors():
         if colors not in ("release", "paper"):

@@ -16,14 +16,14 @@ from typing import Any
 import svgo
 from lxml import etree
 
+from svgeval.builders.render_checks import generator_renderer, render
+from svgeval.builders.skips import SkipLog
+from svgeval.builders.svgenius.sources import Outcome, cases_from_sources
 from svgeval.metrics.editing import compression_ratio
 from svgeval.metrics.pixel import mse
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.sanitize import SvgRejected, check_svg
 from svgeval.svg.viewbox import view_box
-from svgeval.tasks.skips import SkipLog
-from svgeval.tasks.svgenius.generation import generator_renderer, render
-from svgeval.tasks.svgenius.sources import Outcome, cases_from_sources
 
 RELEASED_PRECISION = 1
 """Decimal places of the released ground truth, whose icons are :data:`RELEASED_SIZE` units."""

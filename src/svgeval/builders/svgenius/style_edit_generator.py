@@ -4,7 +4,7 @@ Each case draws one to three edit kinds (:mod:`.style_edit_rules`), applies them
 only when the answer is a valid case on 224 px renders (:func:`edit_problem`): it renders, it
 looks different from the original, a blank canvas is no closer to it than the original, and
 each clause changes the render. Sources are worked on in parallel render workers; what is left
-out is counted with its reason in a :class:`~svgeval.tasks.skips.SkipLog`.
+out is counted with its reason in a :class:`~svgeval.builders.skips.SkipLog`.
 """
 
 from __future__ import annotations
@@ -17,15 +17,10 @@ from typing import Any
 
 import numpy as np
 
-from svgeval.metrics.pixel import mse
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import FloatImage
-from svgeval.svg.sanitize import SvgRejected, check_svg
-from svgeval.tasks.skips import SkipLog
-from svgeval.tasks.svgenius.data import checked_choices, seeded_key
-from svgeval.tasks.svgenius.generation import generator_renderer, render, visibly_different
-from svgeval.tasks.svgenius.sources import Outcome, cases_from_sources
-from svgeval.tasks.svgenius.style_edit_rules import (
+from svgeval.builders.render_checks import generator_renderer, render, visibly_different
+from svgeval.builders.skips import SkipLog
+from svgeval.builders.svgenius.sources import Outcome, cases_from_sources
+from svgeval.builders.svgenius.style_edit_rules import (
     EDIT_KINDS,
     SAME_ATTRIBUTE,
     TARGETS,
@@ -37,6 +32,11 @@ from svgeval.tasks.svgenius.style_edit_rules import (
     edited_svg,
     frame_for,
 )
+from svgeval.metrics.pixel import mse
+from svgeval.svg.isolation import Renderer
+from svgeval.svg.render import FloatImage
+from svgeval.svg.sanitize import SvgRejected, check_svg
+from svgeval.tasks.svgenius.data import checked_choices, seeded_key
 
 
 def _draw_kinds(allowed: Sequence[str], size: int, rng: random.Random) -> list[str]:

@@ -2,7 +2,7 @@
 
 Each injector picks one random target in the scanned tags and returns an :class:`Injection`
 (text replacements plus a description in the spirit of the released ``error_details``), or
-None when the SVG offers no target. See :mod:`svgeval.tasks.svgenius.bug_injector`.
+None when the SVG offers no target. See :mod:`svgeval.builders.svgenius.bug_injector`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from svgeval.tasks.svgenius.svg_text import Tag
+from svgeval.builders.svgenius.svg_text import Tag
 
 ERROR_CATEGORIES: Mapping[str, str] = {
     "misspell_tag_name": "tag_error",

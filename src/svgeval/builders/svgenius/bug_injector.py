@@ -26,13 +26,13 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from svgeval.builders.render_checks import generator_renderer, render, visibly_different
+from svgeval.builders.skips import SkipLog
+from svgeval.builders.svgenius.bug_types import ERROR_CATEGORIES, ERROR_TYPES, INJECTORS, Injection
+from svgeval.builders.svgenius.sources import Outcome, cases_from_sources
+from svgeval.builders.svgenius.svg_text import scan_tags
 from svgeval.svg.isolation import Renderer
-from svgeval.tasks.skips import SkipLog
-from svgeval.tasks.svgenius.bug_types import ERROR_CATEGORIES, ERROR_TYPES, INJECTORS, Injection
 from svgeval.tasks.svgenius.data import checked_choices, seeded_key
-from svgeval.tasks.svgenius.generation import generator_renderer, render, visibly_different
-from svgeval.tasks.svgenius.sources import Outcome, cases_from_sources
-from svgeval.tasks.svgenius.svg_text import scan_tags
 
 __all__ = ["ERROR_TYPES", "build_bugfix_cases", "inject_errors"]
 
@@ -92,7 +92,7 @@ def build_bugfix_cases(
     give the same items byte for byte. Sources that do not render are skipped, and so are
     sources for which ``attempts`` draws produce no visible change; both are recorded in
     ``skipped``. ``renderer`` defaults to a pool with the generators' short time limit
-    (:data:`~svgeval.tasks.svgenius.generation.GENERATOR_TIMEOUT_S`): a buggy SVG can make
+    (:data:`~svgeval.builders.render_checks.GENERATOR_TIMEOUT_S`): a buggy SVG can make
     CairoSVG loop forever (e.g. a letter that is no path command right after ``z``), and each
     such draw costs the whole limit.
     """
