@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from svgeval.builders.svg_files import write_cases
 from svgeval.builders.svgenius.bug_injector import ERROR_TYPES, build_bugfix_cases, inject_errors
 from svgeval.builders.svgenius.svg_text import scan_tags
 from svgeval.svg.demo_corpus import DEMO_ICONS, demo_svg
@@ -17,7 +18,6 @@ from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec
 from svgeval.tasks.base import TaskOptions
 from svgeval.tasks.svgenius.bugfix import SvgeniusBugFix
-from svgeval.tasks.svgenius.data import write_cases
 
 SVG = (
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" width="100" height="100">'

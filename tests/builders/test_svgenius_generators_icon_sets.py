@@ -18,6 +18,7 @@ from generator_corpus import CORPUS, OUTLINE_ICONS, write_corpus
 from typer.testing import CliRunner
 
 from svgeval.builders import render_checks
+from svgeval.builders.svg_files import write_cases
 from svgeval.builders.svgenius.optimize_generator import (
     MAX_TARGET_MSE,
     build_optimize_cases,
@@ -40,7 +41,6 @@ from svgeval.metrics.pixel import mse
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec
 from svgeval.tasks.base import TaskOptions
-from svgeval.tasks.svgenius.data import write_cases
 from svgeval.tasks.svgenius.optimize import SvgeniusOptimize
 from svgeval.tasks.svgenius.style_edit import SvgeniusStyleEdit
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from svgenius_support import released_items, run_task
 
+from svgeval.builders.svg_files import write_cases
 from svgeval.builders.svgenius.optimize_generator import build_optimize_cases
 from svgeval.metrics.pixel import mse
 from svgeval.models.baselines import IdentityModel, OracleModel
@@ -15,7 +16,6 @@ from svgeval.svg.demo_corpus import DEMO_ICONS, demo_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec
 from svgeval.tasks.base import Sample, TaskOptions
-from svgeval.tasks.svgenius.data import write_cases
 from svgeval.tasks.svgenius.optimize import SvgeniusOptimize
 
 ORIGINAL = (

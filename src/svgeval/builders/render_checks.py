@@ -1,4 +1,4 @@
-"""Render checks shared by the SVGenius data generators.
+"""Render checks shared by the data generators (SVGenius' and SVGEditBench's builders).
 
 Generated cases must change what the SVG looks like: a bug-fixing case whose bug is invisible,
 or a style edit that leaves the picture as it was, cannot be scored by its render. Renders use
@@ -15,9 +15,10 @@ from contextlib import contextmanager
 import numpy as np
 
 from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import FloatImage
-from svgeval.tasks.svgenius.scoring import RENDER_SPEC
+from svgeval.svg.render import FloatImage, RenderSpec
 
+RENDER_SPEC = RenderSpec.square(224, background="white")
+"""The SVGenius settings, which every check draws at."""
 GENERATOR_TIMEOUT_S = 3.0
 CHANGE_TOLERANCE = 0.1
 """A pixel has changed when one of its channels moved by more than this (values in [0, 1])."""

@@ -44,6 +44,7 @@ from lxml import etree
 
 from svgeval.builders.render_checks import generator_renderer, visibly_different
 from svgeval.builders.skips import SkipLog
+from svgeval.builders.svg_files import svg_element_text
 from svgeval.builders.svgeditbench.emoji_names import UNNAMED, emoji_name
 from svgeval.svg.colors import parse_color, same_color
 from svgeval.svg.isolation import Renderer
@@ -52,7 +53,6 @@ from svgeval.svg.sanitize import SvgRejected, check_svg
 from svgeval.svg.viewbox import view_box
 from svgeval.tasks.svgeditbench.prompts import SUBTASKS, build_prompt
 from svgeval.tasks.svgeditbench.task import RENDER
-from svgeval.tasks.svgenius.data import svg_element_text
 
 TARGET_COLORS: dict[str, str] = {
     "red": "#FF0000",

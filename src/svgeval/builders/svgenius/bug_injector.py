@@ -29,10 +29,14 @@ from typing import Any
 from svgeval.builders.render_checks import generator_renderer, render, visibly_different
 from svgeval.builders.skips import SkipLog
 from svgeval.builders.svgenius.bug_types import ERROR_CATEGORIES, ERROR_TYPES, INJECTORS, Injection
-from svgeval.builders.svgenius.sources import Outcome, cases_from_sources
+from svgeval.builders.svgenius.sources import (
+    Outcome,
+    cases_from_sources,
+    checked_choices,
+    seeded_key,
+)
 from svgeval.builders.svgenius.svg_text import scan_tags
 from svgeval.svg.isolation import Renderer
-from svgeval.tasks.svgenius.data import checked_choices, seeded_key
 
 __all__ = ["ERROR_TYPES", "build_bugfix_cases", "inject_errors"]
 

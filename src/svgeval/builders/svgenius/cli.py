@@ -16,6 +16,7 @@ from typing import Annotated, Any
 import typer
 
 from svgeval.builders.skips import SkipLog
+from svgeval.builders.svg_files import read_svg_folder, write_cases
 from svgeval.builders.svgenius.bug_injector import build_bugfix_cases
 from svgeval.builders.svgenius.bug_types import ERROR_TYPES
 from svgeval.builders.svgenius.optimize_generator import build_optimize_cases
@@ -24,7 +25,6 @@ from svgeval.builders.svgenius.style_edit_generator import build_style_edit_case
 from svgeval.builders.svgenius.style_edit_rules import EDIT_KINDS
 from svgeval.cli_errors import user_errors
 from svgeval.models import load_model
-from svgeval.tasks.svgenius.data import read_svg_folder, write_cases
 
 svgenius_app = typer.Typer(no_args_is_help=True, help="SVGenius data tools.")
 

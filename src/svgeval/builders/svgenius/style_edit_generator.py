@@ -19,7 +19,12 @@ import numpy as np
 
 from svgeval.builders.render_checks import generator_renderer, render, visibly_different
 from svgeval.builders.skips import SkipLog
-from svgeval.builders.svgenius.sources import Outcome, cases_from_sources
+from svgeval.builders.svgenius.sources import (
+    Outcome,
+    cases_from_sources,
+    checked_choices,
+    seeded_key,
+)
 from svgeval.builders.svgenius.style_edit_rules import (
     EDIT_KINDS,
     SAME_ATTRIBUTE,
@@ -36,7 +41,6 @@ from svgeval.metrics.pixel import mse
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage
 from svgeval.svg.sanitize import SvgRejected, check_svg
-from svgeval.tasks.svgenius.data import checked_choices, seeded_key
 
 
 def _draw_kinds(allowed: Sequence[str], size: int, rng: random.Random) -> list[str]:

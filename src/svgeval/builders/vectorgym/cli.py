@@ -10,11 +10,11 @@ from typing import Annotated
 import typer
 
 from svgeval.builders.skips import SkipLog
+from svgeval.builders.svg_files import read_svg_folder
 from svgeval.builders.vectorgym.sketch import build_dataset
 from svgeval.cli_errors import UserError, user_errors
 from svgeval.runner import RunDir
 from svgeval.svg.isolation import Renderer
-from svgeval.tasks.svgenius.data import read_svg_folder
 from svgeval.tasks.vectorgym.overall import TASK_COMPONENTS, Inversion, Reading, overall
 
 vectorgym_app = typer.Typer(no_args_is_help=True, help="VectorGym data tools and overall score.")

@@ -34,29 +34,18 @@ from svgeval.metrics.chamfer import svg_chamfer
 from svgeval.metrics.clip import clip_score
 from svgeval.metrics.dino import dino_cls
 from svgeval.metrics.pixel import mse
-from svgeval.svg.extract import extract_svg
+from svgeval.svg.extract import Extraction, extract_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks import register_task
-from svgeval.tasks.base import (
-    BLANK_SVG,
-    BatchItem,
-    Failure,
-    FailureKind,
-    MetricContext,
-    Sample,
-    Score,
-    Task,
-    TaskOptions,
-    batch_values,
-)
+from svgeval.tasks.base import BatchItem, MetricContext, Sample, Score, batch_values
+from svgeval.tasks.common import Drawing, ImageGenerationTask
 from svgeval.tasks.svgeditbench_v2.data import (
     Triplet,
     emoji_name,
     load_triplets,
     read_zwj_sequences,
 )
-from svgeval.tasks.svgenius.scoring import ReferenceRenders
 
 RENDER = RenderSpec.square(224, background="white")
 PRESET = "svgeditbench-v2"
@@ -88,7 +77,7 @@ class SvgEditBenchV2Options:
 
 
 @register_task
-class SvgEditBenchV2(Task):
+class SvgEditBenchV2(ImageGenerationTask):
     """SVGEditBench V2 (mti-lab): instruction-driven edits of emoji SVGs."""
 
     name = "svgeditbench-v2"
@@ -98,14 +87,12 @@ class SvgEditBenchV2(Task):
     suite_source = "mti-lab/SVGEditBenchV2 (GitHub) + released pipeline"
     preset = PRESET
     render_timeout_s = 5.0
+    drawing = Drawing(RENDER, failed="none")
+    """A failed answer has no picture: the released metrics loop over the PNGs that rendered."""
     Options = SvgEditBenchV2Options
     batched_metrics: ClassVar[tuple[str, ...]] = ("dino", "clip")
     metrics: ClassVar[Mapping[str, str]] = {
         "mse": "mse", "dino": "dino_cls", "clip": "clip_score", "chamfer": "chamfer"}
-
-    def __init__(self, options: TaskOptions) -> None:
-        super().__init__(options)
-        self._references = ReferenceRenders(spec=RENDER)
 
     def load(self) -> list[Sample]:
         path = self.settings.zwj_sequences
@@ -124,40 +111,36 @@ class SvgEditBenchV2(Task):
             reference=f"```svg\n{triplet.after_svg}\n```", input_svg=triplet.before_svg,
             target=target)
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
-        reference = self._references.get(sample.target["after_svg"], renderer)
-        if reference.image is None:
-            return Score(failure=Failure.of_render(reference, FailureKind.REFERENCE))
-        extraction = extract_svg(response, rule=self.settings.extract)
-        if extraction.svg is None:
-            return Score.unextracted(extraction, {"mse": None, "chamfer": None})
-        score = Score(extracted=extraction.svg, extraction_rule=extraction.rule)
-        output = renderer.render(extraction.svg, RENDER)
-        if output.image is None:
+    def reference_svg(self, sample: Sample) -> str:
+        return str(sample.target["after_svg"])
+
+    def extract(self, response: str) -> Extraction:
+        return extract_svg(response, rule=self.settings.extract)
+
+    def score_picture(self, score: Score, sample: Sample, answer: Extraction,
+                      picture: FloatImage | None, reference: FloatImage,
+                      renderer: Renderer) -> None:
+        if answer.svg is None or picture is None:
             score.metrics = {"mse": None, "chamfer": None}
-            score.failure = Failure.of_render(output)
-            return score
-        score.metrics["mse"] = mse(output.image, reference.image)
-        chamfer = renderer.call(svg_chamfer, extraction.svg, sample.target["after_svg"],
+            return
+        score.metrics["mse"] = mse(picture, reference)
+        chamfer = renderer.call(svg_chamfer, answer.svg, sample.target["after_svg"],
                                 self.settings.chamfer == "released")
         score.metrics["chamfer"] = chamfer.value
         if chamfer.failure is not None:
             score.not_computed["chamfer"] = f"Chamfer distance: {chamfer.failure.message}"
-        return score
 
     def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
         scores = [Score(metrics={"dino": None, "clip": None}) for _ in items]
         drawn: list[tuple[int, FloatImage, FloatImage]] = []
         for index, item in enumerate(items):
-            if item.output_svg == BLANK_SVG:  # failed: the released metrics have no PNG for it
+            output = self.drawing.render(item.output_svg, context.renderer)
+            if output is None:  # failed: the released metrics have no PNG for it
                 continue
-            output = context.renderer.render(item.output_svg, RENDER).image
-            reference = self._references.get(item.sample.target["after_svg"],
-                                             context.renderer).image
-            if output is not None and reference is not None:
+            reference = self.reference(item.sample, context.renderer).image
+            if reference is not None:
                 drawn.append((index, output, reference))
-        options: dict[str, Any] = {"batch_size": context.batch_size, "device": context.device,
-                                   "preset": PRESET}
+        options = self.metric_options(context)
         dino = batch_values([scores[i] for i, _, _ in drawn], ("dino",), lambda: dino_cls(
             [out for _, out, _ in drawn], [ref for _, _, ref in drawn],
             imagenet_normalize=self.settings.dino_input == "imagenet", **options))

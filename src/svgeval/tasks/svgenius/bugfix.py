@@ -33,7 +33,7 @@ from svgeval.tasks.base import Failure, FailureKind, Sample, Score
 from svgeval.tasks.svgenius import prompts
 from svgeval.tasks.svgenius.code_task import SvgeniusCodeTask
 from svgeval.tasks.svgenius.data import TaskFile
-from svgeval.tasks.svgenius.scoring import RENDER_SPEC
+from svgeval.tasks.svgenius.protocol import RENDER_SPEC
 
 _CODE_BLOCK = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
 _ANSWER = re.compile(r"answer\s*[:：]", re.IGNORECASE)
@@ -99,7 +99,7 @@ class SvgeniusBugFix(SvgeniusCodeTask):
         exact = 100.0 if same_code(answer.svg, truth) else 0.0
         metrics: dict[str, float | None] = {"acc": exact, "acc_all": exact}
         score = Score(metrics=metrics, extracted=answer.svg, extraction_rule=answer.rule)
-        reference = self._references.get(truth, renderer)
+        reference = self.references.get(truth, renderer)
         if reference.image is None:  # the text comparison stands; the render one cannot run
             metrics.update(render_acc=None, render_acc_all=None)
             score.failure = Failure.of_render(reference, FailureKind.REFERENCE)

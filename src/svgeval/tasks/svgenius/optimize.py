@@ -29,7 +29,7 @@ from svgeval.tasks.base import Failure, FailureKind, Sample, Score
 from svgeval.tasks.svgenius import prompts
 from svgeval.tasks.svgenius.code_task import SvgeniusCodeTask
 from svgeval.tasks.svgenius.data import TaskFile
-from svgeval.tasks.svgenius.scoring import RENDER_SPEC
+from svgeval.tasks.svgenius.protocol import RENDER_SPEC
 
 
 class OptimizeItem(BaseModel):
@@ -75,7 +75,7 @@ class SvgeniusOptimize(SvgeniusCodeTask):
             extracted=answer.svg,
             extraction_rule=answer.rule,
         )
-        reference = self._references.get(original, renderer)
+        reference = self.references.get(original, renderer)
         output = renderer.render(answer.svg, RENDER_SPEC)
         if output.image is None:
             score.metrics["ccr_all"] = 0.0

@@ -42,7 +42,7 @@ from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.svgenius import prompts
 from svgeval.tasks.svgenius.code_task import SvgeniusCodeTask
 from svgeval.tasks.svgenius.data import TaskFile
-from svgeval.tasks.svgenius.scoring import RENDER_SPEC
+from svgeval.tasks.svgenius.protocol import RENDER_SPEC
 
 
 class StyleEdit(BaseModel):
@@ -91,8 +91,8 @@ class SvgeniusStyleEdit(SvgeniusCodeTask):
 
     def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
         original, truth = sample.target["original"], sample.target["modified"]
-        ori = self._references.get(original, renderer)
-        gt = self._references.get(truth, renderer)
+        ori = self.references.get(original, renderer)
+        gt = self.references.get(truth, renderer)
         if ori.image is None or gt.image is None:
             return Score(
                 metrics=dict.fromkeys(self.metrics),

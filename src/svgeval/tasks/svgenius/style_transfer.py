@@ -37,11 +37,11 @@ from svgeval.svg.render import RenderSpec
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
 from svgeval.tasks.base import Failure, FailureKind, Sample, Score, TaskOptions
+from svgeval.tasks.common import ReferenceRenders
 from svgeval.tasks.judge import JudgeRequest, parse_result_choice, parse_result_score
 from svgeval.tasks.messages import png_bytes, user_message
 from svgeval.tasks.svgenius.code_task import SvgeniusCodeTask
 from svgeval.tasks.svgenius.data import SvgeniusEditingOptions, TaskFile
-from svgeval.tasks.svgenius.scoring import ReferenceRenders
 from svgeval.tasks.svgenius.style_transfer_prompts import (
     JUDGE,
     JUDGE_TEMPERATURE,
@@ -108,7 +108,7 @@ class SvgeniusStyleTransfer(SvgeniusCodeTask):
 
     def __init__(self, options: TaskOptions) -> None:
         super().__init__(options)
-        self._renders = ReferenceRenders(spec=JUDGE_RENDER)
+        self._renders = ReferenceRenders(JUDGE_RENDER)
         self._styles: dict[str, str] = {}
         self._versus: dict[str, ReferenceAnswer] | None = None
 

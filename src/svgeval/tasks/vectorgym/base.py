@@ -19,9 +19,10 @@ from typing import Any, Literal
 from svgeval.svg.extract import Extraction
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
 from svgeval.tasks.base import Sample, Task
+from svgeval.tasks.common import unique_ids
 from svgeval.tasks.download import DataUnavailable
 from svgeval.tasks.judge import JudgeRequest
-from svgeval.tasks.vectorgym.data import VectorGymRow, load_rows, unique_ids
+from svgeval.tasks.vectorgym.data import VectorGymRow, load_rows
 from svgeval.tasks.vectorgym.prompts import judge_message, parse_released, parse_score_line
 
 JUDGE_TEMPERATURE = 0.0
