@@ -42,7 +42,7 @@ from svgeval.cli_run import (
 from svgeval.cli_svgauge import audit, correlate, svgauge_app
 from svgeval.metrics.registry import METRICS
 from svgeval.models import MODELS, load_model
-from svgeval.runner import RunDir, Runner, RunSettings
+from svgeval.runner import RunDir, Runner, RunSettings, load_samples
 from svgeval.runner.units import select_samples
 from svgeval.svg.demo_corpus import write_demo_corpus
 from svgeval.tasks import get_task, tasks_by_suite
@@ -80,7 +80,7 @@ def export(
         check_numbers(limit=(limit, 1, True))
         if out_file.is_dir():
             raise UserError(f"--out {out_file} is a directory; name a .jsonl file")
-        samples = select_samples(make_task(task, data, tier, seed, set_ or []).load(), limit)
+        samples = select_samples(load_samples(make_task(task, data, tier, seed, set_ or [])), limit)
         out_file.parent.mkdir(parents=True, exist_ok=True)
         with out_file.open("w", encoding="utf-8") as handle:
             for sample in samples:

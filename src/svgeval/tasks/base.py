@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
@@ -220,6 +220,32 @@ def distribution_metrics(
             score.metrics[key.format(name)] = metric(references, outputs, **options)
         except MetricUnavailable as error:
             score.not_computed[key.format(name).rsplit("/", 1)[-1]] = str(error)
+
+
+@dataclass(frozen=True)
+class RecordedAnswer:
+    """A sample of another run: the messages it was asked and the SVG it answered (None: the
+    answer failed)."""
+
+    prompt: list[Message]
+    svg: str | None
+
+
+@runtime_checkable
+class ComparesWithRun(Protocol):
+    """A task that compares its answers with those of another run of itself (SVGenius style
+    transfer's ``--set reference_run=DIR``).
+
+    Tasks never read run directories: before :meth:`Task.load`, whoever loads the samples
+    (:func:`svgeval.runner.other_run.load_samples`) reads the run :meth:`compared_run` names,
+    checks it is a run of this task, and hands its answers to :meth:`receive_answers`.
+    """
+
+    def compared_run(self) -> Path | None:
+        """The run directory whose answers this task compares its own with (None: none)."""
+
+    def receive_answers(self, answers: Mapping[str, RecordedAnswer]) -> None:
+        """That run's answers by sample id (its first epoch)."""
 
 
 @dataclass(frozen=True)
