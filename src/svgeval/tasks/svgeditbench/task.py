@@ -16,17 +16,23 @@ Two readings of the averages, both in ``results.json``:
 
 A released answer that does not render is a data problem: the sample is recorded with a
 ``reference`` failure and no metric, never as the model's failure.
+
+The answer rule ``svgeditbench`` (registered in :data:`svgeval.svg.extract.EXTRACTION_RULES`)
+is the paper's (Sec. 3.1): only text between ```` ```svg ```` and ```` ``` ```` counts, and a
+response with no such block or with more than one is invalid. The release
+(github.com/mti-lab/SVGEditBench) ships no evaluation code.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
 from svgeval.metrics.editing import length_ratio
 from svgeval.metrics.pixel import mse
-from svgeval.svg.extract import extract_svg
+from svgeval.svg.extract import Extraction, extract_svg, extraction_rule
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks import register_task
@@ -35,6 +41,18 @@ from svgeval.tasks.download import resolve_data
 from svgeval.tasks.svgeditbench.data import RELEASE, load_release
 
 RENDER = RenderSpec.square(72)
+_SVG_FENCE = re.compile(r"```svg[ \t]*\n(.*?)```", re.DOTALL)
+
+
+@extraction_rule("svgeditbench")
+def extract_svgeditbench(response: str) -> Extraction:
+    """The one ```` ```svg ```` block of the response, stripped (the paper's rule)."""
+    blocks = _SVG_FENCE.findall(response)
+    if not blocks:
+        return Extraction(None, "svgeditbench", "no ```svg block in the response")
+    if len(blocks) > 1:
+        return Extraction(None, "svgeditbench", f"{len(blocks)} ```svg blocks in the response")
+    return Extraction(blocks[0].strip(), "svgeditbench")
 
 
 @dataclass(frozen=True)

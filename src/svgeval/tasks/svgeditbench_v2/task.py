@@ -2,8 +2,8 @@
 
 Reproduces the released pipeline (github.com/mti-lab/SVGEditBenchV2): the prompt of
 ``src/inference/gpt_seq.py`` / ``vllm.py`` (one user message: the instruction, then the original
-SVG in a ```svg block), the answer rule of their ``parse_response``
-(:mod:`svgeval.svg.extract`, ``svgeditbench-v2``) and the metrics of
+SVG in a ```svg block), the answer rule of their ``parse_response`` (the extraction rule
+``svgeditbench-v2``, :func:`extract_svgeditbench_v2`) and the metrics of
 ``src/9_calculate_metrics.py``: output and target rendered by CairoSVG at 224 x 224 on white
 with a 5 s limit per render (the run's ``--render-timeout`` defaults to it), then per sample
 
@@ -25,6 +25,7 @@ in ``docs/svgeditbench_v2.md``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,7 +35,7 @@ from svgeval.metrics.chamfer import svg_chamfer
 from svgeval.metrics.clip import clip_score
 from svgeval.metrics.dino import dino_cls
 from svgeval.metrics.pixel import mse
-from svgeval.svg.extract import Extraction, extract_svg
+from svgeval.svg.extract import Extraction, extract_svg, extraction_rule
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks import register_task
@@ -50,6 +51,27 @@ from svgeval.tasks.svgeditbench_v2.data import (
 RENDER = RenderSpec.square(224, background="white")
 PRESET = "svgeditbench-v2"
 GROUP = "edit"
+_V2_FENCE = re.compile(r"```svg\n[^`]+?```")
+_V2_ELEMENT = re.compile(r"<svg[\s\S]+?</svg>")
+
+
+@extraction_rule("svgeditbench-v2")
+def extract_svgeditbench_v2(response: str) -> Extraction:
+    """``parse_response`` of the released inference code (``gpt_seq.py``, ``vllm.py``): the
+    matches of ``` ```svg\\n[^`]+?``` ``` (a block holding no backtick); more than one is
+    invalid, exactly one is the answer (the text between ``` ```svg\\n``` and the closing fence,
+    unstripped); with none, the matches of ``<svg[\\s\\S]+?</svg>`` must be exactly one, else the
+    response is invalid."""
+    blocks: list[str] = _V2_FENCE.findall(response)
+    if len(blocks) == 1:
+        return Extraction(blocks[0][len("```svg\n"):-3], "svgeditbench-v2:fenced")
+    if blocks:
+        return Extraction(None, "svgeditbench-v2", f"{len(blocks)} ```svg blocks in the response")
+    elements: list[str] = _V2_ELEMENT.findall(response)
+    if len(elements) == 1:
+        return Extraction(elements[0], "svgeditbench-v2:bare")
+    return Extraction(None, "svgeditbench-v2",
+                      f"{len(elements)} <svg ...>...</svg> elements in the response, not one")
 
 
 def prompt(instruction: str, before_svg: str) -> str:

@@ -26,7 +26,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from svgeval.metrics.editing import same_code
-from svgeval.svg.extract import Extraction, ExtractionRule, extract_svg
+from svgeval.svg.extract import Extraction, extract_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
 from svgeval.tasks.base import Failure, FailureKind, Sample, Score
@@ -39,7 +39,7 @@ _CODE_BLOCK = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
 _ANSWER = re.compile(r"answer\s*[:：]", re.IGNORECASE)
 
 
-def extract_repair(response: str, rule: ExtractionRule = "svgenius") -> Extraction:
+def extract_repair(response: str, rule: str = "svgenius") -> Extraction:
     """The repaired SVG of a response (see the module docstring for the rules)."""
     found = extract_svg(response, rule=rule)
     if found.ok or rule != "auto":

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from svgeval.svg.extract import Extraction
+from svgeval.svg.extract import Extraction, extraction_rule
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
 from svgeval.tasks.base import Sample, Task
 from svgeval.tasks.common import unique_ids
@@ -32,6 +32,7 @@ judge's own limit)."""
 _LAST_SVG = re.compile(r"<svg\b[^>]*>.*?</svg>", re.DOTALL | re.IGNORECASE)
 
 
+@extraction_rule("vectorgym")
 def extract_last_svg(response: str) -> Extraction:
     """The last complete ``<svg>`` block (released ``extract_svg``), or a failed extraction."""
     matches = list(_LAST_SVG.finditer(response))
