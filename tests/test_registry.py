@@ -24,7 +24,7 @@ from svgeval.tasks import register_task
 from svgeval.tasks.base import Sample, Score, Task
 
 describe_metric(MetricInfo(name="plugin_metric", summary="s", value_range="[0, 1]",
-                           higher_is_better=True, source="a plugin", presets=("svgenius",)))
+                           higher_is_better=True, source="a plugin"))
 
 @register_task
 class PluginTask(Task):

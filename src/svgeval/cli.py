@@ -40,6 +40,7 @@ from svgeval.cli_run import (
     new_app,
 )
 from svgeval.cli_svgauge import audit, correlate, svgauge_app
+from svgeval.metrics.presets import presets_using
 from svgeval.metrics.registry import METRICS
 from svgeval.models import MODELS, load_model
 from svgeval.runner import RunDir, Runner, RunSettings, load_samples
@@ -130,7 +131,7 @@ def list_(
         elif what == "metrics":
             for info in METRICS.all().values():
                 arrow = "higher is better" if info.higher_is_better else "lower is better"
-                presets = ", ".join(info.presets) or "-"
+                presets = ", ".join(presets_using(info.name)) or "-"
                 out.print(
                     f"[bold]{info.name}[/bold]  {info.summary}; {info.value_range}, {arrow}; "
                     f"presets: {presets}; source: {info.source}",

@@ -24,7 +24,6 @@ describe_metric(
         value_range="[0, 100]",
         higher_is_better=True,
         source=f"{_SVGENIUS}, eq. 3",
-        presets=("svgenius",),
     )
 )
 describe_metric(
@@ -34,7 +33,6 @@ describe_metric(
         value_range="integer, may be negative; 0 is the reference edit's size",
         higher_is_better=False,
         source=f"{_SVGENIUS} (calculate_change_magnitude)",
-        presets=("svgenius",),
     )
 )
 describe_metric(
@@ -44,7 +42,6 @@ describe_metric(
         value_range="(-inf, 100]",
         higher_is_better=True,
         source=f"{_SVGENIUS}, eq. 2",
-        presets=("svgenius",),
     )
 )
 describe_metric(
@@ -54,7 +51,6 @@ describe_metric(
         value_range="[0, inf); 1 is the input's length",
         higher_is_better=False,
         source="SVGEditBench (Nishina & Matsui, 2024), compression task",
-        presets=("svgeditbench",),
     )
 )
 

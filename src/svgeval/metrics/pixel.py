@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from svgeval.metrics.presets import MetricPreset, get_preset
+from svgeval.metrics.presets import DEFAULT, MetricPreset, get_preset
 from svgeval.metrics.registry import MetricInfo, describe_metric
 
 describe_metric(
@@ -15,7 +15,6 @@ describe_metric(
         value_range="[0, 1]",
         higher_is_better=False,
         source="SVGEditBench (Nishina & Matsui, 2024), Sec. 3.3; SVGenius (2025)",
-        presets=("svgeditbench", "svgenius"),
     )
 )
 
@@ -51,7 +50,6 @@ describe_metric(
         value_range="[0, 1]",
         higher_is_better=False,
         source="StarVector starvector/metrics/compute_l2.py (masked_l2=True)",
-        presets=("starvector",),
     )
 )
 
@@ -80,7 +78,6 @@ describe_metric(
         higher_is_better=True,
         source="Wang et al. 2004; settings of the released SVGenius/StarVector code "
         "(src/metrics/compute_SSIM.py)",
-        presets=("svgenius", "starvector", "vectorgym", "svgauge"),
     )
 )
 describe_metric(
@@ -92,7 +89,6 @@ describe_metric(
         higher_is_better=True,
         source="InternSVG released metrics/PSNR.py (scikit-image peak_signal_noise_ratio); "
         "UniSVG's psnr_fixed (uni_svg.py without its uint8 wrap-around)",
-        presets=("internsvg", "unisvg"),
     )
 )
 describe_metric(
@@ -102,7 +98,6 @@ describe_metric(
         value_range="[0, 1]",
         higher_is_better=True,
         source="SVGenius PSS global term (App. D)",
-        presets=("svgenius",),
     )
 )
 
@@ -119,7 +114,7 @@ def ssim(
     a: NDArray[np.generic],
     b: NDArray[np.generic],
     *,
-    preset: str | MetricPreset = "svgenius",
+    preset: str | MetricPreset = DEFAULT,
     window: int | None = None,
     gaussian: bool | None = None,
 ) -> float:

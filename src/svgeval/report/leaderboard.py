@@ -4,7 +4,7 @@ Two numbers belong in one table only when they were computed the same way: the s
 same task version (prompts and scoring) and the same data (the dataset hash of ``config.json``).
 :func:`split_boards` puts runs into :class:`Board` s by that identity and says, for each extra
 board, why its runs were kept apart. Each board becomes a table in the paper's layout where the
-task has one (:mod:`svgeval.report.layouts`) or the flat layout: one row per run, one column per
+task declares one (:mod:`svgeval.report.layouts`) or the flat layout: one row per run, one column per
 ``results.json`` key, which CSV writes with the exact values of ``results.json``.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from svgeval.report.layouts import PAPER_LAYOUTS, incomplete_notes
+from svgeval.report.layouts import fill, incomplete_notes, paper_table
 from svgeval.report.page import arrow
 from svgeval.report.runs import LoadedRun, ReportError, run_labels
 from svgeval.report.summary import format_value
@@ -105,12 +105,12 @@ def flat_table(runs: Sequence[LoadedRun], labels: Sequence[str], title: str) -> 
 def board_table(board: Board, format_: str, layout: str) -> Table:
     """The table of one board in the chosen layout (``auto``: the paper's, except for CSV)."""
     labels = run_labels(board.runs)
-    paper = PAPER_LAYOUTS.get(board.task)
+    paper = paper_table(board.task)
     if layout == "paper" and paper is None:
         raise ReportError(f"no paper layout for task {board.task}; use --layout flat")
     if layout == "paper" or (layout == "auto" and format_ != "csv" and paper is not None):
         assert paper is not None
-        return paper(board.runs, labels, board.title)
+        return fill(paper, board.runs, labels, board.title)
     return flat_table(board.runs, labels, board.title)
 
 

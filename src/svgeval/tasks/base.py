@@ -30,6 +30,7 @@ from svgeval.tasks.aggregate import Aggregate, mean_per_group
 from svgeval.tasks.judge import JudgeRequest
 from svgeval.tasks.messages import Message as Message  # noqa: PLC0414 (re-exported)
 from svgeval.tasks.options import NoOptions, parse_options
+from svgeval.tasks.tables import PaperTable
 
 
 @dataclass(frozen=True)
@@ -293,6 +294,9 @@ class Task(ABC):
     ``--judge`` records them as not computed, on every sample."""
     judge_sees_images: ClassVar[bool] = False
     """True when the task's judge requests carry images (a text-only judge is refused)."""
+    paper_table: ClassVar[PaperTable | None] = None
+    """The layout of the paper's table of this task, for ``svgeval leaderboard`` (None: the
+    flat layout); see :mod:`svgeval.tasks.tables`."""
 
     def __init__(self, options: TaskOptions) -> None:
         if options.tier != "all" and options.tier not in self.tiers:

@@ -61,9 +61,8 @@ from svgeval.tasks.common import Drawing
 from svgeval.tasks.download import DataUnavailable
 from svgeval.tasks.messages import user_message
 from svgeval.tasks.sarena import data
-from svgeval.tasks.sarena.common import SArenaOptions, SArenaTask, extract_svg
+from svgeval.tasks.sarena.common import PRESET, SArenaOptions, SArenaTask, extract_svg
 
-PRESET = "internsvg"
 SIZE = 448
 SPEC = RenderSpec.square(SIZE, background="white")
 

@@ -41,6 +41,7 @@ from svgeval.metrics.dino import dino
 from svgeval.metrics.fid import clip_fid, fid
 from svgeval.metrics.lpips import lpips
 from svgeval.metrics.pixel import masked_mse, mse, ssim
+from svgeval.metrics.presets import variant
 from svgeval.svg.extract import Extraction, extract_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
@@ -57,7 +58,17 @@ INPUT = RenderSpec.square(384, background="white")
 """The image the model sees: the ground truth at the datasets' ``im_size`` of 384."""
 LPIPS_SIZE: int | None = None
 """The released LPIPS runs on the 512 px renders as they are (tests shrink it)."""
-PRESET = "starvector"
+PRESET = variant(
+    "starvector",
+    description="StarVector starvector/metrics: SVGenius' image metrics derive from it "
+    "(LPIPS-VGG on ImageNet-normalised inputs, uniform 11 px SSIM, DINOv2-base, "
+    "pytorch-fid Inception, CLIP ViT-B/32 for CLIP-FID), but its validator renders at "
+    "512 px with no LPIPS resize and compute_clip_score.py uses CLIP ViT-B/32",
+    metrics=("clip_fid", "clip_score", "dino", "fid", "lpips", "masked_mse", "mse", "ssim"),
+    render_size=512,
+    clip_model="openai/clip-vit-base-patch32",
+    lpips_size=None,
+).name
 WORST: Mapping[str, float] = {
     "l2": 1.0, "masked_l2": 1.0, "ssim": 0.0, "lpips": 1.0, "lpips_standard": 1.0, "dino": 0.0,
     "clip_score": 0.0,
@@ -117,7 +128,7 @@ class StarVectorTask(ImageGenerationTask):
     suite: ClassVar[str] = "StarVector SVG-Bench"
     suite_source: ClassVar[str] = ("starvector/* datasets (HF, SVG-Bench collection) + "
                                    "joanrod/star-vector starvector/metrics")
-    preset: ClassVar[str] = "starvector"
+    preset: ClassVar[str] = PRESET
     Options = StarVectorOptions
     drawing = Drawing(RENDER, failed="white")
     set_metrics = ("fid", "clip_fid")

@@ -35,6 +35,7 @@ from svgeval.metrics.chamfer import svg_chamfer
 from svgeval.metrics.clip import clip_score
 from svgeval.metrics.dino import dino_cls
 from svgeval.metrics.pixel import mse
+from svgeval.metrics.presets import variant
 from svgeval.svg.extract import Extraction, extract_svg, extraction_rule
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
@@ -49,7 +50,16 @@ from svgeval.tasks.svgeditbench_v2.data import (
 )
 
 RENDER = RenderSpec.square(224, background="white")
-PRESET = "svgeditbench-v2"
+PRESET = variant(
+    "svgeditbench-v2",
+    description="SVGEditBench V2 released src/9_calculate_metrics.py: CairoSVG 224 px "
+    "on white; DINOv2-giant CLS cosine; torchmetrics CLIPScore (ViT-B/32, "
+    "max(100 cos, 0)); Chamfer distance of 100 points per shape",
+    metrics=("chamfer", "clip_score", "dino_cls", "mse"),
+    clip_model="openai/clip-vit-base-patch32",
+    clip_clamp_zero=True,
+    dino_model="facebook/dinov2-giant",
+).name
 GROUP = "edit"
 _V2_FENCE = re.compile(r"```svg\n[^`]+?```")
 _V2_ELEMENT = re.compile(r"<svg[\s\S]+?</svg>")

@@ -32,7 +32,7 @@ from svgeval.tasks import register_task
 from svgeval.tasks.base import Failure, FailureKind, Sample, Score
 from svgeval.tasks.svgenius import prompts
 from svgeval.tasks.svgenius.code_task import SvgeniusCodeTask
-from svgeval.tasks.svgenius.data import TaskFile
+from svgeval.tasks.svgenius.data import TaskFile, tier_table
 from svgeval.tasks.svgenius.protocol import RENDER_SPEC
 
 _CODE_BLOCK = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
@@ -67,6 +67,7 @@ class SvgeniusBugFix(SvgeniusCodeTask):
 
     name = "svgenius-bugfix"
     description = "SVGenius bug fixing: repair injected SVG syntax errors (exact-match accuracy)"
+    paper_table = tier_table(("acc", "Acc"), ("render_acc", "Render acc"))
     metrics: ClassVar[Mapping[str, str]] = {
         "acc": "exact_match",
         "acc_all": "exact_match",

@@ -18,6 +18,7 @@ from typing import Generic, Literal, TypeVar
 from svgeval.tasks.base import Task, TaskOptions
 from svgeval.tasks.data_files import read_json_items
 from svgeval.tasks.download import GithubRelease, resolve_data
+from svgeval.tasks.tables import GroupColumnsTable
 
 Item = TypeVar("Item")
 
@@ -32,6 +33,12 @@ class SvgeniusTask(Task):
     suite = "SVGenius"
     suite_source = RELEASE.repo
     preset = "svgenius"
+
+
+def tier_table(*metrics: tuple[str, str]) -> GroupColumnsTable:
+    """An SVGenius per-tier table of ``metrics`` (key, the paper's name): a row per model and,
+    under each metric, a column per tier, to two decimals as the paper prints them."""
+    return GroupColumnsTable(metrics=metrics, group_order=TIERS)
 
 TASK_FILES: Mapping[str, Mapping[str, str]] = {
     "understanding": {tier: f"understanding/{tier}_generation_results.json" for tier in TIERS},

@@ -28,7 +28,7 @@ from svgeval.tasks import register_task
 from svgeval.tasks.base import Failure, FailureKind, Sample, Score
 from svgeval.tasks.svgenius import prompts
 from svgeval.tasks.svgenius.code_task import SvgeniusCodeTask
-from svgeval.tasks.svgenius.data import TaskFile
+from svgeval.tasks.svgenius.data import TaskFile, tier_table
 from svgeval.tasks.svgenius.protocol import RENDER_SPEC
 
 
@@ -46,6 +46,7 @@ class SvgeniusOptimize(SvgeniusCodeTask):
 
     name = "svgenius-optimize"
     description = "SVGenius code optimization: compression ratio (CCR) and render MSE"
+    paper_table = tier_table(("ccr", "CCR"), ("mse", "MSE"))
     metrics: ClassVar[Mapping[str, str]] = {"ccr": "ccr", "ccr_all": "ccr", "mse": "mse"}
     task_file = "optimize"
     item_type = OptimizeItem

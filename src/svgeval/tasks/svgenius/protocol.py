@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 
+from svgeval.metrics.presets import variant
 from svgeval.svg.extract import Extraction, extraction_rule
 from svgeval.svg.render import RenderSpec
 from svgeval.tasks.common import Drawing, TwoReadings
@@ -30,6 +31,19 @@ RENDER_SPEC = RenderSpec.square(224, background="white")
 DRAWING = Drawing(RENDER_SPEC, failed="white")
 READINGS = TwoReadings(suffix="_all", paper="left_out", other="stand_in")
 """``<metric>``: a failed answer left out (released); ``<metric>_all``: every sample."""
+PRESET = variant(
+    "svgenius",
+    description="SVGenius released code (src/metrics): CLIP ViT-L/14 unclamped x100, "
+    "DINOv2-base, LPIPS-VGG on ImageNet-normalised 224 px inputs, uniform 11 px SSIM, "
+    "renders 224 px (CairoSVG ignores scale=2 when both output sizes are given), "
+    "PSS as in src/metrics/pss, FID/CLIP-FID as StarVector's compute_fid.py (pytorch-fid "
+    "Inception, CLIP ViT-B/32)",
+    metrics=("accuracy", "aesthetic", "blank_render", "ccr", "clip_fid", "clip_score", "dino",
+             "exact_match", "fid", "hps", "iou", "judge_score", "levenshtein", "lpips", "mse",
+             "mse_improved", "pss", "rclip", "render_match", "rld", "rmse", "sample_count", "ssim",
+             "svg_present", "svg_valid", "svgauge", "svgauge_si", "svgauge_st", "win_rate"),
+)
+"""The metric settings of the released code (svgeval's defaults)."""
 _SVGENIUS_ANSWER = re.compile(r"Answer:\s*(<svg[\s\S]*?</svg>)")
 _SVGENIUS_ELEMENT = re.compile(r"<svg[\s\S]*?</svg>")
 

@@ -41,7 +41,7 @@ from svgeval.tasks.base import (
 from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.svgenius import prompts
 from svgeval.tasks.svgenius.code_task import SvgeniusCodeTask
-from svgeval.tasks.svgenius.data import TaskFile
+from svgeval.tasks.svgenius.data import TaskFile, tier_table
 from svgeval.tasks.svgenius.protocol import RENDER_SPEC
 
 
@@ -59,6 +59,7 @@ class SvgeniusStyleEdit(SvgeniusCodeTask):
 
     name = "svgenius-style-edit"
     description = "SVGenius style editing: rMSE, RLD and accuracy of instructed SVG edits"
+    paper_table = tier_table(("rmse", "RMSE"), ("rld", "RLD"), ("acc", "Acc"))
     metrics: ClassVar[Mapping[str, str]] = {
         "acc": "mse_improved",
         "acc_all": "mse_improved",

@@ -31,6 +31,7 @@ from typing import Any, ClassVar, Literal
 from svgeval.metrics.clip import clip_image_score
 from svgeval.metrics.lpips import lpips
 from svgeval.metrics.pixel import psnr, ssim
+from svgeval.metrics.presets import variant
 from svgeval.metrics.text import bertscore, sbert
 from svgeval.svg.extract import Extraction
 from svgeval.svg.isolation import Renderer
@@ -45,7 +46,21 @@ from svgeval.tasks.messages import user_message
 from svgeval.tasks.unisvg import rules
 from svgeval.tasks.unisvg.data import UniSvgRow, load_rows
 
-PRESET = "unisvg"
+PRESET = variant(
+    "unisvg",
+    description="UniSVG in VLMEvalKit (vlmeval/dataset/utils/uni_svg.py): renders 336 px, "
+    "CLIP ViT-L/14-336 image-image cosine, LPIPS-AlexNet at LPIPS' own [-1, 1] inputs, "
+    "uniform 7 px SSIM, all-MiniLM-L6-v2 SBERT, BERTScore roberta-large layer 17",
+    metrics=("bertscore", "clip_image", "lpips", "psnr", "rule_score", "sbert", "ssim",
+             "weighted_score"),
+    render_size=336,
+    clip_model="openai/clip-vit-large-patch14-336",
+    clip_scale=1.0,
+    lpips_net="alex",
+    lpips_input="standard",
+    lpips_size=None,
+    ssim_window=7,
+).name
 RENDER = RenderSpec.square(336, background="white")
 GENERATION = ("ISVGEN", "TSVGEN")
 RULES: Mapping[str, Callable[[str, Mapping[str, Any]], float]] = {
@@ -95,7 +110,7 @@ class UniSvgTask(ImageGenerationTask):
     suite: ClassVar[str] = "UniSVG"
     suite_source: ClassVar[str] = ("JoeLeelyf/UniSVG-VLMEvalKit (HF) + VLMEvalKit "
                                    "vlmeval/dataset/utils/uni_svg.py")
-    preset: ClassVar[str] = "unisvg"
+    preset: ClassVar[str] = PRESET
     types: ClassVar[tuple[str, ...]]
     overall: ClassVar[tuple[str, ...]] = ()
     """The :func:`~svgeval.tasks.unisvg.rules.final_score` keys reported as ``overall/<key>``."""
