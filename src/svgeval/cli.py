@@ -1,5 +1,7 @@
-"""Command line: ``svgeval run`` and ``score`` (from :mod:`svgeval.cli_run`), ``export``, ``list``, ``demo``, the data builders, and
-the report commands of :mod:`svgeval.cli_report` (``report``, ``leaderboard``, ``compare``).
+"""Command line: ``svgeval run`` and ``score`` (from :mod:`svgeval.cli_run`), ``export``,
+``list``, ``demo``, the report commands of :mod:`svgeval.cli_report` (``report``,
+``leaderboard``, ``compare``), and each suite's commands (``svgeval svgenius ...``), mounted
+from the ``svgeval.commands`` entry points by :mod:`svgeval.cli_suites`.
 
 Every error a user can cause (bad path, bad flag, unreachable endpoint, malformed data) ends with a
 one-line message saying what happened and what to do, and exit code 1.
@@ -17,10 +19,6 @@ import typer
 from rich.markup import escape
 
 from svgeval import __version__
-from svgeval.builders.sarena.cli import sarena_app
-from svgeval.builders.svgeditbench.cli import svgeditbench_app
-from svgeval.builders.svgenius.cli import svgenius_app
-from svgeval.builders.vectorgym.cli import vectorgym_app
 from svgeval.cli_errors import UserError, console, user_errors
 from svgeval.cli_execute import execute, stdout_console
 from svgeval.cli_merge import merge
@@ -39,6 +37,7 @@ from svgeval.cli_run import (
     make_task,
     new_app,
 )
+from svgeval.cli_suites import SuiteCommands
 from svgeval.cli_svgauge import audit, correlate, svgauge_app
 from svgeval.metrics.presets import presets_using
 from svgeval.metrics.registry import METRICS
@@ -50,12 +49,8 @@ from svgeval.tasks import get_task, tasks_by_suite
 from svgeval.tasks.base import Task, TaskOptions
 from svgeval.tasks.options import option_infos
 
-app = new_app()
+app = new_app(SuiteCommands)
 add_run_commands(app)
-app.add_typer(svgeditbench_app, name="svgeditbench", context_settings=HELP)
-app.add_typer(svgenius_app, name="svgenius", context_settings=HELP)
-app.add_typer(vectorgym_app, name="vectorgym", context_settings=HELP)
-app.add_typer(sarena_app, name="sarena", context_settings=HELP)
 out = stdout_console()
 
 

@@ -9,16 +9,14 @@ from typing import Annotated
 
 import typer
 
-from svgeval.cli_errors import UserError, user_errors
 from svgeval.runner import RunDir
 from svgeval.tasks.sarena.composite import composite_from_results
 
-sarena_app = typer.Typer(no_args_is_help=True, help="SArena composite score.")
+app = typer.Typer(no_args_is_help=True, help="SArena composite score.")
 _TASK = re.compile(r"sarena-(icon|illustration|chemistry)-(text2svg|img2svg)")
 
 
-@sarena_app.command("composite")
-@user_errors()
+@app.command("composite")
 def composite_score(
     runs: Annotated[list[Path], typer.Argument(
         help="A sarena-<track>-text2svg and a sarena-<track>-img2svg run directory.")],
@@ -30,21 +28,21 @@ def composite_score(
     for run in runs:
         results = RunDir(run).read_results()
         if results is None:
-            raise UserError(f"{run}: no results.json; name a finished run directory")
+            raise ValueError(f"{run}: no results.json; name a finished run directory")
         match = _TASK.fullmatch(results.task)
         if match is None:
-            raise UserError(f"{run} is a run of {results.task}, not of a SArena generation task")
+            raise ValueError(f"{run} is a run of {results.task}, not of a SArena generation task")
         found[match.group(2)] = (match.group(1), dict(results.metrics))
     if set(found) != {"text2svg", "img2svg"} or len(runs) != 2:
-        raise UserError("give one text-to-SVG and one image-to-SVG run of the same track")
+        raise ValueError("give one text-to-SVG and one image-to-SVG run of the same track")
     track, text2svg = found["text2svg"]
     if found["img2svg"][0] != track:
-        raise UserError(f"the runs are of two tracks: {track} and {found['img2svg'][0]}")
+        raise ValueError(f"the runs are of two tracks: {track} and {found['img2svg'][0]}")
     img2svg = found["img2svg"][1]
     written = composite_from_results(text2svg, img2svg, track)
     swapped = composite_from_results(text2svg, img2svg, track, "vlmevalkit")
     if written is None or swapped is None:
-        raise UserError("a run lacks CLIP-I2I, DINO, SSIM or LPIPS (not computed?); see its "
+        raise ValueError("a run lacks CLIP-I2I, DINO, SSIM or LPIPS (not computed?); see its "
                         "results.json")
     if as_json:
         typer.echo(json.dumps({"track": track, "composite": written, "vlmevalkit": swapped}))

@@ -23,10 +23,9 @@ from svgeval.builders.svgenius.optimize_generator import build_optimize_cases
 from svgeval.builders.svgenius.qa_generation import generate_qa_items
 from svgeval.builders.svgenius.style_edit_generator import build_style_edit_cases
 from svgeval.builders.svgenius.style_edit_rules import EDIT_KINDS
-from svgeval.cli_errors import user_errors
 from svgeval.models import load_model
 
-svgenius_app = typer.Typer(no_args_is_help=True, help="SVGenius data tools.")
+app = typer.Typer(no_args_is_help=True, help="SVGenius data tools.")
 
 SvgDir = Annotated[Path, typer.Argument(help="Folder of .svg files.")]
 OutFile = Annotated[Path, typer.Option("--out", help="Task file to write (JSON).")]
@@ -60,8 +59,7 @@ def _csv(value: str, allowed: tuple[str, ...], flag: str) -> list[str]:
     return chosen
 
 
-@svgenius_app.command("build-bugfix")
-@user_errors()
+@app.command("build-bugfix")
 def build_bugfix(
     svg_dir: SvgDir,
     out: OutFile,
@@ -83,8 +81,7 @@ def build_bugfix(
     _write(cases, skipped, out, "svgenius-bugfix")
 
 
-@svgenius_app.command("build-style-edit")
-@user_errors()
+@app.command("build-style-edit")
 def build_style_edit(
     svg_dir: SvgDir,
     out: OutFile,
@@ -101,8 +98,7 @@ def build_style_edit(
     _write(cases, skipped, out, "svgenius-style-edit")
 
 
-@svgenius_app.command("build-optimize")
-@user_errors()
+@app.command("build-optimize")
 def build_optimize(svg_dir: SvgDir, out: OutFile) -> None:
     """Ground truth from SVGO (svgo-py) in the released style, checked by rendering."""
     skipped = SkipLog()
@@ -110,8 +106,7 @@ def build_optimize(svg_dir: SvgDir, out: OutFile) -> None:
     _write(cases, skipped, out, "svgenius-optimize")
 
 
-@svgenius_app.command("make-qa")
-@user_errors()
+@app.command("make-qa")
 def make_qa(
     svg_dir: SvgDir,
     out: OutFile,

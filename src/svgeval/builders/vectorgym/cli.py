@@ -12,16 +12,14 @@ import typer
 from svgeval.builders.skips import SkipLog
 from svgeval.builders.svg_files import read_svg_folder
 from svgeval.builders.vectorgym.sketch import build_dataset
-from svgeval.cli_errors import UserError, user_errors
 from svgeval.runner import RunDir
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks.vectorgym.overall import TASK_COMPONENTS, Inversion, Reading, overall
 
-vectorgym_app = typer.Typer(no_args_is_help=True, help="VectorGym data tools and overall score.")
+app = typer.Typer(no_args_is_help=True, help="VectorGym data tools and overall score.")
 
 
-@vectorgym_app.command("build")
-@user_errors()
+@app.command("build")
 def build(
     svg_dir: Annotated[Path, typer.Argument(help="Folder of .svg files.")],
     out: Annotated[Path, typer.Option("--out", help="Dataset folder to write.")],
@@ -32,7 +30,7 @@ def build(
     """Sketch every SVG (seeded, hand-drawn look) into a VectorGym-layout parquet dataset."""
     svgs = {Path(name).stem: svg for name, svg in read_svg_folder(svg_dir).items()}
     if not svgs:
-        raise UserError(f"no usable .svg files in {svg_dir}")
+        raise ValueError(f"no usable .svg files in {svg_dir}")
     texts = json.loads(captions.read_text(encoding="utf-8")) if captions else None
     skipped = SkipLog()
     with Renderer(timeout_s=5.0) as renderer:
@@ -42,8 +40,7 @@ def build(
     typer.echo(f"wrote {path}; run: svgeval run vectorgym-sketch --data {out}")
 
 
-@vectorgym_app.command("overall")
-@user_errors()
+@app.command("overall")
 def overall_score(
     runs: Annotated[list[Path], typer.Argument(help="One run directory of each VectorGym task.")],
     inversion: Annotated[str, typer.Option(
@@ -55,19 +52,19 @@ def overall_score(
 ) -> None:
     """The overall VectorGym score: the mean of the four task scores (paper Sec. 3.5)."""
     if inversion not in ("linear", "clipped") or reading not in ("released", "worst"):
-        raise UserError("--inversion takes linear|clipped and --reading released|worst")
+        raise ValueError("--inversion takes linear|clipped and --reading released|worst")
     per_task: dict[str, dict[str, float | None]] = {}
     for run in runs:
         results = RunDir(run).read_results()
         if results is None:
-            raise UserError(f"{run}: no results.json; name a finished run directory")
+            raise ValueError(f"{run}: no results.json; name a finished run directory")
         if results.task not in TASK_COMPONENTS:
-            raise UserError(f"{run} is a run of {results.task}, not of a VectorGym task")
+            raise ValueError(f"{run} is a run of {results.task}, not of a VectorGym task")
         if results.task in per_task:
-            raise UserError(f"two runs of {results.task}; give one run of each task")
+            raise ValueError(f"two runs of {results.task}; give one run of each task")
         groups = {key.split("/", 1)[0] for key in results.metrics}
         if len(groups) != 1:
-            raise UserError(f"{run}: expected one split, found {', '.join(sorted(groups))}")
+            raise ValueError(f"{run}: expected one split, found {', '.join(sorted(groups))}")
         per_task[results.task] = {k.split("/", 1)[1]: v for k, v in results.metrics.items()}
     inv: Inversion = "linear" if inversion == "linear" else "clipped"
     read: Reading = "released" if reading == "released" else "worst"
