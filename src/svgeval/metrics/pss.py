@@ -347,23 +347,6 @@ def pss(
     return result.score * 100.0 if percent else result.score
 
 
-def pss_batch(
-    references: list[str],
-    generated: list[str],
-    *,
-    preset: str | MetricPreset = DEFAULT,
-    weighting: str | None = None,
-    fix_defects: bool | None = None,
-    percent: bool = False,
-    render: RenderFunction = render_svg_uint8,
-) -> list[float]:
-    """:func:`pss` over aligned lists."""
-    if len(references) != len(generated):
-        raise ValueError(f"{len(references)} references but {len(generated)} generated SVGs")
-    return [pss(r, g, preset=preset, weighting=weighting, fix_defects=fix_defects,
-                percent=percent, render=render) for r, g in zip(references, generated)]
-
-
 def pss_isolated(
     renderer: Renderer,
     references: list[str],
