@@ -6,7 +6,7 @@ score an answer the same way; only the rule that reads the SVG out of the answer
 
 1. draw the reference (cached by content); one that does not draw is the data's failure
    (``reference``), never the model's;
-2. read the answer's SVG with :meth:`ImageGenerationTask.extract` and draw it
+2. read the answer's SVG with the task's extraction rule and draw it
    (:func:`~svgeval.tasks.base.render_extracted`: nothing extracted or a failed render is
    recorded as the sample's failure);
 3. :meth:`ImageGenerationTask.score_picture` adds the per-sample metrics of the answer's
@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from svgeval.svg.extract import Extraction
+from svgeval.svg.extract import Extraction, extract_svg
 from svgeval.svg.isolation import Renderer, RenderOutcome
 from svgeval.svg.render import FloatImage
 from svgeval.tasks.base import (
@@ -58,6 +58,11 @@ class ImageGenerationTask(Task):
 
     drawing: ClassVar[Drawing]
     """How answers and references are drawn, and what a failed answer is compared as."""
+    reference_key: ClassVar[str] = "reference"
+    """The key of :attr:`Sample.target` that holds the reference SVG."""
+    extraction_rule: ClassVar[str] = "auto"
+    """The registered rule that reads an answer's SVG, unless the task's options name one (an
+    ``extract`` option, ``--set extract=...``)."""
 
     @functools.cached_property
     def references(self) -> ReferenceRenders:
@@ -65,19 +70,20 @@ class ImageGenerationTask(Task):
         return ReferenceRenders(self.drawing.spec)
 
     @abstractmethod
-    def reference_svg(self, sample: Sample) -> str:
-        """The SVG an answer to ``sample`` is compared with."""
-
-    @abstractmethod
-    def extract(self, response: str) -> Extraction:
-        """The answer's SVG code, read by the suite's rule."""
-
-    @abstractmethod
     def score_picture(self, score: Score, sample: Sample, answer: Extraction,
                       picture: FloatImage | None, reference: FloatImage,
                       renderer: Renderer) -> None:
         """Add to ``score`` the per-sample metrics of the answer's ``picture`` (None: nothing
         was extracted, or it did not draw) against the ``reference`` picture."""
+
+    def reference_svg(self, sample: Sample) -> str:
+        """The SVG an answer to ``sample`` is compared with."""
+        return str(sample.target[self.reference_key])
+
+    def extract(self, response: str) -> Extraction:
+        """The answer's SVG code, read by the rule the options or :attr:`extraction_rule`
+        name."""
+        return extract_svg(response, rule=getattr(self.settings, "extract", self.extraction_rule))
 
     def reference(self, sample: Sample, renderer: Renderer) -> RenderOutcome:
         """The render of the sample's reference SVG (cached)."""

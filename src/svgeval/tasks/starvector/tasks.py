@@ -42,7 +42,7 @@ from svgeval.metrics.fid import clip_fid, fid
 from svgeval.metrics.lpips import lpips
 from svgeval.metrics.pixel import masked_mse, mse, ssim
 from svgeval.metrics.presets import variant
-from svgeval.svg.extract import Extraction, extract_svg
+from svgeval.svg.extract import Extraction
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks import register_task
@@ -144,12 +144,6 @@ class StarVectorTask(ImageGenerationTask):
     def sample(self, row: BenchRow, messages: list[Any], caption: str = "") -> Sample:
         return Sample(id=row.id, group=self.settings.dataset, messages=messages,
                       reference=row.svg, target={"reference": row.svg, "caption": caption})
-
-    def reference_svg(self, sample: Sample) -> str:
-        return str(sample.target["reference"])
-
-    def extract(self, response: str) -> Extraction:
-        return extract_svg(response)
 
     def score_picture(self, score: Score, sample: Sample, answer: Extraction,
                       picture: FloatImage | None, reference: FloatImage,

@@ -36,7 +36,7 @@ from svgeval.metrics.clip import clip_score
 from svgeval.metrics.dino import dino_cls
 from svgeval.metrics.pixel import mse
 from svgeval.metrics.presets import variant
-from svgeval.svg.extract import Extraction, extract_svg, extraction_rule
+from svgeval.svg.extract import Extraction, extraction_rule
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks import register_task
@@ -120,6 +120,7 @@ class SvgEditBenchV2(ImageGenerationTask):
     preset = PRESET
     render_timeout_s = 5.0
     drawing = Drawing(RENDER, failed="none")
+    reference_key = "after_svg"
     """A failed answer has no picture: the released metrics loop over the PNGs that rendered."""
     Options = SvgEditBenchV2Options
     batched_metrics: ClassVar[tuple[str, ...]] = ("dino", "clip")
@@ -142,12 +143,6 @@ class SvgEditBenchV2(ImageGenerationTask):
             messages=[{"role": "user", "content": prompt(triplet.instruction, triplet.before_svg)}],
             reference=f"```svg\n{triplet.after_svg}\n```", input_svg=triplet.before_svg,
             target=target)
-
-    def reference_svg(self, sample: Sample) -> str:
-        return str(sample.target["after_svg"])
-
-    def extract(self, response: str) -> Extraction:
-        return extract_svg(response, rule=self.settings.extract)
 
     def score_picture(self, score: Score, sample: Sample, answer: Extraction,
                       picture: FloatImage | None, reference: FloatImage,

@@ -29,7 +29,7 @@ from pydantic import BaseModel
 from svgeval.metrics.fid import clip_fid, fid
 from svgeval.metrics.generation_stats import generation_stats
 from svgeval.metrics.pss import InvalidReference, pss
-from svgeval.svg.extract import Extraction, extract_svg
+from svgeval.svg.extract import Extraction
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage
 from svgeval.tasks.base import (
@@ -79,16 +79,11 @@ class SvgeniusGenerationTask(ImageGenerationTask, SvgeniusCodeTask):
     item_type = CaptionItem
     set_metrics = ("fid", "clip_fid")
     drawing = DRAWING
+    reference_key = "answer"
 
     @abstractmethod
     def pixel_metrics(self, output: FloatImage, reference: FloatImage) -> dict[str, float]:
         """The per-sample image metrics of a render against the reference render."""
-
-    def reference_svg(self, sample: Sample) -> str:
-        return str(sample.target["answer"])
-
-    def extract(self, response: str) -> Extraction:
-        return extract_svg(response, rule=self.settings.extract)
 
     def score_picture(self, score: Score, sample: Sample, answer: Extraction,
                       picture: FloatImage | None, reference: FloatImage,

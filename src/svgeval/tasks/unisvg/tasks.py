@@ -117,6 +117,8 @@ class UniSvgTask(ImageGenerationTask):
     Options = UniSvgOptions
     drawing = Drawing(RENDER, failed="white")
     """A generation answer with no SVG is drawn as the released empty SVG (``--set no_svg``)."""
+    extraction_rule = "unisvg"
+    """The released ``extract_svg_from_text`` (:func:`rules.extract_answer_svg`)."""
     metrics: ClassVar[Mapping[str, str]] = {
         "ssim": "ssim", "psnr": "psnr", "psnr_fixed": "psnr", "lpips": "lpips",
         "clip": "clip_image", "score": "weighted_score", "accuracy": "rule_score",
@@ -162,9 +164,6 @@ class UniSvgTask(ImageGenerationTask):
     def reference_svg(self, sample: Sample) -> str:
         answer: str = sample.target["answer"]
         return rules.extract_answer_svg(answer).svg or answer
-
-    def extract(self, response: str) -> Extraction:
-        return rules.extract_answer_svg(response)
 
     def score_picture(self, score: Score, sample: Sample, answer: Extraction,
                       picture: FloatImage | None, reference: FloatImage,

@@ -39,7 +39,7 @@ from svgeval.tasks.base import BatchItem, MetricContext, Sample, Score
 from svgeval.tasks.common import Drawing, ImageGenerationTask, TwoReadings
 from svgeval.tasks.messages import png_bytes
 from svgeval.tasks.vectorgym import prompts
-from svgeval.tasks.vectorgym.base import VectorGymOptions, VectorGymTask, extract_last_svg
+from svgeval.tasks.vectorgym.base import VectorGymOptions, VectorGymTask
 from svgeval.tasks.vectorgym.data import VectorGymRow
 
 RENDER = RenderSpec.square(512, background="white")
@@ -75,6 +75,8 @@ class VectorGymGenerationTask(ImageGenerationTask, VectorGymTask):
 
     Options = GenerationOptions
     drawing = Drawing(RENDER, failed="white")
+    extraction_rule = "vectorgym"
+    """The last ``<svg>`` block (:func:`~svgeval.tasks.vectorgym.base.extract_last_svg`)."""
     judge_metrics = ("judge",)
     judge_sees_images = True
     batched_metrics: ClassVar[tuple[str, ...]] = ("lpips", "lpips_standard", "dino")
@@ -92,12 +94,6 @@ class VectorGymGenerationTask(ImageGenerationTask, VectorGymTask):
 
     def judge_images(self, reference: bytes, output: bytes) -> list[bytes]:
         return [reference, output]
-
-    def reference_svg(self, sample: Sample) -> str:
-        return str(sample.target["reference"])
-
-    def extract(self, response: str) -> Extraction:
-        return extract_last_svg(response)
 
     def score_picture(self, score: Score, sample: Sample, answer: Extraction,
                       picture: FloatImage | None, reference: FloatImage,
