@@ -11,7 +11,7 @@ does not render, is drawn as the 448 px black picture ``example/pure_black.png``
 every image metric (FID included); its token count is left out. ``counts.<group>.n_valid / n``
 is the released "success rate".
 
-Metrics (the ``internsvg`` preset of :mod:`svgeval.metrics.presets`):
+Metrics (the ``internsvg`` preset, :data:`~svgeval.tasks.sarena.common.PRESET`):
 
 * image-to-SVG and editing (``use_DINO_Score``, ``use_LPIPS``, ``use_SSIM``, ``use_PSNR``):
   ``dino`` ((cos + 1) / 2 of mean-pooled DINOv2-base features), ``lpips`` (VGG on
