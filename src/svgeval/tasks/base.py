@@ -273,7 +273,8 @@ class Task(ABC):
     suite_source: ClassVar[str] = ""
     """The released code and data the suite follows, e.g. ``ZJU-REAL/SVGenius``."""
     preset: ClassVar[str] = ""
-    """Name of the released protocol the task reproduces by default, e.g. ``svgenius``."""
+    """The registered metric preset of the released protocol the task reproduces, e.g.
+    ``svgenius`` (:mod:`svgeval.metrics.presets`; the suite registers it)."""
     render_timeout_s: ClassVar[float | None] = None
     """The reproduced protocol's wall-clock limit of one render in seconds, which ``svgeval
     run`` uses unless ``--render-timeout`` is given (None: the renderer's default)."""
