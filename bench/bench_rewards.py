@@ -30,15 +30,17 @@ from common import svgeditbench_arguments
 from svgeval.rewards import RewardScorer
 from svgeval.svg.extract import extract_svg
 from svgeval.svg.render_fast import render_function
+from svgeval.svg.render_memo import RenderMemo
 
 PROMPTS, ROLLOUTS, SIZE = 168, 8, 128
 
 
-def step(data: Path) -> tuple[list[str], list[str]]:
-    """1,344 (completion, reference) pairs."""
+def step(data: Path, prompts: int = PROMPTS) -> tuple[list[str], list[str]]:
+    """``prompts`` x 8 (completion, reference) pairs (1,344 by default); past the 597th prompt,
+    the answers are taken again from the first."""
     answers = [p.read_text() for p in sorted(data.glob("*/answer/*.svg"))]
     completions, references = [], []
-    for k in range(PROMPTS):
+    for k in (i % (len(answers) - 3) for i in range(prompts)):
         ref = answers[k]
         rollouts = [ref, f"```svg\n{ref}\n```", answers[k + 1], answers[k + 2], ref[: len(ref) // 2],
                     "I cannot do that.", ref.replace("fill", "stroke", 1), answers[k + 3]]
@@ -81,7 +83,7 @@ def in_process(renderer: str, completions: list[str], references: list[str]) -> 
     function = render_function(renderer)
     with RewardScorer("fast", render_function=function) as scorer:
         scorer.score(completions[:16], references[:16])  # start the workers
-        scorer._cache.clear()
+        scorer.references = RenderMemo(scorer.references.budget_bytes)
         scorer.render_seconds = 0.0
         total = timed(lambda: scorer.score(completions, references))
     return total, scorer.render_seconds
@@ -97,7 +99,7 @@ def through_server(renderer: str, completions: list[str], references: list[str])
         sock = socket.socket()
         sock.bind(("127.0.0.1", 0))
         sock.listen(64)
-        server = uvicorn.Server(uvicorn.Config(create_app(scorer.score), log_level="warning"))
+        server = uvicorn.Server(uvicorn.Config(create_app(scorer), log_level="warning"))
         thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
         thread.start()
         url = f"http://127.0.0.1:{sock.getsockname()[1]}/rewards"
@@ -105,7 +107,7 @@ def through_server(renderer: str, completions: list[str], references: list[str])
                  for c, r in zip(completions, references)]
         with httpx.Client(timeout=600) as client:
             client.post(url, json={"items": items[:16]}).raise_for_status()
-            scorer._cache.clear()
+            scorer.references = RenderMemo(scorer.references.budget_bytes)
             seconds = timed(lambda: client.post(url, json={"items": items}).raise_for_status())
         server.should_exit = True
         thread.join()

@@ -9,6 +9,7 @@ import os
 import platform
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from svgeval.models.baselines import IdentityModel
@@ -19,11 +20,15 @@ from svgeval.tasks.svgeditbench import SvgEditBench
 SHARED_SVGEDITBENCH = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "svgeditbench"
 
 
-def svgeditbench_arguments(description: str | None) -> argparse.Namespace:
-    """``--data`` (the SVGEditBench release, ``../shared/data/svgeditbench`` by default); prints
-    the machine it runs on."""
+def svgeditbench_arguments(description: str | None,
+                           more: Callable[[argparse.ArgumentParser], None] | None = None,
+                           ) -> argparse.Namespace:
+    """``--data`` (the SVGEditBench release, ``../shared/data/svgeditbench`` by default) and the
+    arguments ``more`` adds; prints the machine it runs on."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--data", type=Path, default=SHARED_SVGEDITBENCH)
+    if more is not None:
+        more(parser)
     args = parser.parse_args()
     print(f"machine: {platform.machine()}, {os.cpu_count() or 1} cores, "
           f"Python {platform.python_version()}")

@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -137,6 +141,69 @@ def test_out_must_be_new_unless_forced_and_a_partial_merge_says_what_is_missing(
     code, lines = invoke([*run_args(data, out, "--epochs", "2"), "--resume"])
     assert code == 0, lines
     assert records(out / "samples.jsonl") == records(runs / "full" / "samples.jsonl")
+
+
+def _entries(*folders: Path) -> dict[str, int]:
+    """Every entry of ``folders`` with its modification time."""
+    found = {}
+    for folder in folders:
+        for path in folder.iterdir() if folder.is_dir() else ():
+            try:
+                found[str(path)] = path.stat().st_mtime_ns
+            except FileNotFoundError:  # deleted while listed
+                found[str(path)] = -1
+    return found
+
+
+def merge_killed_at_its_first_write(args: list[str], *watched: Path) -> None:
+    """Run ``svgeval merge ARGS`` in a process and SIGKILL it as soon as it changes anything in
+    the ``watched`` folders."""
+    before = _entries(*watched)
+    process = subprocess.Popen([sys.executable, "-m", "svgeval", "merge", *args],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while _entries(*watched) == before and time.monotonic() < deadline:
+        time.sleep(0.001)
+    process.kill()
+    assert process.wait() == -signal.SIGKILL, "the merge ended before it was killed"
+
+
+def test_a_killed_merge_leaves_no_partial_out(runs: Path, tmp_path: Path) -> None:
+    out = tmp_path / "m"
+    merge_killed_at_its_first_write([str(runs / "s0"), str(runs / "s1"), "--out", str(out)],
+                                    tmp_path)
+    assert not out.exists()
+    code, lines = invoke(["merge", str(runs / "s0"), str(runs / "s1"), "--out", str(out)])
+    assert code == 0, lines
+    assert [path.name for path in tmp_path.iterdir()] == ["m"]  # nothing left beside it
+    assert records(out / "samples.jsonl") == records(runs / "full" / "samples.jsonl")
+
+
+def test_a_killed_forced_merge_keeps_the_old_out_whole(runs: Path, tmp_path: Path) -> None:
+    out = tmp_path / "m"
+    assert invoke(["merge", str(runs / "s0"), "--out", str(out)])[0] == 0
+    (out / "notes.txt").write_text("mine")
+    before = {path.name: path.read_bytes() for path in out.iterdir()}
+    args = [str(runs / "s0"), str(runs / "s1"), "--out", str(out), "--force"]
+    merge_killed_at_its_first_write(args, tmp_path, out)
+    assert {path.name: path.read_bytes() for path in out.iterdir()} == before
+    code, lines = invoke(["merge", *args])
+    assert code == 0, lines
+    assert results(out)["complete"] is True and (out / "notes.txt").read_text() == "mine"
+    assert [path.name for path in tmp_path.iterdir()] == ["m"]
+
+
+def test_a_merge_killed_between_its_two_renames_is_put_right(runs: Path, tmp_path: Path) -> None:
+    out = tmp_path / "m"
+    assert invoke(["merge", str(runs / "s0"), "--out", str(out)])[0] == 0
+    (out / "notes.txt").write_text("mine")
+    out.rename(tmp_path / ".m.replaced")  # the old folder moved aside, the new one not yet in
+    (tmp_path / ".m.merging").mkdir()
+    code, lines = invoke(["merge", str(runs / "s0"), "--out", str(out)])
+    assert code == 1 and lines[0] == f"note: {out}: put back, as a merge killed while replacing it left it"
+    assert "is not empty; choose a new folder or pass --force" in lines[1]
+    assert (out / "notes.txt").read_text() == "mine" and results(out)["complete"] is False
+    assert [path.name for path in tmp_path.iterdir()] == ["m"]
 
 
 def test_an_interrupted_shard_resumes_to_the_same_records(

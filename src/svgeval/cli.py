@@ -19,7 +19,7 @@ import typer
 from rich.markup import escape
 
 from svgeval import __version__
-from svgeval.cli_errors import UserError, console, user_errors
+from svgeval.cli_errors import UserError, say, user_errors
 from svgeval.cli_execute import execute, stdout_console
 from svgeval.cli_merge import merge
 from svgeval.cli_report import compare, leaderboard, report
@@ -43,6 +43,7 @@ from svgeval.metrics.presets import presets_using
 from svgeval.metrics.registry import METRICS
 from svgeval.models import MODELS, load_model
 from svgeval.runner import RunDir, Runner, RunSettings, load_samples
+from svgeval.runner.run_dir import folder_name
 from svgeval.runner.units import select_samples
 from svgeval.svg.demo_corpus import write_demo_corpus
 from svgeval.tasks import get_task, tasks_by_suite
@@ -83,7 +84,7 @@ def export(
                 messages = sample.messages if images else _text_only(sample.messages)
                 line = {"id": sample.id, "group": sample.group, "messages": messages}
                 handle.write(json.dumps(line, ensure_ascii=False) + "\n")
-        console.print(f"wrote {len(samples)} prompts to {out_file}", highlight=False)
+        say(f"wrote {len(samples)} prompts to {out_file}")
 
 
 def _text_only(messages: list[dict[str, object]]) -> list[dict[str, object]]:
@@ -106,7 +107,7 @@ def _print_suite(suite: str, tasks: Sequence[type[Task]]) -> None:
     out.print(f"[bold underline]{escape(suite)}[/bold underline]{escape(detail)}", highlight=False)
     for cls in tasks:
         tiers = f" (tiers: {', '.join(cls.tiers)})" if cls.tiers else ""
-        out.print(f"  [bold]{cls.name}[/bold]  {escape(cls.description)}{tiers}")
+        out.print(f"  [bold]{escape(cls.name)}[/bold]  {escape(cls.description + tiers)}")
         for option in option_infos(cls.Options):
             out.print(f"      --set {escape(option.describe())}", highlight=False)
 
@@ -122,14 +123,17 @@ def list_(
                 _print_suite(suite, tasks)
         elif what == "models":
             for kind in MODELS.all().values():
-                out.print(f"[bold]{escape(kind.form)}[/bold]  {kind.summary}")
+                out.print(f"[bold]{escape(kind.form)}[/bold]  {escape(kind.summary)}")
         elif what == "metrics":
             for info in METRICS.all().values():
                 arrow = "higher is better" if info.higher_is_better else "lower is better"
+                if info.best_at is not None:
+                    arrow = f"best at {info.best_at:g}, worse the farther from it"
                 presets = ", ".join(presets_using(info.name)) or "-"
                 out.print(
-                    f"[bold]{info.name}[/bold]  {info.summary}; {info.value_range}, {arrow}; "
-                    f"presets: {presets}; source: {info.source}",
+                    f"[bold]{escape(info.name)}[/bold]  "
+                    + escape(f"{info.summary}; {info.value_range}, {arrow}; "
+                             f"presets: {presets}; source: {info.source}"),
                     highlight=False,
                 )
         else:
@@ -152,9 +156,9 @@ def demo(
         names = write_demo_corpus(out_dir / "icons")
         cases = build_cases(sorted((out_dir / "icons").glob("*.svg")), seed=seed, names=names)
         write_release(cases, data)
-        console.print(f"built {len(cases)} SVGEditBench cases from {len(names)} icons in {data}")
+        say(f"built {len(cases)} SVGEditBench cases from {len(names)} icons in {data}")
         task = get_task("svgeditbench")(TaskOptions(data=data, seed=seed))
-        runner = Runner(task, load_model(model), RunDir(out_dir / f"run-{model}"),
+        runner = Runner(task, load_model(model), RunDir(out_dir / f"run-{folder_name(model)}"),
                         RunSettings(seed=seed))
         execute(runner, runner.prepare(resume=True), runner.run)
 
@@ -171,7 +175,7 @@ def main(
 ) -> None:
     """svgeval: benchmarks and metrics for models that read, edit and write SVG."""
     if version:
-        out.print(__version__)
+        say(__version__, out)
         raise typer.Exit(0)
 
 

@@ -1,9 +1,13 @@
 """Run a prepared :class:`Runner` with progress output and print its summary.
 
-On a terminal a progress bar shows done/total with the :class:`RunMonitor` line beside it; when
-stdout is a file or a pipe, the line is printed every 30 s instead. Retries are printed as they
-happen. At the end come the summary table (full width, also in a log), a line explaining its
-readings, and warnings: metrics not computed, broken dataset references, samples still missing.
+Before the work, one line says what a resumed run reuses (``126 recorded, 30 cached answers to
+score, 444 to ask``) and, for the ``identity`` and ``oracle`` baselines, which samples they
+have no answer for (no input SVG, no reference answer). On a terminal a progress bar shows
+done/total with the :class:`RunMonitor` line beside it; when stdout is a file or a pipe, the
+line is printed every 30 s instead (tokens per second only for answers asked now, so never for
+``svgeval score`` or ``merge``). Retries are printed as they happen. At the end come the summary
+table (full width, also in a log), a line explaining its readings, and warnings: metrics not
+computed, broken dataset references, samples still missing.
 """
 
 from __future__ import annotations
@@ -11,61 +15,105 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import Callable, Coroutine
-from typing import Any
+from pathlib import Path
+from typing import Any, Literal
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from svgeval.cli_errors import console
+from svgeval.cli_errors import console, say
 from svgeval.models.base import RetryEvent
+from svgeval.models.baselines import IdentityModel, OracleModel
 from svgeval.report.summary import readings_note, summary_table
 from svgeval.runner import Results, Runner
 from svgeval.runner.progress import PeriodicReporter, RunMonitor
 from svgeval.runner.records import SampleRecord
 from svgeval.runner.runner import Resumed
+from svgeval.runner.units import distinct_samples
 
 PROGRESS_INTERVAL_S = 30.0
+
+Mode = Literal["run", "score", "merge"]
+"""What ``work`` does: ask the model (``run``), score cached answers (``score``), or only
+complete the results of merged records (``merge``)."""
 
 
 def stdout_console() -> Console:
     """A console for results: at its natural width when stdout is not a terminal, so that a
     table piped to a log is never cut at 80 columns."""
-    return Console() if sys.stdout.isatty() else Console(width=10_000)
+    if sys.stdout.isatty():
+        return Console(emoji=False, highlight=False)
+    return Console(width=10_000, emoji=False, highlight=False)
+
+
+def reuse_line(resumed: Resumed, mode: Mode) -> str | None:
+    """What the work reuses: ``resume: 126 of 600 samples recorded (kept), 30 cached answers to
+    score, 444 to ask`` (None for a fresh run or a merge)."""
+    pending = [unit for unit in resumed.units if unit.key not in resumed.done]
+    cached = sum(1 for unit in pending if unit.key in resumed.responses)
+    if mode == "score":
+        return (f"score: {cached} cached answers to score, {len(pending) - cached} samples "
+                "without one stay missing; no model is asked")
+    if mode == "merge" or not (resumed.done or cached):
+        return None
+    return (f"resume: {len(resumed.done)} of {len(resumed.units)} samples recorded (kept), "
+            f"{cached} cached answers to score, {len(pending) - cached} to ask")
+
+
+def baseline_line(runner: Runner, resumed: Resumed) -> str | None:
+    """For ``identity`` and ``oracle``, the samples they have no answer for: none of the
+    task's when it has no input SVG (identity) or no reference answer (oracle)."""
+    model = runner.model
+    if not isinstance(model, (IdentityModel, OracleModel)):
+        return None
+    samples = distinct_samples([u for u in resumed.units if u.key not in resumed.done])
+    if isinstance(model, IdentityModel):
+        what, count = "no input SVG", sum(1 for s in samples if s.input_svg is None)
+    else:
+        what, count = "no reference answer", sum(1 for s in samples if not s.reference)
+    if not count:
+        return None
+    which = ("this baseline has no answer for this task" if count == len(samples)
+             else f"this baseline has no answer for {count} of {len(samples)} samples")
+    return (f"note: {model.spec} on {runner.task.name}: {which} ({what}); they are scored as "
+            "an empty answer and counted as failed: extract")
 
 
 def execute(
     runner: Runner,
     resumed: Resumed,
     work: Callable[[Resumed], Coroutine[Any, Any, Results]],
+    mode: Mode = "run",
+    shown_root: Path | None = None,
 ) -> Results:
-    """Run ``work`` (``runner.run`` or ``runner.rescore``) with progress output, then print the
-    summary."""
+    """Run ``work`` (``runner.run``, ``runner.rescore`` or ``runner.finish``, as ``mode`` says)
+    with progress output, then print the summary naming ``shown_root`` (default: the run's
+    directory) as the run directory."""
+    for line in (reuse_line(resumed, mode), baseline_line(runner, resumed) if mode == "run"
+                 else None):
+        if line:
+            say(line)
     monitor = RunMonitor(len(resumed.units), len(resumed.done))
+    cached = set(resumed.responses) if mode == "run" else None
+
+    def count(record: SampleRecord) -> None:
+        monitor.record(record, asked=cached is not None and record.key not in cached)
 
     def on_retry(event: RetryEvent) -> None:
         monitor.retry()
-        console.print(
-            f"retry: {event.sample_id} attempt {event.attempt} failed ({event.reason}); "
-            f"next in {event.wait_s:.1f} s",
-            highlight=False,
-            markup=False,
-        )
+        say(f"retry: {event.sample_id} attempt {event.attempt} failed ({event.reason}); "
+            f"next in {event.wait_s:.1f} s")
 
     runner.model.on_retry = on_retry
     if runner.judge is not None and runner.judge.model is not None:
         runner.judge.model.on_retry = on_retry
     if console.is_terminal:
-        results = _with_bar(runner, resumed, work, monitor)
+        results = _with_bar(runner, resumed, work, monitor, count)
     else:
-
-        def counted(record: SampleRecord) -> None:
-            monitor.record(record)
-
-        runner.progress = counted
-        with PeriodicReporter(monitor, lambda line: console.print(line, markup=False),
-                              PROGRESS_INTERVAL_S):
+        runner.progress = count
+        with PeriodicReporter(monitor, say, PROGRESS_INTERVAL_S):
             results = asyncio.run(work(resumed))
-    print_summary(runner, results)
+    print_summary(runner, results, shown_root)
     return results
 
 
@@ -74,13 +122,14 @@ def _with_bar(
     resumed: Resumed,
     work: Callable[[Resumed], Coroutine[Any, Any, Results]],
     monitor: RunMonitor,
+    count: Callable[[SampleRecord], None],
 ) -> Results:
     progress = Progress(
         TextColumn("samples"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-        TextColumn("{task.fields[line]}"),
+        TextColumn("{task.fields[line]}", markup=False),
         console=console,
         transient=False,
     )
@@ -90,7 +139,7 @@ def _with_bar(
         )
 
         def advance(record: SampleRecord) -> None:
-            monitor.record(record)
+            count(record)
             line = monitor.line().split(" · ", 2)[-1]
             progress.update(task_id, completed=monitor.done, line=line)
 
@@ -98,40 +147,32 @@ def _with_bar(
         return asyncio.run(work(resumed))
 
 
-def print_summary(runner: Runner, results: Results) -> None:
-    """The table, its readings, and what the user should know about the run."""
+def print_summary(runner: Runner, results: Results, root: Path | None = None) -> None:
+    """The table, its readings, and what the user should know about the run in ``root``
+    (default: the runner's directory)."""
     out = stdout_console()
-    out.print(summary_table(results, runner.task.higher_is_better))
-    out.print(readings_note(results), highlight=False)
+    out.print(summary_table(results))
+    say(readings_note(results), out)
     by_reason: dict[str, list[str]] = {}
     for metric, reason in results.not_computed.items():
         by_reason.setdefault(reason, []).append(metric)
     for reason, metrics in by_reason.items():
-        console.print(f"warning: not computed: {', '.join(metrics)}: {reason}", highlight=False)
+        say(f"warning: not computed: {', '.join(metrics)}: {reason}")
     judge_failures = sum(
         sum(count.get("judge_failures", {}).values()) for count in results.counts.values()
     )
     if judge_failures:
-        console.print(
-            f"warning: {judge_failures} judged metrics have no verdict (counts.<group>."
-            "judge_failures in results.json; the judge's replies are in judgments.jsonl)",
-            highlight=False,
-        )
+        say(f"warning: {judge_failures} judged metrics have no verdict (counts.<group>."
+            "judge_failures in results.json; the judge's replies are in judgments.jsonl)")
     broken = sum(count.get("n_reference", 0) for count in results.counts.values())
     if broken:
-        console.print(
-            f"warning: {broken} samples have a reference in the dataset that cannot be rendered "
-            "or parsed; they are recorded as 'reference' failures, not the model's",
-            highlight=False,
-        )
+        say(f"warning: {broken} samples have a reference in the dataset that cannot be rendered "
+            "or parsed; they are recorded as 'reference' failures, not the model's")
     missing = results.model_report.get("missing_ids", [])
     if missing:
         shown = ", ".join(missing[:5]) + (", ..." if len(missing) > 5 else "")
-        console.print(f"warning: {len(missing)} samples had no response in the replay file: {shown}")
+        say(f"warning: {len(missing)} samples had no response in the replay file: {shown}")
     if results.n_missing:
-        console.print(
-            f"{results.n_missing} of {results.n_expected} samples have no record yet; "
-            "run again with --resume to complete them",
-            highlight=False,
-        )
-    console.print(f"run directory: {runner.run_dir.root}", highlight=False)
+        say(f"{results.n_missing} of {results.n_expected} samples have no record yet; "
+            "run again with --resume to complete them")
+    say(f"run directory: {root or runner.run_dir.root}")

@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from svgeval.cli_errors import UserError, console, user_errors
+from svgeval.cli_errors import UserError, say, user_errors
 from svgeval.cli_execute import stdout_console
 from svgeval.report.compare import compare_runs
 from svgeval.report.compare_page import build_comparison, comparison_table
@@ -56,17 +56,17 @@ def report(
         started = time.perf_counter()
         run = load_run(run_directory)
         sources = load_sources(run.config, data)
+        sources.check_answers(run_directory, run.samples)
+        for note in run.notes:
+            say(f"warning: {note}")
         if not sources.available:
-            console.print(f"note: {sources.note}", highlight=False, soft_wrap=True)
+            say(f"note: {sources.note}")
         target = out_dir or run_directory / "report"
         build = build_report(run, target, sources, workers=render_workers)
         counts = build.renders
-        console.print(
-            f"wrote {build.index} ({build.n_samples} samples; {counts.drawn} renders drawn, "
-            f"{counts.reused} reused) in {time.perf_counter() - started:.1f} s",
-            highlight=False,
-            soft_wrap=True,
-        )
+        say(f"wrote {build.index} ({build.n_samples} samples; {counts.drawn} renders drawn, "
+            f"{counts.reused} reused, {counts.failed_in_run} failed in the run and not drawn "
+            f"again) in {time.perf_counter() - started:.1f} s")
     if open_:
         _open(build.index)
 
@@ -101,9 +101,11 @@ def leaderboard(
             loaded = [run for run in loaded if run.config.task == task]
             if not loaded:
                 raise UserError(f"none of the {len(runs)} runs is a {task} run")
+        for note in (note for run in loaded for note in run.notes):
+            say(f"warning: {note}")
         boards, reasons = split_boards(loaded)
         for reason in reasons:
-            console.print(f"note: {reason}", highlight=False, soft_wrap=True)
+            say(f"note: {reason}")
         sys.stdout.write(leaderboard_text(boards, format_, layout))
         if plots is not None:
             for board in boards:
@@ -116,7 +118,7 @@ def leaderboard(
                 }
                 pairs = list(zip(run_labels(board.runs), (run.results for run in board.runs)))
                 written = group_plots(pairs, directions, folder)
-                console.print(f"wrote {len(written)} plots to {folder}", highlight=False)
+                say(f"wrote {len(written)} plots to {folder}")
 
 
 def compare(
@@ -143,12 +145,14 @@ def compare(
             raise UserError(f"--top must be at least 1, got {top}")
         a, b = load_run(run_a), load_run(run_b)
         comparison = compare_runs(a, b, top=top)
+        sources = load_sources(a.config, data)
+        for run in (a, b):
+            sources.check_answers(run.root, run.samples)
         stdout_console().print(comparison_table(comparison))
         for note in comparison.notes:
-            console.print(f"note: {note}", highlight=False, soft_wrap=True)
-        sources = load_sources(a.config, data)
+            say(f"note: {note}")
         target = out_dir or run_b / f"compare-{a.name}"
         page = build_comparison(comparison, target, sources, workers=render_workers)
-        console.print(f"wrote {page}", highlight=False, soft_wrap=True)
+        say(f"wrote {page}")
     if open_:
         _open(page)

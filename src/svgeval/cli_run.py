@@ -29,11 +29,13 @@ from svgeval.cli_judge import (
 )
 from svgeval.cli_merge import cached_runner
 from svgeval.models import load_model
-from svgeval.runner import RunDir, Runner, RunSettings
-from svgeval.runner.units import parse_shard
+from svgeval.runner import RunConfig, RunDir, Runner, RunSettings
+from svgeval.runner.identity import prompt_hash
+from svgeval.runner.runner import Resumed
+from svgeval.runner.units import SamplesById, parse_shard
 from svgeval.svg.forkserver import DEFAULT_RENDERER
 from svgeval.svg.isolation import DEFAULT_TIMEOUT_S
-from svgeval.svg.render_fast import RENDERERS
+from svgeval.svg.render_fast import RENDERERS, check_renderer
 from svgeval.tasks import get_task
 from svgeval.tasks.base import Task, TaskOptions
 
@@ -178,6 +180,7 @@ def run(
         slice_ = parse_shard(shard) if shard is not None else None
         if renderer not in RENDERERS:
             raise UserError(f"--renderer must be one of {', '.join(RENDERERS)}, got {renderer!r}")
+        check_renderer(renderer)  # before anything is written: else every render would fail
         if device not in ("auto", "cpu", "cuda", "mps"):
             raise UserError(f"--device must be auto, cpu, cuda or mps, got {device!r}")
         if temperature > 2:
@@ -249,6 +252,7 @@ def score(
         config = run_dir.read_config()
         if config is None:
             raise UserError(f"{run_directory} has no config.json; is it a run directory?")
+        check_renderer(config.settings.renderer)
         judge_setup = build_judge(
             judge, base_url=judge_base_url, api_key_env=judge_api_key_env,
             concurrency=judge_concurrency, text_only=text_only_judge,
@@ -257,7 +261,28 @@ def score(
             stream=config.settings.stream,
         )
         runner = cached_runner(config, run_dir, data, judge_setup)
-        execute(runner, runner.prepare_rescore(config), runner.rescore)
+        resumed = runner.prepare_rescore(config)
+        _check_answers(run_dir, config, resumed)
+        execute(runner, resumed, runner.rescore, mode="score")
+
+
+def _check_answers(run_dir: RunDir, config: RunConfig, resumed: Resumed) -> None:
+    """Refuse to score answers to other prompts than those of the data ``config.json`` names:
+    that ``config.json`` is another run's (scoring would ask a stand-in model again)."""
+    if resumed.responses:  # answers to the run's samples: each to the same prompt?
+        samples = SamplesById(resumed.units)
+        answers = len(resumed.responses)
+        other = sum(1 for (sample_id, _), answer in resumed.responses.items()
+                    if answer.prompt_hash != prompt_hash(samples[sample_id]))
+    else:  # none to the run's samples: any there are answer other samples
+        answers = other = len(run_dir.read_responses())
+    if other:
+        raise UserError(
+            f"{other} of the {answers} answers in {run_dir.responses} answer other prompts than "
+            f"the data its config.json names ({config.task}, "
+            f"{config.data or 'the downloaded release'}): config.json is another run's; put "
+            "back the run's own"
+        )
 
 
 

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from svgeval.cli_errors import UserError, console, user_errors
+from svgeval.cli_errors import UserError, say, user_errors
 from svgeval.cli_execute import stdout_console
 from svgeval.cli_run import set_model_paths
 from svgeval.report.correlate import COEFFICIENTS, Correlation, Study
@@ -62,8 +62,8 @@ def fit(
                                     device=device, batch_size=batch_size)
         out_file.parent.mkdir(parents=True, exist_ok=True)
         projection.save(out_file)
-        out.print(f"fitted {len(projection.eigenvalues)} components on {len(texts)} SVGs "
-                  f"({projection.encoder}, {size} px) -> {out_file}", highlight=False)
+        say(f"fitted {len(projection.eigenvalues)} components on {len(texts)} SVGs "
+            f"({projection.encoder}, {size} px) -> {out_file}", out)
 
 
 def correlate(
@@ -107,13 +107,13 @@ def correlate(
             with Renderer() as renderer:
                 compute_metrics(rows, computed, target.with_suffix(".cache.jsonl"), renderer,
                                 alpha=alpha, beta=beta, batch_size=batch_size, device=device,
-                                warn=lambda line: console.print(line, markup=False))
+                                warn=say)
         columns = [*computed, *(["svgauge_si", "svgauge_st"] if "svgauge" in computed else []),
                    *given]
         result = study(rows, columns, resamples)
         target.write_text(json.dumps(result.to_json(), indent=2) + "\n", encoding="utf-8")
         _print_study(result)
-        out.print(f"wrote {target}", highlight=False)
+        say(f"wrote {target}", out)
 
 
 def _print_study(result: Study) -> None:
@@ -163,10 +163,9 @@ def audit(
         settings = RunSettings(seed=seed, limit=limit, render_workers=render_workers)
         results = run_baselines(
             task_obj, out_dir or Path("runs") / f"audit-{task}", settings,
-            lambda name, res: console.print(f"{name}: {res.n} samples, {res.n_valid} valid",
-                                            highlight=False))
+            lambda name, res: say(f"{name}: {res.n} samples, {res.n_valid} valid"))
         rows = audit_rows(task_obj, results, threshold)
         text = markdown_table(task, rows)
-        out.print(text, highlight=False, markup=False)
+        say(text, out)
         if markdown is not None:
             markdown.write_text(text + "\n", encoding="utf-8")

@@ -29,6 +29,7 @@ from the installed metadata.
 
 from __future__ import annotations
 
+import difflib
 import importlib
 from collections.abc import Callable, Sequence
 from types import ModuleType
@@ -144,10 +145,17 @@ class Registry(Generic[T]):
         return self._entries.get(name)
 
     def get(self, name: str) -> T:
-        """The entry called ``name``; KeyError naming the known entries otherwise."""
+        """The entry called ``name``; KeyError otherwise, naming the closest known names
+        (``did you mean 'svgeditbench'?``), or every known name when none is close."""
         entry = self._find(name)
         if entry is None:
-            raise KeyError(f"unknown {self.what} {name!r}; known: {', '.join(self.all())}")
+            known = list(self.all())
+            close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
+            if close:
+                guesses = " or ".join(repr(match) for match in close)
+                raise KeyError(f"unknown {self.what} {name!r}; did you mean {guesses}? "
+                               f"(`svgeval list {self.what}s` shows all {len(known)})")
+            raise KeyError(f"unknown {self.what} {name!r}; known: {', '.join(known)}")
         return entry
 
     def __contains__(self, name: str) -> bool:

@@ -9,6 +9,8 @@ and oracle models on the 72 demo cases, and the identity model on cases drawn wi
 
 from __future__ import annotations
 
+import json
+import shutil
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -109,3 +111,14 @@ class DemoRuns:
     identity: Path
     oracle: Path
     other_data: Path
+
+
+def edited_copy(run: Path, to: Path, **fields: str) -> Path:
+    """A copy of the run directory ``run`` at ``to`` whose ``config.json`` and ``results.json``
+    both say ``fields`` (a run of another task or task version)."""
+    shutil.copytree(run, to)
+    for name in ("config.json", "results.json"):
+        record = json.loads((to / name).read_text(encoding="utf-8"))
+        record.update(fields)
+        (to / name).write_text(json.dumps(record), encoding="utf-8")
+    return to

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from report_runs import DemoRuns, invoke, one_line_error
+from report_runs import DemoRuns, edited_copy, invoke, one_line_error
 
 
 def per_sample(run: Path, metric: str) -> dict[str, tuple[str, float]]:
@@ -80,3 +80,11 @@ def test_outcomes_and_notes(comparison: tuple[Path, dict[str, Any]]) -> None:
 def test_runs_on_other_data_are_not_paired(demo_runs: DemoRuns) -> None:
     line = one_line_error(["compare", str(demo_runs.identity), str(demo_runs.other_data)])
     assert "different dataset hash" in line and "same task and data" in line
+
+
+def test_runs_of_other_tasks_are_refused_with_the_whole_task_names(
+    demo_runs: DemoRuns, tmp_path: Path
+) -> None:
+    other = edited_copy(demo_runs.identity, tmp_path / "other", task="svgenius-style-transfer")
+    line = one_line_error(["compare", str(demo_runs.oracle), str(other)])
+    assert "different task svgeditbench vs svgenius-style-transfer;" in line

@@ -13,6 +13,7 @@ from PIL import Image
 from report_runs import SmallRun, invoke, make_data, one_line_error
 
 from svgeval.report.gallery import CHUNK
+from svgeval.report.renders import RenderStore
 
 
 def gallery_data(report: Path) -> dict[str, Any]:
@@ -149,3 +150,22 @@ def test_an_interrupted_run_without_results_is_one_line(
     run = tmp_path / "cut"
     shutil.copytree(small_run.root, run, ignore=shutil.ignore_patterns("report", "results.json"))
     assert "svgeval score" in one_line_error(["report", str(run)])
+
+
+def test_renders_that_failed_in_the_run_are_not_drawn_again(
+    small_run: SmallRun, tmp_path: Path
+) -> None:
+    failed = [r for r in records(small_run.root) if (r["failure"] or {}).get("kind") == "render"]
+    assert {r["id"] for r in failed} == small_run.hostile
+    code, output = invoke(["report", str(small_run.root), "--out", str(tmp_path / "page"),
+                           "--render-workers", "2"])
+    assert code == 0, output
+    store = RenderStore(tmp_path / "page" / "renders")
+    drawn = {path.stem for path in (tmp_path / "page" / "renders").iterdir()}
+    assert not drawn & {store.key(r["extracted"]) for r in failed}  # neither drawn nor tried
+    assert "2 failed in the run and not drawn again" in output
+    cards = {s["id"]: s for s in gallery_data(tmp_path / "page")["samples"]}
+    for record in failed:
+        reason, detail = record["failure"]["reason"], record["failure"]["detail"]
+        assert cards[record["id"]]["img"]["output"] == {
+            "error": f"{reason}: {detail} (in the run; not drawn again)"}

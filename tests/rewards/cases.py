@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 NS = 'xmlns="http://www.w3.org/2000/svg"'
 
 
@@ -25,3 +27,15 @@ INVALID = {
 CAPTION = "A small red house with a brown door and a sloped roof"
 CAPTION_PERTURBED = "A small red house with a wooden door and a flat roof"
 CAPTION_UNRELATED = "Blue circle next to a green triangle"
+
+
+def long_path_svg(size: int = 1_900_000) -> str:
+    """One path of ``size`` characters of random line segments: CairoSVG takes about a minute
+    to fill it at 128 px (54 s on the 2-core development VM)."""
+    rng = random.Random(0)
+    points = []
+    length = 0
+    while length < size:
+        points.append(f"L{rng.uniform(0, 100):.2f} {rng.uniform(0, 100):.2f}")
+        length += len(points[-1]) + 1
+    return f'<svg {NS} viewBox="0 0 100 100"><path d="M0 0 {" ".join(points)}" fill="red"/></svg>'

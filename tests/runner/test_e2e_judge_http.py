@@ -248,7 +248,7 @@ def test_without_judge_the_judged_metrics_are_not_computed(tmp_path: Path) -> No
         assert code == 0, output
         # resuming with a judge would mix judged and unjudged samples: refused, use score
         refused, message = invoke([*run_args(file, out, model), *judge_args(judge), "--resume"])
-        assert refused == 1 and "holds a run with different judge" in message
+        assert refused == 1 and "holds a run with a different judge null in the directory" in message
         assert len(judge.requests) == 0 and len(model.chat_requests) == 4
     results = json.loads((out / "results.json").read_text())
     assert results["judge"] is None and results["n_valid"] == 3

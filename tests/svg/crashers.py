@@ -19,4 +19,8 @@ def segfault_on_marker(svg: str | bytes, spec: RenderSpec) -> NDArray[np.uint8]:
         os.kill(os.getpid(), signal.SIGSEGV)
     if "HANG" in text:
         time.sleep(60)
+    if "SPIN" in text:  # busy for 3 s: a render in flight shows as CPU time
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline:
+            pass
     return render_svg_uint8(svg, spec)

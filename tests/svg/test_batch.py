@@ -1,16 +1,20 @@
 """Renders asked for at the same time travel to the workers in chunks; a chunk that dies is
-retried one SVG per call."""
+retried one SVG per call, one a broken pool dropped is sent again whole."""
 
 from __future__ import annotations
 
 import threading
 from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import numpy as np
+import pytest
+from pebble import ProcessExpired
 
 from svgeval.svg.batch import RenderBatcher, render_chunk
 from svgeval.svg.render import RenderFailure, RenderSpec
+from svgeval.svg.worker_pool import MAX_RESTARTS, RenderWorkersLost
 
 SPEC = RenderSpec.square(2)
 
@@ -77,12 +81,66 @@ def test_render_chunk_turns_each_error_into_that_svgs_failure() -> None:
     assert isinstance(out[0], np.ndarray) and isinstance(out[1], RenderFailure)
 
 
-def test_a_pool_that_cannot_take_work_fails_the_renders_instead_of_hanging() -> None:
+def test_a_pool_that_cannot_take_work_raises_instead_of_recording_failures() -> None:
+    """No worker can draw: the machinery failed, so the renders raise (promptly) instead of
+    becoming the SVGs' failures."""
     def broken(function: Any, args: tuple[Any, ...], timeout: float) -> Future[Any]:
-        raise RuntimeError("Unexpected error within the Pool")
+        raise RenderWorkersLost("the render worker processes keep failing")
 
     batcher = RenderBatcher(broken, workers=1, timeout_s=5.0, function=_draw)
-    results = [batcher.submit(str(value), SPEC).result(timeout=30) for value in range(3)]
+    futures = [batcher.submit(str(value), SPEC) for value in range(3)]
+    for future in futures:
+        with pytest.raises(RenderWorkersLost, match="keep failing"):
+            future.result(timeout=30)
     batcher.close()
-    assert all(isinstance(r, RenderFailure) and r.kind == "crash" for r in results)
-    assert all("Unexpected error within the Pool" in r.message for r in results)  # type: ignore[union-attr]
+
+
+class DroppingPool(HeldPool):
+    """Fails the first ``drops`` chunks as pebble fails the tasks of a pool that broke
+    (``BrokenProcessPool``), or as a worker killed mid-render (``ProcessExpired``)."""
+
+    def __init__(self, drops: int, error: BaseException) -> None:
+        super().__init__()
+        self.drops, self.error = drops, error
+        self.release.set()
+
+    def schedule(self, function: Any, args: tuple[Any, ...], timeout: float) -> Future[Any]:
+        if self.drops == 0:
+            return super().schedule(function, args, timeout)
+        self.drops -= 1
+        self.chunks.append([svg for svg, _ in args[0]])
+        future: Future[Any] = Future()
+        future.set_exception(self.error)
+        return future
+
+
+def test_a_chunk_a_broken_pool_dropped_is_sent_again_whole() -> None:
+    pool = DroppingPool(drops=2, error=BrokenProcessPool("All workers expired"))
+    batcher = RenderBatcher(pool.schedule, workers=1, timeout_s=5.0, function=_draw)
+    futures = [batcher.submit(str(value), SPEC) for value in range(3)]
+    pool_results = [future.result(timeout=30) for future in futures]
+    batcher.close()
+    assert [int(r[0, 0, 0]) for r in pool_results] == [0, 1, 2]  # type: ignore[index]
+    assert all(len(chunk) > 1 for chunk in pool.chunks)  # never split up: not the SVGs' doing
+
+
+def test_a_chunk_pools_keep_dropping_raises_render_workers_lost() -> None:
+    pool = DroppingPool(drops=100, error=BrokenProcessPool("All workers expired"))
+    batcher = RenderBatcher(pool.schedule, workers=1, timeout_s=5.0, function=_draw)
+    with pytest.raises(RenderWorkersLost, match="keep failing .All workers expired"):
+        batcher.submit("1", SPEC).result(timeout=30)
+    batcher.close()
+    assert len(pool.chunks) == MAX_RESTARTS + 1
+
+
+def test_a_lone_render_whose_worker_died_is_drawn_once_more() -> None:
+    killed = DroppingPool(drops=1, error=ProcessExpired("Abnormal termination", code=-9))
+    batcher = RenderBatcher(killed.schedule, workers=1, timeout_s=5.0, function=_draw)
+    assert int(batcher.submit("5", SPEC).result(timeout=30)[0, 0, 0]) == 5  # type: ignore[index]
+    batcher.close()
+    crasher = DroppingPool(drops=2, error=ProcessExpired("Abnormal termination", code=-11))
+    batcher = RenderBatcher(crasher.schedule, workers=1, timeout_s=5.0, function=_draw)
+    result = batcher.submit("5", SPEC).result(timeout=30)
+    batcher.close()
+    assert isinstance(result, RenderFailure) and result.kind == "crash"
+    assert crasher.chunks == [["5"], ["5"]]

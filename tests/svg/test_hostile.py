@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from bombs import use_bomb
+from bombs import ELSEWHERE, use_bomb
 from PIL import Image
 
 from svgeval.svg.isolation import Renderer
@@ -69,6 +69,10 @@ def hostile_corpus(tmp_path: Path, base_url: str) -> dict[str, tuple[str | bytes
     secret.write_bytes(red_png())
     image = '<image {ref}="{url}" x="0" y="0" width="36" height="36"/>'
     bomb_uri = "data:image/svg+xml;base64," + base64.b64encode(use_bomb().encode()).decode()
+    other_xlink = f'xmlns="http://www.w3.org/2000/svg" xmlns:xlink="{ELSEWHERE}"'
+    namespaced = (f'<s:svg xmlns:s="http://www.w3.org/2000/svg" width="9" height="9">'
+                  f'<s:image href="{base_url}/i.png" width="9" height="9"/></s:svg>')
+    namespaced_uri = "data:image/svg+xml;base64," + base64.b64encode(namespaced.encode()).decode()
     return {
         "billion_laughs": (BILLION_LAUGHS, "rejected:entity"),
         "xxe_passwd": (XXE, "rejected:entity"),
@@ -108,6 +112,27 @@ def hostile_corpus(tmp_path: Path, base_url: str) -> dict[str, tuple[str | bytes
         "use_bomb": (use_bomb(levels=10, fan=10), "rejected:use_budget"),
         "use_bomb_embedded": (f'<svg {NS}><image href="{bomb_uri}"/></svg>', "rejected:use_budget"),
         "use_cycle": (f'<svg {NS}><g id="a"><use href="#a"/></g></svg>', "rejected:use_cycle"),
+        # spelled so that a check by prefix or of the raw text misses them (issue 25)
+        "css_import_escaped": (f'<svg {NS}><style>@\\69mport "{base_url}/e.css";</style></svg>',
+                               "rejected:external_reference"),
+        "css_url_escaped": (
+            f'<svg {NS}><rect width="9" height="9" style="fill:\\75rl({base_url}/f#g)"/></svg>',
+            "rejected:external_reference",
+        ),
+        "xml_base": (
+            f'<svg {NS}><g xml:base="{base_url}/"><image href="#x" width="9"/></g></svg>',
+            "rejected:external_reference",
+        ),
+        "xlink_prefix_elsewhere": (
+            f'<svg {other_xlink}>{image.format(ref="xlink:href", url=base_url + "/h.png")}</svg>',
+            "rejected:external_reference",
+        ),
+        "use_bomb_xlink_prefix_elsewhere": (use_bomb(href="xlink:href", ns=other_xlink),
+                                            "rejected:use_budget"),
+        "data_svg_namespaced_root": (
+            f'<svg {NS}><image width="9" height="9" href="{namespaced_uri}"/></svg>',
+            "rejected:external_reference",
+        ),
         "use_cycle_indirect": (
             f'<svg {NS}><g id="a"><use href="#b"/></g><g id="b"><use href="#a"/></g></svg>',
             "rejected:use_cycle",

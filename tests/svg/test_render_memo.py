@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import threading
+import time
 import zlib
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
+import pytest
 
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderFailure, RenderSpec
@@ -43,6 +45,30 @@ def test_failures_reach_waiters_but_are_not_remembered() -> None:
     failure = RenderFailure("timeout", "render took longer than 1 s")
     assert memo.get_or_render("k", lambda: failure) is failure
     assert np.array_equal(memo.get_or_render("k", lambda: _pixels(1)), _pixels(1))  # type: ignore[arg-type]
+
+
+def test_an_error_of_the_drawing_reaches_waiters_as_that_error() -> None:
+    """The machinery failing (the render workers lost) is raised by every caller waiting on
+    the render, never turned into a render failure they would record."""
+    memo = RenderMemo()
+    drawing, release = threading.Event(), threading.Event()
+
+    def draw() -> np.ndarray:
+        drawing.set()
+        release.wait()
+        raise RuntimeError("render workers lost")
+
+    with ThreadPoolExecutor(2) as pool:
+        first = pool.submit(memo.get_or_render, "k", draw)
+        assert drawing.wait(10)
+        waiter = pool.submit(memo.get_or_render, "k", lambda: _pixels(1))
+        while memo.hits == 0:  # the waiter has found the render in flight
+            time.sleep(0.001)
+        release.set()
+        for future in (first, waiter):
+            with pytest.raises(RuntimeError, match="render workers lost"):
+                future.result(timeout=10)
+    assert np.array_equal(memo.get_or_render("k", lambda: _pixels(2)), _pixels(2))  # type: ignore[arg-type]
 
 
 def test_least_recently_used_renders_are_evicted_past_the_budget() -> None:

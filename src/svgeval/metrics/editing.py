@@ -33,6 +33,7 @@ describe_metric(
         value_range="integer, may be negative; 0 is the reference edit's size",
         higher_is_better=False,
         source=f"{_SVGENIUS} (calculate_change_magnitude)",
+        best_at=0.0,  # the paper's "RLD↓" reads its positive values; below 0 is an under-edit
     )
 )
 describe_metric(

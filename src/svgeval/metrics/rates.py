@@ -58,6 +58,7 @@ describe_metric(
         value_range="integer >= 0",
         higher_is_better=False,
         source="svgeval",
+        count=True,
     )
 )
 describe_metric(

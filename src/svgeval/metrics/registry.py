@@ -19,6 +19,11 @@ class MetricInfo:
     higher_is_better: bool
     source: str
     pass_fail: bool = False
+    best_at: float | None = None
+    """The value of a perfect answer when values on both sides of it are worse (RLD: 0, the
+    reference edit's size): reports rank by the distance ``|value - best_at|``, lower better."""
+    count: bool = False
+    """A number of samples (summed, not averaged): printed as an integer and never ranked."""
 
 
 METRIC_MODULES = tuple(f"svgeval.metrics.{name}" for name in (

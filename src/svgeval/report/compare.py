@@ -4,7 +4,8 @@ Two runs of the same task, task version and data answer the same samples, so the
 can be measured sample by sample: for each group and metric, over the samples where both runs
 have a value, the mean of ``B - A`` with a percentile bootstrap 95% interval (2,000 resamples,
 fixed seed, as ``results.json``; :func:`svgeval.tasks.aggregate.mean_stats`), and the share of
-samples on which B is better, or worse, by the metric's declared direction. Pairing removes the
+samples on which B is better, or worse, by the metric's declared direction (closer to the
+value it is best at, for RLD). Pairing removes the
 variation between samples that two separate intervals would carry, so a small but consistent
 improvement shows. Runs of different tasks or data are refused with the reason.
 """
@@ -15,7 +16,9 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from svgeval.metrics.registry import MetricInfo
 from svgeval.report.runs import LoadedRun, ReportError, run_labels
+from svgeval.report.tables import rank_key
 from svgeval.runner.records import SampleRecord
 from svgeval.tasks.aggregate import mean_stats
 
@@ -38,6 +41,8 @@ class PairedMetric:
     ci95: tuple[float, float] | None
     """Bootstrap 95% interval of ``mean_diff`` (None for fewer than two pairs)."""
     higher_is_better: bool | None
+    best_at: float | None
+    """The value the metric is best at (RLD: 0); then better means closer to it."""
     better: float
     """Share of pairs where B is better (direction unknown: where B is higher)."""
     worse: float
@@ -83,10 +88,13 @@ class Comparison:
 def check_comparable(a: LoadedRun, b: LoadedRun) -> None:
     """Refuse two runs whose samples are not the same questions scored the same way."""
     differences = [
-        f"{name} {getattr(a.config, attr)!s:.12} vs {getattr(b.config, attr)!s:.12}"
-        for name, attr in (("task", "task"), ("task version", "task_version"),
-                           ("dataset hash", "dataset_hash"))
-        if getattr(a.config, attr) != getattr(b.config, attr)
+        f"{name} {mine} vs {theirs}"
+        for name, mine, theirs in (
+            ("task", a.config.task, b.config.task),
+            ("task version", a.config.task_version, b.config.task_version),
+            ("dataset hash", a.config.dataset_hash[:12], b.config.dataset_hash[:12]),
+        )
+        if mine != theirs
     ]
     if differences:
         raise ReportError(
@@ -100,17 +108,20 @@ def _value(record: SampleRecord, metric: str) -> float | None:
     return None if value is None or math.isnan(value) else value
 
 
-def _paired(group: str, metric: str, pairs: list[PairedSample], higher: bool | None) -> (
+def _paired(group: str, metric: str, pairs: list[PairedSample], info: MetricInfo | None) -> (
     PairedMetric
 ):
     diffs = [pair.diff for pair in pairs]
     n = len(pairs)
-    up, down = sum(d > 0 for d in diffs) / n, sum(d < 0 for d in diffs) / n
+    key = rank_key(info) or (lambda value: -value)  # no direction: higher counts as better
+    better = sum(key(pair.b) < key(pair.a) for pair in pairs) / n
+    worse = sum(key(pair.b) > key(pair.a) for pair in pairs) / n
     return PairedMetric(
         group=group, metric=metric, n=n,
         mean_a=sum(p.a for p in pairs) / n, mean_b=sum(p.b for p in pairs) / n,
-        mean_diff=sum(diffs) / n, ci95=mean_stats(diffs).ci95, higher_is_better=higher,
-        better=down if higher is False else up, worse=up if higher is False else down,
+        mean_diff=sum(diffs) / n, ci95=mean_stats(diffs).ci95,
+        higher_is_better=info.higher_is_better if info is not None else None,
+        best_at=info.best_at if info is not None else None, better=better, worse=worse,
     )
 
 
@@ -133,7 +144,7 @@ def compare_runs(a: LoadedRun, b: LoadedRun, top: int = 12) -> Comparison:
     metrics: list[PairedMetric] = []
     largest: dict[str, list[PairedSample]] = {}
     for metric in names:
-        higher = a.higher_is_better(metric)
+        info = a.info(metric)
         samples = [
             PairedSample(first.id, first.group, metric, va, vb)
             for first, second in pairs
@@ -141,15 +152,18 @@ def compare_runs(a: LoadedRun, b: LoadedRun, top: int = 12) -> Comparison:
             if va is not None and vb is not None
         ]
         by_group = {g: [s for s in samples if s.group == g] for g in groups}
-        metrics += [_paired(g, metric, found, higher) for g, found in by_group.items() if found]
+        metrics += [_paired(g, metric, found, info) for g, found in by_group.items() if found]
         if sum(1 for found in by_group.values() if found) > 1:
-            metrics.append(_paired(ALL, metric, samples, higher))
+            metrics.append(_paired(ALL, metric, samples, info))
         differing = [s for s in samples if s.diff != 0]
         largest[metric] = sorted(differing, key=lambda s: (-abs(s.diff), s.id))[:top]
     notes = [f"{len(pairs)} samples paired by id"]
     only_a, only_b = len(a.samples) - len(pairs), len(in_b) - len(pairs)
     if only_a or only_b:
         notes.append(f"left out: {only_a} samples only in A, {only_b} only in B")
+    notes += [f"{side} is {run.incomplete}" for side, run in (("A", a), ("B", b))
+              if run.incomplete]
+    notes += [*a.notes, *b.notes]
     if a.config.task_options != b.config.task_options:
         notes.append(
             f"task options differ: A {a.config.task_options}, B {b.config.task_options}"

@@ -11,10 +11,12 @@ import json
 from pathlib import Path
 
 from rich.table import Table as RichTable
+from rich.text import Text
 
 from svgeval.report.compare import Comparison, PairedMetric, PairedSample
 from svgeval.report.page import copy_assets, document, esc, number, table
-from svgeval.report.renders import Rendered, RenderStore
+from svgeval.report.renders import Rendered, RenderStore, run_failures
+from svgeval.report.runs import LoadedRun
 from svgeval.report.sources import SampleSources, output_svg
 from svgeval.runner.records import SampleRecord
 
@@ -26,19 +28,27 @@ def _row(metric: PairedMetric) -> list[str]:
         f"[{number(metric.ci95[0])}, {number(metric.ci95[1])}]" if metric.ci95 else "n/a"
     )
     direction = {True: " ↑", False: " ↓", None: ""}[metric.higher_is_better]
+    if metric.best_at is not None:
+        direction = f" →{metric.best_at:g}"
     return [metric.key + direction, str(metric.n), number(metric.mean_a), number(metric.mean_b),
             number(metric.mean_diff), interval, f"{metric.better:.1%}", f"{metric.worse:.1%}"]
 
 
+def _side(label: str, run: LoadedRun) -> str:
+    """``gpt (openai:gpt-4o)``, with ``, incomplete: 420/600 answered`` for a run lacking
+    answers."""
+    return f"{label} ({run.config.model}" + (f", {run.incomplete})" if run.incomplete else ")")
+
+
 def comparison_table(comparison: Comparison) -> RichTable:
-    """The paired statistics as a console table."""
+    """The paired statistics as a console table (plain text cells: nothing read as markup)."""
     label_a, label_b = comparison.labels
-    result = RichTable(title=f"A = {label_a} ({comparison.a.config.model}) · "
-                             f"B = {label_b} ({comparison.b.config.model})")
+    result = RichTable(title=Text(f"A = {_side(label_a, comparison.a)} · "
+                                  f"B = {_side(label_b, comparison.b)}"))
     for index, name in enumerate(HEADER):
         result.add_column(name, justify="left" if index == 0 else "right")
     for metric in comparison.metrics:
-        result.add_row(*_row(metric))
+        result.add_row(*map(Text, _row(metric)))
     return result
 
 
@@ -69,7 +79,8 @@ class _Pairs:
                         sources.reference_svg(sample_id))
             if svg is not None
         ]
-        self.renders = store.render_all(svgs)
+        failed = {**run_failures(comparison.a.samples), **run_failures(comparison.b.samples)}
+        self.renders = store.render_all(svgs, failed)
 
     def _render(self, svg: str | None) -> Rendered | None:
         return self.store.lookup(self.renders, svg)
@@ -118,8 +129,8 @@ def build_comparison(
                         f'<div class="pairs">{cards}</div>')
     body = (
         f"<header><h1>{esc(label_a)} vs {esc(label_b)}</h1><p class=\"sub\">"
-        f"{esc(comparison.a.config.task)}: A = {esc(comparison.a.config.model)}, "
-        f"B = {esc(comparison.b.config.model)}</p></header>"
+        f"{esc(comparison.a.config.task)}: A = {esc(_side(label_a, comparison.a))}, "
+        f"B = {esc(_side(label_b, comparison.b))}</p></header>"
         + "".join(f'<p class="note">{esc(note)}</p>' for note in notes if note)
         + f"<p>outcomes: {esc(outcomes)}</p><h2>Paired differences (B − A)</h2>"
         + '<p class="hint">mean over samples where both runs have a value; bootstrap 95% '

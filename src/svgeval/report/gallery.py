@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from svgeval.report.page import script_json
-from svgeval.report.renders import Rendered, RenderStore
+from svgeval.report.renders import Rendered, RenderStore, run_failures
 from svgeval.report.sources import SampleSources, output_svg
 from svgeval.runner.records import SampleRecord
 
@@ -143,7 +143,7 @@ def write_gallery(
     page_size: int = 50,
 ) -> GalleryData:
     """Render what the gallery shows and write ``data/samples.js`` and the details files."""
-    renders = store.render_all(svgs_to_render(samples, sources))
+    renders = store.render_all(svgs_to_render(samples, sources), run_failures(samples))
     svg_task = any(output_svg(record) for record in samples) or any(
         sources.reference_svg(record.id) for record in samples
     )

@@ -11,16 +11,17 @@ registry and :func:`fill` writes it as a :class:`~svgeval.report.tables.Table`:
   model, and under each of the paper's metrics one column per tier.
 
 Both read the plain keys (the paper's protocol); the other readings are in the flat layout.
-Best values follow each metric's declared direction.
+Best values follow each metric's declared direction, never on an incomplete run or a
+degenerate baseline (:func:`ranked_cells`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from svgeval.report.page import arrow
+from svgeval.metrics.registry import MetricInfo
 from svgeval.report.runs import LoadedRun
-from svgeval.report.summary import format_value
+from svgeval.report.summary import BEST_AT_NOTE, arrow, format_value, has_best_at
 from svgeval.report.tables import Cell, Column, Table, number_cells
 from svgeval.tasks import get_task
 from svgeval.tasks.tables import GroupColumnsTable, MetricRowsTable, PaperTable
@@ -46,29 +47,50 @@ def model_notes(runs: Sequence[LoadedRun], labels: Sequence[str]) -> list[str]:
     return ["models: " + "; ".join(named)] if named else []
 
 
+def ranked_cells(runs: Sequence[LoadedRun], values: Sequence[float | None],
+                 info: MetricInfo | None, text: Callable[[float | None], str]) -> list[Cell]:
+    """The runs' values of one metric, the best marked among the complete runs that are not
+    degenerate baselines, and only where it beats every degenerate baseline's value."""
+    return number_cells(values, info, text,
+                        eligible=[run.answered_all and not run.degenerate for run in runs],
+                        degenerate=[run.degenerate for run in runs])
+
+
+def marked_labels(runs: Sequence[LoadedRun], labels: Sequence[str]) -> list[str]:
+    """Each label, with ``(incomplete: 420/600 answered)`` after a run that lacks answers."""
+    return [label + (f" ({run.incomplete})" if run.incomplete else "")
+            for run, label in zip(runs, labels)]
+
+
 def incomplete_notes(runs: Sequence[LoadedRun], labels: Sequence[str]) -> list[str]:
-    """A line per run that lacks samples."""
-    return [
-        f"{label} is incomplete: {run.results.n} of {run.results.n_expected} samples"
+    """A line per run that lacks answers, and one naming the degenerate baselines."""
+    notes = [
+        f"{label} is incomplete: {run.n_answered} of {run.results.n_expected} samples answered"
+        f" ({run.results.n_missing} without a record, {run.results.n - run.n_answered} whose "
+        "request failed); its values are never marked best"
         for run, label in zip(runs, labels)
-        if not run.results.complete
+        if run.incomplete
     ]
+    baselines = [label for run, label in zip(runs, labels) if run.degenerate]
+    if baselines:
+        notes.append(f"degenerate baselines (answers made without doing the task): "
+                     f"{', '.join(baselines)}; no value they reach is marked best")
+    return notes + [note for run in runs for note in run.notes]
 
 
 def metric_rows(layout: MetricRowsTable, runs: Sequence[LoadedRun], labels: Sequence[str],
                 title: str) -> Table:
     """Subtasks and metrics as rows, models as columns."""
     columns = [Column("task", "Task"), Column("metric", "Metric")] + [
-        Column(label, label) for label in labels
+        Column(label, label) for label in marked_labels(runs, labels)
     ]
     rows = []
     for row in layout.rows:
         key = f"{row.group}/{row.metric}"
         values = [run.results.metrics.get(key) for run in runs]
-        text = percent if row.percent else format_value
-        higher = runs[0].higher_is_better(row.metric)
-        cells = number_cells(values, higher, text)
-        rows.append([Cell(row.label), Cell(row.metric_label + arrow(higher)), *cells])
+        info = runs[0].info(row.metric)
+        cells = ranked_cells(runs, values, info, percent if row.percent else format_value)
+        rows.append([Cell(row.label), Cell(row.metric_label + arrow(info)), *cells])
     notes = model_notes(runs, labels) + incomplete_notes(runs, labels)
     if layout.notes_invalid:
         invalid = [
@@ -93,18 +115,19 @@ def group_columns(layout: GroupColumnsTable, runs: Sequence[LoadedRun], labels: 
         return "n/a" if value is None else f"{value:.{layout.decimals}f}"
 
     for metric, name in layout.metrics:
-        higher = runs[0].higher_is_better(metric)
+        info = runs[0].info(metric)
         for group in groups:
             key = f"{group}/{metric}"
-            columns.append(Column(key, f"{name} {group}"))
+            columns.append(Column(key, f"{name} {group}{arrow(info)}"))
             values = [run.results.metrics.get(key) for run in runs]
-            per_column.append(number_cells(values, higher, text))
+            per_column.append(ranked_cells(runs, values, info, text))
     rows = [
         [Cell(label)] + [column[index] for column in per_column]
-        for index, label in enumerate(labels)
+        for index, label in enumerate(marked_labels(runs, labels))
     ]
+    best_at = [BEST_AT_NOTE] if has_best_at(runs[0].config.task, dict(layout.metrics)) else []
     return Table(title=f"{title} ({layout.name} layout)", columns=columns, rows=rows,
-                 notes=model_notes(runs, labels) + incomplete_notes(runs, labels))
+                 notes=best_at + model_notes(runs, labels) + incomplete_notes(runs, labels))
 
 
 def fill(layout: PaperTable, runs: Sequence[LoadedRun], labels: Sequence[str],

@@ -12,12 +12,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
-from svgeval.report.layouts import fill, incomplete_notes, paper_table
-from svgeval.report.page import arrow
+from svgeval.report.layouts import (
+    fill,
+    incomplete_notes,
+    marked_labels,
+    paper_table,
+    ranked_cells,
+)
 from svgeval.report.runs import LoadedRun, ReportError, run_labels
-from svgeval.report.summary import format_value
-from svgeval.report.tables import WRITERS, Cell, Column, Table, number_cells
+from svgeval.report.summary import BEST_AT_NOTE, arrow, format_metric, has_best_at
+from svgeval.report.tables import WRITERS, Cell, Column, Table
 
 FORMATS = tuple(WRITERS)
 LAYOUTS = ("auto", "paper", "flat")
@@ -86,20 +92,24 @@ def flat_table(runs: Sequence[LoadedRun], labels: Sequence[str], title: str) -> 
     """One row per run (model, counts), one column per ``results.json`` key."""
     keys = ordered_keys(runs)
     columns = [Column("run", "run"), Column("model", "model"), Column("n", "n"),
+               Column("n_expected", "of"), Column("n_answered", "answered"),
                Column("n_valid", "valid"), Column("complete", "complete")]
-    columns += [Column(key, key + arrow(runs[0].higher_is_better(key))) for key in keys]
-    per_key = [
-        number_cells([run.results.metrics.get(key) for run in runs],
-                     runs[0].higher_is_better(key), format_value)
-        for key in keys
-    ]
+    columns += [Column(key, key + arrow(runs[0].info(key))) for key in keys]
+    per_key = []
+    for key in keys:
+        info = runs[0].info(key)
+        per_key.append(ranked_cells(runs, [run.results.metrics.get(key) for run in runs], info,
+                                    partial(format_metric, info=info)))
     rows = [
         [Cell(label), Cell(run.config.model), Cell(str(run.results.n)),
+         Cell(str(run.results.n_expected)), Cell(str(run.n_answered)),
          Cell(str(run.results.n_valid)), Cell(str(run.results.complete).lower())]
         + [column[index] for column in per_key]
         for index, (run, label) in enumerate(zip(runs, labels))
     ]
-    return Table(title=title, columns=columns, rows=rows, notes=incomplete_notes(runs, labels))
+    best_at = [BEST_AT_NOTE] if has_best_at(runs[0].config.task, keys) else []
+    return Table(title=title, columns=columns, rows=rows,
+                 notes=best_at + incomplete_notes(runs, labels))
 
 
 def board_table(board: Board, format_: str, layout: str) -> Table:
@@ -111,6 +121,8 @@ def board_table(board: Board, format_: str, layout: str) -> Table:
     if layout == "paper" or (layout == "auto" and format_ != "csv" and paper is not None):
         assert paper is not None
         return fill(paper, board.runs, labels, board.title)
+    if format_ != "csv":  # CSV keeps the bare name: its columns say what the run lacks
+        labels = marked_labels(board.runs, labels)
     return flat_table(board.runs, labels, board.title)
 
 

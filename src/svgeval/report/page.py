@@ -76,10 +76,3 @@ def table(header: list[str], rows: Iterable[list[str]], css: str = "") -> str:
     body = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
     klass = f' class="{esc(css)}"' if css else ""
     return f"<table{klass}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-
-
-def arrow(higher_is_better: bool | None) -> str:
-    """``↑``, ``↓`` or nothing, for a metric's direction."""
-    if higher_is_better is None:
-        return ""
-    return " ↑" if higher_is_better else " ↓"

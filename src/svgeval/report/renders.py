@@ -7,6 +7,12 @@ hash of its SVG code and size: the same SVG is drawn once however many samples s
 unchanged input and the identity model's answer), and a second build of the report reuses every
 file already there. A render that fails is remembered the same way, in a ``.fail`` file holding
 its reason.
+
+A render the run itself could not make is not attempted again: :func:`run_failures` reads from
+the records which answers failed to render and how (a timeout, the sanitizer's refusal), and
+:meth:`RenderStore.render_all` shows that outcome for every SVG equal to such an answer (the
+input an unchanged answer repeats included), so a report never waits again on what hung in
+the run.
 """
 
 from __future__ import annotations
@@ -14,15 +20,18 @@ from __future__ import annotations
 import hashlib
 import io
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image
 
+from svgeval.report.sources import output_svg
+from svgeval.runner.records import SampleRecord
 from svgeval.svg.isolation import CallOutcome, Renderer
 from svgeval.svg.render import RenderSpec, render_svg_uint8
+from svgeval.tasks.base import FailureKind
 
 REPORT_SPEC = RenderSpec.square(160)
 """Size of a report render: large enough to see a 72 px benchmark icon's detail."""
@@ -47,11 +56,25 @@ class Rendered:
 
 @dataclass
 class RenderCounts:
-    """What a build did: renders drawn now, found from an earlier build, and failed."""
+    """What a build did: renders drawn now, found from an earlier build, failed, and not
+    attempted because they failed in the run."""
 
     drawn: int = 0
     reused: int = 0
     failed: int = 0
+    failed_in_run: int = 0
+
+
+def run_failures(records: Iterable[SampleRecord]) -> dict[str, str]:
+    """The answers whose render failed in the run, each with how, as the store words its own
+    failures (``timeout: ...``)."""
+    failed = {}
+    for record in records:
+        failure, svg = record.failure, output_svg(record)
+        if failure is not None and failure.kind == FailureKind.RENDER and svg is not None:
+            how = f"{failure.reason or 'unknown'}: {failure.detail or 'no detail'}"
+            failed[svg] = f"{how} (in the run; not drawn again)"
+    return failed
 
 
 def _write_atomically(path: Path, data: bytes) -> None:
@@ -106,14 +129,22 @@ class RenderStore:
         self.counts.failed += 1
         return Rendered(error=error)
 
-    def render_all(self, svgs: Iterable[str]) -> dict[str, Rendered]:
-        """Every SVG's render by :meth:`key`, drawing only those not drawn before."""
+    def render_all(
+        self, svgs: Iterable[str], failed_in_run: Mapping[str, str] | None = None
+    ) -> dict[str, Rendered]:
+        """Every SVG's render by :meth:`key`, drawing only those not drawn before and not in
+        ``failed_in_run`` (SVG -> how its render failed in the run, see :func:`run_failures`)."""
         self.folder.mkdir(parents=True, exist_ok=True)
         todo: dict[str, str] = {}
         done: dict[str, Rendered] = {}
+        failed_in_run = failed_in_run or {}
         for svg in svgs:
             key = self.key(svg)
             if key in done or key in todo:
+                continue
+            if svg in failed_in_run:
+                done[key] = Rendered(error=failed_in_run[svg])
+                self.counts.failed_in_run += 1
                 continue
             known = self._known(key)
             if known is None:

@@ -14,11 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from svgeval.report.gallery import write_gallery
-from svgeval.report.page import arrow, copy_assets, document, esc, number, table
+from svgeval.report.page import copy_assets, document, esc, table
 from svgeval.report.plots import Plot, distribution_plots
 from svgeval.report.renders import RenderCounts, RenderStore
 from svgeval.report.runs import LoadedRun
 from svgeval.report.sources import SampleSources
+from svgeval.report.summary import BEST_AT_NOTE, arrow, format_metric, has_best_at
 
 GALLERY = """
 <section id="gallery">
@@ -66,6 +67,7 @@ def _meta(run: LoadedRun) -> str:
         ("model", config.model + (f" at {config.base_url}" if config.base_url else "")),
         ("samples", f"{results.n} of {results.n_expected}"
                     + ("" if results.complete else f" ({results.n_missing} missing)")),
+        ("answered", f"{run.n_answered} of {results.n_expected}"),
         ("valid outputs", str(results.n_valid)),
         ("task options", _options(config.task_options)),
         ("data", f"{config.data or 'downloaded release'} (hash {config.dataset_hash[:12]})"),
@@ -78,11 +80,12 @@ def _meta(run: LoadedRun) -> str:
 
 
 def _notes(run: LoadedRun, sources: SampleSources) -> str:
-    notes = [sources.note]
-    if not run.results.complete:
+    notes = [sources.note, *run.notes]
+    if run.incomplete:
         notes.append(
-            f"this run is incomplete: {run.results.n_missing} samples have no record "
-            "(`svgeval run ... --resume` completes it)"
+            f"this run is {run.incomplete}: {run.results.n_missing} samples have no record and "
+            f"{run.results.n - run.n_answered} a request that failed "
+            "(`svgeval run ... --resume` asks them again)"
         )
     notes += [f"{metric} not computed: {why}" for metric, why in run.results.not_computed.items()]
     return "".join(f'<p class="note">{esc(note)}</p>' for note in notes if note)
@@ -92,21 +95,23 @@ def _metric_cell(run: LoadedRun, key: str) -> str:
     value = run.results.metrics.get(key)
     if key not in run.results.metrics:
         return ""
+    info = run.info(key)
     stats = run.results.stats.get(key)
     extra = ""
     if stats is not None:
         interval = stats.ci95
         if interval is not None:
-            extra += f'<span class="ci">[{number(interval[0])}, {number(interval[1])}]</span>'
+            low, high = (format_metric(bound, info) for bound in interval)
+            extra += f'<span class="ci">[{esc(low)}, {esc(high)}]</span>'
         extra += f'<span class="n">n = {stats.n}</span>'
-    return f'<span class="v">{esc(number(value))}</span>{extra}'
+    return f'<span class="v">{esc(format_metric(value, info))}</span>{extra}'
 
 
 def _metrics_table(run: LoadedRun) -> str:
     groups = run.groups()
     names = list(dict.fromkeys(key.rsplit("/", 1)[-1] for key in run.results.metrics))
     header = ["group", "n", "valid", "invalid"] + [
-        name + arrow(run.higher_is_better(name)) for name in names
+        name + arrow(run.info(name)) for name in names
     ]
     rows = []
     for group in groups:
@@ -158,12 +163,15 @@ def build_report(
     gallery = write_gallery(out_dir, samples, sources, store, directions, run.groups())
     plots = distribution_plots(samples, directions, out_dir / "plots", run.groups())
     title = f"{run.config.task} · {run.config.model}"
+    best_at = f"; {BEST_AT_NOTE}" if has_best_at(run.config.task, run.results.metrics) else ""
+    if run.incomplete:
+        title += f" · {run.incomplete}"
     body = (
         f"<header><h1>{esc(title)}</h1><p class=\"sub\">svgeval report of "
         f"<code>{esc(run.root)}</code></p></header>\n"
         f"<section id=\"summary\"><h2>Summary</h2>{_meta(run)}{_notes(run, sources)}"
         f"<h3>Metrics</h3><p class=\"hint\">mean, bootstrap 95% interval, values averaged; "
-        f"↑/↓: higher/lower is better</p>{_metrics_table(run)}"
+        f"↑/↓: higher/lower is better{best_at}</p>{_metrics_table(run)}"
         f"<h3>Failures by kind</h3>{_failures_table(run)}"
         f"{_plots(plots, out_dir)}</section>\n{GALLERY}"
     )

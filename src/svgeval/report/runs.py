@@ -2,7 +2,12 @@
 
 Reports never call a model: everything comes from the typed records of a run directory
 (:mod:`svgeval.runner.records`). A directory that is not a finished run stops with one line
-(:class:`ReportError`, a ``ValueError`` the command line prints as such).
+(:class:`ReportError`, a ``ValueError`` the command line prints as such), and so does one whose
+files are not of one run: a ``results.json`` of another task, model or task version than its
+``config.json``, or one that counts samples the records do not hold (another run's, or one
+written before an interrupted ``--resume``). The one difference that is reported rather than
+refused is a last line of ``samples.jsonl`` cut short by a kill, which the readers leave out:
+:attr:`LoadedRun.notes` says so, with the count ``results.json`` has.
 """
 
 from __future__ import annotations
@@ -11,9 +16,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from svgeval.audit import BASELINES
+from svgeval.metrics.registry import MetricInfo
+from svgeval.report.summary import answered_note, metric_info, n_answered
 from svgeval.runner.records import Results, RunConfig, SampleRecord
-from svgeval.runner.run_dir import RunDir, latest_by_id
-from svgeval.tasks import get_task
+from svgeval.runner.run_dir import RunDir, cut_short, latest_by_id, latest_by_key
+
+DEGENERATE_MODELS = frozenset(
+    {"identity", *(f"audit:{name}" for name in BASELINES if name != "oracle")}
+)
+"""Model specs of degenerate baselines (the No Edit model, the audit's baselines but the
+oracle): answers made without doing the task, whose values are never marked best."""
 
 
 class ReportError(ValueError):
@@ -32,6 +45,8 @@ class LoadedRun:
     """``results.json``."""
     samples: list[SampleRecord]
     """The last record of each sample, in file order."""
+    notes: tuple[str, ...] = ()
+    """What a reader must know about the files (a record left out)."""
 
     @property
     def name(self) -> str:
@@ -41,7 +56,34 @@ class LoadedRun:
     def higher_is_better(self, metric: str) -> bool | None:
         """The direction of a per-sample metric (``mse``) or a results key (``easy/acc``),
         declared by the registered metric behind it (None: unknown)."""
-        return metric_direction(self.config.task, metric)
+        info = self.info(metric)
+        return info.higher_is_better if info is not None else None
+
+    def info(self, metric: str) -> MetricInfo | None:
+        """The registered metric behind a per-sample metric or a results key (None: unknown)."""
+        return metric_info(self.config.task, metric)
+
+    @property
+    def n_answered(self) -> int:
+        """Work units the model answered (:func:`~svgeval.report.summary.n_answered`)."""
+        return n_answered(self.results)
+
+    @property
+    def answered_all(self) -> bool:
+        """True when every sample asked for has a record with an answer."""
+        return answered_note(self.results) is None
+
+    @property
+    def degenerate(self) -> bool:
+        """True for a degenerate baseline's run (:data:`DEGENERATE_MODELS`)."""
+        return self.config.model in DEGENERATE_MODELS
+
+    @property
+    def incomplete(self) -> str | None:
+        """``incomplete: 420/600 answered`` for a run that lacks answers (None otherwise)."""
+        if self.answered_all:
+            return None
+        return f"incomplete: {self.n_answered}/{self.results.n_expected} answered"
 
     def groups(self) -> list[str]:
         """The run's groups (subtasks, tiers) in the order of ``results.json``."""
@@ -57,16 +99,6 @@ class LoadedRun:
         return list(names)
 
 
-def metric_direction(task: str, metric: str) -> bool | None:
-    """True when higher is better for ``metric`` of ``task`` (a ``<group>/`` prefix is
-    ignored); None when the task or the metric declares no direction."""
-    name = metric.rsplit("/", 1)[-1]
-    try:
-        return get_task(task).higher_is_better(name)
-    except KeyError:
-        return None
-
-
 def load_run(root: Path) -> LoadedRun:
     """Read and check the run directory ``root``."""
     if not root.is_dir():
@@ -80,9 +112,54 @@ def load_run(root: Path) -> LoadedRun:
         raise ReportError(
             f"{root} has no results.json (an interrupted run); `svgeval score {root}` writes it"
         )
-    first_epoch = (record for record in run_dir.read_samples() if record.epoch == 1)
+    _check_one_run(root, config, results)
+    records = run_dir.read_samples()
+    notes = _check_records(root, results, list(latest_by_key(records).values()),
+                           cut_short(run_dir.samples, SampleRecord))
+    first_epoch = (record for record in records if record.epoch == 1)
     samples = list(latest_by_id(first_epoch).values())  # one record per sample
-    return LoadedRun(root=root, config=config, results=results, samples=samples)
+    return LoadedRun(root=root, config=config, results=results, samples=samples, notes=notes)
+
+
+def _check_one_run(root: Path, config: RunConfig, results: Results) -> None:
+    """Refuse a ``results.json`` of another task, task version or model than ``config.json``."""
+    found = [(name, mine, theirs) for name, mine, theirs in (
+        ("task", config.task, results.task),
+        ("task version", config.task_version, results.task_version),
+        ("model", config.model, results.model),
+    ) if mine != theirs]
+    if found:
+        what = "; ".join(f"{name} {theirs!r} in results.json, {mine!r} in config.json"
+                         for name, mine, theirs in found)
+        raise ReportError(
+            f"{root}: results.json and config.json are of different runs ({what}); put back the "
+            f"run's own files, or run `svgeval score {root}` to compute results.json again"
+        )
+
+
+def _check_records(root: Path, results: Results, records: Sequence[SampleRecord],
+                   cut: bool) -> tuple[str, ...]:
+    """Refuse a ``results.json`` counting samples the records do not hold, unless the one
+    missing is a last line cut short, which the returned note reports."""
+    held: dict[str, int] = {}
+    for record in records:
+        held[record.group] = held.get(record.group, 0) + 1
+    short = {group: (held.get(group, 0), int(count.get("n", 0)))
+             for group, count in results.counts.items() if held.get(group, 0) < count.get("n", 0)}
+    if not short:
+        return ()
+    lacking = sum(counted - found for found, counted in short.values())
+    if cut and lacking == 1:
+        note = (f"{root / 'samples.jsonl'} ends with a line cut short (a write interrupted by a "
+                f"kill), left out: {len(records)} samples are shown, results.json counts "
+                f"{results.n}; `svgeval score {root}` scores the run's answers again")
+        return (note,)
+    group, (found, counted) = next(iter(short.items()))
+    raise ReportError(
+        f"{root}: results.json counts {counted} samples in group {group}, samples.jsonl holds "
+        f"{found}: results.json is another run's, or older than the records (an interrupted "
+        f"--resume); run `svgeval score {root}` to compute it from the records"
+    )
 
 
 def run_labels(runs: Sequence[LoadedRun]) -> list[str]:

@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from svgeval.runner.identity import dataset_hash, task_from_config
+from svgeval.report.runs import ReportError
+from svgeval.runner.identity import dataset_hash, prompt_hash, task_from_config
 from svgeval.runner.other_run import load_samples
 from svgeval.runner.records import RunConfig, SampleRecord
 from svgeval.svg.extract import extract_svg
@@ -52,6 +53,20 @@ class SampleSources:
     def reference_svg(self, sample_id: str) -> str | None:
         """The reference answer's SVG (None: not an SVG task, or no data)."""
         return self.references.get(sample_id)
+
+    def check_answers(self, root: Path, records: Sequence[SampleRecord]) -> None:
+        """Refuse records that do not answer this data's prompts: the data has the hash
+        ``config.json`` names, so ``config.json`` is another run's (nothing is checked when
+        the data is not available)."""
+        if not self.available:
+            return
+        other = sum(1 for record in records if (sample := self.samples.get(record.id)) is None
+                    or prompt_hash(sample) != record.prompt_hash)
+        if other:
+            raise ReportError(
+                f"{root}: {other} of {len(records)} records answer other prompts than the data "
+                "its config.json names: config.json is another run's; put back the run's own"
+            )
 
 
 def reference_svg(sample: Sample) -> str | None:

@@ -3,6 +3,11 @@
 Leaderboards and comparisons build a :class:`Table` once; each writer renders it. Values keep
 their exact float so CSV round-trips the numbers of ``results.json`` bit for bit (``repr``);
 the other formats show the formatted text and mark the best value of each comparison in bold.
+
+The best value follows the registered metric (:func:`rank_key`): its direction, or the distance
+to the value it is best at (RLD: 0); counts are not ranked. It is marked only on a value that
+may win (:func:`mark_best`): not on an incomplete run's, not on a degenerate baseline's, and not
+when a degenerate baseline in the same comparison does as well.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from svgeval.metrics.registry import MetricInfo
 from svgeval.report.page import esc
 
 
@@ -43,23 +49,51 @@ class Table:
     notes: list[str] = field(default_factory=list)
 
 
-def mark_best(values: Sequence[float | None], higher_is_better: bool | None) -> list[bool]:
-    """Which of ``values`` are the best (ties all marked; nothing for an unknown direction or
-    fewer than two values)."""
-    present = [value for value in values if value is not None]
-    if higher_is_better is None or len(present) < 2:
+def rank_key(info: MetricInfo | None) -> Callable[[float], float] | None:
+    """A key that is lower for better values of the metric ``info`` (None: no declared
+    direction)."""
+    if info is None:
+        return None
+    if info.best_at is not None:
+        target = info.best_at
+        return lambda value: abs(value - target)
+    return (lambda value: -value) if info.higher_is_better else (lambda value: value)
+
+
+def mark_best(
+    values: Sequence[float | None],
+    info: MetricInfo | None,
+    eligible: Sequence[bool] | None = None,
+    degenerate: Sequence[bool] | None = None,
+) -> list[bool]:
+    """Which of ``values`` are marked best: the best of the ``eligible`` ones (ties all marked),
+    unless a ``degenerate`` one is as good; nothing for a metric without a direction, a count
+    (it grows with the samples, it does not rank them) or fewer than two values."""
+    key = rank_key(info)
+    none = [False] * len(values)
+    if key is None or info is None or info.count or sum(v is not None for v in values) < 2:
+        return none
+    eligible = eligible if eligible is not None else [True] * len(values)
+    degenerate = degenerate if degenerate is not None else none
+    contenders = [key(value) for value, ok in zip(values, eligible) if ok and value is not None]
+    if not contenders:
+        return none
+    best = min(contenders)
+    floors = [key(value) for value, low in zip(values, degenerate) if low and value is not None]
+    if floors and best >= min(floors):
         return [False] * len(values)
-    best = max(present) if higher_is_better else min(present)
-    return [value is not None and value == best for value in values]
+    return [ok and value is not None and key(value) == best for value, ok in zip(values, eligible)]
 
 
 def number_cells(
     values: Sequence[float | None],
-    higher_is_better: bool | None,
+    info: MetricInfo | None,
     text: Callable[[float | None], str],
+    eligible: Sequence[bool] | None = None,
+    degenerate: Sequence[bool] | None = None,
 ) -> list[Cell]:
-    """Cells of values compared with each other, the best marked."""
-    marks = mark_best(values, higher_is_better)
+    """Cells of values compared with each other, the best marked (see :func:`mark_best`)."""
+    marks = mark_best(values, info, eligible, degenerate)
     return [
         Cell(text=text(value), value=value, numeric=True, best=mark)
         for value, mark in zip(values, marks)
@@ -120,7 +154,8 @@ def to_html(table: Table) -> str:
 _LATEX = {
     "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
     "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-    "↑": r"$\uparrow$", "↓": r"$\downarrow$", "·": r"$\cdot$", "†": r"$\dagger$",
+    "↑": r"$\uparrow$", "↓": r"$\downarrow$", "→": r"$\rightarrow$", "·": r"$\cdot$",
+    "†": r"$\dagger$",
 }
 
 

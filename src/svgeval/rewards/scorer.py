@@ -3,31 +3,50 @@
 :class:`RewardScorer` turns (completion, reference, task) triples into :class:`RewardResult`
 values following a :class:`~svgeval.rewards.presets.RewardPreset`. Renders go through
 :func:`svgeval.svg.batch.render_many`, so they run in worker processes behind the sanitiser with
-the time and memory limits of evaluation; reference renders are kept in an in-process LRU cache
-(and, with ``cache_dir``, on disk), so the 8 rollouts of a prompt render their reference once.
+the time and memory limits of evaluation; reference renders are kept in memory, compressed and
+bounded in bytes (:class:`~svgeval.svg.render_memo.RenderMemo`, least recently used evicted
+first), so the 8 rollouts of a prompt render their reference once.
+
+A scorer is checked when it is built (:mod:`svgeval.rewards.availability`): the packages and
+weights its components need, and one tiny render through its workers; what is missing raises
+:class:`~svgeval.rewards.availability.RewardUnavailable` then, not at the first call. The test
+render is skipped in a process started by multiprocessing: a render worker that runs a calling
+script without a main guard builds the script's reward too, and must not start a pool of its
+own. A scorer may be called from several threads at once (the reward server does).
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import threading
 import time
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import TracebackType
 
 import numpy as np
 from typing_extensions import Self
 
 from svgeval.rewards import components as comp
-from svgeval.rewards.presets import RewardPreset, get_reward_preset
+from svgeval.rewards.availability import RewardUnavailable, check_packages, check_weights
+from svgeval.rewards.presets import PRESETS, RewardPreset, get_reward_preset
 from svgeval.svg.batch import Rendered, render_many
 from svgeval.svg.extract import extract_svg
 from svgeval.svg.isolation import DEFAULT_TIMEOUT_S, Renderer, RenderFunction
 from svgeval.svg.render import RenderFailure, RenderSpec, render_svg_uint8
-from svgeval.svg.render_memo import render_key
+from svgeval.svg.render_memo import RenderMemo, render_key
 
 TASK_ALIASES = {"svg_editing": "edit", "editing": "edit", "caption": "captioning",
                 "svg_captioning": "captioning", "im2svg": "img2svg", "image2svg": "img2svg"}
+
+DEFAULT_REFERENCE_CACHE_BYTES = 64 * 1024 * 1024
+"""Compressed reference renders kept in memory: at 128 px, about 16,000 SVGEditBench icons (a
+render of 48 KiB raw packs to 0.8-9.8 KiB, median 4.1 KiB), or 1,300 renders that do not
+compress at all."""
+
+PROBE_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8">'
+             '<rect width="8" height="8" fill="#ff0000"/></svg>')
+"""Drawn through the workers to check that they render: every pixel must come out red."""
 
 
 @dataclass(frozen=True)
@@ -47,8 +66,11 @@ class RewardScorer:
     """Scores batches with one preset, or with the preset named by each row's task.
 
     ``preset="by_task"`` picks each row's preset from its ``task`` (``TASK_ALIASES`` apply);
-    ``weights`` and ``penalty`` override the preset's. Use as a context manager, or call
-    :meth:`close` (the render workers are shared by every call).
+    ``weights`` and ``penalty`` override the preset's. ``cache_bytes`` bounds the reference
+    renders kept in memory. Building it checks what its presets need (``by_task``: every preset's
+    packages and shipped weights; the BGE-M3 weights, a download, load at the first captioning
+    row) and raises :class:`RewardUnavailable` with one line when something is missing. Use as a
+    context manager, or call :meth:`close` (the render workers are shared by every call).
     """
 
     def __init__(
@@ -62,19 +84,25 @@ class RewardScorer:
         render_function: RenderFunction = render_svg_uint8,
         renderer: Renderer | None = None,
         bge_model_path: str | None = None,
-        cache_size: int = 4096,
+        cache_bytes: int = DEFAULT_REFERENCE_CACHE_BYTES,
     ) -> None:
         self.preset_name = preset if isinstance(preset, str) else preset.name
         self._fixed = None if preset == "by_task" else self._adjust(preset, weights, penalty)
         self._weights, self._penalty = weights, penalty
+        self._bge_model_path = bge_model_path
+        self._check_presets()
         self._renderer_name = getattr(render_function, "__name__", "render")
         self._own_renderer = renderer is None
         self.renderer = renderer or Renderer(workers, timeout_s, render_function=render_function)
-        self._bge_model_path = bge_model_path
-        self._cache: OrderedDict[str, Rendered] = OrderedDict()
-        self._cache_size = cache_size
+        self.references = RenderMemo(cache_bytes)
+        """Reference renders kept in memory (compressed, bounded in bytes, LRU)."""
+        self._lock = threading.Lock()
         self.render_seconds = 0.0
         """Wall time spent waiting for renders, summed over calls (for profiling)."""
+        problem = None if _in_a_child_process() else self.check_render()
+        if problem is not None:
+            self.close()
+            raise RewardUnavailable(f"the render workers cannot render: {problem}")
 
     @staticmethod
     def _adjust(preset: str | RewardPreset, weights: Mapping[str, float] | None,
@@ -83,18 +111,47 @@ class RewardScorer:
         if weights:
             chosen = chosen.with_weights(**weights)
         if penalty is not None:
-            from dataclasses import replace
-
             chosen = replace(chosen, penalty=penalty)
         return chosen
+
+    def _check_presets(self) -> None:
+        """Raise :class:`RewardUnavailable` now for what the presets need and is missing."""
+        if self._fixed is not None:
+            check_packages(self._fixed, f"preset {self._fixed.name!r}")
+            check_weights(self._fixed, f"preset {self._fixed.name!r}", bge=True,
+                          bge_model_path=self._bge_model_path)
+            return
+        for name in PRESETS:
+            preset = self._adjust(name, self._weights, self._penalty)
+            label = f"preset 'by_task' (rows of task {name!r})"
+            check_packages(preset, label)
+            check_weights(preset, label, bge=False)
+
+    def check_render(self) -> str | None:
+        """Draw :data:`PROBE_SVG` in a worker: None when it comes out red, else why not."""
+        try:
+            outcome = self.renderer.call(self.renderer.render_function, PROBE_SVG,
+                                         RenderSpec.square(8))
+        except Exception as error:  # noqa: BLE001 - a pool that cannot take work says why
+            return f"{type(error).__name__}: {error}"
+        if outcome.failure is not None:
+            return f"{outcome.failure.tag}: {outcome.failure.message}"
+        pixels = np.asarray(outcome.value)
+        if pixels.shape[:2] != (8, 8) or not (pixels[..., :3] == (255, 0, 0)).all():
+            return f"a red square rendered wrong (shape {pixels.shape}, first pixel {pixels.flat[:3]})"
+        return None
 
     def preset_for(self, task: str | None) -> RewardPreset:
         """The preset that scores a row of ``task``."""
         if self._fixed is not None:
             return self._fixed
+        known = ", ".join(sorted({*PRESETS, *TASK_ALIASES}))
         if task is None:
-            raise ValueError("preset 'by_task' needs a task for every row")
-        return self._adjust(TASK_ALIASES.get(task, task), self._weights, self._penalty)
+            raise ValueError(f"missing: preset 'by_task' needs every row's task (one of {known})")
+        name = TASK_ALIASES.get(task, task)
+        if name not in PRESETS:
+            raise ValueError(f"unknown task {task!r}; known: {known}")
+        return self._adjust(name, self._weights, self._penalty)
 
     def score(
         self,
@@ -172,20 +229,25 @@ class RewardScorer:
         try:
             return render_many(self.renderer, svgs, spec)
         finally:
-            self.render_seconds += time.perf_counter() - started
+            with self._lock:
+                self.render_seconds += time.perf_counter() - started
 
     def _reference_renders(self, svgs: list[str], spec: RenderSpec) -> list[Rendered]:
+        """Each reference's render: kept in memory, else drawn (and kept if it rendered; a
+        failure is drawn again next time, since a timeout can depend on the machine's load)."""
         keys = [render_key(s, spec, self._renderer_name) for s in svgs]
-        missing = list(dict.fromkeys(k for k in keys if k not in self._cache))
+        found: dict[str, Rendered] = {}
+        for key in dict.fromkeys(keys):
+            kept = self.references.lookup(key)
+            if kept is not None:
+                found[key] = kept
         sources = dict(zip(keys, svgs))
+        missing = [k for k in dict.fromkeys(keys) if k not in found]
         for key, image in zip(missing, self._render([sources[k] for k in missing], spec)):
-            self._cache[key] = image
-        for key in keys:
-            self._cache.move_to_end(key)
-        found = [self._cache[k] for k in keys]
-        while len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
-        return found
+            found[key] = image
+            if isinstance(image, np.ndarray):
+                self.references.remember(key, image)
+        return [found[k] for k in keys]
 
     def close(self) -> None:
         if self._own_renderer:
@@ -197,6 +259,13 @@ class RewardScorer:
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  traceback: TracebackType | None) -> None:
         self.close()
+
+
+def _in_a_child_process() -> bool:
+    """True in a process started by multiprocessing, also while it still runs the parent's
+    main module (``_inheriting``: multiprocessing's own flag for that phase)."""
+    return (multiprocessing.parent_process() is not None
+            or bool(getattr(multiprocessing.current_process(), "_inheriting", False)))
 
 
 def _failure(image: Rendered | None, missing: str) -> str | None:

@@ -80,7 +80,10 @@ def svg_reward(
     Rewards lie in [penalty, 1] (see :mod:`svgeval.rewards.presets`); a reference that cannot be
     rendered gives None. Renders run in ``workers`` isolated processes with a ``timeout_s``
     limit each; ``renderer`` is ``cairosvg`` (the papers'), ``resvg`` or ``skia``. The components
-    of the latest call are in ``.last_results``.
+    of the latest call are in ``.last_results``. What the preset needs is checked here: a
+    missing package or weights raises
+    :class:`~svgeval.rewards.availability.RewardUnavailable`, a missing renderer
+    :class:`~svgeval.svg.render_fast.RendererUnavailable`, each with the install to run.
     """
     from svgeval.svg.render_fast import render_function
 

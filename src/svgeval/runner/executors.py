@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 from svgeval.models.base import Model
 from svgeval.runner.metric_stage import MetricBackend, fill_batched_metrics, set_level_metrics
 from svgeval.runner.records import RecordKey, SampleRecord, Settings
-from svgeval.svg.isolation import Renderer
+from svgeval.svg.isolation import Renderer, RenderWorkersLost
 from svgeval.svg.render_fast import make_renderer
 from svgeval.tasks.base import Failure, FailureKind, MetricContext, Sample, Score, Task
 
@@ -41,9 +41,13 @@ class ExecutorError(RuntimeError):
 
 
 def score_sample(task: Task, sample: Sample, response: str, renderer: Renderer) -> dict[str, Any]:
-    """Score one response into the scoring fields of a record; a scorer crash is a failure."""
+    """Score one response into the scoring fields of a record; a scorer crash is a failure.
+    Render workers lost for good (:class:`RenderWorkersLost`) are svgeval's failure, not the
+    sample's: the error is raised and the run stops, keeping the samples it finished."""
     try:
         score = task.score(sample, response, renderer)
+    except RenderWorkersLost:
+        raise
     except Exception as error:  # noqa: BLE001 - a bug in a scorer must not take the run down
         last = traceback.format_exception_only(type(error), error)[-1].strip()
         return {"failure": Failure(kind=FailureKind.SCORER_ERROR, detail=last)}

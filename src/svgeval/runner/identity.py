@@ -13,7 +13,7 @@ import hashlib
 import importlib.metadata
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,10 @@ from svgeval.tasks.base import Sample, Task, TaskOptions
 class RunConflict(RuntimeError):
     """``--out`` already holds a different run, or a run that was not asked to resume."""
 
+
+RESCORE_ADVICE = ("svgeval score scores a run on its own data with its own task version: pass "
+                  "--data with the run's data, or use the svgeval version in its config.json")
+"""What a refused ``svgeval score`` advises (a resume advises other arguments or --out)."""
 
 VERSIONED_PACKAGES = ("cairosvg", "cairocffi", "lxml", "numpy", "pillow", "scikit-image")
 """Packages whose versions can change numbers; torch and transformers are added when loaded."""
@@ -105,15 +109,37 @@ def build_config(
     )
 
 
-def check_resumable(old: RunConfig, new: RunConfig, root: Path) -> None:
-    """Refuse to resume a run of another identity, or another ``--shard`` of the same run."""
+def _leaves(name: str, mine: Any, theirs: Any) -> Iterator[tuple[str, Any, Any]]:
+    """The differing values under ``name``, nested options one by one (``task_options.set.x``)."""
+    if isinstance(mine, dict) and isinstance(theirs, dict):
+        for key in dict.fromkeys([*mine, *theirs]):
+            if mine.get(key) != theirs.get(key):
+                yield from _leaves(f"{name}.{key}", mine.get(key), theirs.get(key))
+    else:
+        yield name, mine, theirs
+
+
+def identity_differences(old: RunConfig, new: RunConfig) -> list[str]:
+    """Each field of the identity that differs, with both values: ``model "identity" in the
+    directory, "oracle" now`` (a dataset hash cut to 12 characters)."""
     before, after = old.identity(), new.identity()
-    differing = [key for key in after if before[key] != after[key]]
+    lines = []
+    for key in (key for key in after if before[key] != after[key]):
+        for name, mine, theirs in _leaves(key, before[key], after[key]):
+            if key == "dataset_hash":
+                mine, theirs = str(mine)[:12], str(theirs)[:12]
+            shown = [json.dumps(value, ensure_ascii=False, default=str) for value in (mine, theirs)]
+            lines.append(f"{name} {shown[0]} in the directory, {shown[1]} now")
+    return lines
+
+
+def check_resumable(old: RunConfig, new: RunConfig, root: Path,
+                    advice: str = "resume with the same arguments or choose another --out") -> None:
+    """Refuse to resume a run of another identity, naming each difference with both values
+    and ending with ``advice``, or another ``--shard`` of the same run."""
+    differing = identity_differences(old, new)
     if differing:
-        raise RunConflict(
-            f"{root} holds a run with different {', '.join(differing)}; "
-            "resume with the same arguments or choose another --out"
-        )
+        raise RunConflict(f"{root} holds a run with a different {'; '.join(differing)}; {advice}")
     if old.settings.shard != new.settings.shard:
         held = f"shard {old.settings.shard}" if old.settings.shard else "every shard"
         flag = f"--shard {old.settings.shard}" if old.settings.shard else "no --shard"

@@ -20,10 +20,21 @@ the same files in any order.
 ``results.json`` is then made by :meth:`Runner.finish` from the records as they are (batched
 metric values they carry are kept; set-level metrics are computed again over the union), with
 ``n_missing`` and ``complete: false`` when units are missing.
+
+All of it is written into a hidden folder beside the output, ``.OUT.merging``
+(:func:`scratch_dir`), which :func:`put_in_place` renames to ``OUT`` once the merge has
+succeeded: a killed merge leaves ``OUT`` as it was (absent, or the run it held). An existing
+``OUT`` (``--force``) is first renamed to ``.OUT.replaced``; after the rename the files in it
+that are not run files (a report, notes) are moved into the new ``OUT`` and the rest is
+deleted. :func:`recover` tidies what a merge killed in the middle of that left: it puts the old
+``OUT`` back if the new one never arrived, carries its other files over otherwise, and deletes
+an unfinished ``.OUT.merging``.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -31,7 +42,13 @@ from typing import Any, TypeVar
 from svgeval.runner.identity import RunConflict
 from svgeval.runner.judging import judgment_cache
 from svgeval.runner.records import Record, RecordKey, ResponseRecord, RunConfig, SampleRecord
-from svgeval.runner.run_dir import RunDir, latest_by_key, rewrite_records, write_record
+from svgeval.runner.run_dir import (
+    RUN_FILES,
+    RunDir,
+    latest_by_key,
+    rewrite_records,
+    write_record,
+)
 from svgeval.runner.runner import Resumed, Runner
 
 IGNORED = {"created_at", "timing"}
@@ -140,3 +157,48 @@ def merged_work(runner: Runner, config: RunConfig) -> Resumed:
     units = runner.prepare_rescore(config).units
     records = latest_by_key(runner.run_dir.read_samples())
     return Resumed(units, {}, {unit.key: records[unit.key] for unit in units if unit.key in records})
+
+
+def scratch_dir(out: Path) -> Path:
+    """The hidden folder a merge into ``out`` is written in before it becomes ``out``."""
+    out = out.resolve()
+    return out.with_name(f".{out.name}.merging")
+
+
+def _aside_dir(out: Path) -> Path:
+    out = out.resolve()
+    return out.with_name(f".{out.name}.replaced")
+
+
+def _carry_over(old: Path, new: Path) -> None:
+    """Move the entries of ``old`` that are not run files into ``new``, then delete ``old``."""
+    for entry in old.iterdir():
+        is_run_file = any(entry.name.startswith(name) for name in RUN_FILES)
+        if not is_run_file and not (new / entry.name).exists():
+            os.replace(entry, new / entry.name)
+    shutil.rmtree(old)
+
+
+def recover(out: Path) -> str | None:
+    """Tidy what a merge into ``out`` killed in the middle left; a note when ``out`` changed."""
+    aside, note = _aside_dir(out), None
+    if aside.exists():
+        if out.exists():
+            _carry_over(aside, out)
+        else:
+            os.replace(aside, out)
+            note = f"{out}: put back, as a merge killed while replacing it left it"
+    shutil.rmtree(scratch_dir(out), ignore_errors=True)
+    return note
+
+
+def put_in_place(scratch: Path, out: Path) -> None:
+    """Rename the finished merge ``scratch`` to ``out``; an existing ``out`` is replaced (its
+    run files deleted, its other files carried over)."""
+    if not out.exists():
+        os.replace(scratch, out)
+        return
+    aside = _aside_dir(out)
+    os.replace(out, aside)
+    os.replace(scratch, out)
+    _carry_over(aside, out)

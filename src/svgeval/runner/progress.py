@@ -46,11 +46,13 @@ class RunMonitor:
         self.failures: Counter[str] = Counter()
         self._lock = threading.Lock()
 
-    def record(self, record: SampleRecord) -> None:
-        """Count a finished sample."""
+    def record(self, record: SampleRecord, asked: bool = True) -> None:
+        """Count a finished sample; its tokens only when the model was ``asked`` for it now
+        (not an answer from the run's cache)."""
         with self._lock:
             self.done += 1
-            self.tokens += record.usage.completion_tokens
+            if asked:
+                self.tokens += record.usage.completion_tokens
             if record.failure is not None:
                 self.failures[record.failure.kind.value] += 1
 

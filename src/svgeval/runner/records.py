@@ -1,10 +1,10 @@
 """The typed records of a run directory, checked whenever they are read back.
 
-``config.json`` is a :class:`RunConfig`, each line of ``responses.jsonl`` a
-:class:`ResponseRecord`, each line of ``samples.jsonl`` a :class:`SampleRecord`, each line of
-``judgments.jsonl`` a :class:`JudgmentRecord` and ``results.json`` a :class:`Results`. Every record carries :data:`SCHEMA_VERSION`; a reader
-(``--resume``, ``svgeval score``, reports) refuses a record written with another schema, or a
-corrupt record, with one line naming the file and the line (see :mod:`svgeval.runner.run_dir`).
+``config.json`` is a :class:`RunConfig`, a line of ``responses.jsonl`` a :class:`ResponseRecord`,
+of ``samples.jsonl`` a :class:`SampleRecord`, of ``judgments.jsonl`` a :class:`JudgmentRecord`,
+``results.json`` a :class:`Results`. Every record carries :data:`SCHEMA_VERSION`; a reader
+(``--resume``, ``svgeval score``, reports) refuses a record of another schema, or a corrupt
+one, with one line naming the file and the line (see :mod:`svgeval.runner.run_dir`).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from pydantic import (
     model_validator,
 )
 
+from svgeval.runner.safe_text import StorableText
 from svgeval.svg.forkserver import DEFAULT_RENDERER
 from svgeval.tasks.base import Failure
 
@@ -38,8 +39,7 @@ RecordKey = tuple[str, int]
 
 
 class OmitsDefaults(BaseModel):
-    """A model whose fields in :attr:`omitted_at_default` are left out of its JSON at their
-    default: a run with one epoch and no shard writes the bytes it always wrote."""
+    """A model whose :attr:`omitted_at_default` fields are left out of its JSON at default."""
 
     omitted_at_default: ClassVar[tuple[str, ...]] = ()
 
@@ -52,10 +52,11 @@ class OmitsDefaults(BaseModel):
         return data
 
 
-class Record(OmitsDefaults):
-    """Base of every run-directory record: a schema version, extra keys refused."""
+class Record(StorableText, OmitsDefaults):
+    """Base of every record: a schema version, extra keys refused, storable text (safe_text)."""
 
     model_config = ConfigDict(extra="forbid")
+    omitted_at_default: ClassVar[tuple[str, ...]] = ("replaced_surrogates",)
 
     schema_version: Literal[1] = 1
     """The record layout version (:data:`SCHEMA_VERSION`)."""
@@ -199,7 +200,7 @@ class Timing(BaseModel):
 class ResponseRecord(Record):
     """A line of ``responses.jsonl``: a model's raw answer, the run's cache."""
 
-    omitted_at_default = ("epoch",)
+    omitted_at_default = (*Record.omitted_at_default, "epoch")
 
     id: str
     """Sample id."""
@@ -228,9 +229,8 @@ class ResponseRecord(Record):
 class JudgmentRecord(Record):
     """A line of ``judgments.jsonl``: one reply of the judge model, the judge's cache.
 
-    A reply is reused whenever the same judge is asked the same messages at the same
-    temperature (``key``), so ``--resume`` and ``svgeval score`` never ask again for what the
-    judge answered. A failed request is recorded with its ``error`` and asked again.
+    A reply is reused for the same judge, messages and temperature (``key``): ``--resume`` and
+    ``score`` never ask twice. A failed request is recorded with its ``error``, asked again.
     """
 
     key: str
@@ -272,7 +272,7 @@ class JudgeFailure(BaseModel):
 class SampleRecord(Record):
     """A line of ``samples.jsonl``: one scored sample."""
 
-    omitted_at_default = ("epoch",)
+    omitted_at_default = (*Record.omitted_at_default, "epoch")
 
     id: str
     """Sample id."""
@@ -377,7 +377,7 @@ class EpochResults(BaseModel):
 class Results(Record):
     """``results.json``: the aggregate of a run."""
 
-    omitted_at_default = ("epochs",)
+    omitted_at_default = (*Record.omitted_at_default, "epochs")
 
     created_at: str = Field(default_factory=now)
     task: str

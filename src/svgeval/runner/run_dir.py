@@ -27,6 +27,7 @@ leaves the old file as it was.
 from __future__ import annotations
 
 import os
+import re
 import threading
 import time
 from collections.abc import Iterable
@@ -49,6 +50,8 @@ RESPONSES = "responses.jsonl"
 SAMPLES = "samples.jsonl"
 JUDGMENTS = "judgments.jsonl"
 RESULTS = "results.json"
+RUN_FILES = (CONFIG, RESPONSES, SAMPLES, JUDGMENTS, RESULTS)
+"""The files a run directory is made of (each may have scratch copies: ``NAME.tmp``)."""
 
 R = TypeVar("R", bound=BaseModel)
 
@@ -85,6 +88,31 @@ def read_records(path: Path, record_type: type[R]) -> list[R]:
                 continue
             raise CorruptRecord(f"{path} line {number}: {_problem(error)}") from None
     return records
+
+
+def cut_short(path: Path, record_type: type[BaseModel]) -> bool:
+    """True when the JSONL file ``path`` ends with a line that :func:`read_records` drops: no
+    newline after it and not a valid ``record_type`` (a write a kill cut short). Reads the
+    file's tail only."""
+    if not path.exists():
+        return False
+    with path.open("rb") as handle:
+        end = handle.seek(0, os.SEEK_END)
+        tail, start = b"", end
+        while start > 0 and b"\n" not in tail:
+            start = max(0, start - 65_536)
+            handle.seek(start)
+            tail = handle.read(end - start)
+    if not tail or tail.endswith(b"\n"):
+        return False
+    last = tail.rsplit(b"\n", 1)[-1].decode("utf-8", errors="replace")
+    if not last.strip():
+        return False
+    try:
+        record_type.model_validate_json(last)
+    except ValidationError:
+        return True
+    return False
 
 
 def read_record(path: Path, record_type: type[R]) -> R | None:
@@ -222,6 +250,13 @@ def latest_by_key(records: Iterable[K]) -> dict[RecordKey, K]:
     return by_key
 
 
+def folder_name(text: str) -> str:
+    """``text`` (a model spec) as the name of one folder inside its parent: each run of
+    characters other than letters, digits, ``.``, ``_`` and ``-`` becomes ``_`` (no ``/``, no
+    ``:``), and leading dots are dropped (neither ``..`` nor a hidden folder)."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).lstrip(".") or "_"
+
+
 class RunDir:
     """Paths and typed files of one run directory."""
 
@@ -252,4 +287,21 @@ class RunDir:
 
     def has_work(self) -> bool:
         return any(p.exists() for p in (self.config, self.samples, self.responses))
+
+    def describe(self) -> str:
+        """What the directory holds, for a message: ``a svgeditbench run of identity (started
+        ..., 72 samples recorded, results.json written)``."""
+        lines = 0
+        if self.samples.exists():
+            with self.samples.open("rb") as handle:
+                lines = sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(1 << 20), b""))
+        held = f"{lines} samples recorded" + (", results.json written" if self.results.exists()
+                                              else "")
+        try:
+            config = self.read_config()
+        except CorruptRecord:
+            config = None
+        if config is None:
+            return f"the records of a run without a readable config.json ({held})"
+        return f"a {config.task} run of {config.model} (started {config.created_at}, {held})"
 

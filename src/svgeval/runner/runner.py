@@ -26,6 +26,7 @@ from svgeval.runner.epochs import summarize, usage_totals
 from svgeval.runner.executors import make_executor
 from svgeval.runner.finished import FinishedRecords
 from svgeval.runner.identity import (
+    RESCORE_ADVICE,
     RunConflict,
     build_config,
     check_resumable,
@@ -131,8 +132,8 @@ class Runner:
         old = self.run_dir.read_config()
         if self.run_dir.has_work() and not resume:
             raise RunConflict(
-                f"{self.run_dir.root} already holds a run; pass --resume to continue it "
-                "or choose another --out"
+                f"{self.run_dir.root} already holds {self.run_dir.describe()}; pass --resume to "
+                "continue it or choose another --out"
             )
         if old is not None:
             check_resumable(old, config, self.run_dir.root)
@@ -165,7 +166,7 @@ class Runner:
         nothing (see :meth:`rescore`)."""
         units, current = self._load()
         same_judge = current.model_copy(update={"judge": config.judge})
-        check_resumable(config, same_judge, self.run_dir.root)
+        check_resumable(config, same_judge, self.run_dir.root, RESCORE_ADVICE)
         check_image_inputs(self.task, distinct_samples(units), self.model, self.judge)
         if current.judge != config.judge:  # re-judged: the run now carries this judge's verdicts
             judge = {"judge": current.judge, "judge_base_url": current.judge_base_url}
@@ -202,6 +203,8 @@ class Runner:
         response_log = (RecordAppender(self.run_dir.responses, flush_interval_s=free)
                         if generate else None)
         scratch = self.run_dir.samples.with_name(self.run_dir.samples.name + ".rescore")
+        if not generate:  # a re-score killed before it finished left its lines: start afresh
+            scratch.unlink(missing_ok=True)
         sample_log = RecordAppender(self.run_dir.samples if generate else scratch,
                                     flush_interval_s=SCORE_FLUSH_INTERVAL_S)
         model = executor.limit(self.model, self.settings.concurrency)
@@ -244,6 +247,7 @@ class Runner:
                 usage=cached.usage,
                 timing=cached.timing,
                 finish_reason=cached.finish_reason,
+                replaced_surrogates=cached.replaced_surrogates,  # the answer's, stored as U+FFFD
                 **scored,
             )
             sample_log.append(record)

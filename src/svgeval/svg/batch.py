@@ -12,7 +12,12 @@ faster than eight calls.
 Within a chunk, a per-SVG error (refused by the sanitiser, render error) becomes that SVG's
 failure. A chunk that dies as a whole (time limit, crash, out of memory) is retried one SVG per
 call, so a hostile SVG costs only its own render, under the same time limit as a lone render
-(it waits for the chunk's limit, then for its own).
+(it waits for the chunk's limit, then for its own). A lone render whose worker dies is drawn
+once more before its crash is recorded: a worker killed from outside (the OOM killer, ``kill``)
+costs a render, not a result. A chunk that a broken pool dropped was never the SVGs' doing: it
+is sent again as it was (:mod:`svgeval.svg.worker_pool` starts a new pool), and if the workers
+are lost for good (:class:`~svgeval.svg.worker_pool.RenderWorkersLost`) its renders raise that
+error instead of becoming failures.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from pebble import ProcessExpired
 
 from svgeval.svg.render import RenderFailure, RenderSpec
 from svgeval.svg.sanitize import SvgRejected
+from svgeval.svg.worker_pool import MAX_RESTARTS, RenderWorkersLost, is_pool_loss
 
 if TYPE_CHECKING:
     from svgeval.svg.isolation import Renderer
@@ -46,7 +52,7 @@ Rendered = NDArray[np.uint8] | RenderFailure
 """``uint8`` pixels, or why there are none."""
 
 Schedule = Callable[..., "Future[Any]"]
-"""``pebble.ProcessPool.schedule``: ``schedule(function, args=..., timeout=...)``."""
+"""``WorkerPool.schedule``: ``schedule(function, args=..., timeout=...)``."""
 
 
 def failure_from(error: BaseException, timeout_s: float) -> RenderFailure:
@@ -84,6 +90,10 @@ class _Request:
     spec: RenderSpec
     alone: bool = False
     """Render in a call of its own (a retry after its chunk died)."""
+    crashed: bool = False
+    """Its worker died once already while drawing it alone."""
+    pool_losses: int = 0
+    """Times a broken pool dropped its chunk."""
     future: Future[Rendered] = field(default_factory=Future)
 
 
@@ -103,7 +113,8 @@ class RenderBatcher:
         self._thread.start()
 
     def submit(self, svg: str | bytes, spec: RenderSpec) -> Future[Rendered]:
-        """The render of ``svg``, once a worker has drawn it (never an exception)."""
+        """The render of ``svg``, once a worker has drawn it: pixels or the SVG's failure; an
+        exception only when the machinery failed (:class:`RenderWorkersLost`)."""
         request = _Request(svg, spec)
         self._requests.put(request)
         return request.future
@@ -137,11 +148,10 @@ class RenderBatcher:
         try:
             future = self._schedule(render_chunk, args=(items, self._function),
                                     timeout=self._timeout_s)
-        except Exception as error:  # noqa: BLE001 - a broken pool fails the renders, not the run
+        except Exception as error:  # noqa: BLE001 - no worker can draw: the machinery failed
             self._slots.release()
-            failure = RenderFailure("crash", f"render workers unavailable: {error}"[:500])
             for request in chunk:
-                request.future.set_result(failure)
+                request.future.set_exception(error)
             return
         future.add_done_callback(lambda done: self._finish(chunk, done))
 
@@ -150,15 +160,29 @@ class RenderBatcher:
         try:
             results = done.result()
         except BaseException as error:  # noqa: BLE001 - the chunk died (a hostile SVG in it)
-            if len(chunk) == 1:
+            if is_pool_loss(error):
+                self._send_again(chunk, error)
+            elif len(chunk) > 1:
+                for request in chunk:
+                    request.alone = True
+                    self._requests.put(request)
+            elif isinstance(error, ProcessExpired) and not chunk[0].crashed:
+                chunk[0].crashed = True  # perhaps killed from outside: draw it once more
+                self._requests.put(chunk[0])
+            else:
                 chunk[0].future.set_result(failure_from(error, self._timeout_s))
-                return
-            for request in chunk:
-                request.alone = True
-                self._requests.put(request)
             return
         for request, result in zip(chunk, results):
             request.future.set_result(result)
+
+    def _send_again(self, chunk: list[_Request], error: BaseException) -> None:
+        """Queue a chunk that a broken pool dropped, unless pools keep dropping it."""
+        for request in chunk:
+            request.pool_losses += 1
+            if request.pool_losses > MAX_RESTARTS:
+                request.future.set_exception(RenderWorkersLost.after(error))
+            else:
+                self._requests.put(request)
 
 
 def render_many(renderer: Renderer, svgs: Sequence[str | bytes], spec: RenderSpec) -> list[

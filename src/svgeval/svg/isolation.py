@@ -1,19 +1,20 @@
 """Run renders in worker processes so that no SVG can take the run down.
 
-:class:`Renderer` keeps a pool of worker processes (``pebble``, forkserver start method). Each
-render has a wall-clock time limit and each worker an address-space limit; a render that hangs is
-killed at its limit, one that crashes the worker (SIGSEGV in a native renderer, out of memory)
-loses only that worker, which is replaced. Every outcome is a :class:`RenderOutcome`: either an
-image or a :class:`~svgeval.svg.render.RenderFailure`, never an exception and never a blank
-image standing in for a failure. Renders asked for at the same time travel to the workers in
-chunks (:mod:`svgeval.svg.batch`); an SVG drawn before in the run is not drawn again
-(:mod:`svgeval.svg.render_memo`).
+:class:`Renderer` keeps a pool of worker processes (:mod:`svgeval.svg.worker_pool`: pebble,
+forkserver start method, rebuilt when it breaks). Each render has a wall-clock time limit and
+each worker an address-space limit; a render that hangs is killed at its limit, one that crashes
+the worker (SIGSEGV in a native renderer, out of memory) loses only that worker, which is
+replaced. Every outcome is a :class:`RenderOutcome`: either an image or a
+:class:`~svgeval.svg.render.RenderFailure`, never a blank image standing in for a failure. The
+one exception is svgeval's own: :class:`~svgeval.svg.worker_pool.RenderWorkersLost` when no
+worker can run here, which is never an SVG's outcome. Renders asked for at the same time travel
+to the workers in chunks (:mod:`svgeval.svg.batch`); an SVG drawn before in the run is not drawn
+again (:mod:`svgeval.svg.render_memo`).
 """
 
 from __future__ import annotations
 
 import os
-import resource
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -21,15 +22,16 @@ from types import TracebackType
 from typing import Any, Generic, TypeVar
 
 import numpy as np
-from pebble import ProcessPool
+from pebble import ProcessExpired
 from typing_extensions import Self
 
 from svgeval.svg.batch import RenderBatcher, Rendered, failure_from
 from svgeval.svg.batch import RenderFunction as RenderFunction  # noqa: PLC0414 (re-exported)
-from svgeval.svg.forkserver import render_context
 from svgeval.svg.render import FloatImage, RenderFailure, RenderSpec, render_svg_uint8, to_float
 from svgeval.svg.render_cache import RenderCache
 from svgeval.svg.render_memo import RenderMemo, render_key
+from svgeval.svg.worker_pool import RenderWorkersLost as RenderWorkersLost  # noqa: PLC0414
+from svgeval.svg.worker_pool import WorkerPool, is_pool_loss
 
 T = TypeVar("T")
 
@@ -57,11 +59,6 @@ class CallOutcome(Generic[T]):
     failure: RenderFailure | None = None
 
 
-def _limit_memory(memory_mb: int) -> None:
-    limit = memory_mb * 1024 * 1024
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-
-
 class Renderer:
     """Isolated, time-limited CairoSVG rendering shared by all samples of a run.
 
@@ -85,14 +82,10 @@ class Renderer:
         self.memo = RenderMemo()
         """This renderer's renders kept in memory (see render_memo)."""
         self.render_function = render_function
-        """What draws each SVG in the workers (a module-level function)."""
+        """What draws each SVG in the workers (a function of an importable module: the workers do
+        not run the main script)."""
         self._renderer_id = f"{render_function.__module__}.{render_function.__qualname__}"
-        self._pool = ProcessPool(
-            max_workers=self.workers,
-            initializer=_limit_memory,
-            initargs=(memory_mb,),
-            context=render_context(),
-        )
+        self._pool = WorkerPool(self.workers, memory_mb)
         self._batcher = RenderBatcher(self._pool.schedule, self.workers, timeout_s,
                                       render_function)
 
@@ -127,21 +120,30 @@ class Renderer:
         """Run ``function(*args)`` in a worker with the same time and memory limits as a render.
 
         For any code that renders untrusted SVG itself (PSS renders every path): a hang, crash
-        or refusal becomes the outcome's ``failure``. ``function`` and its arguments must be
-        picklable (a module-level function). Blocks the calling thread.
+        or refusal becomes the outcome's ``failure``, retried as a render is (a call whose
+        worker dies is made once more, one a broken pool dropped is made again; see
+        :mod:`svgeval.svg.batch`). ``function`` must be importable by name from a module (not
+        defined in the main script: workers do not run it) and its arguments picklable.
+        Blocks the calling thread.
         """
-        future = self._pool.schedule(function, args=args, timeout=self.timeout_s)
-        try:
-            return CallOutcome(future.result())
-        except BaseException as error:  # every failure of untrusted input becomes a record
-            if isinstance(error, (KeyboardInterrupt, SystemExit)):
-                raise
-            return CallOutcome(None, failure_from(error, self.timeout_s))
+        crashed = False
+        while True:
+            future = self._pool.schedule(function, args=args, timeout=self.timeout_s)
+            try:
+                return CallOutcome(future.result())
+            except BaseException as error:  # every failure of untrusted input becomes a record
+                if isinstance(error, (KeyboardInterrupt, SystemExit)):
+                    raise
+                if is_pool_loss(error):
+                    continue  # the next schedule starts a new pool, or raises RenderWorkersLost
+                if isinstance(error, ProcessExpired) and not crashed:
+                    crashed = True
+                    continue
+                return CallOutcome(None, failure_from(error, self.timeout_s))
 
     def close(self) -> None:
         self._batcher.close()
-        self._pool.close()  # type: ignore[no-untyped-call]
-        self._pool.join()
+        self._pool.close()
 
     def __enter__(self) -> Self:
         return self
@@ -155,5 +157,4 @@ class Renderer:
         if exc_type is None:
             self.close()
         else:
-            self._pool.stop()  # type: ignore[no-untyped-call]
-            self._pool.join()
+            self._pool.stop()

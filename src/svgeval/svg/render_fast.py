@@ -15,6 +15,7 @@ loads no image or font file either.
 
 from __future__ import annotations
 
+import importlib
 import io
 import tempfile
 from functools import lru_cache
@@ -36,6 +37,14 @@ if TYPE_CHECKING:
 
 RENDERERS = tuple(RENDERER_PRELOAD)
 """The names ``--renderer`` takes: those whose module the render workers' server can preload."""
+
+PACKAGES = {"cairosvg": "cairosvg", "skia": "skia-python", "resvg": "resvg-py"}
+"""The package on PyPI that provides each renderer."""
+
+
+class RendererUnavailable(RuntimeError):
+    """The renderer asked for cannot be imported here (its optional package is missing or
+    broken): svgeval's set-up, never a render's failure."""
 
 
 @lru_cache(maxsize=1)
@@ -193,23 +202,37 @@ def _skia_surface(data: bytes, spec: RenderSpec, rows_per_pixel: int = 1,
     return surface
 
 
+def check_renderer(name: str) -> None:
+    """Import ``name``'s module in this process, so that a renderer that cannot load here stops
+    the caller before anything runs, with one line naming the install (every render in the
+    workers would fail, and be recorded as the SVG's failure)."""
+    if name not in RENDERER_PRELOAD:
+        raise ValueError(f"unknown renderer {name!r}; known: {', '.join(RENDERERS)}")
+    try:
+        importlib.import_module(RENDERER_PRELOAD[name])
+    except ImportError as error:
+        raise RendererUnavailable(
+            f"--renderer {name} needs the Python package {PACKAGES[name]}, which cannot be "
+            f"imported here ({error}); install it (pip install {PACKAGES[name]}, or the fast "
+            'extra: pip install -e ".[fast]") or choose --renderer cairosvg') from None
+
+
 def render_function(name: str) -> RenderFunction:
-    """The render function of ``name`` (``cairosvg``, ``skia`` or ``resvg``)."""
+    """The render function of ``name`` (``cairosvg``, ``skia`` or ``resvg``), once its package
+    has loaded here (:func:`check_renderer`)."""
+    check_renderer(name)
     if name == "cairosvg":
         return render_svg_uint8
     if name == "skia":
         return render_svg_uint8_skia
-    if name == "resvg":
-        return render_svg_uint8_resvg
-    raise ValueError(f"unknown renderer {name!r}; known: {', '.join(RENDERERS)}")
+    return render_svg_uint8_resvg
 
 
 def renderer_version(name: str) -> str:
     """``name`` and the installed version of its package, e.g. ``resvg-py 0.5.0``."""
     from importlib.metadata import version
 
-    package = {"cairosvg": "cairosvg", "skia": "skia-python", "resvg": "resvg-py"}[name]
-    return f"{package} {version(package)}"
+    return f"{PACKAGES[name]} {version(PACKAGES[name])}"
 
 
 def make_renderer(name: str = DEFAULT_RENDERER, workers: int | None = None,

@@ -13,7 +13,8 @@ SVGenius icon, 60x smaller), evicted least recently used once they exceed ``budg
 hold 10). Kept raw, 6,000 SVGEditBench samples filled a 32 MiB memo and made up most of the
 growth of a run's memory from 600 samples to 6,000. Only successful renders are kept; a failure
 is shared with the callers already waiting on it, then forgotten (a timeout can depend on the
-machine's load). Pixels served from memory are read-only.
+machine's load); so is an exception of the drawing itself (the render workers lost), which
+those callers raise too. Pixels served from memory are read-only.
 """
 
 from __future__ import annotations
@@ -90,21 +91,54 @@ class RenderMemo:
             return pending.result()
         try:
             drawn = draw()
-        except BaseException as error:
-            self._settle(key, RenderFailure("render_error", f"{type(error).__name__}: {error}"))
+        except BaseException as error:  # the machinery failed: the waiters get the error too
+            with self._lock:
+                owner = self._in_flight.pop(key)
+            owner.set_exception(error)
             raise
         self._settle(key, drawn)
         return drawn
 
+    @property
+    def size_bytes(self) -> int:
+        """Bytes of compressed pixels kept (at most ``budget_bytes``)."""
+        return self._bytes
+
+    def lookup(self, key: str) -> Pixels | None:
+        """The finished render of ``key`` kept in memory, or None; never waits, never draws."""
+        with self._lock:
+            packed = self._done.get(key)
+            if packed is None:
+                return None
+            self._done.move_to_end(key)
+            self.hits += 1
+        return packed.unpack()
+
+    def remember(self, key: str, pixels: Pixels) -> None:
+        """Keep ``pixels`` as the render of ``key``, drawn by the caller."""
+        packed = _Packed.pack(pixels)
+        with self._lock:
+            self._keep(key, packed)
+
     def _settle(self, key: str, drawn: Drawn) -> None:
-        """Remember a success (evicting the least recently used) and end the flight of ``key``."""
+        """Remember a success and end the flight of ``key``."""
         packed = _Packed.pack(drawn) if isinstance(drawn, np.ndarray) else None
         with self._lock:
             owner = self._in_flight.pop(key)
-            if packed is not None and len(packed.data) <= self.budget_bytes:
-                self._done[key] = packed
-                self._bytes += len(packed.data)
-                while self._bytes > self.budget_bytes:
-                    _, evicted = self._done.popitem(last=False)
-                    self._bytes -= len(evicted.data)
+            if packed is not None:
+                self._keep(key, packed)
         owner.set_result(drawn)
+
+    def _keep(self, key: str, packed: _Packed) -> None:
+        """Store ``packed`` under ``key``, evicting the least recently used past the budget
+        (called with the lock held)."""
+        if len(packed.data) > self.budget_bytes:
+            return
+        previous = self._done.pop(key, None)
+        if previous is not None:
+            self._bytes -= len(previous.data)
+        self._done[key] = packed
+        self._bytes += len(packed.data)
+        while self._bytes > self.budget_bytes:
+            _, evicted = self._done.popitem(last=False)
+            self._bytes -= len(evicted.data)

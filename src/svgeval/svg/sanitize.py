@@ -4,9 +4,17 @@ Model outputs are untrusted. :func:`check_svg` parses them with lxml with entity
 DTD loading, network access and huge trees all off, and rejects anything that could make a
 renderer read a local file or the network, or blow up: DTDs and entity declarations
 (billion laughs, XXE), references that are neither ``#fragment`` nor ``data:`` URIs (in
-``href``/``xlink:href``, CSS ``url(...)`` and ``@import``), ``<script>``, trees deeper or
-larger than the limits, and inputs that are not UTF-8. A rejection raises :class:`SvgRejected`
-whose ``reason`` is a short machine-readable tag that ends up in the per-sample record.
+``href``/``xlink:href``, CSS ``url(...)`` and ``@import``), ``xml:base``, ``<script>``, trees
+deeper or larger than the limits, and inputs that are not UTF-8. A rejection raises
+:class:`SvgRejected` whose ``reason`` is a short machine-readable tag that ends up in the
+per-sample record.
+
+Names are read as the renderers read them, whatever the spelling: an ``href`` attribute in any
+namespace is a reference (CairoSVG and resvg follow the XLink namespace under any prefix, skia
+reads ``xlink:href`` by its prefix even when ``xlink`` is bound to another namespace), CSS is
+checked both as written and as tinycss2 reads it after resolving escapes (``@\69mport`` is an
+``@import`` to CairoSVG), and a ``data:`` document of a ``<use>`` or ``<image>`` is checked
+as SVG when it is markup, whatever prefix its root has.
 
 It also refuses SVG that would draw too much once its internal references are followed
 (``use_budget``) or whose references loop (``use_cycle``): ten levels of ten ``<use>`` each are
@@ -38,6 +46,7 @@ MAX_ELEMENTS = 100_000
 MAX_EXPANDED_NODES = 10_000
 
 _XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+_XML_BASE = "{http://www.w3.org/XML/1998/namespace}base"
 _CSS_URL = re.compile(r"url\(\s*(['\"]?)(.*?)\1\s*\)", re.IGNORECASE | re.DOTALL)
 _CSS_IMPORT = re.compile(r"@import", re.IGNORECASE)
 _DTD = re.compile(rb"<!(DOCTYPE|ENTITY)", re.IGNORECASE)
@@ -139,16 +148,26 @@ def _check_tree(root: etree._Element, limits: SvgLimits) -> None:
         if name == "script":
             raise SvgRejected("script", "<script> elements are not allowed")
         for attribute, value in element.attrib.items():
-            if (attribute == _XLINK_HREF or attribute == "href") and not _is_local_reference(value):
+            if attribute == _XML_BASE:
+                raise SvgRejected("external_reference", f"{name} has xml:base {value[:80]!r}")
+            if _is_href(attribute) and not _is_local_reference(value):
                 raise SvgRejected("external_reference", f"{name} refers to {value[:80]!r}")
             _check_css(value, name)
-        if name == "style" and element.text:
-            _check_css(element.text, name)
+        if name == "style":
+            _check_css("".join(element.itertext()), name)
         stack.extend((child, depth + 1) for child in element)
 
 
+def _is_href(attribute: str) -> bool:
+    """``href`` in any namespace or none (``{uri}href`` as lxml names it)."""
+    return attribute == "href" or attribute.endswith("}href")
+
+
 def _check_css(text: str, element: str) -> None:
-    if "url(" not in text.lower() and "@import" not in text.lower():
+    """Refuse ``@import`` and a ``url()`` that is not local in CSS ``text``, as written and as
+    read once escapes are resolved (a backslash is the only way to write an escape)."""
+    lowered = text.lower()
+    if "url(" not in lowered and "@import" not in lowered and "\\" not in text:
         return
     if _CSS_IMPORT.search(text):
         raise SvgRejected("external_reference", f"CSS @import in <{element}>")
@@ -156,6 +175,25 @@ def _check_css(text: str, element: str) -> None:
         if not _is_local_reference(match.group(2)):
             url = match.group(2)[:80]
             raise SvgRejected("external_reference", f"<{element}> has url({url!r})")
+    if "\\" in text:
+        _check_css_tokens(text, element)
+
+
+def _check_css_tokens(text: str, element: str) -> None:
+    """:func:`_check_css` on the tokens tinycss2 reads from ``text`` (escapes resolved)."""
+    import tinycss2
+
+    stack = list(tinycss2.parse_component_value_list(text, skip_comments=True))
+    while stack:
+        token = stack.pop()
+        if token.type == "at-keyword" and token.lower_value == "import":
+            raise SvgRejected("external_reference", f"CSS @import (escaped) in <{element}>")
+        url = token.value if token.type == "url" else None
+        if token.type == "function" and token.lower_name == "url":
+            url = next((arg.value for arg in token.arguments if arg.type == "string"), "")
+        if url is not None and not _is_local_reference(url):
+            raise SvgRejected("external_reference", f"<{element}> has url({url[:80]!r})")
+        stack.extend(getattr(token, "arguments", None) or getattr(token, "content", None) or [])
 
 
 # References -----------------------------------------------------------------------------------
@@ -321,9 +359,12 @@ def _vertex_bound(element: etree._Element) -> int:
 
 
 def _embedded_svg(element: etree._Element, max_bytes: int) -> bytes | None:
-    """The SVG document a ``<use>`` or ``<image>`` embeds as a ``data:`` URI, as CairoSVG reads
-    it; a gzipped one is inflated to at most one byte past ``max_bytes``."""
-    url = element.get(_XLINK_HREF, element.get("href", "")).strip()
+    """The document a ``<use>`` or ``<image>`` embeds as a ``data:`` URI, when it is markup
+    (an SVG to every renderer whatever the prefix of its root; CairoSVG, which looks for
+    ``<svg``, would skip ``<s:svg>``, resvg draws it); a gzipped one is inflated to at most one
+    byte past ``max_bytes``."""
+    url = next((v for v in _href_values(element) if v.strip().lower().startswith("data:")),
+               "").strip()
     if _local_name(element) not in _EMBEDDING or not url.lower().startswith("data:"):
         return None
     import urllib.request  # data: URIs only; imported here to keep it off every start-up
@@ -335,9 +376,15 @@ def _embedded_svg(element: etree._Element, max_bytes: int) -> bytes | None:
             return zlib.decompressobj(wbits=31).decompress(payload, max_bytes + 1)
     except (OSError, ValueError, zlib.error):
         return None  # CairoSVG cannot read it either
-    return payload if payload.startswith(_SVG_SIGNATURES) or b"<svg" in payload else None
+    markup = payload.lstrip().startswith(b"<")
+    return payload if markup or payload.startswith(_SVG_SIGNATURES) or b"<svg" in payload else None
+
+
+def _href_values(element: etree._Element) -> list[str]:
+    """The values of ``element``'s ``href`` attributes, in any namespace."""
+    return [value for attribute, value in element.attrib.items() if _is_href(attribute)]
 
 
 def _href_ids(element: etree._Element) -> list[str]:
-    values = (element.get(_XLINK_HREF), element.get("href"))
-    return [value.strip()[1:] for value in values if value and value.strip().startswith("#")]
+    values = _href_values(element)
+    return [value.strip()[1:] for value in values if value.strip().startswith("#")]

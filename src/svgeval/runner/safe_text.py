@@ -1,0 +1,65 @@
+"""Record text that UTF-8 can store: lone surrogates become U+FFFD, and the record says so.
+
+A model's answer can hold half a character: a replay line with ``"\\ud800"``, a server whose JSON
+carries half an emoji (``"\\ud83d"``). JSON decoding gives Python a lone UTF-16 surrogate,
+which no UTF-8 file can hold, so writing the record raised and the run died, again on every
+``--resume``. Every record (:class:`StorableText`) replaces each lone surrogate in its text
+with U+FFFD (the Unicode replacement character) as it is built, joins the two halves of a pair
+written apart into their character, and counts the replacements in
+``replaced_surrogates``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pydantic import BaseModel, model_validator
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def storable(text: str) -> tuple[str, int]:
+    """``text`` with each lone surrogate replaced by U+FFFD (a pair's halves joined), and the
+    number replaced."""
+    if not _SURROGATE.search(text):
+        return text, 0
+    joined = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return joined, joined.count("\ufffd") - text.count("\ufffd")
+
+
+def storable_values(value: Any) -> tuple[Any, int]:
+    """``value`` (text, or lists, tuples, dicts and models of it) with every string made
+    :func:`storable`, and the number of surrogates replaced; ``value`` itself when none was."""
+    if isinstance(value, str):
+        return storable(value)
+    if isinstance(value, dict):
+        pairs = [(storable_values(key), storable_values(item)) for key, item in value.items()]
+        count = sum(a + b for (_, a), (_, b) in pairs)
+        return ({key: item for (key, _), (item, _) in pairs} if count else value), count
+    if isinstance(value, (list, tuple)):
+        items = [storable_values(item) for item in value]
+        count = sum(n for _, n in items)
+        return (type(value)(item for item, _ in items) if count else value), count
+    if isinstance(value, BaseModel):
+        fields, count = storable_values(dict(value))
+        return (value.model_copy(update=fields) if count else value), count
+    return value, 0
+
+
+class StorableText(BaseModel):
+    """A record whose text is always storable as UTF-8 (see the module doc)."""
+
+    replaced_surrogates: int = 0
+    """Lone UTF-16 surrogates (half characters, which UTF-8 cannot store) in this record's
+    text, each stored as U+FFFD; left out of the file when 0."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _replace_lone_surrogates(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        repaired, count = storable_values(data)
+        if count:
+            repaired["replaced_surrogates"] = int(repaired.get("replaced_surrogates", 0)) + count
+        return repaired

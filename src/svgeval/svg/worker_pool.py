@@ -1,0 +1,192 @@
+"""The render workers' process pool: rebuilt when it breaks, gone when its owner is.
+
+pebble's ``ProcessPool`` replaces a worker that dies during a task (the task fails with
+``ProcessExpired``), but a worker that dies while no task has started (``kill -9``, the OOM
+killer, an idle worker) puts the whole pool in an error state for good ("All workers
+expired"): the tasks it held fail with ``BrokenProcessPool`` and every later one is refused.
+:class:`WorkerPool` schedules on a pebble pool and replaces a broken pool with a new one; the
+tasks the broken pool dropped are the machinery's loss, not a render's, and their callers
+schedule them again (:mod:`svgeval.svg.batch`). Pools that keep breaking,
+:data:`MAX_RESTARTS` in a row with no task finished in between (workers that cannot start
+here), raise :class:`RenderWorkersLost`, which stops a run instead of recording renders as
+failed.
+
+Each worker (:func:`start_worker`) limits its address space to ``memory_mb`` (at most the
+limit the process runs under) and dies with the process that owns the pool, so a ``kill -9``
+of ``svgeval`` leaves no worker rendering on: the forkserver hands every worker a copy of the
+pipe whose closing tells the server its owner is gone, which the worker closes, so the server
+exits with its owner; on Linux the kernel then kills the worker
+(``prctl(PR_SET_PDEATHSIG, SIGKILL)``, no Python code involved, so even a render holding the
+interpreter lock is stopped); elsewhere, or if the server lives on, a thread of the worker
+watching the owner (multiprocessing's parent sentinel) exits it.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import resource
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import connection, forkserver, parent_process
+from typing import Any
+
+from pebble import ProcessPool
+
+from svgeval.svg.forkserver import render_context
+
+MAX_RESTARTS = 3
+"""Pools started in a row, none finishing a task, before the workers count as lost."""
+
+_PR_SET_PDEATHSIG = 1
+"""``prctl`` option: the signal this process gets when its parent exits (linux/prctl.h)."""
+
+
+class RenderWorkersLost(RuntimeError):
+    """The render workers cannot run here: svgeval's machinery failed, not an SVG."""
+
+    @classmethod
+    def after(cls, cause: BaseException) -> RenderWorkersLost:
+        """The error once pools kept breaking, the last time with ``cause``."""
+        return cls(f"the render worker processes keep failing ({cause}; {MAX_RESTARTS} new "
+                   "pools in a row finished no render); finished samples are kept: check memory "
+                   "and process limits, then continue with --resume")
+
+
+def start_worker(memory_mb: int) -> None:
+    """Initialise a render worker: its memory limit, and death with its owner (module doc)."""
+    _limit_memory(memory_mb)
+    _die_with_owner()
+
+
+def _limit_memory(memory_mb: int) -> None:
+    """Cap the address space at ``memory_mb``, or at the hard limit if that is lower (a job
+    scheduler's ``ulimit -v``), which an unprivileged process cannot raise."""
+    limit = memory_mb * 1024 * 1024
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def _die_with_owner() -> None:
+    server = forkserver._forkserver  # this worker's copy of the server's "alive" pipe is in it
+    alive = getattr(server, "_forkserver_alive_fd", None)
+    if alive is not None:  # kept open here, it would keep the server alive after its owner
+        os.close(alive)
+        setattr(server, "_forkserver_alive_fd", None)  # noqa: B010 - a private attribute
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    owner = parent_process()
+    if owner is None:
+        return
+    if connection.wait([owner.sentinel], timeout=0):  # the owner died before the prctl
+        os._exit(1)
+    threading.Thread(target=_exit_when_gone, args=(owner.sentinel,), daemon=True,
+                     name="svgeval-owner-watch").start()
+
+
+def _exit_when_gone(sentinel: int) -> None:
+    connection.wait([sentinel])
+    os._exit(1)
+
+
+def is_pool_loss(error: BaseException | None) -> bool:
+    """True for the error of a task that a broken pool dropped (the machinery's, not the
+    task's)."""
+    return isinstance(error, BrokenProcessPool)
+
+
+class WorkerPool:
+    """``workers`` render processes (pebble, forkserver start), replaced when they break."""
+
+    def __init__(self, workers: int, memory_mb: int) -> None:
+        self.workers = workers
+        self._memory_mb = memory_mb
+        self._lock = threading.Lock()
+        self._pool = self._new_pool()
+        self._in_flight: dict[Future[Any], ProcessPool] = {}
+        self._fruitless_restarts = 0
+        self._lost: RenderWorkersLost | None = None
+        self._closed = False
+        self.restarts = 0
+        """Pools started after the first one broke."""
+
+    def _new_pool(self) -> ProcessPool:
+        return ProcessPool(max_workers=self.workers, initializer=start_worker,
+                           initargs=(self._memory_mb,), context=render_context())
+
+    def schedule(self, function: Callable[..., Any], args: tuple[Any, ...] = (),
+                 timeout: float | None = None) -> Future[Any]:
+        """``function(*args)`` in a worker within ``timeout`` seconds; a broken pool is
+        replaced first. Raises :class:`RenderWorkersLost` when pools keep breaking."""
+        while True:
+            with self._lock:  # no pool is replaced while a task is handed to it
+                if self._lost is not None:
+                    raise self._lost
+                if self._closed:
+                    raise RuntimeError("the render pool is closed")
+                pool = self._pool
+                try:
+                    future: Future[Any] = pool.schedule(function, args=args, timeout=timeout)
+                except RuntimeError as error:  # pebble refuses work once its pool is broken
+                    refused: RuntimeError | None = error
+                else:
+                    refused = None
+                    self._in_flight[future] = pool
+            if refused is None:
+                future.add_done_callback(self._finished)
+                return future
+            self._restart(pool, refused)
+
+    def _finished(self, future: Future[Any]) -> None:
+        self._in_flight.pop(future, None)
+        if not future.cancelled() and not is_pool_loss(future.exception()):
+            self._fruitless_restarts = 0
+
+    def _restart(self, broken: ProcessPool, cause: BaseException) -> None:
+        """Replace ``broken`` with a new pool, unless another thread already did; give up
+        (:class:`RenderWorkersLost`) after MAX_RESTARTS fruitless pools."""
+        with self._lock:
+            if self._pool is not broken or self._closed or self._lost is not None:
+                return
+            if self._fruitless_restarts >= MAX_RESTARTS:
+                self._lost = RenderWorkersLost.after(cause)
+            else:
+                self._fruitless_restarts += 1
+                self.restarts += 1
+                self._pool = self._new_pool()
+        self._end(broken, finish=False)
+        if self._lost is not None:
+            raise self._lost
+
+    def _end(self, pool: ProcessPool, finish: bool) -> None:
+        """End ``pool``'s workers (after its scheduled tasks if ``finish``); a task it never
+        ran (pebble leaves the tasks it had not yet taken up unanswered) fails as dropped by a
+        broken pool, which its caller may schedule again."""
+        if finish:
+            pool.close()  # type: ignore[no-untyped-call]
+        else:
+            pool.stop()  # type: ignore[no-untyped-call]
+        pool.join()
+        dropped = [future for future, owner in list(self._in_flight.items()) if owner is pool]
+        for future in dropped:
+            if not future.done():
+                future.set_exception(BrokenProcessPool("the render pool ended before this task"))
+
+    def close(self) -> None:
+        """Finish the tasks scheduled, then end the workers."""
+        with self._lock:
+            self._closed = True
+        self._end(self._pool, finish=True)
+
+    def stop(self) -> None:
+        """End the workers now, dropping what they were doing."""
+        with self._lock:
+            self._closed = True
+        self._end(self._pool, finish=False)

