@@ -14,9 +14,9 @@ import pytest
 from tiny_chat_models import tiny_chat_llm, tiny_chat_vlm
 from tiny_models import inception_weights, tiny_clip_dir, tiny_dino_dir, tiny_text_encoder_dir
 
+from svgeval.builders.svgeditbench.builder import build_cases, write_release
 from svgeval.svg.demo_corpus import write_demo_corpus
 from svgeval.svg.isolation import Renderer
-from svgeval.tasks.svgeditbench.builder import build_cases, write_release
 
 
 @pytest.fixture(scope="session")

@@ -12,6 +12,7 @@ from rich.console import Console
 from style_transfer_data import style_transfer_items, write_items
 from test_cli_runs import invoke, one_line_error, run_args
 
+from svgeval.builders.svgeditbench.builder import build_cases, write_release
 from svgeval.cli_execute import print_summary
 from svgeval.models import load_model
 from svgeval.report.summary import summary_table
@@ -19,7 +20,6 @@ from svgeval.runner import Results, RunDir, Runner, RunSettings
 from svgeval.svg.demo_corpus import write_demo_corpus
 from svgeval.tasks import get_task
 from svgeval.tasks.base import TaskOptions
-from svgeval.tasks.svgeditbench.builder import build_cases, write_release
 
 INSTALL = 'install the model extra: pip install -e ".[models]"'
 

@@ -17,9 +17,9 @@ import pytest
 from fake_openai_server import FakeOpenAIServer, echo_svg
 from test_cli_runs import invoke, one_line_error
 
+from svgeval.builders.svgeditbench.builder import build_cases, write_release
 from svgeval.runner.units import epoch_seed
 from svgeval.svg.demo_corpus import write_demo_corpus
-from svgeval.tasks.svgeditbench.builder import build_cases, write_release
 
 FAST = ["--limit", "1", "--render-workers", "1"]
 """One sample per group (6 samples) and one render process: a few seconds per run."""

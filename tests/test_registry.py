@@ -9,9 +9,13 @@ from pathlib import Path
 
 import pytest
 
+import svgeval
 from svgeval.metrics.registry import METRICS
-from svgeval.registry import Registry
-from svgeval.tasks import SUITE_MODULES, all_tasks, suite_module
+from svgeval.registry import Registry, own_entry_points
+from svgeval.tasks import TASKS, all_tasks
+
+REPO = Path(__file__).resolve().parents[1]
+SUITE_MODULES = {point.name: point.value for point in own_entry_points("svgeval.tasks")}
 
 PLUGIN = '''
 from dataclasses import dataclass
@@ -20,7 +24,7 @@ from svgeval.tasks import register_task
 from svgeval.tasks.base import Sample, Score, Task
 
 describe_metric(MetricInfo(name="plugin_metric", summary="s", value_range="[0, 1]",
-                           higher_is_better=True, source="a plugin", presets=("svgenius",)))
+                           higher_is_better=True, source="a plugin"))
 
 @register_task
 class PluginTask(Task):
@@ -80,6 +84,12 @@ def test_a_name_registered_twice_is_refused() -> None:
         registry.get("b")
 
 
+def suite_module(task_name: str) -> str | None:
+    """The module svgeval's entry points lead ``task_name`` to."""
+    point = TASKS.point_for(task_name)
+    return point.value if point is not None else None
+
+
 def test_a_task_name_leads_to_the_module_of_its_suite() -> None:
     assert suite_module("svgeditbench") == "svgeval.tasks.svgeditbench"
     assert suite_module("svgeditbench-v2") == "svgeval.tasks.svgeditbench_v2"
@@ -89,10 +99,23 @@ def test_a_task_name_leads_to_the_module_of_its_suite() -> None:
         assert suite_module(name) == ".".join(task.__module__.split(".")[:3])  # its package
 
 
+def test_every_shipped_suite_is_declared_and_the_install_is_current() -> None:
+    tomllib = pytest.importorskip("tomllib")
+    declared = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["entry-points"]
+    for group, points in declared.items():
+        installed = {point.name: point.value for point in own_entry_points(group)}
+        assert installed == points, f"{group}: the install is stale; run pip install -e ."
+    packages = Path(svgeval.__file__).parent / "tasks"
+    suites = {f"svgeval.tasks.{path.name}" for path in packages.iterdir()
+              if (path / "__init__.py").is_file() and path.name != "common"}
+    assert suites == set(declared["svgeval.tasks"].values())
+
+
 def _loaded_after(code: str) -> list[str]:
     """The shipped suite modules imported by ``code`` run in a fresh interpreter."""
     show = "; import sys; print(*[m for m in sys.modules if m in SUITES.values()])"
-    script = f"from svgeval.tasks import SUITE_MODULES as SUITES; {code}{show}"
+    script = ("from svgeval.registry import own_entry_points; SUITES = {p.name: p.value for p in "
+              f"own_entry_points('svgeval.tasks')}}; {code}{show}")
     return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           check=True).stdout.split()
 

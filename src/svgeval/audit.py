@@ -33,7 +33,7 @@ from pathlib import Path
 from lxml import etree
 
 from svgeval.models.replay import ReplayModel
-from svgeval.runner import Results, RunDir, Runner, RunSettings
+from svgeval.runner import Results, RunDir, Runner, RunSettings, load_samples
 from svgeval.svg.extract import extract_svg
 from svgeval.tasks.base import Sample, Task
 
@@ -132,7 +132,7 @@ def run_baselines(task: Task, out_dir: Path, settings: RunSettings,
 ]:
     """Run every baseline on ``task`` into ``out_dir/<baseline>`` (resumed when present);
     ``on_done`` hears of each finished baseline."""
-    answers = baseline_answers(task.load(), settings.seed or 0)
+    answers = baseline_answers(load_samples(task), settings.seed or 0)
     results = {}
     for name, by_id in answers.items():
         folder = out_dir / name

@@ -1,5 +1,7 @@
-"""Command line: ``svgeval run`` and ``score`` (from :mod:`svgeval.cli_run`), ``export``, ``list``, ``demo``, the data builders, and
-the report commands of :mod:`svgeval.cli_report` (``report``, ``leaderboard``, ``compare``).
+"""Command line: ``svgeval run`` and ``score`` (from :mod:`svgeval.cli_run`), ``export``,
+``list``, ``demo``, the report commands of :mod:`svgeval.cli_report` (``report``,
+``leaderboard``, ``compare``), and each suite's commands (``svgeval svgenius ...``), mounted
+from the ``svgeval.commands`` entry points by :mod:`svgeval.cli_suites`.
 
 Every error a user can cause (bad path, bad flag, unreachable endpoint, malformed data) ends with a
 one-line message saying what happened and what to do, and exit code 1.
@@ -35,14 +37,12 @@ from svgeval.cli_run import (
     make_task,
     new_app,
 )
-from svgeval.cli_sarena import sarena_app
+from svgeval.cli_suites import SuiteCommands
 from svgeval.cli_svgauge import audit, correlate, svgauge_app
-from svgeval.cli_svgeditbench import svgeditbench_app
-from svgeval.cli_svgenius import svgenius_app
-from svgeval.cli_vectorgym import vectorgym_app
+from svgeval.metrics.presets import presets_using
 from svgeval.metrics.registry import METRICS
 from svgeval.models import MODELS, load_model
-from svgeval.runner import RunDir, Runner, RunSettings
+from svgeval.runner import RunDir, Runner, RunSettings, load_samples
 from svgeval.runner.run_dir import folder_name
 from svgeval.runner.units import select_samples
 from svgeval.svg.demo_corpus import write_demo_corpus
@@ -50,12 +50,8 @@ from svgeval.tasks import get_task, tasks_by_suite
 from svgeval.tasks.base import Task, TaskOptions
 from svgeval.tasks.options import option_infos
 
-app = new_app()
+app = new_app(SuiteCommands)
 add_run_commands(app)
-app.add_typer(svgeditbench_app, name="svgeditbench", context_settings=HELP)
-app.add_typer(svgenius_app, name="svgenius", context_settings=HELP)
-app.add_typer(vectorgym_app, name="vectorgym", context_settings=HELP)
-app.add_typer(sarena_app, name="sarena", context_settings=HELP)
 out = stdout_console()
 
 
@@ -81,7 +77,7 @@ def export(
         check_numbers(limit=(limit, 1, True))
         if out_file.is_dir():
             raise UserError(f"--out {out_file} is a directory; name a .jsonl file")
-        samples = select_samples(make_task(task, data, tier, seed, set_ or []).load(), limit)
+        samples = select_samples(load_samples(make_task(task, data, tier, seed, set_ or [])), limit)
         out_file.parent.mkdir(parents=True, exist_ok=True)
         with out_file.open("w", encoding="utf-8") as handle:
             for sample in samples:
@@ -135,7 +131,7 @@ def list_(
                 arrow = "higher is better" if info.higher_is_better else "lower is better"
                 if info.best_at is not None:
                     arrow = f"best at {info.best_at:g}, worse the farther from it"
-                presets = ", ".join(info.presets) or "-"
+                presets = ", ".join(presets_using(info.name)) or "-"
                 out.print(
                     f"[bold]{escape(info.name)}[/bold]  "
                     + escape(f"{info.summary}; {info.value_range}, {arrow}; "
@@ -155,7 +151,7 @@ def demo(
     """SVGEditBench on the built-in icons: no server, no download."""
     # imported here, not at the top: the builder pulls in the SVGenius generators, which every
     # other command (``svgeval run`` among them) would load for nothing
-    from svgeval.tasks.svgeditbench.builder import build_cases, write_release
+    from svgeval.builders.svgeditbench.builder import build_cases, write_release
 
     with user_errors():
         data = out_dir / "data"

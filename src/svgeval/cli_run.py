@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from typer.core import TyperGroup
 
 from svgeval.cli_errors import UserError, user_errors
 from svgeval.cli_execute import execute
@@ -41,13 +42,14 @@ from svgeval.tasks.base import Task, TaskOptions
 HELP = {"help_option_names": ["-h", "--help"]}
 
 
-def new_app() -> typer.Typer:
-    """The ``svgeval`` command with no commands yet."""
+def new_app(group: type[TyperGroup] | None = None) -> typer.Typer:
+    """The ``svgeval`` command with no commands yet (``group``: its click group class)."""
     return typer.Typer(
         add_completion=False,
         no_args_is_help=True,
         context_settings=HELP,
         help="Evaluate models on SVG benchmarks.",
+        cls=group,
     )
 
 

@@ -1,19 +1,30 @@
-"""One way to register tasks, metrics and model backends, and to find those of other packages.
+"""One way to register tasks, metrics, presets, rules, commands and model backends, and to find
+those of other packages.
 
 A :class:`Registry` maps names to entries. An entry is added with the registry's decorator
 (``@TASKS.register`` on a task class, ``@MODELS.register`` on a backend kind) or by calling it
-on an object. Entries that ship with svgeval live in the modules named by ``builtin_modules``;
-another package adds its own without editing svgeval by declaring an entry point in the
-registry's group, e.g. in its ``pyproject.toml``::
+on an object. Entries are found through entry points declared in a package's
+``pyproject.toml``, in the registry's group::
 
     [project.entry-points."svgeval.tasks"]
-    my-task = "my_package.my_task"
+    my-suite = "my_package.my_suite"
 
-Loading such an entry point imports the module, whose decorators register its entries.
-Modules are imported the first time the registry is listed, or an entry is asked for that is
-not registered yet, not before, so importing svgeval stays cheap. With ``module_for`` (which
-builtin module defines a name), asking for one entry imports that module alone: ``svgeval run
-svgeditbench`` imports the SVGEditBench task, not every suite.
+An entry point that names a module (``my_package.my_suite``) is loaded by importing it, and the
+module's decorators register its entries; one that names an object (``my_package.cli:app``) is
+registered itself, under the entry point's name. The suites that ship with svgeval are found
+the same way, from svgeval's own ``pyproject.toml``; a few registries of the lower layers also
+import fixed ``builtin_modules`` (the metric families, the model kinds).
+
+An entry point's name is the name of its entry or a prefix of several: ``svgenius`` leads to
+the module that registers ``svgenius-bugfix``, ``svgenius-optimize``, ... So asking for one
+entry reads svgeval's own entry points (one package's metadata), imports the module of the
+longest name that fits, and nothing else: ``svgeval run svgeditbench`` imports the SVGEditBench
+suite alone. Only listing every entry, or asking for a name no module of svgeval's declares,
+reads every installed package's entry points and imports all of them. :meth:`Registry.names`
+lists the names without importing anything (``svgeval --help`` names the suites' commands).
+
+After changing entry points, install the package again (``pip install -e .``): they are read
+from the installed metadata.
 """
 
 from __future__ import annotations
@@ -21,16 +32,45 @@ from __future__ import annotations
 import difflib
 import importlib
 from collections.abc import Callable, Sequence
-from typing import Generic, TypeVar
+from types import ModuleType
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 T = TypeVar("T")
+DISTRIBUTION = "svgeval"
+"""The installed package whose entry points are read first."""
+
+
+def own_entry_points(group: str) -> list[EntryPoint]:
+    """svgeval's own entry points in ``group`` (none when svgeval is not installed)."""
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        return list(distribution(DISTRIBUTION).entry_points.select(group=group))
+    except PackageNotFoundError:
+        return []
+
+
+def every_entry_point(group: str) -> list[EntryPoint]:
+    """The entry points in ``group`` of every installed package."""
+    from importlib.metadata import entry_points
+
+    return list(entry_points(group=group))
+
+
+def names_fit(point: str, name: str) -> bool:
+    """True when the entry point ``point`` leads to ``name``: equal, or its prefix before a
+    ``-`` (``svgeditbench`` fits ``svgeditbench-v2`` and ``svgeditbench``)."""
+    return name == point or name.startswith(point + "-")
 
 
 class Registry(Generic[T]):
-    """Named entries of one kind (``what``), e.g. tasks.
+    """Named entries of one kind (``what``), e.g. tasks, found through ``entry_point_group``.
 
-    ``name_of`` reads an entry's name (its ``name`` attribute by default); ``module_for`` names
-    the builtin module that registers an entry (None: unknown, load them all).
+    ``name_of`` reads an entry's name (its ``name`` attribute by default); ``builtin_modules``
+    are imported with the entry points when the registry is listed.
     """
 
     def __init__(
@@ -39,27 +79,35 @@ class Registry(Generic[T]):
         entry_point_group: str,
         builtin_modules: Sequence[str] = (),
         name_of: Callable[[T], str] | None = None,
-        module_for: Callable[[str], str | None] | None = None,
     ) -> None:
         self.what = what
         self.entry_point_group = entry_point_group
         self.builtin_modules = tuple(builtin_modules)
         self._name_of = name_of or (lambda entry: str(getattr(entry, "name")))  # noqa: B009
-        self._module_for = module_for
         self._entries: dict[str, T] = {}
         self._loaded = False
+        self._own: list[EntryPoint] | None = None
 
-    def register(self, entry: T) -> T:
-        """Add ``entry`` under its name and return it (usable as a decorator).
-
-        Registering a second, different entry under a taken name raises ValueError.
-        """
-        name = self._name_of(entry)
+    def register(self, entry: T, name: str | None = None) -> T:
+        """Add ``entry`` under ``name`` (default: its own name) and return it (usable as a
+        decorator). Registering a second, different entry under a taken name raises
+        ValueError."""
+        name = name if name is not None else self._name_of(entry)
         known = self._entries.get(name)
         if known is not None and known is not entry:
             raise ValueError(f"{self.what} {name!r} is registered twice")
         self._entries[name] = entry
         return entry
+
+    def _load_point(self, point: EntryPoint) -> None:
+        loaded = point.load()
+        if not isinstance(loaded, ModuleType):
+            self.register(loaded, name=point.name)
+
+    def _own_points(self) -> list[EntryPoint]:
+        if self._own is None:
+            self._own = own_entry_points(self.entry_point_group)
+        return self._own
 
     def _load(self) -> None:
         if self._loaded:
@@ -67,22 +115,31 @@ class Registry(Generic[T]):
         self._loaded = True
         for module in self.builtin_modules:
             importlib.import_module(module)
-        from importlib.metadata import entry_points  # here: only a full listing needs it
-
-        for point in entry_points(group=self.entry_point_group):
-            point.load()
+        for point in every_entry_point(self.entry_point_group):
+            self._load_point(point)
 
     def all(self) -> dict[str, T]:
         """Every entry by name, sorted by name."""
         self._load()
         return dict(sorted(self._entries.items()))
 
+    def names(self) -> list[str]:
+        """The names of the registered entries and of every entry point in the group, sorted,
+        read from the packages' metadata without importing them."""
+        points = {point.name for point in every_entry_point(self.entry_point_group)}
+        return sorted(points | set(self._entries))
+
+    def point_for(self, name: str) -> EntryPoint | None:
+        """svgeval's own entry point that leads to ``name``: the longest that fits."""
+        fitting = [point for point in self._own_points() if names_fit(point.name, name)]
+        return max(fitting, key=lambda point: len(point.name)) if fitting else None
+
     def _find(self, name: str) -> T | None:
         """The entry called ``name``, importing as little as it takes to find it."""
-        if name not in self._entries and not self._loaded and self._module_for is not None:
-            module = self._module_for(name)
-            if module is not None:
-                importlib.import_module(module)
+        if name not in self._entries and not self._loaded:
+            point = self.point_for(name)
+            if point is not None:
+                self._load_point(point)
         if name not in self._entries:
             self._load()
         return self._entries.get(name)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from skimage.metrics import structural_similarity
 
-from svgeval.metrics.pixel import iou, ssim
+from svgeval.metrics.pixel import iou, opaque_rgba_mse, ssim
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -45,3 +45,10 @@ def test_iou_of_masks_and_images() -> None:
     rgba = np.zeros((4, 4, 4), np.uint8)
     rgba[0, 0, 3] = 10
     assert iou(rgba, rgba) == 1.0
+
+
+def test_released_mse_is_three_quarters_of_the_rgb_mse() -> None:
+    """SVGenius compute_mse.py and VectorGym calculate_mse compare RGBA with an opaque alpha."""
+    rng = np.random.default_rng(0)
+    a, b = rng.random((8, 8, 3)), rng.random((8, 8, 3))
+    assert opaque_rgba_mse(a, b) == pytest.approx(0.75 * float(np.mean((a - b) ** 2)), rel=1e-12)

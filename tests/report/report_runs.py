@@ -18,9 +18,9 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from svgeval.builders.svgeditbench.builder import build_cases, write_release
 from svgeval.cli import app
 from svgeval.svg.demo_corpus import write_demo_corpus
-from svgeval.tasks.svgeditbench.builder import build_cases, write_release
 
 cli = CliRunner()
 

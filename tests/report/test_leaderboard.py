@@ -15,6 +15,9 @@ from PIL import Image
 from report_runs import DemoRuns, edited_copy, invoke, invoke_streams, one_line_error
 from shared_paths import shared_release
 
+from svgeval.tasks import all_tasks
+from svgeval.tasks.tables import MetricRowsTable
+
 # Table 1 of Nishina & Matsui (CVPRW 2024): its rows, in its order.
 TABLE_1 = [
     ("Change Color", "MSE", "change_color/mse"),
@@ -144,3 +147,14 @@ def test_plots_of_metric_by_group(demo_runs: DemoRuns, tmp_path: Path) -> None:
 )
 def test_bad_arguments_are_one_line(demo_runs: DemoRuns, args: list[str], message: str) -> None:
     assert message in one_line_error(["leaderboard", str(demo_runs.identity), *args])
+
+
+def test_every_declared_paper_table_reads_metrics_its_task_reports() -> None:
+    declared = {name: task for name, task in all_tasks().items() if task.paper_table is not None}
+    assert set(declared) == {"svgeditbench", "svgenius-understanding", "svgenius-bugfix",
+                             "svgenius-optimize", "svgenius-style-edit"}
+    for name, task in declared.items():
+        table = task.paper_table
+        keys = ([row.metric for row in table.rows] if isinstance(table, MetricRowsTable)
+                else [metric for metric, _ in table.metrics])
+        assert set(keys) <= set(task.metrics), name

@@ -96,6 +96,14 @@ def test_results_carry_counts_stats_and_the_schema(demo_data: Path, tmp_path: Pa
     assert low <= float(np.mean(values)) <= high
     config = json.loads((tmp_path / "r" / "config.json").read_text())
     assert config["schema_version"] == 1 and config["created_at"]
+    assert "data_as_given" not in config  # retired: written, never read
+    # a run written before it was retired still loads, and resumes
+    (tmp_path / "r" / "config.json").write_text(json.dumps({**config, "data_as_given": "x"}))
+    loaded = RunDir(tmp_path / "r").read_config()
+    assert loaded is not None and loaded.dataset_hash == config["dataset_hash"]
+    task = SvgEditBench(TaskOptions(data=demo_data))
+    runner = Runner(task, _identity(), RunDir(tmp_path / "r"), RunSettings(render_workers=1))
+    assert asyncio.run(runner.run(runner.prepare(resume=True))).complete
 
 
 def _identity() -> Model:

@@ -1,3 +1,8 @@
+import subprocess
+import sys
+
+import pytest
+
 from svgeval.svg.extract import extract_svg
 
 SVG = '<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/></svg>'
@@ -35,3 +40,18 @@ def test_svgeditbench_rule_rejects_none_or_several_blocks() -> None:
     two = f"```svg\n{SVG}\n```\n```svg\n{SVG}\n```"
     assert extract_svg(two, rule="svgeditbench").error == "2 ```svg blocks in the response"
     assert extract_svg(f"```svg\n{SVG}\n```", rule="svgeditbench").svg == SVG
+
+
+def test_a_suites_rule_is_found_through_its_entry_point_in_a_fresh_process() -> None:
+    code = ("import sys; from svgeval.svg.extract import extract_svg;"
+            "e = extract_svg('x Answer:<svg>a</svg> <svg>b</svg>', 'svgenius');"
+            "print(e.svg, e.rule, 'svgeval.tasks.svgenius' in sys.modules,"
+            " 'svgeval.tasks.vectorgym' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["<svg>a</svg>", "svgenius:answer", "True", "False"]
+
+
+def test_an_unknown_rule_names_the_known_ones() -> None:
+    with pytest.raises(KeyError, match="unknown extraction rule 'nope'; known: auto, "):
+        extract_svg("<svg/>", "nope")

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from shared_paths import shared_release
 
+from svgeval.builders.svgeditbench.builder import answer_for, build_cases, write_release
 from svgeval.models.base import Model
 from svgeval.models.baselines import IdentityModel, OracleModel
 from svgeval.runner import RunDir, Runner, RunSettings
@@ -17,7 +18,6 @@ from svgeval.svg.demo_corpus import DEMO_ICONS, write_demo_corpus
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks.base import TaskOptions
 from svgeval.tasks.svgeditbench import SvgEditBench
-from svgeval.tasks.svgeditbench.builder import answer_for, build_cases, write_release
 from svgeval.tasks.svgeditbench.data import load_release
 from svgeval.tasks.svgeditbench.prompts import SUBTASKS
 

@@ -1,4 +1,4 @@
-"""SVGenius data helpers: tiers, the release layout, custom files and SVG folders."""
+"""SVGenius data helpers: tiers, the release layout and custom files."""
 
 from __future__ import annotations
 
@@ -7,17 +7,13 @@ from pathlib import Path
 import pytest
 from svgenius_support import svgenius_root
 
+from svgeval.builders.svg_files import write_cases
 from svgeval.tasks import all_tasks, get_task
 from svgeval.tasks.base import TaskOptions
 from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.download import DataUnavailable
 from svgeval.tasks.svgenius.bugfix import BugFixItem
-from svgeval.tasks.svgenius.data import (
-    load_task_files,
-    read_svg_folder,
-    svg_element_text,
-    write_cases,
-)
+from svgeval.tasks.svgenius.data import load_task_files
 from svgeval.tasks.svgenius.optimize import OptimizeItem
 from svgeval.tasks.svgenius.style_edit import StyleEdit
 from svgeval.tasks.svgenius.understanding import UnderstandingItem
@@ -85,18 +81,3 @@ def test_custom_file_is_grouped_by_tier(tmp_path: Path) -> None:
     assert [(file.group, file.items) for file in custom] == [("custom", [BugFixItem(**item)])]
     hard = load_task_files(TaskOptions(tier="hard"), path, "bugfix", BugFixItem)
     assert hard[0].group == "hard"
-
-
-def test_svg_element_text_drops_the_prolog() -> None:
-    text = '<?xml version="1.0"?>\n<!-- made by hand -->\n<svg viewBox="0 0 1 1"><g/></svg>\n'
-    assert svg_element_text(text) == '<svg viewBox="0 0 1 1"><g/></svg>'
-    assert svg_element_text("<svg><svg/></svg>") is None
-    assert svg_element_text("no svg") is None
-
-
-def test_read_svg_folder_sorts_and_skips_unusable_files(tmp_path: Path) -> None:
-    (tmp_path / "b.svg").write_text("<svg><rect/></svg>", encoding="utf-8")
-    (tmp_path / "a.svg").write_text("<?xml version='1.0'?><svg><g/></svg>", encoding="utf-8")
-    (tmp_path / "c.svg").write_bytes(b"\xff\xfe<svg></svg>")
-    (tmp_path / "d.txt").write_text("<svg></svg>", encoding="utf-8")
-    assert read_svg_folder(tmp_path) == {"a.svg": "<svg><g/></svg>", "b.svg": "<svg><rect/></svg>"}

@@ -14,6 +14,7 @@ from svgeval.metrics.editing import (
     same_code,
     strip_whitespace,
 )
+from svgeval.metrics.presets import presets_using
 from svgeval.metrics.registry import METRICS
 
 
@@ -82,4 +83,4 @@ def test_compression_ratio_counts_utf8_bytes() -> None:
 def test_metrics_are_registered_with_their_direction() -> None:
     assert METRICS.get("rmse").higher_is_better and METRICS.get("ccr").higher_is_better
     assert not METRICS.get("rld").higher_is_better
-    assert all("svgenius" in METRICS.get(name).presets for name in ("rmse", "rld", "ccr"))
+    assert all("svgenius" in presets_using(name) for name in ("rmse", "rld", "ccr"))

@@ -9,7 +9,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 from fake_openai_server import FakeOpenAIServer
 from svgenius_support import run_task, sample_records, svgenius_root
@@ -21,7 +20,7 @@ from svgeval.runner.metric_stage import fill_batched_metrics
 from svgeval.runner.records import SampleRecord
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks.base import MetricContext, Sample, TaskOptions
-from svgeval.tasks.svgenius.img2svg import SvgeniusImg2Svg, released_mse
+from svgeval.tasks.svgenius.img2svg import SvgeniusImg2Svg
 from svgeval.tasks.svgenius.text2svg import SvgeniusText2Svg
 
 SQUARE = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1024 1024">'
@@ -58,12 +57,6 @@ def test_failure_readings(renderer: Renderer) -> None:
                         renderer)
     assert broken.failure is not None and broken.failure.kind.value == "render"
     assert broken.metrics["mse"] == missing.metrics["mse_all"] == broken.metrics["mse_all"]
-
-
-def test_released_mse_is_three_quarters_of_the_rgb_mse() -> None:
-    rng = np.random.default_rng(0)
-    a, b = rng.random((8, 8, 3)), rng.random((8, 8, 3))
-    assert released_mse(a, b) == pytest.approx(0.75 * float(np.mean((a - b) ** 2)), rel=1e-12)
 
 
 @pytest.mark.shared_data

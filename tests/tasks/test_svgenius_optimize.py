@@ -8,15 +8,15 @@ from pathlib import Path
 import pytest
 from svgenius_support import released_items, run_task
 
+from svgeval.builders.svg_files import write_cases
+from svgeval.builders.svgenius.optimize_generator import build_optimize_cases
 from svgeval.metrics.pixel import mse
 from svgeval.models.baselines import IdentityModel, OracleModel
 from svgeval.svg.demo_corpus import DEMO_ICONS, demo_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec
 from svgeval.tasks.base import Sample, TaskOptions
-from svgeval.tasks.svgenius.data import write_cases
 from svgeval.tasks.svgenius.optimize import SvgeniusOptimize
-from svgeval.tasks.svgenius.optimize_generator import build_optimize_cases
 
 ORIGINAL = (
     '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100">'

@@ -12,21 +12,21 @@ import pytest
 from lxml import etree
 from svgenius_support import released_items, run_task, sample_records
 
+from svgeval.builders.skips import SkipLog
+from svgeval.builders.svgenius.style_edit_generator import (
+    build_style_edit_cases,
+)
+from svgeval.builders.svgenius.style_edit_rules import (
+    apply_style_edit,
+    most_complex_element,
+)
 from svgeval.metrics.editing import change_size
 from svgeval.models.baselines import IdentityModel, OracleModel
 from svgeval.svg.demo_corpus import DEMO_ICONS, demo_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec
 from svgeval.tasks.base import Sample, TaskOptions
-from svgeval.tasks.skips import SkipLog
 from svgeval.tasks.svgenius.style_edit import SvgeniusStyleEdit
-from svgeval.tasks.svgenius.style_edit_generator import (
-    build_style_edit_cases,
-)
-from svgeval.tasks.svgenius.style_edit_rules import (
-    apply_style_edit,
-    most_complex_element,
-)
 
 TIERS = ("easy", "medium", "hard")
 ORIGINAL = (

@@ -19,7 +19,7 @@ from style_transfer_data import cairo_render, style_transfer_items, write_items
 from svgenius_support import svgenius_root
 
 from svgeval.models.base import Generation, GenerationRequest, Model
-from svgeval.runner import RunDir, Runner, RunSettings
+from svgeval.runner import RunDir, Runner, RunSettings, load_samples
 from svgeval.svg.demo_corpus import demo_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks.base import FailureKind, TaskOptions
@@ -215,7 +215,7 @@ def test_pairwise_against_a_reference_run(tmp_path: Path, renderer: Renderer) ->
     good = f"Answer:{demo_svg('heart')}"
     reference = reference_run(tmp_path, file, {"easy/000": good, "easy/001": good})
     st = task(file, reference_run=str(reference))
-    samples = st.load()
+    samples = load_samples(st)  # hands the task the reference run's answers first
     # both render: asked in both orders, ours first then theirs first
     score = st.score(samples[0], f"Answer:{demo_svg('star')}", renderer)
     pair = [r for r in score.judge_requests if r.metric == "win_rate"]
@@ -241,13 +241,15 @@ def test_pairwise_needs_a_run_of_the_same_task_and_data(tmp_path: Path) -> None:
     reference = reference_run(tmp_path, file, {})
     other = write_items(tmp_path / "other.json", style_transfer_items(3)[1:])
     with pytest.raises(ValueError, match="asked another question as easy/000"):
-        task(other, reference_run=str(reference)).load()
+        load_samples(task(other, reference_run=str(reference)))
     config = json.loads((reference / "config.json").read_text())
     (reference / "config.json").write_text(json.dumps({**config, "task": "svgenius-bugfix"}))
     with pytest.raises(ValueError, match="is a run of svgenius-bugfix"):
-        task(file, reference_run=str(reference)).load()
+        load_samples(task(file, reference_run=str(reference)))
     with pytest.raises(ValueError, match="no config.json"):
-        task(file, reference_run=str(tmp_path)).load()
+        load_samples(task(file, reference_run=str(tmp_path)))
+    with pytest.raises(ValueError, match="its answers were not read"):
+        task(file, reference_run=str(reference)).load()  # the runner reads the other run
 
 
 def test_pairwise_verdicts() -> None:

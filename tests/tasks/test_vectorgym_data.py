@@ -11,7 +11,7 @@ from svgeval.tasks.base import TaskOptions
 from svgeval.tasks.download import DataUnavailable
 from svgeval.tasks.messages import has_images, png_data_url
 from svgeval.tasks.vectorgym.caption import VectorGymCaption
-from svgeval.tasks.vectorgym.data import COLUMNS, unique_ids
+from svgeval.tasks.vectorgym.data import COLUMNS
 from svgeval.tasks.vectorgym.generation import VectorGymEdit, VectorGymSketch, VectorGymText
 
 TASKS = (VectorGymSketch, VectorGymEdit, VectorGymText, VectorGymCaption)
@@ -69,7 +69,3 @@ def test_rows_the_released_filters_drop_and_missing_splits(tmp_path: Path) -> No
         VectorGymEdit(TaskOptions(data=data)).load()
     with pytest.raises(DataUnavailable, match="no train-"):
         VectorGymText(TaskOptions(data=tmp_path, extra={"split": "train"})).load()
-
-
-def test_repeated_ids_get_a_suffix() -> None:
-    assert unique_ids(["a", "b", "a", "a"]) == ["a", "b", "a#2", "a#3"]

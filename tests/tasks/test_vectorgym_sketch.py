@@ -11,11 +11,11 @@ from PIL import Image
 from typer.testing import CliRunner
 from vectorgym_data import BLUE, RED
 
+from svgeval.builders.vectorgym.sketch import sketch_svg
 from svgeval.cli import app
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks.base import TaskOptions
 from svgeval.tasks.vectorgym.generation import VectorGymSketch, VectorGymText
-from svgeval.tasks.vectorgym.sketch import sketch_svg
 
 
 def pixels(png: bytes) -> np.ndarray:

@@ -2,8 +2,8 @@
 
 Import each metric from its module (``from svgeval.metrics.pss import pss``); this package
 imports none of them, so a run loads the metrics its task uses and no more. Every metric is
-described in :data:`svgeval.metrics.registry.METRICS` (range, direction, source, presets), which
-imports all the metric modules the first time it is listed, for ``svgeval list metrics`` and for
+described in :data:`svgeval.metrics.registry.METRICS` (range, direction, source), which imports
+all the metric modules the first time it is listed, for ``svgeval list metrics`` and for
 reports. No module imports torch or transformers at import time: model-based metrics load them
 (and their weights) on first call and raise
 :class:`~svgeval.metrics.registry.MetricUnavailable` when they cannot.
@@ -18,5 +18,6 @@ reports. No module imports torch or transformers at import time: model-based met
 * :mod:`~svgeval.metrics.svgauge`: SVGauge.
 * :mod:`~svgeval.metrics.tokens`, :mod:`~svgeval.metrics.generation_stats`,
   :mod:`~svgeval.metrics.rates`, :mod:`~svgeval.metrics.judged`: counts, rates, judge rubrics.
-* :mod:`~svgeval.metrics.presets`: each benchmark's render and model settings.
+* :mod:`~svgeval.metrics.presets`: the preset record, the defaults and the registry in which
+  each benchmark registers its render and model settings from its own package.
 """

@@ -24,7 +24,6 @@ describe_metric(
         value_range="[0, inf)",
         higher_is_better=False,
         source="SVGEditBench V2 released src/evaluation/chamfer.py",
-        presets=("svgeditbench-v2",),
     )
 )
 

@@ -8,13 +8,14 @@ or [0, 1] float arrays (renders on white).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from svgeval.metrics import _models
-from svgeval.metrics.presets import MetricPreset, get_preset
+from svgeval.metrics.presets import DEFAULT, MetricPreset, get_preset
 from svgeval.metrics.registry import MetricInfo, describe_metric
 
 Image = NDArray[np.generic]
@@ -26,7 +27,6 @@ for _info in (
         value_range="[-100, 100] unclamped (svgenius), [0, 100] clamped",
         higher_is_better=True,
         source="Hessel et al. 2021; SVGenius (ViT-L/14, unclamped), VectorGym (ViT-B/32)",
-        presets=("svgenius", "starvector", "vectorgym", "svgauge"),
     ),
     MetricInfo(
         name="clip_image",
@@ -34,7 +34,6 @@ for _info in (
         value_range="[-1, 1]",
         higher_is_better=True,
         source="UniSVG in VLMEvalKit (vlmeval/dataset/utils/uni_svg.py, CLIP ViT-L/14-336)",
-        presets=("unisvg",),
     ),
     MetricInfo(
         name="rclip",
@@ -43,7 +42,6 @@ for _info in (
         value_range="[0, 100]; NaN (left out of means) when CLIP(c, gt) <= 0",
         higher_is_better=True,
         source="SVGenius Eq. 1",
-        presets=("svgenius",),
     ),
     MetricInfo(
         name="clip_i2i",
@@ -52,7 +50,6 @@ for _info in (
         higher_is_better=True,
         source="InternSVG released metrics/CLIP_Score.py (torchmetrics CLIPScore, ViT-L/14, "
         "image-image)",
-        presets=("internsvg",),
     ),
     MetricInfo(
         name="aesthetic",
@@ -60,10 +57,17 @@ for _info in (
         value_range="about [1, 10]",
         higher_is_better=True,
         source="Schuhmann et al. (LAION-5B / improved-aesthetic-predictor); SVGenius AES",
-        presets=("svgenius",),
     ),
 ):
     describe_metric(_info)
+
+
+CLIP_I2I_SETTINGS = replace(
+    DEFAULT, name="clip_i2i",
+    description="InternSVG's CLIP-Score-I2I (metrics/CLIP_Score.py): CLIP ViT-L/14, the cosine "
+    "clamped at 0, x100", clip_clamp_zero=True)
+""":func:`clip_image_score`'s settings when no preset is named: those of the paper that
+defined the metric."""
 
 
 def _load_clip(source: str, device: str) -> tuple[Any, Any, Any]:
@@ -125,7 +129,7 @@ def clip_score(
     images: Sequence[Image],
     texts: Sequence[str],
     *,
-    preset: str | MetricPreset = "svgenius",
+    preset: str | MetricPreset = DEFAULT,
     model: str | None = None,
     model_path: str | None = None,
     device: str | None = None,
@@ -155,7 +159,7 @@ def clip_image_score(
     images_a: Sequence[Image],
     images_b: Sequence[Image],
     *,
-    preset: str | MetricPreset = "internsvg",
+    preset: str | MetricPreset = CLIP_I2I_SETTINGS,
     model: str | None = None,
     model_path: str | None = None,
     device: str | None = None,
@@ -198,7 +202,7 @@ def rclip(
     gt_images: Sequence[Image],
     gen_images: Sequence[Image],
     *,
-    preset: str | MetricPreset = "svgenius",
+    preset: str | MetricPreset = DEFAULT,
     model: str | None = None,
     model_path: str | None = None,
     device: str | None = None,
@@ -219,7 +223,7 @@ def _load_aesthetic_head(source: str, device: str) -> Any:
 
     path = Path(source)
     if path.is_dir():
-        path = path / get_preset("svgenius").aesthetic_head
+        path = path / DEFAULT.aesthetic_head
     if not path.is_file():
         raise FileNotFoundError(f"no aesthetic head file at {path}")
     state = torch.load(path, map_location="cpu", weights_only=True)
@@ -242,7 +246,7 @@ def _load_aesthetic_head(source: str, device: str) -> Any:
 def aesthetic(
     images: Sequence[Image],
     *,
-    preset: str | MetricPreset = "svgenius",
+    preset: str | MetricPreset = DEFAULT,
     model: str | None = None,
     model_path: str | None = None,
     head: str | None = None,

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from svgeval.metrics import _models
-from svgeval.metrics.presets import MetricPreset, get_preset
+from svgeval.metrics.presets import DEFAULT, MetricPreset, get_preset
 from svgeval.metrics.registry import MetricInfo, describe_metric
 
 describe_metric(
@@ -19,7 +20,6 @@ describe_metric(
         value_range="[0, 1]",
         higher_is_better=True,
         source="Oquab et al. 2024 (DINOv2); SVGenius released compute_dino_score.py; VectorGym",
-        presets=("svgenius", "starvector", "vectorgym", "svgauge"),
     )
 )
 
@@ -53,7 +53,7 @@ def dino(
     images_a: Sequence[NDArray[np.generic]],
     images_b: Sequence[NDArray[np.generic]],
     *,
-    preset: str | MetricPreset = "svgenius",
+    preset: str | MetricPreset = DEFAULT,
     model: str | None = None,
     model_path: str | None = None,
     device: str | None = None,
@@ -91,10 +91,15 @@ describe_metric(
         value_range="[-1, 1]",
         higher_is_better=True,
         source="SVGEditBench V2 released src/evaluation/dinov2.py (torch hub dinov2_vitg14)",
-        presets=("svgeditbench-v2",),
     )
 )
 
+DINO_CLS_SETTINGS = replace(
+    DEFAULT, name="dino_cls",
+    description="SVGEditBench V2's released src/evaluation/dinov2.py: DINOv2-giant",
+    dino_model="facebook/dinov2-giant")
+""":func:`dino_cls`'s settings when no preset is named: those of the paper that defined the
+metric."""
 IMAGENET_MEAN = (0.485, 0.456, 0.406)
 IMAGENET_STD = (0.229, 0.224, 0.225)
 
@@ -103,7 +108,7 @@ def dino_cls(
     images_a: Sequence[NDArray[np.generic]],
     images_b: Sequence[NDArray[np.generic]],
     *,
-    preset: str | MetricPreset = "svgeditbench-v2",
+    preset: str | MetricPreset = DINO_CLS_SETTINGS,
     model: str | None = None,
     model_path: str | None = None,
     device: str | None = None,

@@ -24,7 +24,6 @@ describe_metric(
         value_range="[0, 100]",
         higher_is_better=True,
         source=f"{_SVGENIUS}, eq. 3",
-        presets=("svgenius",),
     )
 )
 describe_metric(
@@ -34,7 +33,6 @@ describe_metric(
         value_range="integer, may be negative; 0 is the reference edit's size",
         higher_is_better=False,
         source=f"{_SVGENIUS} (calculate_change_magnitude)",
-        presets=("svgenius",),
         best_at=0.0,  # the paper's "RLD↓" reads its positive values; below 0 is an under-edit
     )
 )
@@ -45,7 +43,6 @@ describe_metric(
         value_range="(-inf, 100]",
         higher_is_better=True,
         source=f"{_SVGENIUS}, eq. 2",
-        presets=("svgenius",),
     )
 )
 describe_metric(
@@ -55,7 +52,6 @@ describe_metric(
         value_range="[0, inf); 1 is the input's length",
         higher_is_better=False,
         source="SVGEditBench (Nishina & Matsui, 2024), compression task",
-        presets=("svgeditbench",),
     )
 )
 

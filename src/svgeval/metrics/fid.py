@@ -51,7 +51,7 @@ from numpy.typing import NDArray
 
 from svgeval.metrics import _inception, _models
 from svgeval.metrics.clip import clip_model, image_embeddings
-from svgeval.metrics.presets import MetricPreset, get_preset
+from svgeval.metrics.presets import DEFAULT, MetricPreset, get_preset
 from svgeval.metrics.registry import MetricInfo, describe_metric
 
 Image = NDArray[np.generic]
@@ -68,7 +68,6 @@ for _info in (
         higher_is_better=False,
         source="Heusel et al. 2017; pytorch-fid weights and resizing as StarVector/SVGenius "
         "compute_fid.py (clean-fid and torch-fidelity resizing selectable)",
-        presets=("svgenius", "starvector", "vectorgym", "svgauge"),
     ),
     MetricInfo(
         name="clip_fid",
@@ -78,7 +77,6 @@ for _info in (
         higher_is_better=False,
         source="Kynkäänniemi et al. 2023; clean-fid model_name='clip_vit_b_32'; StarVector "
         "FIDCalculator('ViT-B/32')",
-        presets=("svgenius", "starvector", "vectorgym", "svgauge"),
     ),
 ):
     describe_metric(_info)
@@ -199,7 +197,7 @@ def inception_input(image: Image, resize: str) -> NDArray[np.float32]:
 def inception_features(
     images: Sequence[Image],
     *,
-    preset: str | MetricPreset = "svgenius",
+    preset: str | MetricPreset = DEFAULT,
     model: str | None = None,
     model_path: str | None = None,
     resize: str | None = None,
@@ -234,7 +232,7 @@ def inception_features(
 def clip_features(
     images: Sequence[Image],
     *,
-    preset: str | MetricPreset = "svgenius",
+    preset: str | MetricPreset = DEFAULT,
     model: str | None = None,
     model_path: str | None = None,
     device: str | None = None,
@@ -254,7 +252,7 @@ def fid(
     references: Sequence[Image],
     generated: Sequence[Image],
     *,
-    preset: str | MetricPreset = "svgenius",
+    preset: str | MetricPreset = DEFAULT,
     model: str | None = None,
     model_path: str | None = None,
     resize: str | None = None,
@@ -278,7 +276,7 @@ def clip_fid(
     references: Sequence[Image],
     generated: Sequence[Image],
     *,
-    preset: str | MetricPreset = "svgenius",
+    preset: str | MetricPreset = DEFAULT,
     model: str | None = None,
     model_path: str | None = None,
     device: str | None = None,

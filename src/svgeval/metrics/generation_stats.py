@@ -18,13 +18,12 @@ WHITE_LEVEL = 254.5 / 255
 
 for _info in (
     MetricInfo("svg_present", "100 when the answer holds SVG code, else 0 (% Generated)",
-               "[0, 100]", True, "SVGauge Table 1, % Generated", ("svgauge", "svgenius")),
+               "[0, 100]", True, "SVGauge Table 1, % Generated"),
     MetricInfo("svg_valid", "100 when the answer's SVG parses and renders, else 0; None "
                "without SVG (% Correct syntax)", "[0, 100]", True,
-               "SVGauge Table 1, % Correct syntax", ("svgauge", "svgenius")),
+               "SVGauge Table 1, % Correct syntax"),
     MetricInfo("blank_render", "100 when the render on white is entirely white, else 0; None "
-               "without a render (% Whites)", "[0, 100]", False, "SVGauge Table 1, % Whites",
-               ("svgauge", "svgenius")),
+               "without a render (% Whites)", "[0, 100]", False, "SVGauge Table 1, % Whites"),
 ):
     describe_metric(_info)
 

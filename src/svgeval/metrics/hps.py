@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from svgeval.metrics import _models
-from svgeval.metrics.presets import MetricPreset, get_preset
+from svgeval.metrics.presets import DEFAULT, MetricPreset, get_preset
 from svgeval.metrics.registry import MetricInfo, describe_metric
 
 describe_metric(
@@ -30,7 +30,6 @@ describe_metric(
         value_range="[-1, 1] (typically 0.2-0.35)",
         higher_is_better=True,
         source="Wu et al. 2023 (HPS v2, v2.1 checkpoint); SVGenius released compute_hpsv2.py",
-        presets=("svgenius",),
     )
 )
 
@@ -162,7 +161,7 @@ def hps(
     images: Sequence[NDArray[np.generic]],
     texts: Sequence[str],
     *,
-    preset: str | MetricPreset = "svgenius",
+    preset: str | MetricPreset = DEFAULT,
     model: str | None = None,
     model_path: str | None = None,
     tokenizer: str | None = None,

@@ -19,7 +19,6 @@ describe_metric(
         value_range="[0, 5]",
         higher_is_better=True,
         source=f"{_SVGENIUS}, style transfer (appendix E.3, Tables 10, 11 and 13)",
-        presets=("svgenius",),
     )
 )
 describe_metric(
@@ -30,7 +29,6 @@ describe_metric(
         value_range="[0, 100]; 50 is a tie with the reference",
         higher_is_better=True,
         source=f"{_SVGENIUS}, style transfer global ranking (appendix E.3, Table 12)",
-        presets=("svgenius",),
     )
 )
 
@@ -44,7 +42,6 @@ describe_metric(
         value_range="[0, 10]",
         higher_is_better=True,
         source=f"{_VECTORGYM}, Sec. 3.3 and appendix A.2; released compute_vlm_judge.py",
-        presets=("vectorgym",),
     )
 )
 
@@ -56,7 +53,6 @@ describe_metric(
         value_range="[0, 100]",
         higher_is_better=True,
         source=f"{_VECTORGYM}, Sec. 3.5 (captioning: LLM rubric score mapped 0-5 to 0-100)",
-        presets=("vectorgym",),
     )
 )
 
@@ -67,6 +63,5 @@ describe_metric(
         value_range="[0, 100]",
         higher_is_better=True,
         source="svgeval (the released VectorGym judge drops unparseable replies silently)",
-        presets=("vectorgym",),
     )
 )

@@ -21,7 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from svgeval.metrics import _models
-from svgeval.metrics.presets import MetricPreset, get_preset
+from svgeval.metrics.presets import DEFAULT, MetricPreset, get_preset
 from svgeval.metrics.registry import MetricInfo, describe_metric
 
 describe_metric(
@@ -32,7 +32,6 @@ describe_metric(
         higher_is_better=False,
         source="Zhang et al. 2018; SVGenius/StarVector compute_LPIPS.py (ImageNet-normalised "
         "inputs at 224 px); VectorGym",
-        presets=("svgenius", "starvector", "vectorgym", "svgauge"),
     )
 )
 
@@ -147,7 +146,7 @@ def lpips(
     images_a: Sequence[NDArray[np.generic]],
     images_b: Sequence[NDArray[np.generic]],
     *,
-    preset: str | MetricPreset = "svgenius",
+    preset: str | MetricPreset = DEFAULT,
     net: str | None = None,
     normalization: str | None = None,
     size: int | None = -1,

@@ -1,19 +1,23 @@
 """Per-benchmark metric settings: which model, resolution, clamping and normalisation.
 
 Reproducing a paper's number means computing its metrics the way its released code does. A
-:class:`MetricPreset` names those choices for one benchmark; every metric function takes
-``preset=`` (a name or a preset) and reads only the fields it needs. Look one up with
-:func:`get_preset`; make a variant with ``dataclasses.replace(get_preset("svgenius"), ...)``.
+:class:`MetricPreset` names those choices for one benchmark and the registered metrics its
+protocol reports; every metric function takes ``preset=`` (a name or a preset) and reads only
+the fields it needs. Without one it uses :data:`DEFAULT`.
 
-Sources: SVGenius (Chen et al., 2025) and its released code ``src/metrics/``; VectorGym (2025)
-Sec. 3.5; SVGauge (Zini et al., 2025) Sec. 4; SVGEditBench V2 (github.com/mti-lab/
-SVGEditBenchV2, ``src/9_calculate_metrics.py`` and ``src/evaluation/``); StarVector (Rodriguez
-et al., 2023) whose metric code SVGenius' image metrics derive from.
+Each benchmark registers its preset from its own package (:func:`register_preset`), found
+through the ``svgeval.metric_presets`` entry points like any plugin's (:mod:`svgeval.registry`);
+look one up with :func:`get_preset`, make a variant with
+``dataclasses.replace(get_preset("svgenius"), ...)``, and see which presets use a metric with
+:func:`presets_using`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
+
+from svgeval.registry import Registry
 
 
 @dataclass(frozen=True)
@@ -74,15 +78,17 @@ class MetricPreset:
     torchmetrics); see :mod:`svgeval.metrics.fid`."""
     clip_fid_model: str
     """CLIP for CLIP-FID (ViT-B/32: clean-fid's ``clip_vit_b_32``, StarVector's ``ViT-B/32``)."""
+    metrics: tuple[str, ...] = ()
+    """The registered metrics (:data:`~svgeval.metrics.registry.METRICS`) the benchmark's
+    protocol reports with these settings, for ``svgeval list metrics``."""
 
 
-SVGENIUS = MetricPreset(
-    name="svgenius",
-    description="SVGenius released code (src/metrics): CLIP ViT-L/14 unclamped x100, "
-    "DINOv2-base, LPIPS-VGG on ImageNet-normalised 224 px inputs, uniform 11 px SSIM, "
-    "renders 224 px (CairoSVG ignores scale=2 when both output sizes are given), "
-    "PSS as in src/metrics/pss, FID/CLIP-FID as StarVector's compute_fid.py (pytorch-fid "
-    "Inception, CLIP ViT-B/32)",
+DEFAULT = MetricPreset(
+    name="default",
+    description="svgeval's defaults: the settings of the released SVGenius image metrics, which "
+    "StarVector's share (CLIP ViT-L/14 unclamped x100, DINOv2-base, LPIPS-VGG on "
+    "ImageNet-normalised 224 px inputs, uniform 11 px SSIM, PSS as released, FID/CLIP-FID as "
+    "pytorch-fid Inception and CLIP ViT-B/32)",
     render_size=224,
     clip_model="openai/clip-vit-large-patch14",
     clip_clamp_zero=False,
@@ -106,87 +112,29 @@ SVGENIUS = MetricPreset(
     fid_resize="pytorch-fid",
     clip_fid_model="openai/clip-vit-base-patch32",
 )
+"""What a metric uses when no preset is named; each benchmark's preset is a variant of it."""
 
-PRESETS: dict[str, MetricPreset] = {
-    p.name: p
-    for p in (
-        SVGENIUS,
-        replace(
-            SVGENIUS,
-            name="starvector",
-            description="StarVector starvector/metrics: SVGenius' image metrics derive from it "
-            "(LPIPS-VGG on ImageNet-normalised inputs, uniform 11 px SSIM, DINOv2-base, "
-            "pytorch-fid Inception, CLIP ViT-B/32 for CLIP-FID), but its validator renders at "
-            "512 px with no LPIPS resize and compute_clip_score.py uses CLIP ViT-B/32",
-            render_size=512,
-            clip_model="openai/clip-vit-base-patch32",
-            lpips_size=None,
-        ),
-        replace(
-            SVGENIUS,
-            name="vectorgym",
-            description="VectorGym Sec. 3.5: CLIP ViT-B/32, DINOv2-base, LPIPS, MSE; ROUGE-L F1 "
-            "and BGE-M3 cosine on a 0-100 scale for captions",
-            clip_model="openai/clip-vit-base-patch32",
-            lpips_input="standard",
-        ),
-        replace(
-            SVGENIUS,
-            name="svgeditbench-v2",
-            description="SVGEditBench V2 released src/9_calculate_metrics.py: CairoSVG 224 px "
-            "on white; DINOv2-giant CLS cosine; torchmetrics CLIPScore (ViT-B/32, "
-            "max(100 cos, 0)); Chamfer distance of 100 points per shape",
-            clip_model="openai/clip-vit-base-patch32",
-            clip_clamp_zero=True,
-            dino_model="facebook/dinov2-giant",
-        ),
-        replace(
-            SVGENIUS,
-            name="unisvg",
-            description="UniSVG in VLMEvalKit (vlmeval/dataset/utils/uni_svg.py): renders 336 px, "
-            "CLIP ViT-L/14-336 image-image cosine, LPIPS-AlexNet at LPIPS' own [-1, 1] inputs, "
-            "uniform 7 px SSIM, all-MiniLM-L6-v2 SBERT, BERTScore roberta-large layer 17",
-            render_size=336,
-            clip_model="openai/clip-vit-large-patch14-336",
-            clip_scale=1.0,
-            lpips_net="alex",
-            lpips_input="standard",
-            lpips_size=None,
-            ssim_window=7,
-        ),
-        replace(
-            SVGENIUS,
-            name="internsvg",
-            description="InternSVG released code (metrics/, SArena): renders 448 px on white, "
-            "CLIP ViT-L/14 clamped at 0 x100 (torchmetrics CLIPScore), DINOv2-base, LPIPS-VGG "
-            "on ImageNet-normalised 448 px inputs (no resize), uniform 11 px SSIM, PSNR capped "
-            "at 100, FID as pytorch-fid, FID-C with CLIP ViT-B/32",
-            render_size=448,
-            clip_clamp_zero=True,
-            lpips_size=None,
-        ),
-        replace(
-            SVGENIUS,
-            name="svgauge",
-            description="SVGauge Sec. 4: SBERT caption similarity, encoders at their own input "
-            "resolution (DINOv2-base, CLIP ViT-B/32)",
-            clip_model="openai/clip-vit-base-patch32",
-            lpips_input="standard",
-        ),
-    )
-}
+PRESETS: Registry[MetricPreset] = Registry("metric preset", "svgeval.metric_presets")
+"""Every benchmark's preset by name, registered from the benchmark's own package."""
+
+register_preset = PRESETS.register
+"""Register a :class:`MetricPreset` under its name and return it."""
+
+
+def variant(name: str, description: str, metrics: tuple[str, ...], **changes: Any) -> (
+        MetricPreset):
+    """:data:`DEFAULT` with ``changes``, registered as ``name``."""
+    return register_preset(replace(DEFAULT, name=name, description=description,
+                                   metrics=metrics, **changes))
 
 
 def get_preset(preset: str | MetricPreset) -> MetricPreset:
     """Return the preset called ``preset`` (or ``preset`` itself); raises KeyError listing names."""
     if isinstance(preset, MetricPreset):
         return preset
-    try:
-        return PRESETS[preset.lower()]
-    except KeyError:
-        raise KeyError(f"unknown metric preset {preset!r}; known: {', '.join(PRESETS)}") from None
+    return PRESETS.get(preset.lower())
 
 
-def preset_names() -> tuple[str, ...]:
-    """Names of all presets, for ``svgeval list metrics``."""
-    return tuple(PRESETS)
+def presets_using(metric: str) -> list[str]:
+    """The names of the registered presets that report ``metric`` (every preset is loaded)."""
+    return [name for name, preset in PRESETS.all().items() if metric in preset.metrics]

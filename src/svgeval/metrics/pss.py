@@ -46,7 +46,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from svgeval.metrics import _pss_svg as ps
-from svgeval.metrics.presets import MetricPreset, get_preset
+from svgeval.metrics.presets import DEFAULT, MetricPreset, get_preset
 from svgeval.metrics.registry import MetricInfo, describe_metric
 from svgeval.svg.batch import CHUNKS_PER_WORKER
 from svgeval.svg.render import render_svg_uint8
@@ -65,7 +65,6 @@ describe_metric(
         value_range="[0, 1] (x100 with percent=True)",
         higher_is_better=True,
         source="SVGenius (Chen et al., 2025) App. D; released code src/metrics/pss",
-        presets=("svgenius",),
     )
 )
 
@@ -195,7 +194,7 @@ def pss_details(
     reference: str,
     generated: str,
     *,
-    preset: str | MetricPreset = "svgenius",
+    preset: str | MetricPreset = DEFAULT,
     weighting: str | None = None,
     fix_defects: bool | None = None,
     render: RenderFunction = render_svg_uint8,
@@ -336,7 +335,7 @@ def pss(
     reference: str,
     generated: str,
     *,
-    preset: str | MetricPreset = "svgenius",
+    preset: str | MetricPreset = DEFAULT,
     weighting: str | None = None,
     fix_defects: bool | None = None,
     percent: bool = False,
@@ -348,29 +347,12 @@ def pss(
     return result.score * 100.0 if percent else result.score
 
 
-def pss_batch(
-    references: list[str],
-    generated: list[str],
-    *,
-    preset: str | MetricPreset = "svgenius",
-    weighting: str | None = None,
-    fix_defects: bool | None = None,
-    percent: bool = False,
-    render: RenderFunction = render_svg_uint8,
-) -> list[float]:
-    """:func:`pss` over aligned lists."""
-    if len(references) != len(generated):
-        raise ValueError(f"{len(references)} references but {len(generated)} generated SVGs")
-    return [pss(r, g, preset=preset, weighting=weighting, fix_defects=fix_defects,
-                percent=percent, render=render) for r, g in zip(references, generated)]
-
-
 def pss_isolated(
     renderer: Renderer,
     references: list[str],
     generated: list[str],
     *,
-    preset: str | MetricPreset = "svgenius",
+    preset: str | MetricPreset = DEFAULT,
     weighting: str | None = None,
     fix_defects: bool | None = None,
 ) -> list[CallOutcome[PssResult]]:

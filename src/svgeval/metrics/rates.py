@@ -18,7 +18,6 @@ describe_metric(
         value_range="[0, 100]",
         higher_is_better=True,
         source=f"{_SVGENIUS}, understanding (appendix F)",
-        presets=("svgenius",),
         pass_fail=True,
     )
 )
@@ -29,7 +28,6 @@ describe_metric(
         value_range="[0, 100]",
         higher_is_better=True,
         source=f"{_SVGENIUS}, bug fixing (appendix G.1) and its released scorer",
-        presets=("svgenius",),
         pass_fail=True,
     )
 )
@@ -40,7 +38,6 @@ describe_metric(
         value_range="[0, 100]",
         higher_is_better=True,
         source="svgeval (a render-level reading of SVGenius bug fixing)",
-        presets=("svgenius",),
         pass_fail=True,
     )
 )
@@ -51,7 +48,6 @@ describe_metric(
         value_range="[0, 100]",
         higher_is_better=True,
         source=f"{_SVGENIUS}, style editing (mse_better_samples_percentage of its scorer)",
-        presets=("svgenius",),
         pass_fail=True,
     )
 )
@@ -62,7 +58,6 @@ describe_metric(
         value_range="integer >= 0",
         higher_is_better=False,
         source="svgeval",
-        presets=("svgenius",),
         count=True,
     )
 )
@@ -74,7 +69,6 @@ describe_metric(
         value_range="[0, 1]",
         higher_is_better=True,
         source="UniSVG in VLMEvalKit (vlmeval/dataset/utils/uni_svg.py:_evaluate_row)",
-        presets=("unisvg",),
     )
 )
 describe_metric(
@@ -84,6 +78,5 @@ describe_metric(
         value_range="[0, 1] (BERTScore's rescaling can push it slightly below 0)",
         higher_is_better=True,
         source="UniSVG in VLMEvalKit (uni_svg.py: calc_gen_score and final_score)",
-        presets=("unisvg",),
     )
 )

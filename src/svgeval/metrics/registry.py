@@ -2,23 +2,22 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from svgeval.registry import Registry
 
 
 @dataclass(frozen=True)
 class MetricInfo:
-    """What a metric means; ``presets`` names the benchmark settings it supports;
-    ``pass_fail`` marks a per-sample value of 100 (pass) or 0 (fail), of which a run of several
-    epochs reports pass@k (:mod:`svgeval.runner.epochs`)."""
+    """What a metric means; ``pass_fail`` marks a per-sample value of 100 (pass) or 0 (fail),
+    of which a run of several epochs reports pass@k (:mod:`svgeval.runner.epochs`). Which
+    benchmarks report a metric, their presets say (:func:`~svgeval.metrics.presets.presets_using`)."""
 
     name: str
     summary: str
     value_range: str
     higher_is_better: bool
     source: str
-    presets: tuple[str, ...] = field(default_factory=tuple)
     pass_fail: bool = False
     best_at: float | None = None
     """The value of a perfect answer when values on both sides of it are worse (RLD: 0, the

@@ -26,6 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from svgeval.metrics import _models
+from svgeval.metrics.presets import variant
 from svgeval.metrics.projection import Projection, probe_image
 from svgeval.metrics.registry import MetricInfo, MetricUnavailable, describe_metric
 from svgeval.metrics.text import sbert
@@ -35,14 +36,24 @@ ENCODER = "google/siglip-base-patch16-224"
 CAPTIONER = "Salesforce/blip2-opt-2.7b"
 PROJECTION = "svgauge_projection.npz"
 ALPHA, BETA = 0.6, 0.4
+PRESET = variant(
+    "svgauge",
+    description="SVGauge Sec. 4: SBERT caption similarity, encoders at their own input "
+    "resolution (DINOv2-base, CLIP ViT-B/32)",
+    metrics=("blank_render", "clip_fid", "clip_score", "dino", "fid", "lpips", "sbert", "ssim",
+             "svg_present", "svg_valid", "svgauge", "svgauge_si", "svgauge_st"),
+    clip_model="openai/clip-vit-base-patch32",
+    lpips_input="standard",
+)
+"""The settings of the metrics SVGauge's study compares with (``svgeval correlate``)."""
 
 for _info in (
     MetricInfo("svgauge", "alpha x S_I + beta x S_T (alpha 0.6, beta 0.4)", "[-1, 1]", True,
-               "Zini et al. 2025 (SVGauge) Sec. 3", ("svgauge",)),
+               "Zini et al. 2025 (SVGauge) Sec. 3"),
     MetricInfo("svgauge_si", "cosine of PCA-whitened mean SigLIP patch features of the renders",
-               "[-1, 1]", True, "SVGauge Sec. 3, Eq. 1 and whitening", ("svgauge",)),
+               "[-1, 1]", True, "SVGauge Sec. 3, Eq. 1 and whitening"),
     MetricInfo("svgauge_st", "cos_SBERT(prompt, caption) x (0.8 + 0.2 cos_TFIDF(prompt, caption))",
-               "[-1, 1]", True, "SVGauge Eq. 2", ("svgauge",)),
+               "[-1, 1]", True, "SVGauge Eq. 2"),
 ):
     describe_metric(_info)
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from svgeval.metrics import _models
-from svgeval.metrics.presets import MetricPreset, get_preset
+from svgeval.metrics.presets import DEFAULT, MetricPreset, get_preset
 from svgeval.metrics.registry import MetricInfo, describe_metric
 
 for _info in (
@@ -22,7 +22,6 @@ for _info in (
         value_range="[0, 100]",
         higher_is_better=True,
         source="Lin 2004; VectorGym Sec. 3.5 (captioning, 0-100); equal to rouge-score's rougeL",
-        presets=("vectorgym",),
     ),
     MetricInfo(
         name="bge_m3",
@@ -30,7 +29,6 @@ for _info in (
         value_range="[-100, 100] (in practice [0, 100])",
         higher_is_better=True,
         source="Chen et al. 2024 (BGE-M3); VectorGym Sec. 3.5",
-        presets=("vectorgym",),
     ),
     MetricInfo(
         name="sbert",
@@ -38,7 +36,6 @@ for _info in (
         value_range="[-1, 1]",
         higher_is_better=True,
         source="Reimers & Gurevych 2019; SVGauge Eq. 2 (semantic term)",
-        presets=("svgauge",),
     ),
     MetricInfo(
         name="bertscore",
@@ -48,7 +45,6 @@ for _info in (
         higher_is_better=True,
         source="Zhang et al. 2020 (bert-score 0.3.13, lang='en', rescale_with_baseline=True); "
         "UniSVG in VLMEvalKit (uni_svg.py)",
-        presets=("unisvg",),
     ),
     MetricInfo(
         name="levenshtein",
@@ -56,7 +52,6 @@ for _info in (
         value_range="[0, max(len a, len b)]",
         higher_is_better=False,
         source="Levenshtein 1966; SVGenius editing tasks (code change magnitude)",
-        presets=("svgenius",),
     ),
 ):
     describe_metric(_info)
@@ -84,7 +79,7 @@ def rouge_l(
     references: Sequence[str],
     predictions: Sequence[str],
     *,
-    preset: str | MetricPreset = "vectorgym",
+    preset: str | MetricPreset = DEFAULT,
     use_stemmer: bool | None = None,
 ) -> list[float]:
     """ROUGE-L F1 x 100 for each (reference, prediction) pair.
@@ -144,7 +139,7 @@ def bge_m3(
     a: Sequence[str],
     b: Sequence[str],
     *,
-    preset: str | MetricPreset = "vectorgym",
+    preset: str | MetricPreset = DEFAULT,
     model: str | None = None,
     model_path: str | None = None,
     device: str | None = None,
@@ -200,7 +195,7 @@ def sbert(
     a: Sequence[str],
     b: Sequence[str],
     *,
-    preset: str | MetricPreset = "svgauge",
+    preset: str | MetricPreset = DEFAULT,
     model: str | None = None,
     model_path: str | None = None,
     device: str | None = None,

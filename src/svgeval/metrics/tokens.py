@@ -17,7 +17,6 @@ describe_metric(
         higher_is_better=False,
         source="InternSVG released metrics/token_length.py; VLMEvalKit utils/SArena "
         "(tokenizer OpenGVLab/InternVL3-8B)",
-        presets=("internsvg",),
     )
 )
 

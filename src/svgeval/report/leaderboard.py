@@ -4,7 +4,7 @@ Two numbers belong in one table only when they were computed the same way: the s
 same task version (prompts and scoring) and the same data (the dataset hash of ``config.json``).
 :func:`split_boards` puts runs into :class:`Board` s by that identity and says, for each extra
 board, why its runs were kept apart. Each board becomes a table in the paper's layout where the
-task has one (:mod:`svgeval.report.layouts`) or the flat layout: one row per run, one column per
+task declares one (:mod:`svgeval.report.layouts`) or the flat layout: one row per run, one column per
 ``results.json`` key, which CSV writes with the exact values of ``results.json``.
 """
 
@@ -14,7 +14,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 
-from svgeval.report.layouts import PAPER_LAYOUTS, incomplete_notes, marked_labels, ranked_cells
+from svgeval.report.layouts import (
+    fill,
+    incomplete_notes,
+    marked_labels,
+    paper_table,
+    ranked_cells,
+)
 from svgeval.report.runs import LoadedRun, ReportError, run_labels
 from svgeval.report.summary import BEST_AT_NOTE, arrow, format_metric, has_best_at
 from svgeval.report.tables import WRITERS, Cell, Column, Table
@@ -109,12 +115,12 @@ def flat_table(runs: Sequence[LoadedRun], labels: Sequence[str], title: str) -> 
 def board_table(board: Board, format_: str, layout: str) -> Table:
     """The table of one board in the chosen layout (``auto``: the paper's, except for CSV)."""
     labels = run_labels(board.runs)
-    paper = PAPER_LAYOUTS.get(board.task)
+    paper = paper_table(board.task)
     if layout == "paper" and paper is None:
         raise ReportError(f"no paper layout for task {board.task}; use --layout flat")
     if layout == "paper" or (layout == "auto" and format_ != "csv" and paper is not None):
         assert paper is not None
-        return paper(board.runs, labels, board.title)
+        return fill(paper, board.runs, labels, board.title)
     if format_ != "csv":  # CSV keeps the bare name: its columns say what the run lacks
         labels = marked_labels(board.runs, labels)
     return flat_table(board.runs, labels, board.title)

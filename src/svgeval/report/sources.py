@@ -20,6 +20,7 @@ from pathlib import Path
 
 from svgeval.report.runs import ReportError
 from svgeval.runner.identity import dataset_hash, prompt_hash, task_from_config
+from svgeval.runner.other_run import load_samples
 from svgeval.runner.records import RunConfig, SampleRecord
 from svgeval.svg.extract import extract_svg
 from svgeval.tasks.base import Sample
@@ -85,7 +86,7 @@ def load_sources(config: RunConfig, data: Path | None = None) -> SampleSources:
     """The samples of the run's data, checked against its dataset hash; never raises."""
     where = data or config.data or "the downloaded release"
     try:
-        samples = task_from_config(config, data).load()
+        samples = load_samples(task_from_config(config, data))
     except Exception as error:  # noqa: BLE001 - any failure only costs the report its references
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
         return SampleSources(

@@ -48,7 +48,8 @@ def edge_map(image: Image, threshold: float = 0.1) -> NDArray[np.bool_]:
 
 
 def edge_similarity(a: Image, b: Image) -> float:
-    """``1 - sqrt(fraction of pixels where the two Canny edge maps differ)``."""
+    """``1 - sqrt(fraction of pixels where the two Sobel edge maps differ)`` (:func:`edge_map`;
+    RLRF compares Canny edge maps, see the module docstring)."""
     return float(1.0 - np.sqrt(np.mean(edge_map(a) != edge_map(b))))
 
 

@@ -6,8 +6,9 @@ renders blank, gets ``penalty`` instead (default -1), so every reward lies in [p
 
 Recipes follow RLRF (Rodriguez et al., 2025, "Rendering-Aware Reinforcement Learning for Vector
 Graphics Generation"), which VectorGym (Sec. 3.4) trains with: rendered prediction and reference
-compared by a pixel L2 term, an L2 term on Canny edge maps, a perceptual term (RLRF uses
-DreamSim; we use LPIPS, the perceptual metric svgeval ships) and a length term relative to the
+compared by a pixel L2 term, an L2 term on edge maps (RLRF's are Canny's; ours are thresholded
+Sobel gradients, :mod:`svgeval.rewards.components`), a perceptual term (RLRF uses DreamSim; we
+use LPIPS, the perceptual metric svgeval ships) and a length term relative to the
 reference; captioning is rewarded by BGE-M3 cosine (VectorGym Sec. 3.4). The weights are ours
 (the papers do not print them); every weight can be overridden.
 """

@@ -1,6 +1,7 @@
 """Runner: executes a task with a model into a resumable run directory."""
 
 from svgeval.runner.identity import RunConflict
+from svgeval.runner.other_run import load_samples
 from svgeval.runner.records import Results, RunConfig, SampleRecord
 from svgeval.runner.run_dir import CorruptRecord, RunDir
 from svgeval.runner.runner import Runner, RunSettings
@@ -14,4 +15,5 @@ __all__ = [
     "RunSettings",
     "Runner",
     "SampleRecord",
+    "load_samples",
 ]

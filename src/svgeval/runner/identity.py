@@ -102,7 +102,6 @@ def build_config(
         judge_base_url=judge.base_url if judge is not None else None,
         task_options=task_options_record(task),
         data=str(data.expanduser().resolve()) if data is not None else None,
-        data_as_given=str(data) if data is not None else None,
         settings=settings,
         n_samples=len(samples),
         dataset_hash=dataset_hash(samples),

@@ -12,7 +12,14 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+    model_validator,
+)
 
 from svgeval.runner.safe_text import StorableText
 from svgeval.svg.forkserver import DEFAULT_RENDERER
@@ -133,8 +140,6 @@ class RunConfig(Record):
     """``--set`` options as typed values, plus ``tier`` and ``seed``."""
     data: str | None = None
     """The data folder, resolved to an absolute path (None: the downloaded release)."""
-    data_as_given: str | None = None
-    """``--data`` exactly as typed."""
     settings: Settings
     """Generation and execution settings."""
     n_samples: int
@@ -143,6 +148,15 @@ class RunConfig(Record):
     """Hash of every sample's id, group, prompt, reference and target (before ``--limit``)."""
     versions: dict[str, str]
     """Versions of the packages that change numbers (svgeval, CairoSVG, lxml, numpy, ...)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _retired_keys(cls, data: Any) -> Any:
+        """Runs written before ``data_as_given`` (``--data`` as typed, never read) was retired
+        still load: the key is dropped."""
+        if isinstance(data, dict) and "data_as_given" in data:
+            return {key: value for key, value in data.items() if key != "data_as_given"}
+        return data
 
     def identity(self) -> dict[str, Any]:
         """What must match for a resume: everything but timestamps, versions, limits and

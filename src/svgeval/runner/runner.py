@@ -34,6 +34,7 @@ from svgeval.runner.identity import (
     prompt_hash,
 )
 from svgeval.runner.judging import Judge, Judging, check_image_inputs, judgment_cache
+from svgeval.runner.other_run import load_samples
 from svgeval.runner.records import (
     RecordKey,
     ResponseRecord,
@@ -121,7 +122,7 @@ class Runner:
         self._set_level: dict[int, Score] = {}
 
     def _load(self) -> tuple[list[WorkUnit], RunConfig]:
-        everything = self.task.load()
+        everything = load_samples(self.task)
         config = build_config(self.task, self.model, self.settings, everything, self.judge)
         return work_units(select_samples(everything, self.settings.limit), config), config
 

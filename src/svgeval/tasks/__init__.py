@@ -1,9 +1,10 @@
 """Benchmark tasks, looked up by name in :data:`TASKS`.
 
 Each task module registers its :class:`~svgeval.tasks.base.Task` subclass with
-``@register_task``; the modules that ship with svgeval are imported the first time the registry
-is used, and other packages add tasks through the ``svgeval.tasks`` entry-point group (see
-:mod:`svgeval.registry`).
+``@register_task``. A suite is found through the ``svgeval.tasks`` entry-point group, whose
+names are the suites' task-name prefixes (``svgenius`` for ``svgenius-bugfix``); the suites
+that ship with svgeval are declared in its ``pyproject.toml`` like any other package's (see
+:mod:`svgeval.registry`), and asking for one task imports its suite alone.
 """
 
 from __future__ import annotations
@@ -19,29 +20,7 @@ from svgeval.tasks.base import (
     TaskOptions,
 )
 
-SUITE_MODULES = {
-    "svgeditbench": "svgeval.tasks.svgeditbench",
-    "svgenius": "svgeval.tasks.svgenius",
-    "vectorgym": "svgeval.tasks.vectorgym",
-    "svgeditbench-v2": "svgeval.tasks.svgeditbench_v2",
-    "starvector": "svgeval.tasks.starvector",
-    "unisvg": "svgeval.tasks.unisvg",
-    "sarena": "svgeval.tasks.sarena",
-}
-"""The module of each suite that ships with svgeval, by the prefix of its task names."""
-
-
-def suite_module(task_name: str) -> str | None:
-    """The module registering ``task_name``: that of the longest suite prefix it starts with
-    (``svgeditbench-v2`` before ``svgeditbench``), None if it names no shipped suite."""
-    prefixes = [p for p in SUITE_MODULES if task_name == p or task_name.startswith(p + "-")]
-    return SUITE_MODULES[max(prefixes, key=len)] if prefixes else None
-
-
-TASKS: Registry[type[Task]] = Registry(
-    "task", "svgeval.tasks", builtin_modules=tuple(SUITE_MODULES.values()),
-    module_for=suite_module,
-)
+TASKS: Registry[type[Task]] = Registry("task", "svgeval.tasks")
 """Every task by name."""
 
 register_task = TASKS.register

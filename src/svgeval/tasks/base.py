@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
@@ -30,6 +30,7 @@ from svgeval.tasks.aggregate import Aggregate, mean_per_group
 from svgeval.tasks.judge import JudgeRequest
 from svgeval.tasks.messages import Message as Message  # noqa: PLC0414 (re-exported)
 from svgeval.tasks.options import NoOptions, parse_options
+from svgeval.tasks.tables import PaperTable
 
 
 @dataclass(frozen=True)
@@ -223,6 +224,32 @@ def distribution_metrics(
 
 
 @dataclass(frozen=True)
+class RecordedAnswer:
+    """A sample of another run: the messages it was asked and the SVG it answered (None: the
+    answer failed)."""
+
+    prompt: list[Message]
+    svg: str | None
+
+
+@runtime_checkable
+class ComparesWithRun(Protocol):
+    """A task that compares its answers with those of another run of itself (SVGenius style
+    transfer's ``--set reference_run=DIR``).
+
+    Tasks never read run directories: before :meth:`Task.load`, whoever loads the samples
+    (:func:`svgeval.runner.other_run.load_samples`) reads the run :meth:`compared_run` names,
+    checks it is a run of this task, and hands its answers to :meth:`receive_answers`.
+    """
+
+    def compared_run(self) -> Path | None:
+        """The run directory whose answers this task compares its own with (None: none)."""
+
+    def receive_answers(self, answers: Mapping[str, RecordedAnswer]) -> None:
+        """That run's answers by sample id (its first epoch)."""
+
+
+@dataclass(frozen=True)
 class TaskOptions:
     """Options every task accepts; ``extra`` carries the ``--set key=value`` pairs, which the
     task parses into its own :attr:`Task.Options` dataclass."""
@@ -246,7 +273,8 @@ class Task(ABC):
     suite_source: ClassVar[str] = ""
     """The released code and data the suite follows, e.g. ``ZJU-REAL/SVGenius``."""
     preset: ClassVar[str] = ""
-    """Name of the released protocol the task reproduces by default, e.g. ``svgenius``."""
+    """The registered metric preset of the released protocol the task reproduces, e.g.
+    ``svgenius`` (:mod:`svgeval.metrics.presets`; the suite registers it)."""
     render_timeout_s: ClassVar[float | None] = None
     """The reproduced protocol's wall-clock limit of one render in seconds, which ``svgeval
     run`` uses unless ``--render-timeout`` is given (None: the renderer's default)."""
@@ -267,6 +295,9 @@ class Task(ABC):
     ``--judge`` records them as not computed, on every sample."""
     judge_sees_images: ClassVar[bool] = False
     """True when the task's judge requests carry images (a text-only judge is refused)."""
+    paper_table: ClassVar[PaperTable | None] = None
+    """The layout of the paper's table of this task, for ``svgeval leaderboard`` (None: the
+    flat layout); see :mod:`svgeval.tasks.tables`."""
 
     def __init__(self, options: TaskOptions) -> None:
         if options.tier != "all" and options.tier not in self.tiers:

@@ -8,12 +8,10 @@ unpacked there; later runs reuse the copy. Nothing is downloaded when ``--data``
 
 from __future__ import annotations
 
-import hashlib
 import io
 import os
 import shutil
 import tempfile
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,12 +80,3 @@ def _download(release: GithubRelease, target: Path) -> None:
         top.rename(target)
     if not (target / release.marker).exists():
         raise DataUnavailable(f"the download of {release.repo} has no {release.marker}")
-
-
-def hash_files(root: Path, paths: Iterable[Path]) -> str:
-    """SHA-256 over the relative names and bytes of ``paths`` (for ``config.json``)."""
-    digest = hashlib.sha256()
-    for path in sorted(paths):
-        digest.update(str(path.relative_to(root)).encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()

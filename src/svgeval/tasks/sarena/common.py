@@ -20,11 +20,24 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
+from svgeval.metrics.presets import variant
 from svgeval.svg.extract import Extraction
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
 from svgeval.tasks.base import Task
 
 Reading = Literal["internsvg", "vlmevalkit"]
+PRESET = variant(
+    "internsvg",
+    description="InternSVG released code (metrics/, SArena): renders 448 px on white, "
+    "CLIP ViT-L/14 clamped at 0 x100 (torchmetrics CLIPScore), DINOv2-base, LPIPS-VGG "
+    "on ImageNet-normalised 448 px inputs (no resize), uniform 11 px SSIM, PSNR capped "
+    "at 100, FID as pytorch-fid, FID-C with CLIP ViT-B/32",
+    metrics=("accuracy", "clip_fid", "clip_i2i", "clip_score", "dino", "fid", "lpips", "psnr",
+             "ssim", "token_count"),
+    render_size=448,
+    clip_clamp_zero=True,
+    lpips_size=None,
+)
 OVERALL = "all"
 """The group that pools every sample (InternSVG's overall accuracy and editing summary)."""
 
@@ -49,7 +62,7 @@ class SArenaTask(Task):
     suite: ClassVar[str] = "SArena"
     suite_source: ClassVar[str] = (
         "InternSVG/SArena (HF) + InternSVG eval code (hmwang2002/InternSVG); VLMEvalKit SArena")
-    preset: ClassVar[str] = "internsvg"
+    preset: ClassVar[str] = PRESET.name
     Options: ClassVar[type[Any]] = SArenaOptions
 
     def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:

@@ -11,7 +11,7 @@ does not render, is drawn as the 448 px black picture ``example/pure_black.png``
 every image metric (FID included); its token count is left out. ``counts.<group>.n_valid / n``
 is the released "success rate".
 
-Metrics (the ``internsvg`` preset of :mod:`svgeval.metrics.presets`):
+Metrics (the ``internsvg`` preset, :data:`~svgeval.tasks.sarena.common.PRESET`):
 
 * image-to-SVG and editing (``use_DINO_Score``, ``use_LPIPS``, ``use_SSIM``, ``use_PSNR``):
   ``dino`` ((cos + 1) / 2 of mean-pooled DINOv2-base features), ``lpips`` (VGG on
@@ -48,7 +48,6 @@ from svgeval.metrics.tokens import DEFAULT_TOKENIZER, token_counts
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks.base import (
-    BLANK_SVG,
     BatchItem,
     Failure,
     FailureKind,
@@ -58,16 +57,14 @@ from svgeval.tasks.base import (
     batch_values,
     distribution_metrics,
 )
+from svgeval.tasks.common import Drawing
 from svgeval.tasks.download import DataUnavailable
 from svgeval.tasks.messages import user_message
 from svgeval.tasks.sarena import data
-from svgeval.tasks.sarena.common import SArenaOptions, SArenaTask, extract_svg
+from svgeval.tasks.sarena.common import PRESET, SArenaOptions, SArenaTask, extract_svg
 
-PRESET = "internsvg"
 SIZE = 448
 SPEC = RenderSpec.square(SIZE, background="white")
-BLACK: FloatImage = np.zeros((SIZE, SIZE, 3))
-"""What the released code scores for an answer it could not render (``pure_black.png``)."""
 
 PIXEL_METRICS: Mapping[str, str] = {
     "dino": "dino", "lpips": "lpips", "lpips_standard": "lpips", "ssim": "ssim", "psnr": "psnr",
@@ -103,6 +100,8 @@ class SArenaImageTask(SArenaTask):
     """Base of the tasks scored against a ground-truth picture."""
 
     Options: ClassVar[type[Any]] = ImageOptions
+    drawing = Drawing(SPEC, failed="black")
+    """An answer the released code could not render is scored as ``pure_black.png``."""
 
     kind: ClassVar[str]
     """``text2svg``, ``img2svg`` or ``edit``."""
@@ -147,14 +146,6 @@ class SArenaImageTask(SArenaTask):
             return read_picture(Path(path))
         return renderer.render(sample.target["answer"], SPEC).image
 
-    def draw(self, svg: str, renderer: Renderer) -> FloatImage:
-        """The 448 px render of an answer; black for a failed one (the runner hands those over
-        as :data:`BLANK_SVG`) or one that does not render."""
-        if svg == BLANK_SVG:
-            return BLACK
-        image = renderer.render(svg, SPEC).image
-        return image if image is not None else BLACK
-
     def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
         truth = self.picture(sample, renderer)
         if truth is None:
@@ -162,7 +153,7 @@ class SArenaImageTask(SArenaTask):
                                          detail="the ground-truth SVG does not render"))
         extraction = extract_svg(response, self.settings.reading)
         score = Score(extracted=extraction.svg, extraction_rule=extraction.rule)
-        image = BLACK
+        image = self.drawing.canvas
         if extraction.svg is None:
             score.failure = Failure(kind=FailureKind.EXTRACT, detail=extraction.error)
         else:
@@ -184,8 +175,8 @@ class SArenaImageTask(SArenaTask):
     def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
         scores = [Score() for _ in items]
         truths = [self.picture(item.sample, context.renderer) for item in items]
-        outputs = [self.draw(item.output_svg, context.renderer) for item in items]
-        references = [truth if truth is not None else BLACK for truth in truths]
+        outputs = [self.drawing.draw(item.output_svg, context.renderer) for item in items]
+        references = [self.drawing.stand_in(truth) for truth in truths]
         options: dict[str, Any] = {"preset": PRESET, "batch_size": context.batch_size,
                                    "device": context.device}
         runs: dict[str, Any] = {}
@@ -213,9 +204,9 @@ class SArenaImageTask(SArenaTask):
         if self.kind != "text2svg":
             return score
         for group, items in groups.items():
-            outputs = [self.draw(item.output_svg, context.renderer) for item in items]
-            references = [truth if (truth := self.picture(item.sample, context.renderer))
-                          is not None else BLACK for item in items]
+            outputs = [self.drawing.draw(item.output_svg, context.renderer) for item in items]
+            references = [self.drawing.stand_in(self.picture(item.sample, context.renderer))
+                          for item in items]
             distribution_metrics(score, f"{group}/{{}}", {"fid": fid, "fid_c": clip_fid},
                                  references, outputs, preset=PRESET,
                                  batch_size=context.batch_size, device=context.device)

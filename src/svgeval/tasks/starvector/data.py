@@ -19,9 +19,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from svgeval.tasks.common.rows import read_parquet_tables, unique_ids
 from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.download import DataUnavailable
-from svgeval.tasks.vectorgym.data import parquet_files, unique_ids
 
 HUB_ORG = "starvector"
 IMAGE_DATASETS = (
@@ -55,18 +55,9 @@ def to_row(raw: dict[str, Any], where: str) -> BenchRow:
 
 def read_parquet_rows(path: Path, split: str) -> list[BenchRow]:
     """The rows of a local parquet file, or of the ``<split>-*.parquet`` files under a folder."""
-    import pyarrow.parquet as pq
-
-    files = parquet_files(path, split)
-    if not files:
-        raise DataUnavailable(f"--data {path}: no {split}-*.parquet file under it")
     rows = []
-    for file in files:
-        try:
-            records = pq.read_table(file).to_pylist()
-        except Exception as error:  # noqa: BLE001 (pyarrow raises several kinds)
-            raise MalformedData(f"{file}: not a readable parquet file ({error})") from None
-        rows += [to_row(raw, f"{file}: row {i}") for i, raw in enumerate(records)]
+    for file, table in read_parquet_tables(path, split):
+        rows += [to_row(raw, f"{file}: row {i}") for i, raw in enumerate(table.to_pylist())]
     return rows
 
 

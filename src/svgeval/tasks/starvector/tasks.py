@@ -36,49 +36,46 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-import numpy as np
-
 from svgeval.metrics.clip import clip_score
 from svgeval.metrics.dino import dino
 from svgeval.metrics.fid import clip_fid, fid
 from svgeval.metrics.lpips import lpips
 from svgeval.metrics.pixel import masked_mse, mse, ssim
-from svgeval.svg.extract import extract_svg
+from svgeval.metrics.presets import variant
+from svgeval.svg.extract import Extraction
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks import register_task
-from svgeval.tasks.base import (
-    BLANK_SVG,
-    BatchItem,
-    Failure,
-    FailureKind,
-    MetricContext,
-    Sample,
-    Score,
-    Task,
-    TaskOptions,
-    distribution_metrics,
-    render_extracted,
-)
+from svgeval.tasks.base import BatchItem, MetricContext, Sample, Score, distribution_metrics
+from svgeval.tasks.common import Drawing, ImageGenerationTask, TwoReadings
 from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.messages import png_bytes, user_message
 from svgeval.tasks.starvector.data import CAPTION_COLUMNS, BenchRow, load_rows
-from svgeval.tasks.svgenius.scoring import ReferenceRenders
-from svgeval.tasks.vectorgym.generation import batched_readings, store
 
 RENDER = RenderSpec.square(512, background="white")
 """``_save_svg_files``: ``rasterize_svg(svg, resolution=512, dpi=100, scale=1)``."""
 INPUT = RenderSpec.square(384, background="white")
 """The image the model sees: the ground truth at the datasets' ``im_size`` of 384."""
-WHITE: FloatImage = np.ones((512, 512, 3))
 LPIPS_SIZE: int | None = None
 """The released LPIPS runs on the 512 px renders as they are (tests shrink it)."""
-PRESET = "starvector"
+PRESET = variant(
+    "starvector",
+    description="StarVector starvector/metrics: SVGenius' image metrics derive from it "
+    "(LPIPS-VGG on ImageNet-normalised inputs, uniform 11 px SSIM, DINOv2-base, "
+    "pytorch-fid Inception, CLIP ViT-B/32 for CLIP-FID), but its validator renders at "
+    "512 px with no LPIPS resize and compute_clip_score.py uses CLIP ViT-B/32",
+    metrics=("clip_fid", "clip_score", "dino", "fid", "lpips", "masked_mse", "mse", "ssim"),
+    render_size=512,
+    clip_model="openai/clip-vit-base-patch32",
+    lpips_size=None,
+).name
 WORST: Mapping[str, float] = {
     "l2": 1.0, "masked_l2": 1.0, "ssim": 0.0, "lpips": 1.0, "lpips_standard": 1.0, "dino": 0.0,
     "clip_score": 0.0,
 }
 """The ``_worst`` value of a failed answer (ours): the bad end of each metric's usual range."""
+READINGS = TwoReadings(suffix="_worst", paper="stand_in", other="worst", worst=WORST)
+"""``<metric>``: a failed answer drawn white (released); ``<metric>_worst``: ours."""
 IMAGE_PROMPT = ("Convert this image into SVG code that reproduces it exactly. "
                 "Answer with the SVG code only.")
 TEXT_PROMPT = "{caption}. Answer with the SVG code only."
@@ -91,8 +88,7 @@ CAPTION_PREFIXES = (
 
 def _readings(*names: str) -> dict[str, str]:
     metric = {"l2": "mse", "masked_l2": "masked_mse", "lpips_standard": "lpips"}
-    return {f"{name}{suffix}": metric.get(name, name) for name in names
-            for suffix in ("", "_worst")}
+    return READINGS.keys({name: metric.get(name, name) for name in names})
 
 
 @dataclass(frozen=True)
@@ -126,19 +122,16 @@ def input_pngs(svgs: Sequence[str]) -> list[bytes | None]:
     return [png_bytes(o.image) if o.image is not None else None for o in outcomes]
 
 
-class StarVectorTask(Task):
+class StarVectorTask(ImageGenerationTask):
     """Base of the two SVG-Bench tasks."""
 
     suite: ClassVar[str] = "StarVector SVG-Bench"
     suite_source: ClassVar[str] = ("starvector/* datasets (HF, SVG-Bench collection) + "
                                    "joanrod/star-vector starvector/metrics")
-    preset: ClassVar[str] = "starvector"
+    preset: ClassVar[str] = PRESET
     Options = StarVectorOptions
+    drawing = Drawing(RENDER, failed="white")
     set_metrics = ("fid", "clip_fid")
-
-    def __init__(self, options: TaskOptions) -> None:
-        super().__init__(options)
-        self._references = ReferenceRenders(spec=RENDER)
 
     def load(self) -> list[Sample]:
         rows = load_rows(self.options.data, self.settings.dataset, self.settings.split)
@@ -152,37 +145,19 @@ class StarVectorTask(Task):
         return Sample(id=row.id, group=self.settings.dataset, messages=messages,
                       reference=row.svg, target={"reference": row.svg, "caption": caption})
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
-        reference = self._references.get(sample.target["reference"], renderer)
-        if reference.image is None:
-            return Score(failure=Failure.of_render(reference, FailureKind.REFERENCE))
-        score, output = render_extracted(extract_svg(response), renderer, RENDER)
-        self.pixel_metrics(score, output, reference.image)
-        return score
-
-    def pixel_metrics(self, score: Score, output: FloatImage | None,
-                      reference: FloatImage) -> None:
+    def score_picture(self, score: Score, sample: Sample, answer: Extraction,
+                      picture: FloatImage | None, reference: FloatImage,
+                      renderer: Renderer) -> None:
         """The per-sample pixel metrics (none for text-to-SVG)."""
-
-    def renders(self, items: Sequence[BatchItem], renderer: Renderer) -> tuple[
-            list[bool], list[FloatImage], list[FloatImage]]:
-        """Which answers rendered, the answer renders (white when failed) and the references."""
-        drawn = [renderer.render(item.output_svg, RENDER).image for item in items]
-        valid = [item.output_svg != BLANK_SVG and image is not None
-                 for item, image in zip(items, drawn)]
-        references = [self._references.get(item.sample.target["reference"], renderer).image
-                      for item in items]
-        return (valid, [d if d is not None else WHITE for d in drawn],
-                [r if r is not None else WHITE for r in references])
 
     def set_score(self, groups: Mapping[str, Sequence[BatchItem]],
                   context: MetricContext) -> Score:
         """FID and CLIP-FID per dataset, over every sample (a failure drawn white, released)."""
         score = Score()
         for group, items in groups.items():
-            _, outputs, references = self.renders(items, context.renderer)
+            drawn = self.drawn(items, context.renderer)
             distribution_metrics(score, f"{group}/{{}}", {"fid": fid, "clip_fid": clip_fid},
-                                 references, outputs, preset=PRESET,
+                                 drawn.references, drawn.outputs, preset=PRESET,
                                  batch_size=context.batch_size, device=context.device)
         return score
 
@@ -205,27 +180,27 @@ class StarVectorImg2Svg(StarVectorTask):
         return [self.sample(row, user_message(IMAGE_PROMPT, [png] if png else []))
                 for row, png in zip(rows, pngs)]
 
-    def pixel_metrics(self, score: Score, output: FloatImage | None,
-                      reference: FloatImage) -> None:
-        drawn = output if output is not None else WHITE
+    def score_picture(self, score: Score, sample: Sample, answer: Extraction,
+                      picture: FloatImage | None, reference: FloatImage,
+                      renderer: Renderer) -> None:
+        drawn = self.drawing.stand_in(picture)
         for name, metric in (("l2", mse), ("masked_l2", masked_mse)):
-            store(score, name, metric(drawn, reference), output is not None, WORST)
-        store(score, "ssim", ssim(drawn, reference, preset=PRESET), output is not None, WORST)
+            READINGS.put(score, name, metric(drawn, reference), picture is not None)
+        READINGS.put(score, "ssim", ssim(drawn, reference, preset=PRESET), picture is not None)
 
     def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
-        valid, outputs, references = self.renders(items, context.renderer)
-        options: dict[str, Any] = {"batch_size": context.batch_size, "device": context.device,
-                                   "preset": PRESET}
+        drawn = self.drawn(items, context.renderer)
+        outputs, references = drawn.outputs, drawn.references
+        options = self.metric_options(context)
         scores = [Score() for _ in items]
         modes = ("imagenet", "standard")
         if self.settings.lpips == "standard":
             modes = ("standard", "imagenet")
         for name, mode in zip(("lpips", "lpips_standard"), modes):
-            batched_readings(valid, scores, name, functools.partial(
-                lpips, outputs, references, normalization=mode, size=LPIPS_SIZE, **options),
-                WORST)
-        batched_readings(valid, scores, "dino", lambda: dino(outputs, references, **options),
-                         WORST)
+            READINGS.put_batch(scores, drawn.valid, name, functools.partial(
+                lpips, outputs, references, normalization=mode, size=LPIPS_SIZE, **options))
+        READINGS.put_batch(scores, drawn.valid, "dino",
+                           lambda: dino(outputs, references, **options))
         return scores
 
 
@@ -255,10 +230,9 @@ class StarVectorText2Svg(StarVectorTask):
         return samples
 
     def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
-        valid, outputs, _ = self.renders(items, context.renderer)
+        drawn = self.drawn(items, context.renderer)
         captions = [item.sample.target["caption"] for item in items]
         scores = [Score() for _ in items]
-        batched_readings(valid, scores, "clip_score", lambda: clip_score(
-            outputs, captions, preset=PRESET, batch_size=context.batch_size,
-            device=context.device), WORST)
+        READINGS.put_batch(scores, drawn.valid, "clip_score", lambda: clip_score(
+            drawn.outputs, captions, **self.metric_options(context)))
         return scores

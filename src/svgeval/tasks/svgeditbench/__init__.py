@@ -1,8 +1,6 @@
 """SVGEditBench (Nishina & Matsui, CVPRW 2024): loader and task.
 
-The case builder (:func:`svgeval.tasks.svgeditbench.builder.build_cases`, ``write_release``)
-lives in its own module, imported only by what builds data: it pulls in the SVGenius
-generators, which scoring does not need.
+The case builder lives in :mod:`svgeval.builders.svgeditbench` (a run never imports it).
 """
 
 from svgeval.tasks.svgeditbench.task import SvgEditBench

@@ -16,25 +16,66 @@ Two readings of the averages, both in ``results.json``:
 
 A released answer that does not render is a data problem: the sample is recorded with a
 ``reference`` failure and no metric, never as the model's failure.
+
+The answer rule ``svgeditbench`` (registered in :data:`svgeval.svg.extract.EXTRACTION_RULES`)
+is the paper's (Sec. 3.1): only text between ```` ```svg ```` and ```` ``` ```` counts, and a
+response with no such block or with more than one is invalid. The release
+(github.com/mti-lab/SVGEditBench) ships no evaluation code.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
 from svgeval.metrics.editing import length_ratio
 from svgeval.metrics.pixel import mse
-from svgeval.svg.extract import extract_svg
+from svgeval.metrics.presets import variant
+from svgeval.svg.extract import Extraction, extract_svg, extraction_rule
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks import register_task
 from svgeval.tasks.base import Failure, FailureKind, Sample, Score, Task
 from svgeval.tasks.download import resolve_data
 from svgeval.tasks.svgeditbench.data import RELEASE, load_release
+from svgeval.tasks.tables import MetricRowsTable, TableRow
 
 RENDER = RenderSpec.square(72)
+PRESET = variant(
+    "svgeditbench",
+    description="SVGEditBench (Nishina & Matsui, CVPRW 2024) Sec. 3.3: CairoSVG 72 x 72 on "
+    "white, MSE over pixels and channels; the compression ratio of the code",
+    metrics=("length_ratio", "mse"),
+    render_size=72,
+)
+TABLE_1 = MetricRowsTable(
+    name="Table 1",
+    rows=(
+        TableRow("change_color", "Change Color", "mse", "MSE"),
+        TableRow("set_contour", "Set Contour", "mse", "MSE"),
+        TableRow("compression", "Compression", "mse", "MSE"),
+        TableRow("compression", "Compression", "ratio", "Compression ratio", percent=True),
+        TableRow("upside_down", "Upside-Down", "mse", "MSE"),
+        TableRow("transparency", "Transparency", "mse", "MSE"),
+        TableRow("crop_to_half", "Crop to Half", "mse", "MSE"),
+    ),
+    notes_invalid=True,
+)
+"""Table 1 of the paper: MSE of every subtask and the compression ratio, valid outputs only."""
+_SVG_FENCE = re.compile(r"```svg[ \t]*\n(.*?)```", re.DOTALL)
+
+
+@extraction_rule("svgeditbench")
+def extract_svgeditbench(response: str) -> Extraction:
+    """The one ```` ```svg ```` block of the response, stripped (the paper's rule)."""
+    blocks = _SVG_FENCE.findall(response)
+    if not blocks:
+        return Extraction(None, "svgeditbench", "no ```svg block in the response")
+    if len(blocks) > 1:
+        return Extraction(None, "svgeditbench", f"{len(blocks)} ```svg blocks in the response")
+    return Extraction(blocks[0].strip(), "svgeditbench")
 
 
 @dataclass(frozen=True)
@@ -58,7 +99,7 @@ class SvgEditBench(Task):
     name = "svgeditbench"
     suite = "SVGEditBench"
     suite_source = "mti-lab/SVGEditBench (GitHub)"
-    preset = "svgeditbench"
+    preset = PRESET.name
     description = "SVGEditBench (CVPRW 2024): 6 editing tasks on 100 Twemoji, MSE of 72x72 renders"
     version = "1"
     metrics: ClassVar[Mapping[str, str]] = {
@@ -68,6 +109,7 @@ class SvgEditBench(Task):
         "ratio_all": "length_ratio",
     }
     Options = SvgEditBenchOptions
+    paper_table = TABLE_1
 
     def load(self) -> Sequence[Sample]:
         return load_release(resolve_data(RELEASE, self.options.data))

@@ -2,8 +2,8 @@
 
 Reproduces the released pipeline (github.com/mti-lab/SVGEditBenchV2): the prompt of
 ``src/inference/gpt_seq.py`` / ``vllm.py`` (one user message: the instruction, then the original
-SVG in a ```svg block), the answer rule of their ``parse_response``
-(:mod:`svgeval.svg.extract`, ``svgeditbench-v2``) and the metrics of
+SVG in a ```svg block), the answer rule of their ``parse_response`` (the extraction rule
+``svgeditbench-v2``, :func:`extract_svgeditbench_v2`) and the metrics of
 ``src/9_calculate_metrics.py``: output and target rendered by CairoSVG at 224 x 224 on white
 with a 5 s limit per render (the run's ``--render-timeout`` defaults to it), then per sample
 
@@ -25,6 +25,7 @@ in ``docs/svgeditbench_v2.md``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,33 +35,53 @@ from svgeval.metrics.chamfer import svg_chamfer
 from svgeval.metrics.clip import clip_score
 from svgeval.metrics.dino import dino_cls
 from svgeval.metrics.pixel import mse
-from svgeval.svg.extract import extract_svg
+from svgeval.metrics.presets import variant
+from svgeval.svg.extract import Extraction, extraction_rule
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks import register_task
-from svgeval.tasks.base import (
-    BLANK_SVG,
-    BatchItem,
-    Failure,
-    FailureKind,
-    MetricContext,
-    Sample,
-    Score,
-    Task,
-    TaskOptions,
-    batch_values,
-)
+from svgeval.tasks.base import BatchItem, MetricContext, Sample, Score, batch_values
+from svgeval.tasks.common import Drawing, ImageGenerationTask
 from svgeval.tasks.svgeditbench_v2.data import (
     Triplet,
     emoji_name,
     load_triplets,
     read_zwj_sequences,
 )
-from svgeval.tasks.svgenius.scoring import ReferenceRenders
 
 RENDER = RenderSpec.square(224, background="white")
-PRESET = "svgeditbench-v2"
+PRESET = variant(
+    "svgeditbench-v2",
+    description="SVGEditBench V2 released src/9_calculate_metrics.py: CairoSVG 224 px "
+    "on white; DINOv2-giant CLS cosine; torchmetrics CLIPScore (ViT-B/32, "
+    "max(100 cos, 0)); Chamfer distance of 100 points per shape",
+    metrics=("chamfer", "clip_score", "dino_cls", "mse"),
+    clip_model="openai/clip-vit-base-patch32",
+    clip_clamp_zero=True,
+    dino_model="facebook/dinov2-giant",
+).name
 GROUP = "edit"
+_V2_FENCE = re.compile(r"```svg\n[^`]+?```")
+_V2_ELEMENT = re.compile(r"<svg[\s\S]+?</svg>")
+
+
+@extraction_rule("svgeditbench-v2")
+def extract_svgeditbench_v2(response: str) -> Extraction:
+    """``parse_response`` of the released inference code (``gpt_seq.py``, ``vllm.py``): the
+    matches of ``` ```svg\\n[^`]+?``` ``` (a block holding no backtick); more than one is
+    invalid, exactly one is the answer (the text between ``` ```svg\\n``` and the closing fence,
+    unstripped); with none, the matches of ``<svg[\\s\\S]+?</svg>`` must be exactly one, else the
+    response is invalid."""
+    blocks: list[str] = _V2_FENCE.findall(response)
+    if len(blocks) == 1:
+        return Extraction(blocks[0][len("```svg\n"):-3], "svgeditbench-v2:fenced")
+    if blocks:
+        return Extraction(None, "svgeditbench-v2", f"{len(blocks)} ```svg blocks in the response")
+    elements: list[str] = _V2_ELEMENT.findall(response)
+    if len(elements) == 1:
+        return Extraction(elements[0], "svgeditbench-v2:bare")
+    return Extraction(None, "svgeditbench-v2",
+                      f"{len(elements)} <svg ...>...</svg> elements in the response, not one")
 
 
 def prompt(instruction: str, before_svg: str) -> str:
@@ -88,7 +109,7 @@ class SvgEditBenchV2Options:
 
 
 @register_task
-class SvgEditBenchV2(Task):
+class SvgEditBenchV2(ImageGenerationTask):
     """SVGEditBench V2 (mti-lab): instruction-driven edits of emoji SVGs."""
 
     name = "svgeditbench-v2"
@@ -98,14 +119,13 @@ class SvgEditBenchV2(Task):
     suite_source = "mti-lab/SVGEditBenchV2 (GitHub) + released pipeline"
     preset = PRESET
     render_timeout_s = 5.0
+    drawing = Drawing(RENDER, failed="none")
+    reference_key = "after_svg"
+    """A failed answer has no picture: the released metrics loop over the PNGs that rendered."""
     Options = SvgEditBenchV2Options
     batched_metrics: ClassVar[tuple[str, ...]] = ("dino", "clip")
     metrics: ClassVar[Mapping[str, str]] = {
         "mse": "mse", "dino": "dino_cls", "clip": "clip_score", "chamfer": "chamfer"}
-
-    def __init__(self, options: TaskOptions) -> None:
-        super().__init__(options)
-        self._references = ReferenceRenders(spec=RENDER)
 
     def load(self) -> list[Sample]:
         path = self.settings.zwj_sequences
@@ -124,40 +144,30 @@ class SvgEditBenchV2(Task):
             reference=f"```svg\n{triplet.after_svg}\n```", input_svg=triplet.before_svg,
             target=target)
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
-        reference = self._references.get(sample.target["after_svg"], renderer)
-        if reference.image is None:
-            return Score(failure=Failure.of_render(reference, FailureKind.REFERENCE))
-        extraction = extract_svg(response, rule=self.settings.extract)
-        if extraction.svg is None:
-            return Score.unextracted(extraction, {"mse": None, "chamfer": None})
-        score = Score(extracted=extraction.svg, extraction_rule=extraction.rule)
-        output = renderer.render(extraction.svg, RENDER)
-        if output.image is None:
+    def score_picture(self, score: Score, sample: Sample, answer: Extraction,
+                      picture: FloatImage | None, reference: FloatImage,
+                      renderer: Renderer) -> None:
+        if answer.svg is None or picture is None:
             score.metrics = {"mse": None, "chamfer": None}
-            score.failure = Failure.of_render(output)
-            return score
-        score.metrics["mse"] = mse(output.image, reference.image)
-        chamfer = renderer.call(svg_chamfer, extraction.svg, sample.target["after_svg"],
+            return
+        score.metrics["mse"] = mse(picture, reference)
+        chamfer = renderer.call(svg_chamfer, answer.svg, sample.target["after_svg"],
                                 self.settings.chamfer == "released")
         score.metrics["chamfer"] = chamfer.value
         if chamfer.failure is not None:
             score.not_computed["chamfer"] = f"Chamfer distance: {chamfer.failure.message}"
-        return score
 
     def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
         scores = [Score(metrics={"dino": None, "clip": None}) for _ in items]
         drawn: list[tuple[int, FloatImage, FloatImage]] = []
         for index, item in enumerate(items):
-            if item.output_svg == BLANK_SVG:  # failed: the released metrics have no PNG for it
+            output = self.drawing.render(item.output_svg, context.renderer)
+            if output is None:  # failed: the released metrics have no PNG for it
                 continue
-            output = context.renderer.render(item.output_svg, RENDER).image
-            reference = self._references.get(item.sample.target["after_svg"],
-                                             context.renderer).image
-            if output is not None and reference is not None:
+            reference = self.reference(item.sample, context.renderer).image
+            if reference is not None:
                 drawn.append((index, output, reference))
-        options: dict[str, Any] = {"batch_size": context.batch_size, "device": context.device,
-                                   "preset": PRESET}
+        options = self.metric_options(context)
         dino = batch_values([scores[i] for i, _, _ in drawn], ("dino",), lambda: dino_cls(
             [out for _, out, _ in drawn], [ref for _, _, ref in drawn],
             imagenet_normalize=self.settings.dino_input == "imagenet", **options))

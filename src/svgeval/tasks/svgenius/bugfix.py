@@ -26,20 +26,20 @@ import numpy as np
 from pydantic import BaseModel
 
 from svgeval.metrics.editing import same_code
-from svgeval.svg.extract import Extraction, ExtractionRule, extract_svg
+from svgeval.svg.extract import Extraction, extract_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
 from svgeval.tasks.base import Failure, FailureKind, Sample, Score
 from svgeval.tasks.svgenius import prompts
 from svgeval.tasks.svgenius.code_task import SvgeniusCodeTask
-from svgeval.tasks.svgenius.data import TaskFile
-from svgeval.tasks.svgenius.scoring import RENDER_SPEC
+from svgeval.tasks.svgenius.data import TaskFile, tier_table
+from svgeval.tasks.svgenius.protocol import RENDER_SPEC
 
 _CODE_BLOCK = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
 _ANSWER = re.compile(r"answer\s*[:：]", re.IGNORECASE)
 
 
-def extract_repair(response: str, rule: ExtractionRule = "svgenius") -> Extraction:
+def extract_repair(response: str, rule: str = "svgenius") -> Extraction:
     """The repaired SVG of a response (see the module docstring for the rules)."""
     found = extract_svg(response, rule=rule)
     if found.ok or rule != "auto":
@@ -67,6 +67,7 @@ class SvgeniusBugFix(SvgeniusCodeTask):
 
     name = "svgenius-bugfix"
     description = "SVGenius bug fixing: repair injected SVG syntax errors (exact-match accuracy)"
+    paper_table = tier_table(("acc", "Acc"), ("render_acc", "Render acc"))
     metrics: ClassVar[Mapping[str, str]] = {
         "acc": "exact_match",
         "acc_all": "exact_match",
@@ -99,7 +100,7 @@ class SvgeniusBugFix(SvgeniusCodeTask):
         exact = 100.0 if same_code(answer.svg, truth) else 0.0
         metrics: dict[str, float | None] = {"acc": exact, "acc_all": exact}
         score = Score(metrics=metrics, extracted=answer.svg, extraction_rule=answer.rule)
-        reference = self._references.get(truth, renderer)
+        reference = self.references.get(truth, renderer)
         if reference.image is None:  # the text comparison stands; the render one cannot run
             metrics.update(render_acc=None, render_acc_all=None)
             score.failure = Failure.of_render(reference, FailureKind.REFERENCE)

@@ -9,10 +9,12 @@ becomes a :class:`Sample`.
 
 from __future__ import annotations
 
+import functools
 from abc import abstractmethod
 from typing import Any, ClassVar
 
-from svgeval.tasks.base import Sample, TaskOptions
+from svgeval.tasks.base import Sample
+from svgeval.tasks.common import ReferenceRenders
 from svgeval.tasks.svgenius.data import (
     TIERS,
     SvgeniusEditingOptions,
@@ -20,7 +22,7 @@ from svgeval.tasks.svgenius.data import (
     TaskFile,
     load_task_files,
 )
-from svgeval.tasks.svgenius.scoring import ReferenceRenders
+from svgeval.tasks.svgenius.protocol import RENDER_SPEC
 
 
 class SvgeniusCodeTask(SvgeniusTask):
@@ -33,9 +35,10 @@ class SvgeniusCodeTask(SvgeniusTask):
     Options = SvgeniusEditingOptions
     tiers = TIERS
 
-    def __init__(self, options: TaskOptions) -> None:
-        super().__init__(options)
-        self._references = ReferenceRenders()
+    @functools.cached_property
+    def references(self) -> ReferenceRenders:
+        """Renders of the references (originals, ground truths) at 224 px, cached by content."""
+        return ReferenceRenders(RENDER_SPEC)
 
     def load(self) -> list[Sample]:
         files = load_task_files(self.options, self.settings.file, self.task_file, self.item_type)

@@ -1,4 +1,4 @@
-"""Where the SVGenius task files are, how tiers are chosen, and SVG folders for the generators.
+"""Where the SVGenius task files are and how tiers are chosen.
 
 The official release (github.com/ZJU-REAL/SVGenius at commit 528cbff) keeps its task files
 under ``src/tasks/`` and the 600 source icons under ``src/data/{easy,medium,hard}/process/``.
@@ -10,16 +10,15 @@ instead (e.g. one made by our generators); its samples are grouped under ``--tie
 
 from __future__ import annotations
 
-import json
-import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Generic, Literal, TypeVar
+from typing import Generic, Literal, TypeVar
 
 from svgeval.tasks.base import Task, TaskOptions
 from svgeval.tasks.data_files import read_json_items
 from svgeval.tasks.download import GithubRelease, resolve_data
+from svgeval.tasks.tables import GroupColumnsTable
 
 Item = TypeVar("Item")
 
@@ -34,6 +33,12 @@ class SvgeniusTask(Task):
     suite = "SVGenius"
     suite_source = RELEASE.repo
     preset = "svgenius"
+
+
+def tier_table(*metrics: tuple[str, str]) -> GroupColumnsTable:
+    """An SVGenius per-tier table of ``metrics`` (key, the paper's name): a row per model and,
+    under each metric, a column per tier, to two decimals as the paper prints them."""
+    return GroupColumnsTable(metrics=metrics, group_order=TIERS)
 
 TASK_FILES: Mapping[str, Mapping[str, str]] = {
     "understanding": {tier: f"understanding/{tier}_generation_results.json" for tier in TIERS},
@@ -109,57 +114,3 @@ def load_task_files(
         )
         for tier in tiers
     ]
-
-
-_SVG_ROOT = re.compile(r"<svg\b.*</svg\s*>", re.DOTALL | re.IGNORECASE)
-
-
-def svg_element_text(text: str) -> str | None:
-    """The ``<svg>...</svg>`` part of a file: XML prolog, DOCTYPE and outer comments dropped.
-
-    Returns None when the file has no such element or holds nested ``<svg>`` elements (which
-    the answer extraction could not recover intact).
-    """
-    match = _SVG_ROOT.search(text)
-    if match is None or match.group(0).lower().count("<svg") != 1:
-        return None
-    return match.group(0)
-
-
-def read_svg_folder(folder: Path) -> dict[str, str]:
-    """Every ``*.svg`` directly in ``folder`` by file name (sorted), as ``<svg>`` element text.
-
-    Files that are not UTF-8 or have no single ``<svg>`` element are left out.
-    """
-    svgs: dict[str, str] = {}
-    for path in sorted(Path(folder).glob("*.svg")):
-        try:
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            continue
-        element = svg_element_text(text)
-        if element is not None:
-            svgs[path.name] = element
-    return svgs
-
-
-def write_cases(cases: Sequence[Any], out: Path) -> None:
-    """Write generated items as a JSON list (UTF-8, stable formatting) to ``out``."""
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(list(cases), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-
-
-def seeded_key(seed: int, *parts: object) -> str:
-    """A string seed for ``random.Random`` that is stable across runs and Python versions."""
-    return ":".join(str(part) for part in (seed, *parts))
-
-
-def checked_choices(names: Iterable[str], allowed: Iterable[str], what: str) -> list[str]:
-    """``names`` as a list, checked against ``allowed``; raises ValueError naming ``what``."""
-    chosen = list(names)
-    known = set(allowed)
-    unknown = [name for name in chosen if name not in known]
-    if unknown or not chosen:
-        raise ValueError(f"unknown or no {what}: {unknown}; choose from {sorted(known)}")
-    return chosen

@@ -24,13 +24,12 @@ from abc import abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-import numpy as np
 from pydantic import BaseModel
 
 from svgeval.metrics.fid import clip_fid, fid
 from svgeval.metrics.generation_stats import generation_stats
 from svgeval.metrics.pss import InvalidReference, pss
-from svgeval.svg.extract import extract_svg
+from svgeval.svg.extract import Extraction
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage
 from svgeval.tasks.base import (
@@ -40,15 +39,11 @@ from svgeval.tasks.base import (
     MetricContext,
     Sample,
     Score,
-    batch_values,
     distribution_metrics,
-    render_extracted,
 )
+from svgeval.tasks.common import ImageGenerationTask
 from svgeval.tasks.svgenius.code_task import SvgeniusCodeTask
-from svgeval.tasks.svgenius.scoring import RENDER_SPEC
-
-WHITE: FloatImage = np.ones((RENDER_SPEC.height, RENDER_SPEC.width, 3))
-"""What the released code draws for an output it cannot render."""
+from svgeval.tasks.svgenius.protocol import DRAWING, READINGS
 
 
 class CaptionItem(BaseModel):
@@ -72,23 +67,7 @@ def pss_percent(reference: str, generated: str) -> float | None:
         return None
 
 
-def put(score: Score, item_in_paper: bool, name: str, value: float | None) -> None:
-    """Store a value under both readings (``name`` only when the paper counts the sample)."""
-    score.metrics[f"{name}_all"] = value
-    score.metrics[name] = value if item_in_paper else None
-
-
-def batched(
-    items: Sequence[BatchItem], scores: list[Score], name: str,
-    compute: Callable[[], Sequence[float | None]],
-) -> None:
-    """Run one model metric over a batch; when it cannot run here, record why for every item."""
-    values = batch_values(scores, (name, f"{name}_all"), compute)
-    for item, score, value in zip(items, scores, values):
-        put(score, item.in_paper_reading, name, value)
-
-
-class SvgeniusGenerationTask(SvgeniusCodeTask):
+class SvgeniusGenerationTask(ImageGenerationTask, SvgeniusCodeTask):
     """Base of text-to-SVG and image-to-SVG.
 
     Set-level metrics per tier, as the released ``calculate_batch_fid``: ``fid`` (Inception v3)
@@ -99,64 +78,54 @@ class SvgeniusGenerationTask(SvgeniusCodeTask):
 
     item_type = CaptionItem
     set_metrics = ("fid", "clip_fid")
+    drawing = DRAWING
+    reference_key = "answer"
 
     @abstractmethod
     def pixel_metrics(self, output: FloatImage, reference: FloatImage) -> dict[str, float]:
         """The per-sample image metrics of a render against the reference render."""
 
-    def draw(self, svg: str, renderer: Renderer) -> FloatImage:
-        """The 224 px render of an answer, or a white canvas when it does not render."""
-        outcome = renderer.render(svg, RENDER_SPEC)
-        return outcome.image if outcome.image is not None else WHITE
-
-    def reference_image(self, sample: Sample, renderer: Renderer) -> FloatImage | None:
-        return self._references.get(sample.target["answer"], renderer).image
-
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
-        answer = sample.target["answer"]
-        reference = self._references.get(answer, renderer)
-        if reference.image is None:
-            return Score(failure=Failure.of_render(reference, FailureKind.REFERENCE))
-        extraction = extract_svg(response, rule=self.settings.extract)
-        score, drawn = render_extracted(extraction, renderer, RENDER_SPEC)
-        in_paper = extraction.svg is not None
-        score.metrics.update(generation_stats(in_paper, drawn))
-        output = drawn if drawn is not None else WHITE
-        for name, value in self.pixel_metrics(output, reference.image).items():
-            put(score, in_paper, name, value)
-        self._score_pss(score, answer, extraction.svg, renderer)
-        return score
+    def score_picture(self, score: Score, sample: Sample, answer: Extraction,
+                      picture: FloatImage | None, reference: FloatImage,
+                      renderer: Renderer) -> None:
+        in_paper = answer.svg is not None
+        score.metrics.update(generation_stats(in_paper, picture))
+        output = self.drawing.stand_in(picture)
+        for name, value in self.pixel_metrics(output, reference).items():
+            READINGS.put(score, name, value, in_paper)
+        self._score_pss(score, self.reference_svg(sample), answer.svg, renderer)
 
     def _score_pss(
         self, score: Score, reference: str, generated: str | None, renderer: Renderer
     ) -> None:
         if generated is None:
-            put(score, False, "pss", 0.0)
+            READINGS.put(score, "pss", 0.0, False)
             return
         outcome = renderer.call(pss_percent, reference, generated)
         if outcome.failure is None and outcome.value is None:
             score.failure = Failure(
                 kind=FailureKind.REFERENCE, reason="pss", detail="the ground truth fails PSS' rules"
             )
-            put(score, True, "pss", None)
+            READINGS.put(score, "pss", None, True)
             return
         # an SVG whose PSS hangs or crashes the worker is as invalid as one PSS refuses: 0
-        put(score, True, "pss", outcome.value if outcome.value is not None else 0.0)
+        READINGS.put(score, "pss", outcome.value if outcome.value is not None else 0.0, True)
 
     def set_score(
         self, groups: Mapping[str, Sequence[BatchItem]], context: MetricContext
     ) -> Score:
         score = Score()
         for group, items in groups.items():
-            _, outputs, references, _ = self.batch_context(items, context)
+            drawn = self.drawn(items, context.renderer)
             readings = {
                 "": [i for i, item in enumerate(items) if item.in_paper_reading],
-                "_all": list(range(len(items))),
+                READINGS.suffix: list(range(len(items))),
             }
             for reading, picked in readings.items():
                 distribution_metrics(score, f"{group}/{{}}{reading}",
                                      {"fid": fid, "clip_fid": clip_fid},
-                                     [references[i] for i in picked], [outputs[i] for i in picked],
+                                     [drawn.references[i] for i in picked],
+                                     [drawn.outputs[i] for i in picked],
                                      batch_size=context.batch_size, device=context.device)
         return score
 
@@ -164,11 +133,11 @@ class SvgeniusGenerationTask(SvgeniusCodeTask):
         list[Score], list[FloatImage], list[FloatImage], dict[str, Any]
     ]:
         """Empty scores, output renders, reference renders and the metric keyword arguments."""
-        outputs = [self.draw(item.output_svg, context.renderer) for item in items]
-        references = [
-            image if (image := self.reference_image(item.sample, context.renderer)) is not None
-            else WHITE
-            for item in items
-        ]
-        options = {"batch_size": context.batch_size, "device": context.device}
-        return [Score() for _ in items], outputs, references, options
+        drawn = self.drawn(items, context.renderer)
+        return ([Score() for _ in items], drawn.outputs, drawn.references,
+                self.metric_options(context))
+
+    def batched(self, items: Sequence[BatchItem], scores: list[Score], name: str,
+                compute: Callable[[], Sequence[float | None]]) -> None:
+        """One model metric over a batch under both readings."""
+        READINGS.put_batch(scores, [item.in_paper_reading for item in items], name, compute)

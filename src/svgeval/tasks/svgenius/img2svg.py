@@ -19,29 +19,18 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import ClassVar
 
-import numpy as np
-
 from svgeval.metrics.dino import dino
 from svgeval.metrics.generation_stats import GENERATION_STATS_METRICS
 from svgeval.metrics.lpips import lpips
-from svgeval.metrics.pixel import mse, ssim
+from svgeval.metrics.pixel import mse, opaque_rgba_mse, ssim
 from svgeval.svg.render import FloatImage
 from svgeval.tasks import register_task
 from svgeval.tasks.base import BatchItem, MetricContext, Sample, Score
 from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.svgenius import prompts
 from svgeval.tasks.svgenius.data import TaskFile
-from svgeval.tasks.svgenius.generation_task import (
-    CaptionItem,
-    SvgeniusGenerationTask,
-    batched,
-)
-
-
-def released_mse(output: FloatImage, reference: FloatImage) -> float:
-    """MSE over RGBA with an opaque alpha channel on both images (``compute_mse.py``)."""
-    alpha = np.ones(output.shape[:2] + (1,))
-    return mse(np.concatenate([output, alpha], -1), np.concatenate([reference, alpha], -1))
+from svgeval.tasks.svgenius.generation_task import CaptionItem, SvgeniusGenerationTask
+from svgeval.tasks.svgenius.protocol import READINGS
 
 
 @register_task
@@ -51,14 +40,10 @@ class SvgeniusImg2Svg(SvgeniusGenerationTask):
     name = "svgenius-img2svg"
     description = "SVGenius image-to-SVG: LPIPS, SSIM, DINO, MSE and PSS against the ground truth"
     task_file = "img2svg"
-    metrics: ClassVar[Mapping[str, str]] = {
-        f"{name}{reading}": metric
-        for name, metric in (
-            ("mse", "mse"), ("mse_rgb", "mse"), ("ssim", "ssim"), ("lpips", "lpips"),
-            ("dino", "dino"), ("pss", "pss"), ("fid", "fid"), ("clip_fid", "clip_fid"),
-        )
-        for reading in ("", "_all")
-    } | GENERATION_STATS_METRICS
+    metrics: ClassVar[Mapping[str, str]] = READINGS.keys({
+        "mse": "mse", "mse_rgb": "mse", "ssim": "ssim", "lpips": "lpips", "dino": "dino",
+        "pss": "pss", "fid": "fid", "clip_fid": "clip_fid",
+    }) | GENERATION_STATS_METRICS
     batched_metrics = ("lpips", "dino")
 
     def make_sample(self, sample_id: str, task_file: TaskFile[CaptionItem], item: CaptionItem) -> (
@@ -78,15 +63,15 @@ class SvgeniusImg2Svg(SvgeniusGenerationTask):
 
     def pixel_metrics(self, output: FloatImage, reference: FloatImage) -> dict[str, float]:
         return {
-            "mse": released_mse(output, reference),
+            "mse": opaque_rgba_mse(output, reference),
             "mse_rgb": mse(output, reference),
             "ssim": ssim(output, reference),
         }
 
     def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
         scores, outputs, references, options = self.batch_context(items, context)
-        batched(items, scores, "lpips", lambda: lpips(outputs, references, **options))
-        batched(items, scores, "dino", lambda: dino(outputs, references, **options))
+        self.batched(items, scores, "lpips", lambda: lpips(outputs, references, **options))
+        self.batched(items, scores, "dino", lambda: dino(outputs, references, **options))
         return scores
 
 

@@ -10,7 +10,7 @@ Metrics per tier:
   original and of the output, over the outputs that render. The released code draws an
   unrenderable output as a blank white image instead; we leave it out and flag it.
 
-New cases come from :mod:`svgeval.tasks.svgenius.optimize_generator`.
+New cases come from :mod:`svgeval.builders.svgenius.optimize_generator`.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from svgeval.tasks import register_task
 from svgeval.tasks.base import Failure, FailureKind, Sample, Score
 from svgeval.tasks.svgenius import prompts
 from svgeval.tasks.svgenius.code_task import SvgeniusCodeTask
-from svgeval.tasks.svgenius.data import TaskFile
-from svgeval.tasks.svgenius.scoring import RENDER_SPEC
+from svgeval.tasks.svgenius.data import TaskFile, tier_table
+from svgeval.tasks.svgenius.protocol import RENDER_SPEC
 
 
 class OptimizeItem(BaseModel):
@@ -46,6 +46,7 @@ class SvgeniusOptimize(SvgeniusCodeTask):
 
     name = "svgenius-optimize"
     description = "SVGenius code optimization: compression ratio (CCR) and render MSE"
+    paper_table = tier_table(("ccr", "CCR"), ("mse", "MSE"))
     metrics: ClassVar[Mapping[str, str]] = {"ccr": "ccr", "ccr_all": "ccr", "mse": "mse"}
     task_file = "optimize"
     item_type = OptimizeItem
@@ -75,7 +76,7 @@ class SvgeniusOptimize(SvgeniusCodeTask):
             extracted=answer.svg,
             extraction_rule=answer.rule,
         )
-        reference = self._references.get(original, renderer)
+        reference = self.references.get(original, renderer)
         output = renderer.render(answer.svg, RENDER_SPEC)
         if output.image is None:
             score.metrics["ccr_all"] = 0.0

@@ -41,8 +41,8 @@ from svgeval.tasks.base import (
 from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.svgenius import prompts
 from svgeval.tasks.svgenius.code_task import SvgeniusCodeTask
-from svgeval.tasks.svgenius.data import TaskFile
-from svgeval.tasks.svgenius.scoring import RENDER_SPEC
+from svgeval.tasks.svgenius.data import TaskFile, tier_table
+from svgeval.tasks.svgenius.protocol import RENDER_SPEC
 
 
 class StyleEdit(BaseModel):
@@ -59,6 +59,7 @@ class SvgeniusStyleEdit(SvgeniusCodeTask):
 
     name = "svgenius-style-edit"
     description = "SVGenius style editing: rMSE, RLD and accuracy of instructed SVG edits"
+    paper_table = tier_table(("rmse", "RMSE"), ("rld", "RLD"), ("acc", "Acc"))
     metrics: ClassVar[Mapping[str, str]] = {
         "acc": "mse_improved",
         "acc_all": "mse_improved",
@@ -91,8 +92,8 @@ class SvgeniusStyleEdit(SvgeniusCodeTask):
 
     def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
         original, truth = sample.target["original"], sample.target["modified"]
-        ori = self._references.get(original, renderer)
-        gt = self._references.get(truth, renderer)
+        ori = self.references.get(original, renderer)
+        gt = self.references.get(truth, renderer)
         if ori.image is None or gt.image is None:
             return Score(
                 metrics=dict.fromkeys(self.metrics),

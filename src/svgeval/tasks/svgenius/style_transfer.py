@@ -36,12 +36,12 @@ from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
-from svgeval.tasks.base import Failure, FailureKind, Sample, Score, TaskOptions
+from svgeval.tasks.base import Failure, FailureKind, RecordedAnswer, Sample, Score, TaskOptions
+from svgeval.tasks.common import ReferenceRenders
 from svgeval.tasks.judge import JudgeRequest, parse_result_choice, parse_result_score
 from svgeval.tasks.messages import png_bytes, user_message
 from svgeval.tasks.svgenius.code_task import SvgeniusCodeTask
 from svgeval.tasks.svgenius.data import SvgeniusEditingOptions, TaskFile
-from svgeval.tasks.svgenius.scoring import ReferenceRenders
 from svgeval.tasks.svgenius.style_transfer_prompts import (
     JUDGE,
     JUDGE_TEMPERATURE,
@@ -108,13 +108,23 @@ class SvgeniusStyleTransfer(SvgeniusCodeTask):
 
     def __init__(self, options: TaskOptions) -> None:
         super().__init__(options)
-        self._renders = ReferenceRenders(spec=JUDGE_RENDER)
+        self._renders = ReferenceRenders(JUDGE_RENDER)
         self._styles: dict[str, str] = {}
-        self._versus: dict[str, ReferenceAnswer] | None = None
+        self._versus: Mapping[str, RecordedAnswer] | None = None
+
+    def compared_run(self) -> Path | None:
+        """``--set reference_run``: the run whose answers are judged against ours."""
+        run: Path | None = self.settings.reference_run
+        return run
+
+    def receive_answers(self, answers: Mapping[str, RecordedAnswer]) -> None:
+        self._versus = answers
 
     def load(self) -> list[Sample]:
-        if self.settings.reference_run is not None:
-            self._versus = reference_answers(self.settings.reference_run, self.name)
+        if self.settings.reference_run is not None and self._versus is None:
+            raise ValueError(
+                f"--set reference_run={self.settings.reference_run}: its answers were not read; "
+                "load the samples with svgeval.runner.load_samples")
         return super().load()
 
     def make_sample(
@@ -246,30 +256,3 @@ def pairwise_outcome(reply: str, ours: str) -> float | None:
     if choice is None:
         return None
     return WIN if choice == ours else LOSS
-
-
-@dataclass(frozen=True)
-class ReferenceAnswer:
-    """A sample of the reference run: the messages it was asked, its SVG (None: it failed)."""
-
-    prompt: list[dict[str, Any]]
-    svg: str | None
-
-
-def reference_answers(run: Path, task: str) -> dict[str, ReferenceAnswer]:
-    """The answers of another run of ``task`` by sample id (its first epoch); ValueError when
-    ``run`` is not a run of ``task``."""
-    from svgeval.runner.run_dir import RunDir, latest_by_id  # tasks never import the runner early
-
-    run_dir = RunDir(run)
-    config = run_dir.read_config()
-    if config is None:
-        raise ValueError(f"--set reference_run={run}: no config.json there; name a run directory")
-    if config.task != task:
-        raise ValueError(f"--set reference_run={run} is a run of {config.task}, not of {task}")
-    return {
-        record.id: ReferenceAnswer(
-            record.prompt, record.extracted if record.failure is None else None
-        )
-        for record in latest_by_id(r for r in run_dir.read_samples() if r.epoch == 1).values()
-    }

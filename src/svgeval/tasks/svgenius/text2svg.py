@@ -16,8 +16,6 @@ import functools
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
-import numpy as np
-
 from svgeval.metrics.clip import aesthetic, clip_score, rclip_from_scores
 from svgeval.metrics.generation_stats import GENERATION_STATS_METRICS
 from svgeval.metrics.hps import hps
@@ -25,15 +23,11 @@ from svgeval.metrics.svgauge import SvgaugeResult, load_projection_file, svgauge
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks import register_task
 from svgeval.tasks.base import BatchItem, MetricContext, Sample, Score
+from svgeval.tasks.common import Drawing
 from svgeval.tasks.svgenius import prompts
 from svgeval.tasks.svgenius.data import TaskFile
-from svgeval.tasks.svgenius.generation_task import (
-    CaptionItem,
-    SvgeniusGenerationTask,
-    batched,
-)
-
-_READINGS = ("", "_all")
+from svgeval.tasks.svgenius.generation_task import CaptionItem, SvgeniusGenerationTask
+from svgeval.tasks.svgenius.protocol import READINGS
 
 
 @register_task
@@ -43,15 +37,11 @@ class SvgeniusText2Svg(SvgeniusGenerationTask):
     name = "svgenius-text2svg"
     description = "SVGenius text-to-SVG: CLIP, aesthetic, HPS, rCLIP and PSS of generated icons"
     task_file = "text2svg"
-    metrics: ClassVar[Mapping[str, str]] = {
-        f"{name}{reading}": metric
-        for name, metric in (
-            ("clip", "clip_score"), ("aes", "aesthetic"), ("hps", "hps"), ("rclip", "rclip"),
-            ("pss", "pss"), ("fid", "fid"), ("clip_fid", "clip_fid"), ("svgauge", "svgauge"),
-            ("svgauge_si", "svgauge_si"), ("svgauge_st", "svgauge_st"),
-        )
-        for reading in _READINGS
-    } | GENERATION_STATS_METRICS
+    metrics: ClassVar[Mapping[str, str]] = READINGS.keys({
+        "clip": "clip_score", "aes": "aesthetic", "hps": "hps", "rclip": "rclip", "pss": "pss",
+        "fid": "fid", "clip_fid": "clip_fid", "svgauge": "svgauge", "svgauge_si": "svgauge_si",
+        "svgauge_st": "svgauge_st",
+    }) | GENERATION_STATS_METRICS
     batched_metrics = ("clip", "aes", "hps", "rclip", "svgauge")
     _captions: tuple[str, ...] = ()
 
@@ -78,28 +68,26 @@ class SvgeniusText2Svg(SvgeniusGenerationTask):
         scores, outputs, references, options = self.batch_context(items, context)
         captions = [item.sample.target["caption"] for item in items]
         clip_of_outputs = functools.cache(lambda: clip_score(outputs, captions, **options))
-        batched(items, scores, "clip", clip_of_outputs)
-        batched(items, scores, "rclip", lambda: rclip_from_scores(
+        self.batched(items, scores, "clip", clip_of_outputs)
+        self.batched(items, scores, "rclip", lambda: rclip_from_scores(
             clip_score(references, captions, **options), clip_of_outputs()))
-        batched(items, scores, "aes", lambda: aesthetic(outputs, **options))
-        batched(items, scores, "hps", lambda: hps(outputs, captions, **options))
+        self.batched(items, scores, "aes", lambda: aesthetic(outputs, **options))
+        self.batched(items, scores, "hps", lambda: hps(outputs, captions, **options))
         gauge = functools.cache(lambda: self._svgauge(items, captions, context))
-        batched(items, scores, "svgauge", lambda: gauge().score)
-        batched(items, scores, "svgauge_si", lambda: gauge().s_i)
-        batched(items, scores, "svgauge_st", lambda: gauge().s_t)
+        self.batched(items, scores, "svgauge", lambda: gauge().score)
+        self.batched(items, scores, "svgauge_si", lambda: gauge().s_i)
+        self.batched(items, scores, "svgauge_st", lambda: gauge().s_t)
         return scores
 
     def _svgauge(self, items: Sequence[BatchItem], captions: list[str],
                  context: MetricContext) -> SvgaugeResult:
         """SVGauge of the batch, renders drawn at the projection's size; TF-IDF fitted on every
         caption of the run."""
-        spec = RenderSpec.square(load_projection_file().render_size, background="white")
-
-        def draw(svg: str) -> FloatImage:
-            image = context.renderer.render(svg, spec).image
-            return image if image is not None else np.ones((spec.height, spec.width, 3))
-
-        return svgauge(captions, [draw(item.sample.target["answer"]) for item in items],
-                       [draw(item.output_svg) for item in items],
+        drawing = Drawing(RenderSpec.square(load_projection_file().render_size,
+                                            background="white"))
+        return svgauge(captions,
+                       [drawing.draw(item.sample.target["answer"], context.renderer)
+                        for item in items],
+                       [drawing.draw(item.output_svg, context.renderer) for item in items],
                        corpus=self._captions or captions, device=context.device,
                        batch_size=context.batch_size)

@@ -38,6 +38,7 @@ from svgeval.tasks.svgenius.data import (
     SvgeniusTask,
     TaskFile,
     load_task_files,
+    tier_table,
 )
 
 QUESTION_CATEGORIES = {"question1": "perceptual", "question2": "semantic", "question3": "design"}
@@ -115,6 +116,7 @@ class SvgeniusUnderstanding(SvgeniusTask):
 
     name = "svgenius-understanding"
     description = "SVGenius understanding: multiple-choice QA about an icon from its SVG code"
+    paper_table = tier_table(("perceptual_acc", "PQA"), ("semantic_acc", "SQA"))
     metrics: ClassVar[Mapping[str, str]] = {
         "acc": "accuracy",
         "perceptual_acc": "accuracy",

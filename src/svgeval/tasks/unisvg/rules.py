@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from svgeval.svg.extract import Extraction
+from svgeval.svg.extract import Extraction, extraction_rule
 from svgeval.svg.render import FloatImage
 
 _CLOSED = re.compile(r"<svg[^>]*>(.*?)</svg>", re.DOTALL)
@@ -58,6 +58,7 @@ def fix_svg(text: str) -> str:
     return text if text.strip().endswith("</svg>") else text + "</svg>"
 
 
+@extraction_rule("unisvg")
 def extract_answer_svg(response: str) -> Extraction:
     """The released ``extract_svg_from_text`` (``extraction_rule`` ``unisvg``)."""
     closed = _CLOSED.search(response)

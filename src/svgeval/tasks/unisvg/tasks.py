@@ -28,40 +28,40 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-import numpy as np
-
 from svgeval.metrics.clip import clip_image_score
 from svgeval.metrics.lpips import lpips
 from svgeval.metrics.pixel import psnr, ssim
+from svgeval.metrics.presets import variant
 from svgeval.metrics.text import bertscore, sbert
+from svgeval.svg.extract import Extraction
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
-from svgeval.tasks.base import (
-    BLANK_SVG,
-    BatchItem,
-    Failure,
-    FailureKind,
-    MetricContext,
-    Sample,
-    Score,
-    Task,
-    TaskOptions,
-    batch_values,
-    render_extracted,
-)
+from svgeval.tasks.base import BLANK_SVG, BatchItem, MetricContext, Sample, Score, batch_values
+from svgeval.tasks.common import Drawing, ImageGenerationTask, unique_ids
 from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.download import DataUnavailable
 from svgeval.tasks.messages import user_message
-from svgeval.tasks.svgenius.scoring import ReferenceRenders
 from svgeval.tasks.unisvg import rules
 from svgeval.tasks.unisvg.data import UniSvgRow, load_rows
-from svgeval.tasks.vectorgym.data import unique_ids
 
-PRESET = "unisvg"
+PRESET = variant(
+    "unisvg",
+    description="UniSVG in VLMEvalKit (vlmeval/dataset/utils/uni_svg.py): renders 336 px, "
+    "CLIP ViT-L/14-336 image-image cosine, LPIPS-AlexNet at LPIPS' own [-1, 1] inputs, "
+    "uniform 7 px SSIM, all-MiniLM-L6-v2 SBERT, BERTScore roberta-large layer 17",
+    metrics=("bertscore", "clip_image", "lpips", "psnr", "rule_score", "sbert", "ssim",
+             "weighted_score"),
+    render_size=336,
+    clip_model="openai/clip-vit-large-patch14-336",
+    clip_scale=1.0,
+    lpips_net="alex",
+    lpips_input="standard",
+    lpips_size=None,
+    ssim_window=7,
+).name
 RENDER = RenderSpec.square(336, background="white")
-WHITE: FloatImage = np.ones((336, 336, 3))
 GENERATION = ("ISVGEN", "TSVGEN")
 RULES: Mapping[str, Callable[[str, Mapping[str, Any]], float]] = {
     "CSVGUN_color": lambda answer, t: rules.colour_score(answer, t["metadata"]),
@@ -104,17 +104,21 @@ class UniSvgOptions:
                                    "empty SVG (white); worst: it gets the failure values"})
 
 
-class UniSvgTask(Task):
+class UniSvgTask(ImageGenerationTask):
     """Base of the UniSVG tasks: the rows of :attr:`types`, scored as released."""
 
     suite: ClassVar[str] = "UniSVG"
     suite_source: ClassVar[str] = ("JoeLeelyf/UniSVG-VLMEvalKit (HF) + VLMEvalKit "
                                    "vlmeval/dataset/utils/uni_svg.py")
-    preset: ClassVar[str] = "unisvg"
+    preset: ClassVar[str] = PRESET
     types: ClassVar[tuple[str, ...]]
     overall: ClassVar[tuple[str, ...]] = ()
     """The :func:`~svgeval.tasks.unisvg.rules.final_score` keys reported as ``overall/<key>``."""
     Options = UniSvgOptions
+    drawing = Drawing(RENDER, failed="white")
+    """A generation answer with no SVG is drawn as the released empty SVG (``--set no_svg``)."""
+    extraction_rule = "unisvg"
+    """The released ``extract_svg_from_text`` (:func:`rules.extract_answer_svg`)."""
     metrics: ClassVar[Mapping[str, str]] = {
         "ssim": "ssim", "psnr": "psnr", "psnr_fixed": "psnr", "lpips": "lpips",
         "clip": "clip_image", "score": "weighted_score", "accuracy": "rule_score",
@@ -122,10 +126,6 @@ class UniSvgTask(Task):
         "tsvgen_score": "weighted_score", "easy_acc": "rule_score", "hard_acc": "rule_score",
         "sbert_score": "sbert", "final_score": "weighted_score",
     }
-
-    def __init__(self, options: TaskOptions) -> None:
-        super().__init__(options)
-        self._references = ReferenceRenders(spec=RENDER)
 
     def load(self) -> list[Sample]:
         rows = load_rows(self.options.data)
@@ -153,7 +153,7 @@ class UniSvgTask(Task):
     def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
         category = sample.target["category"]
         if category in GENERATION:
-            return self.score_generation(sample, response, renderer)
+            return super().score(sample, response, renderer)
         if category in RULES:
             return Score(metrics={"accuracy": RULES[category](response, sample.target)},
                          extracted=response)
@@ -165,21 +165,18 @@ class UniSvgTask(Task):
         answer: str = sample.target["answer"]
         return rules.extract_answer_svg(answer).svg or answer
 
-    def score_generation(self, sample: Sample, response: str, renderer: Renderer) -> Score:
-        reference = self._references.get(self.reference_svg(sample), renderer)
-        if reference.image is None:
-            return Score(failure=Failure.of_render(reference, FailureKind.REFERENCE))
-        extraction = rules.extract_answer_svg(response)
-        score, output = render_extracted(extraction, renderer, RENDER)
-        if extraction.svg is None and self.settings.no_svg == "blank":
-            output = WHITE
-        if output is None:
+    def score_picture(self, score: Score, sample: Sample, answer: Extraction,
+                      picture: FloatImage | None, reference: FloatImage,
+                      renderer: Renderer) -> None:
+        """The released values of a generation answer (see the module docstring)."""
+        if answer.svg is None and self.settings.no_svg == "blank":
+            picture = self.drawing.canvas
+        if picture is None:
             score.metrics.update(FAILED)
         else:
-            score.metrics.update(ssim=ssim(output, reference.image, preset=PRESET),
-                                 psnr=rules.released_psnr(output, reference.image),
-                                 psnr_fixed=psnr(output, reference.image))
-        return score
+            score.metrics.update(ssim=ssim(picture, reference, preset=PRESET),
+                                 psnr=rules.released_psnr(picture, reference),
+                                 psnr_fixed=psnr(picture, reference))
 
     def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
         """LPIPS and CLIP of the generation answers drawn here (a failure scored in
@@ -193,8 +190,7 @@ class UniSvgTask(Task):
             outputs = [self.draw(items[i].output_svg, context.renderer) for i in drawn]
             references = [self.draw(self.reference_svg(items[i].sample), context.renderer)
                           for i in drawn]
-            options: dict[str, Any] = {"preset": PRESET, "device": context.device,
-                                       "batch_size": context.batch_size}
+            options = self.metric_options(context)
             picked = [scores[i] for i in drawn]
             for key, compute in (
                 ("lpips", lambda: lpips(outputs, references, size=None, **options)),
@@ -219,8 +215,7 @@ class UniSvgTask(Task):
 
     def draw(self, svg: str, renderer: Renderer) -> FloatImage:
         """The 336 px render of ``svg`` (references cached), white when it does not render."""
-        image = self._references.get(svg, renderer).image
-        return image if image is not None else WHITE
+        return self.drawing.stand_in(self.references.get(svg, renderer).image)
 
     def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
         """Per-type means, ``<type>/score`` for the generation types, and the released weighted

@@ -2,8 +2,8 @@
 
 Importing this package registers ``vectorgym-sketch``, ``vectorgym-edit``, ``vectorgym-text``
 and ``vectorgym-caption``; :mod:`~svgeval.tasks.vectorgym.overall` combines four runs into the
-paper's overall VectorGym score and :mod:`~svgeval.tasks.vectorgym.sketch` draws sketches of any
-SVG collection. See docs/vectorgym.md.
+paper's overall VectorGym score and :mod:`~svgeval.builders.vectorgym.sketch` draws sketches
+of any SVG collection. See docs/vectorgym.md.
 """
 
 from svgeval.tasks.vectorgym import caption, generation

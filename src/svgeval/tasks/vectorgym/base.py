@@ -16,21 +16,33 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from svgeval.svg.extract import Extraction
+from svgeval.metrics.presets import variant
+from svgeval.svg.extract import Extraction, extraction_rule
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
 from svgeval.tasks.base import Sample, Task
+from svgeval.tasks.common import unique_ids
 from svgeval.tasks.download import DataUnavailable
 from svgeval.tasks.judge import JudgeRequest
-from svgeval.tasks.vectorgym.data import VectorGymRow, load_rows, unique_ids
+from svgeval.tasks.vectorgym.data import VectorGymRow, load_rows
 from svgeval.tasks.vectorgym.prompts import judge_message, parse_released, parse_score_line
 
 JUDGE_TEMPERATURE = 0.0
 """``compute_vlm_judge.py``: temperature 0.0 (and max_tokens 500, which svgeval leaves to the
 judge's own limit)."""
 
+PRESET = variant(
+    "vectorgym",
+    description="VectorGym Sec. 3.5: CLIP ViT-B/32, DINOv2-base, LPIPS, MSE; ROUGE-L F1 "
+    "and BGE-M3 cosine on a 0-100 scale for captions",
+    metrics=("bge_m3", "caption_rubric", "clip_fid", "clip_score", "dino", "fid", "judged_share",
+             "lpips", "mse", "rouge_l", "ssim", "vlm_judge"),
+    clip_model="openai/clip-vit-base-patch32",
+    lpips_input="standard",
+)
 _LAST_SVG = re.compile(r"<svg\b[^>]*>.*?</svg>", re.DOTALL | re.IGNORECASE)
 
 
+@extraction_rule("vectorgym")
 def extract_last_svg(response: str) -> Extraction:
     """The last complete ``<svg>`` block (released ``extract_svg``), or a failed extraction."""
     matches = list(_LAST_SVG.finditer(response))
@@ -61,7 +73,7 @@ class VectorGymTask(Task):
 
     suite = "VectorGym"
     suite_source = "ServiceNow/VectorGym (HF) + released code"
-    preset = "vectorgym"
+    preset = PRESET.name
     Options = VectorGymOptions
     kind: str
     """``sketch``, ``edit``, ``text`` or ``caption``: picks prompts."""

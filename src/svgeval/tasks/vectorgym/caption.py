@@ -22,12 +22,15 @@ from svgeval.metrics.text import bge_m3, rouge_l
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
 from svgeval.tasks.base import BatchItem, Failure, FailureKind, MetricContext, Sample, Score
+from svgeval.tasks.common import TwoReadings
 from svgeval.tasks.judge import JudgeRequest
 from svgeval.tasks.messages import user_message
-from svgeval.tasks.svgenius.generation_task import batched
 from svgeval.tasks.vectorgym import prompts
 from svgeval.tasks.vectorgym.base import JUDGE_TEMPERATURE, VectorGymTask
 from svgeval.tasks.vectorgym.data import VectorGymRow
+
+READINGS = TwoReadings(suffix="_all", paper="left_out", other="stand_in")
+"""``<metric>``: an empty answer left out; ``<metric>_all``: scored as empty, 0."""
 
 
 @register_task
@@ -40,8 +43,8 @@ class VectorGymCaption(VectorGymTask):
     judge_metrics = ("judge",)
     batched_metrics = ("bge_m3",)
     metrics: ClassVar[Mapping[str, str]] = {
-        "rouge_l": "rouge_l", "rouge_l_all": "rouge_l", "bge_m3": "bge_m3",
-        "bge_m3_all": "bge_m3", "judge": "caption_rubric", "judged_share": "judged_share",
+        **READINGS.keys({"rouge_l": "rouge_l", "bge_m3": "bge_m3"}),
+        "judge": "caption_rubric", "judged_share": "judged_share",
     }
 
     def keep(self, row: VectorGymRow) -> bool:
@@ -83,7 +86,8 @@ class VectorGymCaption(VectorGymTask):
         references = [str(item.sample.target["caption"]) for item in items]
         # the stage hands a failed sample the blank SVG; its caption is scored as empty
         captions = [item.output_svg if item.in_paper_reading else "" for item in items]
-        batched(items, scores, "bge_m3", lambda: [
+        ok = [item.in_paper_reading for item in items]
+        READINGS.put_batch(scores, ok, "bge_m3", lambda: [
             value if caption else 0.0 for caption, value in zip(captions, bge_m3(
                 references, [caption or " " for caption in captions],
                 batch_size=context.batch_size, device=context.device))

@@ -16,12 +16,12 @@ containing ``<svg``, plus a non-empty caption, a sketch, or an editing prompt an
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from svgeval.tasks.common.rows import read_parquet_tables
 from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.download import DataUnavailable
 
@@ -87,28 +87,10 @@ def to_row(raw: dict[str, Any], where: str) -> VectorGymRow:
         raise MalformedData(f"{where}: field {field}: {first['msg']}") from None
 
 
-def parquet_files(path: Path, split: str) -> list[Path]:
-    """The parquet files of ``split`` under ``path`` (a file is its own list)."""
-    if path.is_file():
-        return [path]
-    if not path.is_dir():
-        raise DataUnavailable(f"--data {path}: no such file or folder")
-    return sorted(p for p in path.rglob("*.parquet") if p.name.startswith(f"{split}-"))
-
-
 def read_parquet_rows(path: Path, split: str) -> list[VectorGymRow]:
     """The rows of ``split`` in a local copy (see the module docstring)."""
-    import pyarrow.parquet as pq
-
-    files = parquet_files(path, split)
-    if not files:
-        raise DataUnavailable(f"--data {path}: no {split}-*.parquet file under it")
     rows: list[VectorGymRow] = []
-    for file in files:
-        try:
-            table = pq.read_table(file)
-        except Exception as error:  # noqa: BLE001 (pyarrow raises several kinds)
-            raise MalformedData(f"{file}: not a readable parquet file ({error})") from None
+    for file, table in read_parquet_tables(path, split):
         missing = sorted({"svg_id", "original_svg"} - set(table.column_names))
         if missing:
             raise MalformedData(f"{file}: missing column(s) {', '.join(missing)}")
@@ -144,13 +126,3 @@ def load_rows(data: Path | None, split: str) -> list[VectorGymRow]:
     if not rows:
         raise DataUnavailable(f"VectorGym split {split!r} has no rows in {data or HUB_ID}")
     return rows
-
-
-def unique_ids(ids: Sequence[str]) -> list[str]:
-    """``ids`` with repeats made unique by a ``#n`` suffix (the second ``a`` becomes ``a#2``)."""
-    seen: dict[str, int] = {}
-    out = []
-    for sample_id in ids:
-        seen[sample_id] = seen.get(sample_id, 0) + 1
-        out.append(sample_id if seen[sample_id] == 1 else f"{sample_id}#{seen[sample_id]}")
-    return out

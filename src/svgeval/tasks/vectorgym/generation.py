@@ -23,40 +23,26 @@ and editing, the reference render then the output render; Text2SVG, the output r
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
-
-import numpy as np
 
 from svgeval.metrics.clip import clip_score
 from svgeval.metrics.dino import dino
 from svgeval.metrics.lpips import lpips
-from svgeval.metrics.pixel import mse, ssim
+from svgeval.metrics.pixel import mse, opaque_rgba_mse, ssim
+from svgeval.svg.extract import Extraction
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks import register_task
-from svgeval.tasks.base import (
-    BLANK_SVG,
-    BatchItem,
-    Failure,
-    FailureKind,
-    MetricContext,
-    Sample,
-    Score,
-    TaskOptions,
-    batch_values,
-    render_extracted,
-)
+from svgeval.tasks.base import BatchItem, MetricContext, Sample, Score
+from svgeval.tasks.common import Drawing, ImageGenerationTask, TwoReadings
 from svgeval.tasks.messages import png_bytes
-from svgeval.tasks.svgenius.img2svg import released_mse
-from svgeval.tasks.svgenius.scoring import ReferenceRenders
 from svgeval.tasks.vectorgym import prompts
-from svgeval.tasks.vectorgym.base import VectorGymOptions, VectorGymTask, extract_last_svg
+from svgeval.tasks.vectorgym.base import VectorGymOptions, VectorGymTask
 from svgeval.tasks.vectorgym.data import VectorGymRow
 
 RENDER = RenderSpec.square(512, background="white")
-WHITE: FloatImage = np.ones((512, 512, 3))
 LPIPS_SIZE = 384
 WORST: Mapping[str, float] = {
     "mse": 1.0, "mse_rgb": 1.0, "ssim": 0.0, "lpips": 1.0, "lpips_standard": 1.0, "dino": 0.0,
@@ -64,33 +50,15 @@ WORST: Mapping[str, float] = {
 }
 """The ``_worst`` reading's value of a failed answer (ours): the bound of each metric's usual
 range on the bad side (MSE of pixels in [0, 1]; LPIPS' practical maximum)."""
+READINGS = TwoReadings(suffix="_worst", paper="stand_in", other="worst", worst=WORST)
+"""``<metric>``: a failed answer drawn as the white placeholder (released); ``_worst``: ours."""
 _JUDGE_FAILED = 0.0
-
-
-def store(score: Score, name: str, value: float | None, valid: bool,
-          worst: Mapping[str, float] = WORST) -> None:
-    """Both readings: ``name`` as computed, ``name_worst`` with the failure value
-    ``worst[name]``."""
-    score.metrics[name] = value
-    score.metrics[f"{name}_worst"] = value if valid or value is None else worst[name]
-
-
-def batched_readings(
-    valid: Sequence[bool], scores: list[Score], name: str,
-    compute: Callable[[], Sequence[float | None]], worst: Mapping[str, float] = WORST,
-) -> None:
-    """One model metric over a batch under both readings (see :func:`store`); when it cannot
-    run here, record why for every item."""
-    values = batch_values(scores, (name, f"{name}_worst"), compute)
-    for ok, score, value in zip(valid, scores, values):
-        store(score, name, value, ok, worst)
+_METRICS = {"mse": "mse", "mse_rgb": "mse", "ssim": "ssim", "lpips": "lpips",
+            "lpips_standard": "lpips", "dino": "dino", "clip": "clip_score"}
 
 
 def _readings(*names: str) -> dict[str, str]:
-    return {f"{name}{suffix}": metric for name, metric in (
-        ("mse", "mse"), ("mse_rgb", "mse"), ("ssim", "ssim"), ("lpips", "lpips"),
-        ("lpips_standard", "lpips"), ("dino", "dino"), ("clip", "clip_score"),
-    ) if name in names for suffix in ("", "_worst")}
+    return READINGS.keys({name: _METRICS[name] for name in names})
 
 
 @dataclass(frozen=True)
@@ -102,10 +70,13 @@ class GenerationOptions(VectorGymOptions):
                                       "(both are always reported: lpips, lpips_standard)"})
 
 
-class VectorGymGenerationTask(VectorGymTask):
+class VectorGymGenerationTask(ImageGenerationTask, VectorGymTask):
     """Base of Sketch2SVG, editing and Text2SVG."""
 
     Options = GenerationOptions
+    drawing = Drawing(RENDER, failed="white")
+    extraction_rule = "vectorgym"
+    """The last ``<svg>`` block (:func:`~svgeval.tasks.vectorgym.base.extract_last_svg`)."""
     judge_metrics = ("judge",)
     judge_sees_images = True
     batched_metrics: ClassVar[tuple[str, ...]] = ("lpips", "lpips_standard", "dino")
@@ -113,10 +84,6 @@ class VectorGymGenerationTask(VectorGymTask):
         **_readings("mse", "mse_rgb", "ssim", "lpips", "lpips_standard", "dino"),
         "judge": "vlm_judge", "judged_share": "judged_share",
     }
-
-    def __init__(self, options: TaskOptions) -> None:
-        super().__init__(options)
-        self._references = ReferenceRenders(spec=RENDER)
 
     def sample(self, sample_id: str, row: VectorGymRow, messages: list[Any], reference: str,
                caption: str, input_svg: str | None = None) -> Sample:
@@ -128,48 +95,34 @@ class VectorGymGenerationTask(VectorGymTask):
     def judge_images(self, reference: bytes, output: bytes) -> list[bytes]:
         return [reference, output]
 
-    def draw(self, svg: str, renderer: Renderer) -> FloatImage | None:
-        return renderer.render(svg, RENDER).image
-
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
-        reference = self._references.get(sample.target["reference"], renderer)
-        if reference.image is None:
-            return Score(failure=Failure.of_render(reference, FailureKind.REFERENCE))
-        score, output = render_extracted(extract_last_svg(response), renderer, RENDER)
-        drawn = output if output is not None else WHITE
-        for name, value in (("mse", released_mse(drawn, reference.image)),
-                            ("mse_rgb", mse(drawn, reference.image)),
-                            ("ssim", ssim(drawn, reference.image))):
-            store(score, name, value, output is not None)
-        if output is None:
+    def score_picture(self, score: Score, sample: Sample, answer: Extraction,
+                      picture: FloatImage | None, reference: FloatImage,
+                      renderer: Renderer) -> None:
+        drawn = self.drawing.stand_in(picture)
+        for name, value in (("mse", opaque_rgba_mse(drawn, reference)),
+                            ("mse_rgb", mse(drawn, reference)),
+                            ("ssim", ssim(drawn, reference))):
+            READINGS.put(score, name, value, picture is not None)
+        if picture is None:
             score.metrics["judge"] = _JUDGE_FAILED
         else:
-            images = self.judge_images(png_bytes(reference.image), png_bytes(output))
+            images = self.judge_images(png_bytes(reference), png_bytes(picture))
             score.judge_requests.append(self.judge_request(sample.target["caption"], images))
-        return score
 
     def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
-        drawn = [self.draw(item.output_svg, context.renderer) for item in items]
-        valid = [item.output_svg != BLANK_SVG and image is not None
-                 for item, image in zip(items, drawn)]
-        outputs = [image if image is not None else WHITE for image in drawn]
-        references = [
-            image if (image := self._references.get(item.sample.target["reference"],
-                                                    context.renderer).image) is not None
-            else WHITE
-            for item in items
-        ]
-        options: dict[str, Any] = {"batch_size": context.batch_size, "device": context.device,
-                                   "preset": "vectorgym"}
+        drawn = self.drawn(items, context.renderer)
+        outputs, references = drawn.outputs, drawn.references
+        options = self.metric_options(context)
         scores = [Score() for _ in items]
         first, second = ("imagenet", "standard")
         if self.settings.lpips == "standard":
             first, second = second, first
         for name, mode in (("lpips", first), ("lpips_standard", second)):
-            batched_readings(valid, scores, name, functools.partial(
+            READINGS.put_batch(scores, drawn.valid, name, functools.partial(
                 lpips, outputs, references, normalization=mode, size=LPIPS_SIZE, **options))
-        batched_readings(valid, scores, "dino", lambda: dino(outputs, references, **options))
-        self.more_batched(items, valid, outputs, scores, options)
+        READINGS.put_batch(scores, drawn.valid, "dino",
+                           lambda: dino(outputs, references, **options))
+        self.more_batched(items, drawn.valid, outputs, scores, options)
         return scores
 
     def more_batched(self, items: Sequence[BatchItem], valid: Sequence[bool],
@@ -245,4 +198,4 @@ class VectorGymText(VectorGymGenerationTask):
                      outputs: Sequence[FloatImage], scores: list[Score],
                      options: dict[str, Any]) -> None:
         captions = [item.sample.target["caption"] for item in items]
-        batched_readings(valid, scores, "clip", lambda: clip_score(outputs, captions, **options))
+        READINGS.put_batch(scores, valid, "clip", lambda: clip_score(outputs, captions, **options))

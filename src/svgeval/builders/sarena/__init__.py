@@ -1,0 +1,1 @@
+"""The ``svgeval sarena`` commands (SArena has no case builder)."""

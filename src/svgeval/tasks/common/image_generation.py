@@ -1,0 +1,114 @@
+"""Base of the tasks whose answer is SVG code, drawn and compared with a reference's picture.
+
+Text-to-SVG, image-to-SVG, sketch-to-SVG and the picture-scored editing tasks of every suite
+score an answer the same way; only the rule that reads the SVG out of the answer, the drawing
+(render size, stand-in of a failed answer) and the metrics differ. :meth:`score` is that way:
+
+1. draw the reference (cached by content); one that does not draw is the data's failure
+   (``reference``), never the model's;
+2. read the answer's SVG with the task's extraction rule and draw it
+   (:func:`~svgeval.tasks.base.render_extracted`: nothing extracted or a failed render is
+   recorded as the sample's failure);
+3. :meth:`ImageGenerationTask.score_picture` adds the per-sample metrics of the answer's
+   picture (None when it has none) against the reference's.
+
+In the batched metric stage, :meth:`~ImageGenerationTask.drawn` gives every item's picture with
+the drawing's stand-in for a failed answer, and :meth:`~ImageGenerationTask.metric_options` the
+keyword arguments of the model metrics (batch size, device, the task's metric preset).
+"""
+
+from __future__ import annotations
+
+import functools
+from abc import abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from svgeval.svg.extract import Extraction, extract_svg
+from svgeval.svg.isolation import Renderer, RenderOutcome
+from svgeval.svg.render import FloatImage
+from svgeval.tasks.base import (
+    BatchItem,
+    Failure,
+    FailureKind,
+    MetricContext,
+    Sample,
+    Score,
+    Task,
+    render_extracted,
+)
+from svgeval.tasks.common.drawing import Drawing
+from svgeval.tasks.common.references import ReferenceRenders
+
+
+@dataclass(frozen=True)
+class DrawnBatch:
+    """The pictures of a batch: whether each answer drew (False for a failed one), the answers'
+    pictures (the drawing's stand-in for a failed one) and the references' (the stand-in for
+    one that does not draw)."""
+
+    valid: list[bool]
+    outputs: list[FloatImage]
+    references: list[FloatImage]
+
+
+class ImageGenerationTask(Task):
+    """A task whose answer is SVG code compared, drawn, with a reference SVG's picture."""
+
+    drawing: ClassVar[Drawing]
+    """How answers and references are drawn, and what a failed answer is compared as."""
+    reference_key: ClassVar[str] = "reference"
+    """The key of :attr:`Sample.target` that holds the reference SVG."""
+    extraction_rule: ClassVar[str] = "auto"
+    """The registered rule that reads an answer's SVG, unless the task's options name one (an
+    ``extract`` option, ``--set extract=...``)."""
+
+    @functools.cached_property
+    def references(self) -> ReferenceRenders:
+        """The references' renders at :attr:`drawing`'s spec, cached by content."""
+        return ReferenceRenders(self.drawing.spec)
+
+    @abstractmethod
+    def score_picture(self, score: Score, sample: Sample, answer: Extraction,
+                      picture: FloatImage | None, reference: FloatImage,
+                      renderer: Renderer) -> None:
+        """Add to ``score`` the per-sample metrics of the answer's ``picture`` (None: nothing
+        was extracted, or it did not draw) against the ``reference`` picture."""
+
+    def reference_svg(self, sample: Sample) -> str:
+        """The SVG an answer to ``sample`` is compared with."""
+        return str(sample.target[self.reference_key])
+
+    def extract(self, response: str) -> Extraction:
+        """The answer's SVG code, read by the rule the options or :attr:`extraction_rule`
+        name."""
+        return extract_svg(response, rule=getattr(self.settings, "extract", self.extraction_rule))
+
+    def reference(self, sample: Sample, renderer: Renderer) -> RenderOutcome:
+        """The render of the sample's reference SVG (cached)."""
+        return self.references.get(self.reference_svg(sample), renderer)
+
+    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+        reference = self.reference(sample, renderer)
+        if reference.image is None:
+            return Score(failure=Failure.of_render(reference, FailureKind.REFERENCE))
+        answer = self.extract(response)
+        score, picture = render_extracted(answer, renderer, self.drawing.spec)
+        self.score_picture(score, sample, answer, picture, reference.image, renderer)
+        return score
+
+    def drawn(self, items: Sequence[BatchItem], renderer: Renderer) -> DrawnBatch:
+        """The pictures of ``items`` for the batched and set-level metrics."""
+        pictures = [self.drawing.render(item.output_svg, renderer) for item in items]
+        references = [self.reference(item.sample, renderer).image for item in items]
+        return DrawnBatch(
+            valid=[picture is not None for picture in pictures],
+            outputs=[self.drawing.stand_in(picture) for picture in pictures],
+            references=[self.drawing.stand_in(picture) for picture in references],
+        )
+
+    def metric_options(self, context: MetricContext) -> dict[str, Any]:
+        """Keyword arguments of the batched model metrics: batch size, device, the preset."""
+        return {"batch_size": context.batch_size, "device": context.device,
+                "preset": self.preset}
