@@ -184,10 +184,14 @@ def test_killing_the_parent_kills_the_browser() -> None:
         names = live_processes(group)
         assert "chromedriver" in names and any("chrom" in name for name in names if
                                                name != "chromedriver"), names
+        # the worker leads the group; its arguments are the parent's pid and the profile
+        profile = Path(Path(f"/proc/{group}/cmdline").read_bytes().split(b"\0")[4].decode())
+        assert profile.is_dir()
     finally:
         parent.kill()  # SIGKILL: nothing of the parent runs after this
         parent.wait()
     assert wait_until_gone(group) == []
+    assert not profile.exists()
 
 
 @pytest.mark.usefixtures("chromium")

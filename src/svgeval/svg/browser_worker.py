@@ -9,16 +9,19 @@ Chromium running). The worker reads requests on its standard input and answers o
 output; both are moved off descriptors 0 and 1 first, so nothing the browser prints can reach the
 pipe. Messages are length-prefixed pickles (:func:`write_message`, :func:`read_message`).
 
-The worker dies with its parent: a thread watches the parent's pid and kills the whole group
-once the parent is gone (a ``SIGKILL`` of the parent included), as does ``SIGTERM``. After any
+The worker dies with its parent: a thread watches the parent's pid and, once the parent is gone
+(a ``SIGKILL`` of the parent included), kills the rest of the group, removes the browser profile
+and kills the group; ``SIGTERM`` kills the group. After any
 error it answers with a :class:`WorkerError` and exits: the parent starts a fresh one.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import select
+import shutil
 import signal
 import struct
 import sys
@@ -118,10 +121,31 @@ def _kill_group(*_: object) -> None:
     os.killpg(0, signal.SIGKILL)
 
 
-def _die_with(parent: int) -> None:
+def _others_in_group() -> list[int]:
+    """The other live processes of this worker's process group (read from /proc)."""
+    group, me, found = os.getpgid(0), os.getpid(), []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = stat.read_text().rpartition(")")[2].split()
+            pid = int(stat.parent.name)
+            if int(fields[2]) == group and pid != me and fields[0] not in ("Z", "X"):
+                found.append(pid)
+    return found
+
+
+def _die_with(parent: int, profile: Path) -> None:
+    """Once ``parent`` is gone: kill the rest of the group, remove the profile, then die."""
+
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(PARENT_POLL_S)
+        deadline = time.monotonic() + 2.0
+        while (others := _others_in_group()) and time.monotonic() < deadline:
+            for pid in others:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+            time.sleep(0.02)
+        shutil.rmtree(profile, ignore_errors=True)
         _kill_group()
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
@@ -144,7 +168,8 @@ def serve(requests: int, replies: int, session: BrowserSession) -> int:
         try:
             request = read_message(requests)
         except EOFError:
-            session.close()
+            with contextlib.suppress(Exception):  # its parent may be killing it meanwhile
+                session.close()
             return 0
         if not isinstance(request, FrameRequest):
             write_message(replies, WorkerError("render_error", f"unknown request {request!r}"))
@@ -163,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     parent, profile = int(arguments[0]), Path(arguments[1])
     requests, replies = _take_protocol_descriptors()
     signal.signal(signal.SIGTERM, _kill_group)
-    _die_with(parent)
+    _die_with(parent, profile)
     started = time.monotonic()
     try:
         session = BrowserSession(find_browser(), profile, sandbox="--sandbox" in arguments[2:])
@@ -171,4 +196,7 @@ def main(argv: list[str] | None = None) -> int:
         write_message(replies, WorkerError("start", _describe(error)))
         return 1
     write_message(replies, Ready(time.monotonic() - started))
-    return serve(requests, replies, session)
+    try:
+        return serve(requests, replies, session)
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
