@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from witnesses import Witnesses, witnesses
 
+from svgeval.svg import browser_session
 from svgeval.svg.animation import AnimationSpec, BrowserRenderer, PageSpec, check_browser
 from svgeval.svg.browser_session import BrowserSession
 
@@ -159,3 +160,46 @@ def test_the_witnesses_see_a_chromium_without_the_lock_down(seen: Witnesses) -> 
         finally:
             driver.quit()
     assert seen.connections and seen.opens
+
+
+NETWORK_FLAGS = ("--host-resolver-rules", "--proxy-server", "--proxy-bypass-list")
+
+
+def loads_seen(monkeypatch: pytest.MonkeyPatch, seen: Witnesses, *, flags: bool,
+               blocked: bool) -> int:
+    """Connections a raw page with three http images makes with the chosen network layers."""
+    if not flags:
+        monkeypatch.setattr(browser_session, "LAUNCH_FLAGS", tuple(
+            flag for flag in browser_session.LAUNCH_FLAGS if not flag.startswith(NETWORK_FLAGS)))
+    if not blocked:
+        monkeypatch.setattr(browser_session, "BLOCKED_URLS", ())
+    page = svg(f'<image href="{seen.url}/a.png" width="9" height="9"/>',
+               foreign(f'<img src="{seen.url}/b.png"/><img src="{seen.url}/c.png"/>'))
+    with tempfile.TemporaryDirectory(prefix="svgeval-test-chromium-") as profile:
+        session = BrowserSession(check_browser(), Path(profile), sandbox=os.geteuid() != 0)
+        try:
+            session.frames(page, PageSpec(32, 32), (0.0,))
+            time.sleep(1.0)
+            session.frames(page, PageSpec(32, 32), (0.0,))
+        finally:
+            session.close()
+    time.sleep(0.3)
+    return len(seen.connections)
+
+
+@pytest.mark.usefixtures("chromium")
+def test_without_its_network_layers_the_same_browser_page_connects(
+    monkeypatch: pytest.MonkeyPatch, seen: Witnesses
+) -> None:
+    """What makes the zero counts above mean something: the page really loads when let."""
+    assert loads_seen(monkeypatch, seen, flags=False, blocked=False) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("chromium")
+@pytest.mark.parametrize(("flags", "blocked"), [(True, False), (False, True)],
+                         ids=["launch-flags-only", "blocked-urls-only"])
+def test_each_network_layer_alone_blocks_the_loads(
+    monkeypatch: pytest.MonkeyPatch, seen: Witnesses, flags: bool, blocked: bool
+) -> None:
+    assert loads_seen(monkeypatch, seen, flags=flags, blocked=blocked) == 0

@@ -182,6 +182,9 @@ class BrowserSession:
             options.add_argument(argument)
         self._driver = webdriver.Chrome(service=Service(paths.chromedriver), options=options)
         self._page: PageSpec | None = None
+        # the first tab shows chrome://new-tab-page-third-party/, a WebUI page that itself
+        # refuses http loads: draw in a plain about:blank, so the blocks below are what holds
+        self._driver.get("about:blank")
         self._cdp("Network.enable")
         self._cdp("Network.setBlockedURLs", urls=list(BLOCKED_URLS))
         self._cdp("Emulation.setScriptExecutionDisabled", value=True)
