@@ -43,12 +43,14 @@ def renderer_run() -> tuple[float, float, float]:
     frames/s of the 150-frame animation)."""
     started = time.perf_counter()
     with BrowserRenderer(timeout_s=300) as renderer:
-        assert renderer.animate(SVG, AnimationSpec(duration_s=1 / 30)).ok
+        first_frame = renderer.animate(SVG, AnimationSpec(duration_s=1 / 30))
+        assert first_frame.ok, first_frame.failure
         first = time.perf_counter() - started
         started = time.perf_counter()
         outcome = renderer.animate(SVG, SPEC)
         elapsed = time.perf_counter() - started
-        assert outcome.frames is not None and outcome.frames.shape == (150, 448, 448, 3)
+        assert outcome.frames is not None, outcome.failure
+        assert outcome.frames.shape == (150, 448, 448, 3)
         return first, renderer.start_seconds[0], 150 / elapsed
 
 

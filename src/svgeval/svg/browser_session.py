@@ -104,7 +104,7 @@ _SEEK = """((t) => {
     animation.pause();
     animation.currentTime = t * 1000;
   }
-  return true;
+  return location.href === 'about:blank' && document.getElementById('stage') !== null;
 })"""
 _COLOUR = re.compile(r"^[#a-zA-Z0-9(),.%\s]+$")
 
@@ -185,6 +185,8 @@ class BrowserSession:
         # the first tab shows chrome://new-tab-page-third-party/, a WebUI page that itself
         # refuses http loads: draw in a plain about:blank, so the blocks below are what holds
         self._driver.get("about:blank")
+        if self._driver.current_url != "about:blank":
+            raise RuntimeError(f"the first page is {self._driver.current_url}, not about:blank")
         self._cdp("Network.enable")
         self._cdp("Network.setBlockedURLs", urls=list(BLOCKED_URLS))
         self._cdp("Emulation.setScriptExecutionDisabled", value=True)
@@ -195,8 +197,9 @@ class BrowserSession:
         return result
 
     def _evaluate(self, expression: str) -> Any:
-        result = self._cdp("Runtime.evaluate", expression=expression, returnByValue=True,
-                           timeout=1000)
+        # no time limit of its own: only our code runs (page scripts are off), and the parent's
+        # budget bounds the whole render; a 1 s limit failed renders on a loaded machine
+        result = self._cdp("Runtime.evaluate", expression=expression, returnByValue=True)
         if "exceptionDetails" in result:
             raise RuntimeError(f"page evaluation failed: {result['exceptionDetails']}"[:300])
         return result["result"].get("value")
@@ -225,7 +228,8 @@ class BrowserSession:
         mode = "RGB" if page.background is not None else "RGBA"
         out = np.empty((len(times), page.height, page.width, len(mode)), dtype=np.uint8)
         for index, t in enumerate(times):
-            self._evaluate(f"{_SEEK}({float(t)!r})")
+            if self._evaluate(f"{_SEEK}({float(t)!r})") is not True:
+                raise RuntimeError("the page is no longer the SVG's page")
             shot = self._cdp("Page.captureScreenshot", format="png", optimizeForSpeed=True)
             with Image.open(io.BytesIO(base64.b64decode(shot["data"]))) as image:
                 out[index] = np.asarray(image.convert(mode))
