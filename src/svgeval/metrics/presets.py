@@ -78,6 +78,24 @@ class MetricPreset:
     torchmetrics); see :mod:`svgeval.metrics.fid`."""
     clip_fid_model: str
     """CLIP for CLIP-FID (ViT-B/32: clean-fid's ``clip_vit_b_32``, StarVector's ``ViT-B/32``)."""
+    fid_network: str = "pytorch-fid"
+    """FID feature network: ``pytorch-fid`` (the TF FID graph) or ``torchvision`` (torchvision's
+    ImageNet Inception v3, OmniSVG's ``compute_fid.py``; set ``fid_model`` to its
+    ``inception_v3_google-0cc3c7bd.pth``)."""
+    fid_pre_resize: int | None = None
+    """Resize every picture to this square size (PIL bilinear) before FID's own input pipeline
+    (VGBench's ``evaluate_fid_score.py``: 256); None: no pre-resize."""
+    fid_frechet: str = "pytorch-fid"
+    """Fréchet distance variant (:mod:`svgeval.metrics.frechet`): ``pytorch-fid``, ``omnisvg``
+    (epsilon always on the diagonals) or ``cd-fvd`` (population covariance)."""
+    fid_reference_fraction: float | None = None
+    """Share of the FID reference set to sample (OmniSVG: 0.03 of MMSVG-Icon/-Illustration);
+    None: the whole set (:func:`~svgeval.metrics.frechet.sample_references`)."""
+    fid_reference_seed: int = 42
+    """Seed of that sample (OmniSVG: 42, numpy's legacy generator)."""
+    background: str = "white"
+    """What transparent pixels become before FID and SigLIP: ``white``, ``black``, or ``drop``
+    (PIL ``convert("RGB")``: alpha discarded, the stored colour kept -- black in most PNGs)."""
     metrics: tuple[str, ...] = ()
     """The registered metrics (:data:`~svgeval.metrics.registry.METRICS`) the benchmark's
     protocol reports with these settings, for ``svgeval list metrics``."""
