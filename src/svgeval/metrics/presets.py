@@ -55,7 +55,7 @@ class MetricPreset:
     aesthetic_head: str
     """MLP head of the aesthetic predictor (``sac+logos+ava1-l14-linearMSE.pth``)."""
     hps_checkpoint: str
-    """HPS v2.1 checkpoint (``HPS_v2.1_compressed.pt``): a local file or ``xswu/HPSv2``."""
+    """Where the HPS checkpoints are: a local file or directory, or the hub repo ``xswu/HPSv2``."""
     hps_tokenizer: str
     """Tokenizer for HPS (the OpenAI CLIP BPE; any CLIP tokenizer directory or hub id)."""
     bge_model: str
@@ -78,6 +78,9 @@ class MetricPreset:
     torchmetrics); see :mod:`svgeval.metrics.fid`."""
     clip_fid_model: str
     """CLIP for CLIP-FID (ViT-B/32: clean-fid's ``clip_vit_b_32``, StarVector's ``ViT-B/32``)."""
+    clip_processor: str = "openai/clip-vit-large-patch14"
+    """Tokenizer and image processor for a CLIP given as an OpenAI-layout checkpoint file
+    (Long-CLIP, ``clip_model="BeichenZhang/LongCLIP-L"``): a CLIP hub id or directory."""
     fid_network: str = "pytorch-fid"
     """FID feature network: ``pytorch-fid`` (the TF FID graph) or ``torchvision`` (torchvision's
     ImageNet Inception v3, OmniSVG's ``compute_fid.py``; set ``fid_model`` to its
@@ -93,6 +96,9 @@ class MetricPreset:
     None: the whole set (:func:`~svgeval.metrics.frechet.sample_references`)."""
     fid_reference_seed: int = 42
     """Seed of that sample (OmniSVG: 42, numpy's legacy generator)."""
+    hps_version: str = "v2.1"
+    """HPS checkpoint version: ``v2.1`` (``HPS_v2.1_compressed.pt``) or ``v2.0``
+    (``HPS_v2_compressed.pt``, OmniSVG's ``compute_hps.py`` default)."""
     background: str = "white"
     """What transparent pixels become before FID and SigLIP: ``white``, ``black``, or ``drop``
     (PIL ``convert("RGB")``: alpha discarded, the stored colour kept -- black in most PNGs)."""
