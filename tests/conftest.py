@@ -17,6 +17,7 @@ from tiny_models import (
     tiny_clip_dir,
     tiny_dino_dir,
     tiny_longclip_dir,
+    tiny_siglip_dir,
     tiny_text_encoder_dir,
     torchvision_inception_weights,
 )
@@ -42,4 +43,5 @@ def demo_data(tmp_path: Path) -> Path:
 
 
 __all__ = ["demo_data", "inception_weights", "renderer", "tiny_chat_llm", "tiny_chat_vlm", "tiny_clip_dir",
-           "tiny_dino_dir", "tiny_longclip_dir", "tiny_text_encoder_dir", "torchvision_inception_weights"]
+           "tiny_dino_dir", "tiny_longclip_dir", "tiny_siglip_dir",
+           "tiny_text_encoder_dir", "torchvision_inception_weights"]

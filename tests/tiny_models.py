@@ -213,3 +213,24 @@ def tiny_longclip_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("tiny_longclip")
     torch.save(tiny_longclip_state(), folder / "longclip-L.pt")
     return folder
+
+
+@pytest.fixture(scope="session")
+def tiny_siglip_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tiny random SiglipModel (28 px, 14 px patches) with the word-level tokenizer."""
+    pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    import torch
+
+    torch.manual_seed(0)
+    folder = tmp_path_factory.mktemp("tiny_siglip")
+    config = transformers.SiglipConfig(
+        text_config={"hidden_size": 32, "intermediate_size": 64, "num_hidden_layers": 2,
+                     "num_attention_heads": 2, "vocab_size": len(WORDS),
+                     "max_position_embeddings": 64},
+        vision_config={"hidden_size": 32, "intermediate_size": 64, "num_hidden_layers": 2,
+                       "num_attention_heads": 2, "image_size": 28, "patch_size": 14})
+    transformers.SiglipModel(config).save_pretrained(folder)
+    save_tokenizer(folder)
+    transformers.SiglipImageProcessor(size={"height": 28, "width": 28}).save_pretrained(folder)
+    return folder

@@ -81,6 +81,11 @@ class MetricPreset:
     clip_processor: str = "openai/clip-vit-large-patch14"
     """Tokenizer and image processor for a CLIP given as an OpenAI-layout checkpoint file
     (Long-CLIP, ``clip_model="BeichenZhang/LongCLIP-L"``): a CLIP hub id or directory."""
+    siglip_model: str = "google/siglip2-so400m-patch14-384"
+    """SigLIP model for ``siglip_image`` and ``siglip_score`` (VCode: SigLIP 2 so400m 384 px;
+    SGP-GenBench: ``google/siglip-base-patch16-384`` and ``-large-``)."""
+    siglip_text_length: int = 64
+    """Tokens SigLIP texts are padded or truncated to (``padding="max_length"``)."""
     fid_network: str = "pytorch-fid"
     """FID feature network: ``pytorch-fid`` (the TF FID graph) or ``torchvision`` (torchvision's
     ImageNet Inception v3, OmniSVG's ``compute_fid.py``; set ``fid_model`` to its
