@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 from svgeval.metrics.presets import DEFAULT
-from svgeval.metrics.registry import METRICS
 from svgeval.metrics.siglip import siglip_image_score, siglip_score
 
 torch = pytest.importorskip("torch")
@@ -69,9 +68,3 @@ def test_background_reading_for_transparent_renders(tiny_siglip_dir: Path) -> No
     vcode = replace(DEFAULT, name="vcode-like", background="drop")
     assert siglip_image_score([rgba], [black], preset=vcode, model_path=path) == pytest.approx([1.0])
     assert siglip_image_score([rgba], [on_white], preset=vcode, model_path=path)[0] < 0.9999
-
-
-def test_siglip_metrics_are_registered() -> None:
-    for name in ("siglip_image", "siglip_score"):
-        info = METRICS.get(name)
-        assert info.higher_is_better and info.value_range == "[-1, 1]"

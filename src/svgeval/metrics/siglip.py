@@ -30,30 +30,8 @@ from numpy.typing import NDArray
 
 from svgeval.metrics import _models
 from svgeval.metrics.presets import DEFAULT, MetricPreset, get_preset
-from svgeval.metrics.registry import MetricInfo, describe_metric
 
 Image = NDArray[np.generic]
-
-for _info in (
-    MetricInfo(
-        name="siglip_image",
-        summary="cosine of the pooled SigLIP image embeddings of two pictures",
-        value_range="[-1, 1]",
-        higher_is_better=True,
-        source="Zhai et al. 2023 (SigLIP), Tschannen et al. 2025 (SigLIP 2); VCode "
-        "evaluation/metrics.py (google/siglip2-so400m-patch14-384)",
-    ),
-    MetricInfo(
-        name="siglip_score",
-        summary="cosine of the pooled SigLIP embeddings of a picture and its prompt (text "
-        "padded to 64 tokens)",
-        value_range="[-1, 1]",
-        higher_is_better=True,
-        source="Zhai et al. 2023 (SigLIP); SGP-GenBench clips.py (google/siglip-base-patch16-384, "
-        "siglip-large-patch16-384)",
-    ),
-):
-    describe_metric(_info)
 
 
 def _load(source: str, device: str) -> tuple[Any, Any, Any]:
