@@ -19,7 +19,8 @@ $(VENV)/.dev: pyproject.toml
 	# upstream packages the metric tests compare against, kept out of site-packages (torchvision's
 	# PyPI wheel is a CUDA build that cannot load beside the CPU torch): tests/metrics/upstream_reference.py
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps --upgrade --target $(VENV)/ref-packages \
-		"torchvision==0.28.0" "lpips==0.1.4" "pytorch-fid==0.3.0" "clean-fid==0.1.35" "torch-fidelity==0.4.0"
+		"torchvision==0.28.0" "lpips==0.1.4" "pytorch-fid==0.3.0" "clean-fid==0.1.35" "torch-fidelity==0.4.0" \
+		"open-clip-torch==3.3.0" "ftfy==6.3.1" "wcwidth==0.9.4" "cd-fvd==0.1.1" "einops==0.8.2"
 	touch $@ $(VENV)/.core
 
 demo: $(VENV)/.core
