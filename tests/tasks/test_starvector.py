@@ -134,3 +134,15 @@ def test_data_errors_are_one_line(tmp_path: Path) -> None:
         StarVectorText2Svg(TaskOptions(data=no_captions)).load()
     with pytest.raises(Exception, match="no test-\\*.parquet"):
         load_rows(tmp_path, "svg-stack", "test")
+
+
+def test_fid_and_long_captions_follow_the_released_code_by_default() -> None:
+    """The released FIDCalculator runs Inception in train mode and torchmetrics cuts caption
+    ids at 77 (issue 27; the relations are tested in tests/metrics); both have an option."""
+    released = StarVectorText2Svg(TaskOptions()).metric_preset()
+    assert (released.fid_batchnorm, released.clip_truncation, released.clip_clamp_zero) == (
+        "train", "cut", False)
+    other = StarVectorText2Svg(
+        TaskOptions(extra={"fid": "eval", "clip_truncation": "eot"})).metric_preset()
+    assert (other.fid_batchnorm, other.clip_truncation) == ("eval", "eot")
+    assert StarVectorImg2Svg(TaskOptions()).metric_preset().fid_batchnorm == "train"

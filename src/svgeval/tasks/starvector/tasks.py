@@ -16,10 +16,15 @@ L2, LPIPS, SSIM and DINO; ``text2svg.yaml`` FID, FID-CLIP and CLIP score. Per sa
   swaps which one the ``lpips`` key holds;
 * ``dino``: ``compute_dino_score.py``, DINOv2-base mean-pooled tokens, ``(cos + 1) / 2``;
 * ``clip_score`` (text-to-SVG): ``compute_clip_score.py``, CLIP ViT-B/32, ``100 cos`` of the
-  render and the caption, unclamped per sample.
+  render and the caption, unclamped per sample; a caption over 77 tokens has its token ids cut
+  at 77 as torchmetrics' ``_clip_score_update`` does, losing the end-of-text token
+  (``--set clip_truncation=eot`` keeps it).
 
 Per dataset (``<dataset>/fid``, ``<dataset>/clip_fid``): ``compute_fid.py`` between ground-truth
-and answer renders (pytorch-fid Inception pool3; CLIP ViT-B/32 image features).
+and answer renders (pytorch-fid Inception pool3; CLIP ViT-B/32 image features). The released
+``FIDCalculator`` never calls ``.eval()`` (``compute_fid.py:25-30``), so its Inception normalises
+each batch of 50 by that batch's statistics: the default here; ``--set fid=eval`` uses the
+running statistics (pytorch-fid).
 
 Two readings of every per-sample metric: ``<metric>`` is the released one (an answer with no
 SVG or one that does not render is drawn white and counted) and ``<metric>_worst`` gives a
@@ -33,7 +38,7 @@ import random
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
 from svgeval.metrics.clip import clip_score
@@ -41,7 +46,7 @@ from svgeval.metrics.dino import dino
 from svgeval.metrics.fid import clip_fid, fid
 from svgeval.metrics.lpips import lpips
 from svgeval.metrics.pixel import masked_mse, mse, ssim
-from svgeval.metrics.presets import variant
+from svgeval.metrics.presets import MetricPreset, get_preset, variant
 from svgeval.svg.extract import Extraction
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
@@ -67,6 +72,8 @@ PRESET = variant(
     metrics=("clip_fid", "clip_score", "dino", "fid", "lpips", "masked_mse", "mse", "ssim"),
     render_size=512,
     clip_model="openai/clip-vit-base-patch32",
+    clip_truncation="cut",
+    fid_batchnorm="train",
     lpips_size=None,
 ).name
 WORST: Mapping[str, float] = {
@@ -99,6 +106,10 @@ class StarVectorOptions:
     lpips: Literal["released", "standard"] = field(
         default="released", metadata={"help": "which LPIPS input convention the lpips key holds "
                                       "(both are reported: lpips, lpips_standard)"})
+    fid: Literal["train", "eval"] = field(default="train", metadata={
+        "help": "Inception batch norm: train (the released FIDCalculator) or eval (pytorch-fid)"})
+    clip_truncation: Literal["cut", "eot"] = field(default="cut", metadata={
+        "help": "captions over 77 tokens: cut (ids sliced, torchmetrics) or eot (end token kept)"})
 
 
 @dataclass(frozen=True)
@@ -133,6 +144,14 @@ class StarVectorTask(ImageGenerationTask):
     drawing = Drawing(RENDER, failed="white")
     set_metrics = ("fid", "clip_fid")
 
+    def metric_preset(self) -> MetricPreset:
+        """The preset with the run's ``fid`` and ``clip_truncation`` options."""
+        return replace(get_preset(PRESET), fid_batchnorm=self.settings.fid,
+                       clip_truncation=self.settings.clip_truncation)
+
+    def metric_options(self, context: MetricContext) -> dict[str, Any]:
+        return {**super().metric_options(context), "preset": self.metric_preset()}
+
     def load(self) -> list[Sample]:
         rows = load_rows(self.options.data, self.settings.dataset, self.settings.split)
         return self.make_samples(rows)
@@ -157,7 +176,7 @@ class StarVectorTask(ImageGenerationTask):
         for group, items in groups.items():
             drawn = self.drawn(items, context.renderer)
             distribution_metrics(score, f"{group}/{{}}", {"fid": fid, "clip_fid": clip_fid},
-                                 drawn.references, drawn.outputs, preset=PRESET,
+                                 drawn.references, drawn.outputs, preset=self.metric_preset(),
                                  batch_size=context.batch_size, device=context.device)
         return score
 
