@@ -77,9 +77,13 @@ def test_failures_are_recorded_with_no_value(renderer: Renderer) -> None:
     polygon = SVG.format('<polygon points="0,0 30,0 30,30" fill="#22d"/>')
     released = task.score(sample, polygon, renderer)
     assert released.valid and released.metrics["mse"] is not None
-    assert released.metrics["chamfer"] is None and "polygon" in released.not_computed["chamfer"]
+    assert released.metrics["chamfer"] > 0  # the release samples polygons too
     corrected = SvgEditBenchV2(TaskOptions(extra={"chamfer": "corrected"}))
-    assert corrected.score(sample, polygon, renderer).metrics["chamfer"] > 0
+    assert corrected.score(sample, polygon, renderer).metrics["chamfer"] == pytest.approx(
+        released.metrics["chamfer"])
+    skewed = SVG.format('<rect width="9" height="9" transform="skewX(10)"/>')
+    assert task.score(sample, skewed, renderer).metrics["chamfer"] is None  # a released error
+    assert corrected.score(sample, skewed, renderer).metrics["chamfer"] > 0
 
 
 def run(tmp_path: Path, model: str, monkeypatch: pytest.MonkeyPatch, tiny_dino_dir: Path,
