@@ -138,3 +138,17 @@ def answered(n: int, prefix: str) -> dict[str, tuple[str, str, str]]:
     icons = svgenius_icons(n)
     return {f"{prefix}{i}": (KINDS[i % 16], svg, make_answer(KINDS[i % 16], svg))
             for i, svg in enumerate(icons)}
+
+
+TWEMOJI = ("1f49c", "1f536", "1f7e0", "1f7e8", "1f9e1", "2b50", "1f199", "1f3bc", "1f416", "1f42a",
+           "1f521", "1f60c", "23e9", "24c2", "265f", "2728")
+"""The 16 Twemoji targets of the SVGEditBench V2 run, target ``i`` answered in kind ``KINDS[i]``."""
+
+
+def twemoji_answered() -> dict[str, tuple[str, str, str]]:
+    """Triplet id (``0000``..``0015``) -> (kind, target SVG, answer), the targets read from
+    SVGEditBench's Twemoji answers in ``../shared/data/svgeditbench``."""
+    folder = shared_release("svgeditbench") / "1_ChangeColor" / "answer"
+    targets = [(folder / f"{code}.svg").read_text(encoding="utf-8").strip() for code in TWEMOJI]
+    return {f"{i:04d}": (KINDS[i], svg, make_answer(KINDS[i], svg))
+            for i, svg in enumerate(targets)}
