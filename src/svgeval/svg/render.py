@@ -28,7 +28,7 @@ class RenderSpec:
     """Output size in pixels and background; ``background=None`` keeps the alpha channel.
     ``dpi`` converts absolute units (``pt``, ``mm``, ``in``) to pixels: CairoSVG's 96 unless a
     released pipeline renders at another (StarVector 100, VectorGym 128); it moves only a drawing
-    sized in such units without a viewBox."""
+    sized in such units without a viewBox. The optional fast renderers (``--renderer``) ignore it."""
 
     width: int
     height: int
