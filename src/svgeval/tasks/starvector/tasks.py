@@ -1,9 +1,14 @@
 """StarVector SVG-Bench: image-to-SVG and text-to-SVG over the StarVector datasets.
 
-Protocol of the released code (github.com/joanrod/star-vector): the validator
-(``starvector/validation/svg_validator_base.py``) renders the answer and the ground truth with
-``rasterize_svg`` at 512 x 512 on white (CairoSVG; a failed render becomes a white image) and
-hands the renders to ``starvector/metrics/metrics.py``. ``configs/metrics/im2svg.yaml`` turns on
+Protocol of the released code (github.com/joanrod/star-vector at ``0e083c19``): the validator
+(``starvector/validation/svg_validator_base.py``) takes the generated text as the SVG (no
+extraction: StarVector models answer bare SVG, so a chat answer is scored as the placeholder),
+passes it through ``post_process_svg`` (``:380-407``; :mod:`svgeval.svg.repair`: as given when
+svgpathtools reads it, else BeautifulSoup + CairoSVG, else the empty placeholder, drawn white),
+renders the answer and the ground truth with ``rasterize_svg`` at 512 x 512 on white at
+**100 dpi** (``:269-270``; a failed render becomes a white image) and hands the renders to
+``starvector/metrics/metrics.py``. ``--set repair=none`` skips the repair chain and
+``--set extract=auto`` reads the SVG out of a chat answer first (svgeval's lenient rule). ``configs/metrics/im2svg.yaml`` turns on
 L2, LPIPS, SSIM and DINO; ``text2svg.yaml`` FID, FID-CLIP and CLIP score. Per sample:
 
 * ``l2``: ``compute_l2.py``, ``mean((a - b)^2)`` of the [0, 1] RGB renders;
@@ -47,18 +52,30 @@ from svgeval.metrics.fid import clip_fid, fid
 from svgeval.metrics.lpips import lpips
 from svgeval.metrics.pixel import masked_mse, mse, ssim
 from svgeval.metrics.presets import MetricPreset, get_preset, variant
-from svgeval.svg.extract import Extraction
+from svgeval.svg.extract import Extraction, extract_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
+from svgeval.svg.repair import repair
 from svgeval.tasks import register_task
-from svgeval.tasks.base import BatchItem, MetricContext, Sample, Score, distribution_metrics
+from svgeval.tasks.base import (
+    BatchItem,
+    Failure,
+    FailureKind,
+    MetricContext,
+    Sample,
+    Score,
+    distribution_metrics,
+    render_extracted,
+)
 from svgeval.tasks.common import Drawing, ImageGenerationTask, TwoReadings
 from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.messages import png_bytes, user_message
 from svgeval.tasks.starvector.data import CAPTION_COLUMNS, BenchRow, load_rows
 
-RENDER = RenderSpec.square(512, background="white")
+RENDER = RenderSpec.square(512, background="white", dpi=100)
 """``_save_svg_files``: ``rasterize_svg(svg, resolution=512, dpi=100, scale=1)``."""
+AS_GIVEN = "starvector"
+"""The ``extraction_rule`` of an answer scored as the model gave it (released)."""
 INPUT = RenderSpec.square(384, background="white")
 """The image the model sees: the ground truth at the datasets' ``im_size`` of 384."""
 LPIPS_SIZE: int | None = None
@@ -110,6 +127,12 @@ class StarVectorOptions:
         "help": "Inception batch norm: train (the released FIDCalculator) or eval (pytorch-fid)"})
     clip_truncation: Literal["cut", "eot"] = field(default="cut", metadata={
         "help": "captions over 77 tokens: cut (ids sliced, torchmetrics) or eot (end token kept)"})
+    extract: Literal["released", "auto"] = field(
+        default="released", metadata={"help": "released: the answer as given (a chat answer "
+                                      "scores as the placeholder); auto: the SVG read out of it"})
+    repair: Literal["released", "none"] = field(
+        default="released", metadata={"help": "released: BeautifulSoup + CairoSVG repair of an "
+                                      "answer svgpathtools cannot read; none: it fails, white"})
 
 
 @dataclass(frozen=True)
@@ -163,6 +186,27 @@ class StarVectorTask(ImageGenerationTask):
     def sample(self, row: BenchRow, messages: list[Any], caption: str = "") -> Sample:
         return Sample(id=row.id, group=self.settings.dataset, messages=messages,
                       reference=row.svg, target={"reference": row.svg, "caption": caption})
+
+    def extract(self, response: str) -> Extraction:
+        """The answer as given (released), or the SVG read out of it (``--set extract=auto``)."""
+        if self.settings.extract == "auto":
+            return extract_svg(response, "auto")
+        if not response.strip():
+            return Extraction(None, AS_GIVEN, "an empty answer")
+        return Extraction(response, AS_GIVEN)
+
+    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+        """As :meth:`ImageGenerationTask.score`, the answer first through the released repair
+        chain (unless ``--set repair=none``)."""
+        reference = self.reference(sample, renderer)
+        if reference.image is None:
+            return Score(failure=Failure.of_render(reference, FailureKind.REFERENCE))
+        answer = self.extract(response)
+        if self.settings.repair == "released" and answer.svg is not None:
+            answer = repair(answer.svg, answer.rule, renderer)
+        score, picture = render_extracted(answer, renderer, self.drawing.spec)
+        self.score_picture(score, sample, answer, picture, reference.image, renderer)
+        return score
 
     def score_picture(self, score: Score, sample: Sample, answer: Extraction,
                       picture: FloatImage | None, reference: FloatImage,
