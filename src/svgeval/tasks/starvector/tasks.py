@@ -59,13 +59,10 @@ from svgeval.svg.repair import repair
 from svgeval.tasks import register_task
 from svgeval.tasks.base import (
     BatchItem,
-    Failure,
-    FailureKind,
     MetricContext,
     Sample,
     Score,
     distribution_metrics,
-    render_extracted,
 )
 from svgeval.tasks.common import Drawing, ImageGenerationTask, TwoReadings
 from svgeval.tasks.data_files import MalformedData
@@ -195,18 +192,11 @@ class StarVectorTask(ImageGenerationTask):
             return Extraction(None, AS_GIVEN, "an empty answer")
         return Extraction(response, AS_GIVEN)
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
-        """As :meth:`ImageGenerationTask.score`, the answer first through the released repair
-        chain (unless ``--set repair=none``)."""
-        reference = self.reference(sample, renderer)
-        if reference.image is None:
-            return Score(failure=Failure.of_render(reference, FailureKind.REFERENCE))
-        answer = self.extract(response)
+    def prepare(self, answer: Extraction, renderer: Renderer) -> Extraction:
+        """The answer through the released repair chain (unless ``--set repair=none``)."""
         if self.settings.repair == "released" and answer.svg is not None:
-            answer = repair(answer.svg, answer.rule, renderer)
-        score, picture = render_extracted(answer, renderer, self.drawing.spec)
-        self.score_picture(score, sample, answer, picture, reference.image, renderer)
-        return score
+            return repair(answer.svg, answer.rule, renderer)
+        return answer
 
     def score_picture(self, score: Score, sample: Sample, answer: Extraction,
                       picture: FloatImage | None, reference: FloatImage,

@@ -46,12 +46,9 @@ from svgeval.svg.repair import repair
 from svgeval.tasks import register_task
 from svgeval.tasks.base import (
     BatchItem,
-    Failure,
-    FailureKind,
     MetricContext,
     Sample,
     Score,
-    render_extracted,
 )
 from svgeval.tasks.common import Drawing, ImageGenerationTask, TwoReadings
 from svgeval.tasks.messages import png_bytes
@@ -139,18 +136,11 @@ class VectorGymGenerationTask(ImageGenerationTask, VectorGymTask):
         rule = "vectorgym" if self.settings.extract == "first" else "vectorgym-last"
         return extract_svg(response, rule)
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
-        """As :meth:`ImageGenerationTask.score`, the extracted SVG first through the released
-        repair chain (unless ``--set failed=white``)."""
-        reference = self.reference(sample, renderer)
-        if reference.image is None:
-            return Score(failure=Failure.of_render(reference, FailureKind.REFERENCE))
-        answer = self.extract(response)
+    def prepare(self, answer: Extraction, renderer: Renderer) -> Extraction:
+        """The extracted SVG through the released repair chain (unless ``--set failed=white``)."""
         if self.settings.failed == "released" and answer.svg is not None:
-            answer = repair(answer.svg, answer.rule, renderer)
-        score, picture = render_extracted(answer, renderer, self.drawing.spec)
-        self.score_picture(score, sample, answer, picture, reference.image, renderer)
-        return score
+            return repair(answer.svg, answer.rule, renderer)
+        return answer
 
     def stand_in(self, picture: FloatImage | None, refused: bool) -> FloatImage:
         """The picture an answer is compared as: its render; the red X for an SVG that CairoSVG
