@@ -217,7 +217,8 @@ class Runner:
         # finished records wait for the results as compact JSON (runner/finished.py), with the
         # extracted SVG only if a batched or set-level metric will draw it
         done = FinishedRecords(keep_extracted=bool(self.task.batched_metrics
-                                                   or self.task.set_metrics))
+                                                   or self.task.set_metrics
+                                                   or self.task.aggregate_reads_extracted))
         done.update(resumed.done)
 
         async def handle(unit: WorkUnit, sample: Sample) -> None:

@@ -295,6 +295,10 @@ class Task(ABC):
     ``--judge`` records them as not computed, on every sample."""
     judge_sees_images: ClassVar[bool] = False
     """True when the task's judge requests carry images (a text-only judge is refused)."""
+    aggregate_reads_extracted: ClassVar[bool] = False
+    """True when :meth:`aggregate` reads each record's ``extracted`` answer (SGP-Bench's
+    invariance consistency compares the answers themselves); otherwise the runner drops it from
+    the records it holds for the results."""
     paper_table: ClassVar[PaperTable | None] = None
     """The layout of the paper's table of this task, for ``svgeval leaderboard`` (None: the
     flat layout); see :mod:`svgeval.tasks.tables`."""
