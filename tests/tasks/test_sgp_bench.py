@@ -24,7 +24,6 @@ from svgeval.svg.isolation import Renderer
 from svgeval.tasks import get_task
 from svgeval.tasks.base import TaskOptions
 from svgeval.tasks.sgp_bench import consistency, prompts
-from svgeval.tasks.sgp_bench.tasks import with_overall
 
 # SHA-256 of the released templates, computed from common.py / mnist_eval.py at e790639
 RELEASED_SHA256 = {
@@ -100,7 +99,7 @@ def test_per_subject_aggregation_matches_the_released_one() -> None:
     records = [{"id": str(i), "group": subject, "metrics": {"accuracy": value}}
                for i, (subject, value) in enumerate(
                    [("Color", 100.0), ("Color", 0.0), ("Shape", 100.0), ("Color", 100.0)])]
-    metrics = with_overall(records).metrics
+    metrics = get_task("sgp-bench-svg")(TaskOptions()).aggregate(records).metrics
     assert metrics["all/accuracy"] == pytest.approx(75.0)
     assert metrics["Color/accuracy"] == pytest.approx(100 * 0.6666666666666666)
     assert metrics["Shape/accuracy"] == 100.0

@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 from svgeval.metrics.presets import variant
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
-from svgeval.tasks.aggregate import Aggregate, mean_per_group
+from svgeval.tasks.aggregate import Aggregate, with_pooled_group
 from svgeval.tasks.base import Failure, FailureKind, Message, Sample, Score, Task
 from svgeval.tasks.judge import JudgeRequest
 from svgeval.tasks.messages import user_message
@@ -48,7 +48,6 @@ PRESET = variant(
     "the first 'Answer: X' match, per Subject; invariance consistency; MNIST equality by a judge",
     metrics=("accuracy", "invariance_consistency"),
 ).name
-OVERALL = "all"
 
 
 @dataclass(frozen=True)
@@ -69,18 +68,6 @@ class MCQOptions(SystemOptions):
                 "last: last match, upper-cased (ours)"})
 
 
-def with_overall(records: Sequence[Mapping[str, Any]]) -> Aggregate:
-    """Per-group means and the same records pooled as ``all`` (the release's ``score``)."""
-    per_group = mean_per_group(records)
-    pooled = mean_per_group([{**record, "group": OVERALL} for record in records])
-    return Aggregate(
-        metrics={**per_group.metrics, **pooled.metrics},
-        counts={**per_group.counts, **pooled.counts},
-        stats={**per_group.stats, **pooled.stats},
-        not_computed={**per_group.not_computed, **pooled.not_computed},
-    )
-
-
 class SGPBenchTask(Task):
     """Base of the SGP-Bench tasks: the options, the system message, the pooled group."""
 
@@ -97,7 +84,7 @@ class SGPBenchTask(Task):
         return head + user_message(text)
 
     def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
-        return with_overall(records)
+        return with_pooled_group(records)
 
 
 class SGPBenchMCQ(SGPBenchTask):
@@ -177,7 +164,7 @@ class SGPBenchInvariance(SGPBenchMCQ):
         return split
 
     def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
-        pooled = with_overall(records)
+        pooled = with_pooled_group(records)
         pooled.metrics.update(consistency.consistency_metrics(records))
         return pooled
 
