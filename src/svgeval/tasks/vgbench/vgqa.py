@@ -27,7 +27,7 @@ from typing import Any, ClassVar, Literal
 
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
-from svgeval.tasks.aggregate import Aggregate, mean_per_group
+from svgeval.tasks.aggregate import Aggregate, with_pooled_group
 from svgeval.tasks.base import Failure, FailureKind, Message, Sample, Score, Task
 from svgeval.tasks.vgbench.data import Question, load_questions
 from svgeval.tasks.vgbench.vgen import PRESET, SUITE, SUITE_SOURCE
@@ -40,7 +40,6 @@ ZERO_SHOT = "\"{code}\". Given this image, answer {question}. Options are {optio
 QUESTION = "Given this image, answer {question}. Options are {options}"
 FEW_SHOT_EXAMPLES = 3
 _LETTER = re.compile(r"(?<![A-Za-z])[A-D](?![A-Za-z])")
-OVERALL = "all"
 
 
 @dataclass(frozen=True)
@@ -125,11 +124,4 @@ class VGQA(Task):
                      extraction_rule=self.settings.extract, failure=failure)
 
     def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
-        per_group = mean_per_group(records)
-        pooled = mean_per_group([{**record, "group": OVERALL} for record in records])
-        return Aggregate(
-            metrics={**per_group.metrics, **pooled.metrics},
-            counts={**per_group.counts, **pooled.counts},
-            stats={**per_group.stats, **pooled.stats},
-            not_computed={**per_group.not_computed, **pooled.not_computed},
-        )
+        return with_pooled_group(records)
