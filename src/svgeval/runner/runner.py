@@ -35,6 +35,7 @@ from svgeval.runner.identity import (
 )
 from svgeval.runner.judging import Judge, Judging, check_image_inputs, judgment_cache
 from svgeval.runner.other_run import load_samples
+from svgeval.runner.reask import ask_until_complete
 from svgeval.runner.records import (
     RecordKey,
     ResponseRecord,
@@ -320,7 +321,7 @@ class Runner:
             reference=sample.reference,
         )
         try:
-            generation = await model.generate(request)
+            generation = await ask_until_complete(model, request, self.task)
         except AnswerMissing:
             return None
         except ModelError as error:

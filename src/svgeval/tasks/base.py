@@ -329,6 +329,17 @@ class Task(ABC):
     def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
         """Score one model response; must not raise for bad responses (return a failure)."""
 
+    def asks_per_sample(self) -> int:
+        """How many times the model may be asked for one sample's answer: once, unless the
+        task reproduces a re-ask protocol (its ``--set reask=N``; see
+        :mod:`svgeval.runner.reask`)."""
+        return int(getattr(self.settings, "reask", 1))
+
+    def answer_complete(self, response: str) -> bool:
+        """False for a reply in which a re-asking protocol asks again (no answer in the
+        released format); every reply is complete unless the task says otherwise."""
+        return True
+
     def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
         """The :attr:`batched_metrics` of a batch: one :class:`Score` per item, holding its
         metric values and ``not_computed`` reasons (none for a task without batched metrics)."""
