@@ -197,3 +197,31 @@ def test_csv_copy_and_a_missing_column_is_one_line(tmp_path: Path) -> None:
     assert "no column Subject; columns found: Question, A, B, C, D, Answer" in result.output
     system = get_task("sgp-bench-svg")(TaskOptions(data=copy, extra={"system": "none"}))
     assert [m["role"] for m in system.load()[0].messages] == ["user"]
+
+
+def test_the_released_re_ask_against_a_real_http_server(bench: Path, tmp_path: Path) -> None:
+    from collections import Counter
+
+    from fake_openai_server import FakeOpenAIServer, message_text
+
+    asked: Counter[str] = Counter()
+
+    def reply(body: dict[str, Any]) -> str:
+        """Reasoning without the format twice, then the right letter."""
+        text = message_text(body["messages"][-1])
+        asked[text] += 1
+        letter = next(row["Answer"] for row in ROWS if row["Question"] in text)
+        return f"It is {letter}." if asked[text] < 3 else f"Answer: {letter}"
+
+    with FakeOpenAIServer(reply=reply) as server:
+        def go(out: str, *extra: str) -> dict[str, Any]:
+            return run("sgp-bench-svg", "openai-compatible:m", bench, tmp_path / out,
+                       "--base-url", server.base_url, *extra)
+
+        assert go("released")["all/accuracy"] == 100.0  # third ask in 5 holds the answer
+        records = [json.loads(line) for line in (tmp_path / "released" / "samples.jsonl")
+                   .read_text().splitlines()]
+        assert [r["timing"]["attempts"] for r in records] == [3, 3, 3]
+        asked.clear()
+        assert go("once", "--set", "reask=1")["all/accuracy"] == 0.0  # one answer: no format
+        assert sum(asked.values()) == 3

@@ -57,6 +57,9 @@ class SystemOptions:
     system: SystemMessage = field(default="helpful", metadata={
         "help": "system message: helpful (OpenAI/Claude samplers), open (open-model sampler), "
                 "none (demo.py for gemma/mistral/starcoder)"})
+    reask: int = field(default=5, metadata={
+        "help": "asks per question until the reply holds 'Answer: ...' (5 as released; 1: "
+                "one answer per question, ours)"})
 
 
 @dataclass(frozen=True)
@@ -113,6 +116,10 @@ class SGPBenchMCQ(SGPBenchTask):
                     expected=answer,
                 ))
         return samples
+
+    def answer_complete(self, response: str) -> bool:
+        """The release asks again until its regex matches (``sgp_eval.py:33-45``)."""
+        return extract_letter(response, "sgp-bench") is not None
 
     def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
         letter = extract_letter(response, self.settings.extract)
@@ -188,6 +195,10 @@ class SGPBenchMNIST(SGPBenchTask):
             target={"answer": row["Answer"]},
             expected=row["Answer"].strip(),
         ) for index, row in enumerate(rows)]
+
+    def answer_complete(self, response: str) -> bool:
+        """The release asks again until ``Answer: ...`` matches (``mnist_eval.py:50-56``)."""
+        return extract_line(response) is not None
 
     def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
         line = extract_line(response)
