@@ -140,6 +140,9 @@ class SVGBenchOptions:
     size: Literal["released", "fixed"] = field(default="released", metadata={
         "help": "render size: released (the answer's width/height or viewBox, else 800x600) "
                 "or fixed (longest side 1024, ours)"})
+    reask: int = field(default=1, metadata={
+        "help": "asks per question until the reply holds an SVG (1, ours; 3 as the release's "
+                "whole-question retries)"})
     subset: Literal["full", "test"] = field(default="full", metadata={
         "help": "questions.json (105) or test_questions.json (3)"})
 
@@ -173,6 +176,11 @@ class SVGBench(Task):
             reference=f"```svg\n{EXAMPLE_SVG}\n```",
             target={"requirements": question.requirements},
         ) for index, question in enumerate(questions)]
+
+    def answer_complete(self, response: str) -> bool:
+        """With ``reask`` > 1, asked again while the reply holds no SVG (the release retries the
+        whole question on any error, up to 3 times)."""
+        return extract_answer(response).svg is not None
 
     def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
         extraction = extract_svg(response, "svgbench")
