@@ -46,7 +46,7 @@ PRESET = variant(
     "sgp-bench",
     description="SGP-Bench sgp_eval.py / mnist_eval.py / evaluate_consistency.py: accuracy of "
     "the first 'Answer: X' match, per Subject; invariance consistency; MNIST equality by a judge",
-    metrics=("accuracy", "invariance_consistency"),
+    metrics=("accuracy", "invariance_consistency", "sample_count"),
 ).name
 
 
