@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from svgeval.tasks.common.rows import read_parquet_tables
+from svgeval.tasks.common.rows import read_hub_split, read_parquet_tables
 from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.download import DataUnavailable
 
@@ -63,19 +63,6 @@ def read_local(path: Path, split: str) -> list[dict[str, Any]]:
     return [row for file in files for row in _read_file(file, split)]
 
 
-def read_hub(hub_id: str, split: str) -> list[dict[str, Any]]:
-    """The raw rows of ``hub_id`` split ``split`` through ``datasets`` (its cache)."""
-    try:
-        import datasets
-
-        table = datasets.load_dataset(hub_id, split=split)
-    except Exception as error:  # noqa: BLE001 (no package, network, missing split, ...)
-        raise DataUnavailable(
-            f"could not load {hub_id} split {split} from the hub ({error}); pass --data PATH"
-        ) from None
-    return [dict(row) for row in table]
-
-
 def select_columns(
     rows: Sequence[Mapping[str, Any]], columns: Sequence[str], where: str
 ) -> list[dict[str, str]]:
@@ -97,5 +84,5 @@ def load_split(data: Path | None, hub_id: str, split: str, columns: Sequence[str
     list[dict[str, str]]
 ):
     """The rows of ``split`` from ``data`` or the hub, reduced to ``columns``."""
-    raw = read_local(data, split) if data is not None else read_hub(hub_id, split)
+    raw = read_local(data, split) if data is not None else read_hub_split(hub_id, split)
     return select_columns(raw, columns, f"{data or hub_id} split {split}")
