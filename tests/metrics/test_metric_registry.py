@@ -37,7 +37,7 @@ def test_unknown_preset_lists_the_known_ones() -> None:
     with pytest.raises(KeyError, match="svgenius"):
         get_preset("nope")
     assert set(PRESETS.all()) == {"svgenius", "starvector", "vectorgym", "unisvg", "svgauge",
-                                  "svgeditbench-v2", "internsvg", "svgeditbench"}
+                                  "svgeditbench-v2", "internsvg", "svgeditbench", "omnisvg"}
 
 
 def test_the_svgenius_preset_is_the_default_settings_under_its_name() -> None:
