@@ -30,8 +30,20 @@ from numpy.typing import NDArray
 
 from svgeval.metrics import _models
 from svgeval.metrics.presets import DEFAULT, MetricPreset, get_preset
+from svgeval.metrics.registry import MetricInfo, describe_metric
 
 Image = NDArray[np.generic]
+
+describe_metric(
+    MetricInfo(
+        name="siglip_image",
+        summary="cosine of the L2-normalised pooled SigLIP 2 image embeddings of the render and "
+        "the source picture (get_image_features; no scale, no clamp)",
+        value_range="[-1, 1]",
+        higher_is_better=True,
+        source="VCode (CSU-JPG/VCode) evaluation/metrics.py, google/siglip2-so400m-patch14-384",
+    )
+)
 
 
 def _load(source: str, device: str) -> tuple[Any, Any, Any]:

@@ -186,6 +186,8 @@ class Judging:
             record = await asyncio.shield(asking)
         if record.reply is None:
             return JudgeFailure(kind="error", detail=record.error or "no reply")
+        if request.then is not None:
+            return await self._verdict(sample_id, request.then(record.reply))
         score = request.parse(record.reply)
         if score is None:
             shown = " ".join(record.reply.split())[-REPLY_SHOWN:]

@@ -52,6 +52,10 @@ class JudgeRequest:
     """A structured-output request sent with the question (the OpenAI ``response_format``
     object: ``{"type": "json_schema", "json_schema": {"name": ..., "schema": {...}}}``); None
     asks for free text. The parser still checks the reply: a server may ignore the request."""
+    then: Callable[[str], JudgeRequest] | None = None
+    """A follow-up question built from this one's reply (VCode's MM-Vet: a model answers the
+    question, a grader scores the answer): the verdict is the follow-up's, and ``parse`` only
+    fills the cached record's ``score``. Each request is cached under its own key."""
 
 
 def _verdict(reply: str) -> str | None:
