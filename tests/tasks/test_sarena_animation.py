@@ -251,3 +251,34 @@ def test_hostile_answers_are_recorded_failures_without_network_or_files(
     timed = {record["id"]: record for record in records(tmp_path / "t")}
     assert (timed["infinite"]["failure"] or {}).get("reason") == "timeout"
     assert time.monotonic() - started < 60
+
+
+def test_a_missing_browser_stops_the_run_with_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sarena_animation_data import turns, write_lines
+
+    write_lines(tmp_path / "animation" / "text2sani.jsonl",
+                [{"id": 1, "conversations": turns("Instruction: a dot", "<svg/>")}])
+    monkeypatch.setenv("SVGEVAL_CHROMIUM", str(tmp_path / "no-chromium"))
+    result = CliRunner().invoke(app, ["run", "sarena-animation-text2sani", "--model", "oracle",
+                                      "--data", str(tmp_path), "--out", str(tmp_path / "o")])
+    assert result.exit_code == 1
+    assert "needs a browser and ffmpeg" in result.output and "chromium" in result.output.lower()
+    assert not (tmp_path / "o" / "samples.jsonl").exists()
+
+
+@browser
+def test_a_missing_ground_truth_video_is_the_references_failure(tmp_path: Path) -> None:
+    from sarena_animation_data import turns, write_lines
+
+    from svgeval.svg.video import encode_mp4
+
+    folder = tmp_path / "animation"
+    (folder / "video").mkdir(parents=True)
+    encode_mp4(np.zeros((4, 16, 16, 3), np.uint8), folder / "input.mp4")
+    write_lines(folder / "video2sani.jsonl",
+                [{"id": 7, "video": "input.mp4", "conversations": turns("<video>", "<svg/>")}])
+    run("sarena-animation-video2sani", "identity", tmp_path, tmp_path / "o")
+    (record,) = records(tmp_path / "o")
+    assert record["failure"]["kind"] == "reference" and record["failure"]["reason"] == "video"

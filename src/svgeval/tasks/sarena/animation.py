@@ -36,7 +36,7 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Literal
@@ -59,6 +59,7 @@ from svgeval.tasks.base import (
     MetricContext,
     Sample,
     Score,
+    TaskOptions,
     batch_values,
 )
 from svgeval.tasks.data_files import MalformedData, read_jsonl_items
@@ -77,6 +78,8 @@ FOLDER = "animation"
 VICLIP_REASON = ("ViCLIP (OpenGVLab/ViCLIP, InternVid ViT-L/14) is not built in svgeval yet; "
                  "the released T2V and V2V scores are not reproduced")
 FVD_WINDOW = 16
+Selection = Callable[[Frames], Frames]
+"""What a metric keeps of an answer's video (8 sampled frames, one FVD window)."""
 
 
 class AnimationRow(data.SArenaRow):
@@ -118,7 +121,7 @@ class SArenaAnimationTask(SArenaTask):
     kind: ClassVar[str]
     Options: ClassVar[type[Any]] = AnimationOptions
 
-    def __init__(self, options: Any) -> None:
+    def __init__(self, options: TaskOptions) -> None:
         super().__init__(options)
         self.videos = AnswerVideos(self.settings.browser_timeout, self.settings.encode == "mp4")
 
@@ -149,7 +152,7 @@ class SArenaAnimationTask(SArenaTask):
         return [{"role": "user", "content": row.prompt}]
 
     def answer(self, response: str, score: Score, size: int, name: str,
-               select: Any) -> Frames | None:
+               select: Selection) -> Frames | None:
         """Extract and draw the answer (``select`` of its video), recording a failure on
         ``score``; None when it failed."""
         extraction = extract_svg(response, self.settings.reading)
@@ -200,12 +203,10 @@ class SArenaAnimationVideo2Sani(SArenaAnimationTask):
             parts.append({"type": "image_url", "image_url": {"url": url}})
         return [{"role": "user", "content": parts}]
 
-    def truth(self, sample: Sample) -> Frames:
-        return _truth_frames(sample.target["video"])
-
     def pair(self, sample: Sample, output_svg: str) -> tuple[Frames, Frames] | None:
-        """(answer frames, ground-truth frames), 8 of each; None when the answer failed and
-        failures are dropped."""
+        """(answer frames, ground-truth frames), 8 of each; None when the ground truth is
+        missing, or the answer failed and failures are dropped."""
+        truth = _truth_frames(sample.target["video"])
         drawn: Frames | RenderFailure | None = None
         if output_svg != BLANK_SVG:
             drawn = self.videos.part(output_svg, SIZE, "frames8", _first8)
@@ -213,12 +214,16 @@ class SArenaAnimationVideo2Sani(SArenaAnimationTask):
             if self.settings.failure_video == "drop":
                 return None
             drawn = _first8(black_video(SIZE))
-        return drawn, self.truth(sample)
+        return None if truth is None else (drawn, truth)
 
     def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+        truth = _truth_frames(sample.target["video"])
+        if truth is None:
+            return Score(failure=Failure(kind=FailureKind.REFERENCE, reason="video",
+                                         detail=f"no ground-truth video {sample.target['video']}"))
         score = Score()
         drawn = self.answer(response, score, SIZE, "frames8", _first8)
-        pair = self.pair(sample, BLANK_SVG) if drawn is None else (drawn, self.truth(sample))
+        pair = self.pair(sample, BLANK_SVG) if drawn is None else (drawn, truth)
         for key, metric in (("video_ssim", _ssim), ("video_psnr", psnr)):
             score.metrics[key] = None if pair is None else frame_mean(pair, metric)
         return score
@@ -242,21 +247,20 @@ class SArenaAnimationVideo2Sani(SArenaAnimationTask):
         return scores
 
 
-def _ssim(a: Any, b: Any) -> float:
+def _ssim(a: Frames, b: Frames) -> float:
     return ssim(a, b, preset=PRESET)
 
 
-def frame_mean(pair: tuple[Frames, Frames], metric: Any) -> float:
+def frame_mean(pair: tuple[Frames, Frames], metric: Callable[[Frames, Frames], float]) -> float:
     """The mean of ``metric`` over the frame pairs (zip: up to the shorter list)."""
     return float(np.mean([metric(a, b) for a, b in zip(*pair)]))
 
 
 @functools.lru_cache(maxsize=16)
-def _truth_frames(path: str) -> Frames:
-    """The 8 sampled frames of a ground-truth video (kept: 4.8 MB at 448 px)."""
-    if not Path(path).is_file():
-        raise DataUnavailable(f"the ground-truth video {path} does not exist")
-    return _first8(read_video(Path(path)))
+def _truth_frames(path: str) -> Frames | None:
+    """The 8 sampled frames of a ground-truth video (kept: 4.8 MB at 448 px); None when the
+    file is missing (the sample's reference failure)."""
+    return _first8(read_video(Path(path))) if Path(path).is_file() else None
 
 
 def fvd_start(frames: int, name: str, window: str, seed: int) -> int:
@@ -278,7 +282,7 @@ class SArenaAnimationText2Sani(SArenaAnimationTask):
     metrics: ClassVar[Mapping[str, str]] = {"fvd": "fvd", "tokens": "token_count"}
     set_metrics = ("fvd",)
 
-    def window(self, name: str) -> Any:
+    def window(self, name: str) -> Selection:
         def select(frames: Frames) -> Frames:
             start = fvd_start(len(frames), name, self.settings.fvd_window, self.options.seed)
             return frames[start : start + FVD_WINDOW]
