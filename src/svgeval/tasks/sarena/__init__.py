@@ -1,4 +1,5 @@
 """SArena (InternSVG, ICLR 2026): Icon understanding, editing, text- and image-to-SVG;
-Illustration and Chemistry text- and image-to-SVG. See ``docs/sarena.md``."""
+Illustration and Chemistry text- and image-to-SVG; text- and video-to-animation. See
+``docs/sarena.md``."""
 
-from svgeval.tasks.sarena import edit, tracks, understanding  # noqa: F401  (register the tasks)
+from svgeval.tasks.sarena import animation, edit, tracks, understanding  # noqa: F401  (register the tasks)

@@ -1,0 +1,340 @@
+"""SArena's animation track: text-to-animation and video-to-animation (InternSVG 77a891e,
+``evaluate_animation.py``, ``metrics/video/``, ``metrics/inference/inference_animation.py``).
+
+Data (``SArena.zip``, README "SArena Benchmark"): ``animation/text2sani.jsonl`` and
+``animation/video2sani.jsonl`` (ShareGPT lines: ``id``, ``conversations``; video-to-animation
+lines also ``video``, relative to the jsonl), ``animation/video/<id>.mp4`` (448 px ground-truth
+videos), ``animation/svg/<id>.svg`` and ``animation/overall/`` (every ground-truth video at
+128 px: FVD's real set).
+
+Prompts: the first turn as it is; video-to-animation adds 8 frames of the input video
+(``np.unique(np.round(np.linspace(0, T - 1, 8, dtype=int)))``) as JPEG data URLs of quality
+100 after the text (``video_api.py:23-55``, encoded with OpenCV as there). An answer is the first
+``<svg[^>]*>.*?</svg>`` (``inference_animation.py:60-64``), drawn by
+:mod:`~svgeval.tasks.sarena.animation_video` as the released MP4.
+
+Metrics (``evaluate_animation.py:80-101``, ``video_metrics.py:30-49``):
+
+* text2sani: ``fvd`` (I3D, 16-frame windows at 128 px, population covariance; real set
+  ``overall/``, ``--set fvd_reference=task``: the ground-truth videos of the same samples;
+  one random window per video drawn from ``--seed``, ``--set fvd_window=first``: frames
+  0-15), ``viclip_t2v`` and ``viclip_v2v`` (not computed: svgeval has no ViCLIP yet), ``tokens``;
+* video2sani: ``video_dino``, ``video_ssim``, ``video_lpips`` (released ImageNet
+  normalisation), ``video_lpips_standard``, ``video_psnr`` over the 8 sampled frame pairs of
+  the answer's and the ground-truth video, ``tokens``.
+
+``tokens`` is the answer's token count when an SVG was extracted (``token_length.py``).
+Failures (no SVG, a refused or failed render): the release means to score them as a black video
+(``example/pure_black.mp4``, absent from its repository); that is the default,
+``--set failure_video=black``; ``drop`` gives what the released code computes without the file
+(the sample left out of every video metric). ``counts.<group>.n_valid / n`` is the released
+success rate.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import hashlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, Literal
+
+import numpy as np
+
+from svgeval.metrics.pixel import psnr, ssim
+from svgeval.metrics.registry import MetricUnavailable
+from svgeval.metrics.tokens import DEFAULT_TOKENIZER, token_counts
+from svgeval.metrics.video import frame_scores, fvd, sample_frames
+from svgeval.svg.isolation import Renderer
+from svgeval.svg.render import RenderFailure
+from svgeval.svg.video import Frames, check_codec, sample_indices
+from svgeval.tasks import register_task
+from svgeval.tasks.base import (
+    BLANK_SVG,
+    BatchItem,
+    Failure,
+    FailureKind,
+    MetricContext,
+    Sample,
+    Score,
+    TaskOptions,
+    batch_values,
+)
+from svgeval.tasks.data_files import MalformedData, read_jsonl_items
+from svgeval.tasks.download import DataUnavailable
+from svgeval.tasks.sarena import data
+from svgeval.tasks.sarena.animation_video import (
+    FVD_SIZE,
+    SIZE,
+    AnswerVideos,
+    black_video,
+    read_video,
+)
+from svgeval.tasks.sarena.common import PRESET, SArenaOptions, SArenaTask, extract_svg
+
+FOLDER = "animation"
+VICLIP_REASON = ("ViCLIP (OpenGVLab/ViCLIP, InternVid ViT-L/14) is not built in svgeval yet; "
+                 "the released T2V and V2V scores are not reproduced")
+FVD_WINDOW = 16
+Selection = Callable[[Frames], Frames]
+"""What a metric keeps of an answer's video (8 sampled frames, one FVD window)."""
+
+
+class AnimationRow(data.SArenaRow):
+    """A task line; video-to-animation lines name their input video."""
+
+    video: str | None = None
+
+
+@dataclass(frozen=True)
+class AnimationOptions(SArenaOptions):
+    """``--set`` options of both animation tasks."""
+
+    tokenizer: str = field(default=DEFAULT_TOKENIZER, metadata={
+        "help": "tokenizer of the token counts (hub id or folder)"})
+    failure_video: Literal["black", "drop"] = field(default="black", metadata={
+        "help": "a failed answer: black (a black video, the intended protocol) or drop (left "
+                "out, what the released code computes without its pure_black.mp4)"})
+    encode: Literal["mp4", "none"] = field(default="mp4", metadata={
+        "help": "answers through the released H.264 MP4 (mp4) or the rendered frames (none)"})
+    browser_timeout: float = field(default=60.0, metadata={
+        "help": "seconds for one answer's 150 frames in Chromium (past it: render:timeout)"})
+
+
+@dataclass(frozen=True)
+class TextOptions(AnimationOptions):
+    """``--set`` options of text-to-animation (FVD's released reading by default)."""
+
+    fvd_window: Literal["random", "first"] = field(default="random", metadata={
+        "help": "FVD's 16 frames per video: random (one window drawn from --seed, as cd-fvd) "
+                "or first (frames 0-15)"})
+    fvd_reference: Literal["overall", "task"] = field(default="overall", metadata={
+        "help": "FVD's real set: overall (every video of animation/overall/, as released) or "
+                "task (the ground-truth videos of this run's samples)"})
+
+
+class SArenaAnimationTask(SArenaTask):
+    """Base of the two animation tasks."""
+
+    kind: ClassVar[str]
+    Options: ClassVar[type[Any]] = AnimationOptions
+
+    def __init__(self, options: TaskOptions) -> None:
+        super().__init__(options)
+        self.videos = AnswerVideos(self.settings.browser_timeout, self.settings.encode == "mp4")
+
+    def load(self) -> list[Sample]:
+        from svgeval.svg.animation import BrowserUnavailable, check_browser
+        from svgeval.svg.video import VideoCodecUnavailable
+
+        try:
+            check_browser()
+            check_codec()
+        except (BrowserUnavailable, VideoCodecUnavailable) as error:
+            raise DataUnavailable(f"{self.name} needs a browser and ffmpeg: {error}") from None
+        folder = data.root(self.options.data, self.settings.subset)
+        path = data.task_file(folder, f"{FOLDER}/{self.kind}.jsonl")
+        rows = read_jsonl_items(path, AnimationRow)
+        if not rows:
+            raise MalformedData(f"{path} has no task lines")
+        return [self.make_sample(path, row) for row in rows]
+
+    def make_sample(self, path: Path, row: AnimationRow) -> Sample:
+        _, _, caption = row.prompt.partition("Instruction: ")
+        return Sample(id=str(row.id), group=self.kind, messages=self.messages(path, row),
+                      reference=row.answer,
+                      target={"answer": row.answer, "caption": caption,
+                              "video": str(path.parent / "video" / f"{row.id}.mp4")})
+
+    def messages(self, path: Path, row: AnimationRow) -> list[dict[str, Any]]:
+        return [{"role": "user", "content": row.prompt}]
+
+    def answer(self, response: str, score: Score, size: int, name: str,
+               select: Selection) -> Frames | None:
+        """Extract and draw the answer (``select`` of its video), recording a failure on
+        ``score``; None when it failed."""
+        extraction = extract_svg(response, self.settings.reading)
+        score.extracted, score.extraction_rule = extraction.svg, extraction.rule
+        score.metrics["tokens"] = None
+        svg = extraction.svg
+        if svg is None:
+            score.failure = Failure(kind=FailureKind.EXTRACT, detail=extraction.error)
+            return None
+        score.add_metric("tokens", lambda: float(
+            token_counts([svg], tokenizer=self.settings.tokenizer)[0]))
+        drawn = self.videos.part(svg, size, name, select)
+        if isinstance(drawn, RenderFailure):
+            score.failure = Failure(kind=FailureKind.RENDER, reason=drawn.tag,
+                                    detail=drawn.message)
+            return None
+        return drawn
+
+
+def _first8(frames: Frames) -> Frames:
+    return np.stack(sample_frames(frames, 8))
+
+
+@register_task
+class SArenaAnimationVideo2Sani(SArenaAnimationTask):
+    name = "sarena-animation-video2sani"
+    description = ("SArena video-to-animation: frame-pair DINO, SSIM, LPIPS, PSNR of the "
+                   "answer's video (headless Chromium), tokens")
+    kind = "video2sani"
+    metrics: ClassVar[Mapping[str, str]] = {
+        "video_dino": "video_dino", "video_ssim": "video_ssim", "video_lpips": "video_lpips",
+        "video_lpips_standard": "video_lpips", "video_psnr": "video_psnr",
+        "tokens": "token_count"}
+    batched_metrics = ("video_dino", "video_lpips", "video_lpips_standard")
+
+    def messages(self, path: Path, row: AnimationRow) -> list[dict[str, Any]]:
+        import cv2
+
+        source = path.parent / (row.video or f"video/{row.id}.mp4")
+        if not source.is_file():
+            raise DataUnavailable(f"{path}: line id {row.id}: its video {source} does not exist")
+        frames = read_video(source)
+        parts: list[dict[str, Any]] = [{"type": "text", "text": row.prompt}]
+        for index in sample_indices(len(frames), 8, unique=True):
+            _, jpeg = cv2.imencode(".jpg", frames[index][..., ::-1],
+                                    [cv2.IMWRITE_JPEG_QUALITY, 100])
+            url = "data:image/jpeg;base64," + base64.b64encode(jpeg.tobytes()).decode()
+            parts.append({"type": "image_url", "image_url": {"url": url}})
+        return [{"role": "user", "content": parts}]
+
+    def pair(self, sample: Sample, output_svg: str) -> tuple[Frames, Frames] | None:
+        """(answer frames, ground-truth frames), 8 of each; None when the ground truth is
+        missing, or the answer failed and failures are dropped."""
+        truth = _truth_frames(sample.target["video"])
+        drawn: Frames | RenderFailure | None = None
+        if output_svg != BLANK_SVG:
+            drawn = self.videos.part(output_svg, SIZE, "frames8", _first8)
+        if not isinstance(drawn, np.ndarray):
+            if self.settings.failure_video == "drop":
+                return None
+            drawn = _first8(black_video(SIZE))
+        return None if truth is None else (drawn, truth)
+
+    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+        truth = _truth_frames(sample.target["video"])
+        if truth is None:
+            return Score(failure=Failure(kind=FailureKind.REFERENCE, reason="video",
+                                         detail=f"no ground-truth video {sample.target['video']}"))
+        score = Score()
+        drawn = self.answer(response, score, SIZE, "frames8", _first8)
+        pair = self.pair(sample, BLANK_SVG) if drawn is None else (drawn, truth)
+        for key, metric in (("video_ssim", _ssim), ("video_psnr", psnr)):
+            score.metrics[key] = None if pair is None else frame_mean(pair, metric)
+        return score
+
+    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
+        scores = [Score() for _ in items]
+        pairs = [self.pair(item.sample, item.output_svg) for item in items]
+        kept = [p for p in pairs if p is not None]
+        options: dict[str, Any] = {"frames": 8, "preset": PRESET,
+                                   "batch_size": context.batch_size, "device": context.device}
+        runs = {"video_dino": functools.partial(frame_scores, metric="dino", **options),
+                "video_lpips": functools.partial(frame_scores, metric="lpips", **options),
+                "video_lpips_standard": functools.partial(
+                    frame_scores, metric="lpips", normalization="standard", **options)}
+        answers, truths = [a for a, _ in kept], [b for _, b in kept]
+        for key, run in runs.items():
+            values = iter(batch_values(scores, (key,), functools.partial(run, answers, truths))
+                          if kept else [])
+            for score, got in zip(scores, pairs):
+                score.metrics[key] = None if got is None else next(values)
+        return scores
+
+
+def _ssim(a: Frames, b: Frames) -> float:
+    return ssim(a, b, preset=PRESET)
+
+
+def frame_mean(pair: tuple[Frames, Frames], metric: Callable[[Frames, Frames], float]) -> float:
+    """The mean of ``metric`` over the frame pairs (zip: up to the shorter list)."""
+    return float(np.mean([metric(a, b) for a, b in zip(*pair)]))
+
+
+@functools.lru_cache(maxsize=16)
+def _truth_frames(path: str) -> Frames | None:
+    """The 8 sampled frames of a ground-truth video (kept: 4.8 MB at 448 px); None when the
+    file is missing (the sample's reference failure)."""
+    return _first8(read_video(Path(path))) if Path(path).is_file() else None
+
+
+def fvd_start(frames: int, name: str, window: str, seed: int) -> int:
+    """The first frame of a video's FVD window: 0 (``first``), or drawn from ``seed`` and the
+    video's name (``random``: cd-fvd draws one per video with Python's ``random``)."""
+    if window == "first" or frames <= FVD_WINDOW:
+        return 0
+    digest = int(hashlib.sha256(name.encode()).hexdigest()[:8], 16)
+    return int(np.random.default_rng([seed, digest]).integers(0, frames - FVD_WINDOW + 1))
+
+
+@register_task
+class SArenaAnimationText2Sani(SArenaAnimationTask):
+    name = "sarena-animation-text2sani"
+    description = ("SArena text-to-animation: FVD (I3D) of the answers' videos (headless "
+                   "Chromium) against the released ones, tokens; ViCLIP not computed")
+    kind = "text2sani"
+    Options: ClassVar[type[Any]] = TextOptions
+    metrics: ClassVar[Mapping[str, str]] = {"fvd": "fvd", "tokens": "token_count"}
+    set_metrics = ("fvd",)
+
+    def window(self, name: str) -> Selection:
+        def select(frames: Frames) -> Frames:
+            start = fvd_start(len(frames), name, self.settings.fvd_window, self.options.seed)
+            return frames[start : start + FVD_WINDOW]
+        return select
+
+    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+        score = Score()
+        self.answer(response, score, FVD_SIZE, self.window_key(), self.window(sample.id))
+        return score
+
+    def window_key(self) -> str:
+        return f"fvd:{self.settings.fvd_window}:{self.options.seed}"
+
+    def references(self, items: Sequence[BatchItem]) -> list[Frames]:
+        """FVD's real set: every video under ``overall/`` or the same samples' (``task``)."""
+        folder = Path(items[0].sample.target["video"]).parent.parent / "overall"
+        files = sorted(folder.rglob("*.mp4"))
+        if self.settings.fvd_reference == "task":
+            ids = {item.sample.id for item in items}
+            files = [path for path in files if path.stem in ids]
+        if not files:
+            raise DataUnavailable(f"{folder} holds no ground-truth .mp4 for FVD")
+        return [self.window(path.stem)(read_video(path)) for path in files]
+
+    def set_score(
+        self, groups: Mapping[str, Sequence[BatchItem]], context: MetricContext
+    ) -> Score:
+        score = Score()
+        for group, items in groups.items():
+            fakes = []
+            for item in items:
+                drawn: Frames | RenderFailure | None = None
+                if item.output_svg != BLANK_SVG:
+                    drawn = self.videos.part(item.output_svg, FVD_SIZE, self.window_key(),
+                                             self.window(item.sample.id))
+                if isinstance(drawn, np.ndarray):
+                    fakes.append(drawn)
+                elif self.settings.failure_video == "black":
+                    fakes.append(self.window(item.sample.id)(black_video(FVD_SIZE)))
+            reals = self.references(items)
+            score.metrics[f"{group}/fvd_n_real"] = float(len(reals))
+            score.metrics[f"{group}/fvd_n_fake"] = float(len(fakes))
+            score.metrics[f"{group}/fvd"] = None
+            if len(reals) >= 2 and len(fakes) >= 2:  # a Gaussian needs two points
+                try:
+                    score.metrics[f"{group}/fvd"] = fvd(
+                        reals, fakes, window="first", length=FVD_WINDOW, resolution=FVD_SIZE,
+                        batch_size=context.batch_size, device=context.device)
+                except MetricUnavailable as error:
+                    score.not_computed["fvd"] = str(error)
+            for key in ("viclip_t2v", "viclip_v2v"):
+                score.metrics[f"{group}/{key}"] = None
+                score.not_computed[key] = VICLIP_REASON
+        return score
+

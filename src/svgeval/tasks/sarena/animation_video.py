@@ -1,0 +1,114 @@
+"""Videos of SArena's animation track: an answer's SVG drawn as InternSVG's MP4, the ground-truth
+videos of ``SArena.zip``, and the black stand-in of a failed answer.
+
+InternSVG's ``utils/svg_animate.py`` (77a891e) draws an answer in Chromium for 5 s at 30 fps
+(150 frames, ``t = i / 30``) on a 448 x 448 page (128 x 128 for the ``video_128`` folder FVD
+reads) and writes it with moviepy 2 as H.264 (``libx264``, preset medium, yuv420p): 149 of the
+150 frames (:func:`~svgeval.svg.video.moviepy_frame_indices`). The metrics then read the MP4 back.
+:class:`AnswerVideos` does the same with svgeval's isolated Chromium
+(:class:`~svgeval.svg.animation.BrowserRenderer`: no network, no file, no page script, a time
+limit) and ffmpeg (:func:`~svgeval.svg.video.through_codec`); ``encode=False`` skips the codec
+(the renderer's pixels, without the H.264 loss the released ground-truth videos carry).
+
+What the metrics read of a video (8 sampled frames at 448 px, one 16-frame window at 128 px) is
+kept, compressed, in memory for the run, so that the per-sample, batched and set-level stages
+draw each answer once; a stage that finds nothing kept (a resumed run) draws it again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from svgeval.svg.animation import AnimationSpec, BrowserRenderer, BrowserUnavailable
+from svgeval.svg.render import RenderFailure
+from svgeval.svg.video import Frames, decode_video, moviepy_frame_indices, through_codec
+from svgeval.svg.worker_pool import RenderWorkersLost
+
+SIZE = 448
+"""The page of ``video/`` (frame metrics, ViCLIP)."""
+FVD_SIZE = 128
+"""The page of ``video_128/`` (FVD)."""
+FRAMES = 150
+"""5 s at 30 fps, as drawn; moviepy writes 149 of them."""
+
+
+def black_video(size: int) -> Frames:
+    """The stand-in of a failed answer: 150 black frames of ``size`` px, the reading the release
+    intends with ``example/pure_black.mp4`` / ``pure_black_128.mp4`` (absent from its repository,
+    see ``docs/sarena.md``)."""
+    return np.zeros((FRAMES, size, size, 3), np.uint8)
+
+
+def read_video(path: Path) -> Frames:
+    """Every frame of a ground-truth MP4 as RGB ``uint8`` (T, H, W, 3)."""
+    return decode_video(path)
+
+
+class AnswerVideos:
+    """Answers drawn as InternSVG's videos, each once per run.
+
+    ``timeout_s`` bounds one animation (150 frames) in wall-clock time; past it the browser's
+    process group is killed and the answer is a ``timeout`` failure. A browser that cannot start
+    is svgeval's failure, not the answer's: :class:`RenderWorkersLost` (the run stops with one
+    line, keeping finished samples).
+    """
+
+    def __init__(self, timeout_s: float, encode: bool = True) -> None:
+        self.timeout_s = timeout_s
+        self.encode = encode
+        self._browser: BrowserRenderer | None = None
+        self._lock = threading.Lock()
+        self._kept: dict[tuple[str, str, str], bytes | RenderFailure] = {}
+
+    def _renderer(self) -> BrowserRenderer:
+        with self._lock:
+            if self._browser is None:
+                self._browser = BrowserRenderer(workers=1, timeout_s=self.timeout_s)
+            return self._browser
+
+    def video(self, svg: str, size: int) -> Frames | RenderFailure:
+        """``svg`` drawn at ``size`` px as the released MP4 holds it (149 frames), or why not."""
+        try:
+            outcome = self._renderer().animate(svg, AnimationSpec(size, size))
+        except BrowserUnavailable as error:
+            raise RenderWorkersLost(f"{error}") from None
+        if outcome.frames is None:
+            return outcome.failure or RenderFailure("render_error", "no frames")
+        frames = outcome.frames[..., :3][moviepy_frame_indices(len(outcome.frames))]
+        return through_codec(np.ascontiguousarray(frames)) if self.encode else frames
+
+    def part(self, svg: str, size: int, name: str,
+             select: Callable[[Frames], Frames]) -> Frames | RenderFailure:
+        """``select`` of :meth:`video`, kept under ``name`` for the run (or the failure)."""
+        key = (hashlib.sha256(svg.encode("utf-8", "surrogatepass")).hexdigest(), str(size), name)
+        with self._lock:
+            known = self._kept.get(key)
+        if isinstance(known, RenderFailure):
+            return known
+        if known is not None:
+            return np.asarray(np.load(io.BytesIO(known))["frames"], np.uint8)
+        drawn = self.video(svg, size)
+        if isinstance(drawn, RenderFailure):
+            kept: bytes | RenderFailure = drawn
+            chosen: Frames | RenderFailure = drawn
+        else:
+            chosen = select(drawn)
+            buffer = io.BytesIO()
+            np.savez_compressed(buffer, frames=chosen)
+            kept = buffer.getvalue()
+        with self._lock:
+            self._kept[key] = kept
+        return chosen
+
+    def close(self) -> None:
+        """Stop the browser (a later :meth:`video` starts a fresh one)."""
+        with self._lock:
+            browser, self._browser = self._browser, None
+        if browser is not None:
+            browser.close()
