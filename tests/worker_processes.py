@@ -90,3 +90,11 @@ def exit_at_start_once(marker: str) -> None:
     """A worker initializer that ends the worker at once when the file ``marker`` exists."""
     if Path(marker).exists():
         os._exit(1)
+
+
+def hang_at_start_once(marker: str) -> None:
+    """A worker initializer that, the first time (no file ``marker`` yet), never returns: a
+    worker that takes no task, as one waiting on a channel lock a killed worker held."""
+    if not Path(marker).exists():
+        Path(marker).touch()
+        time.sleep(3600)

@@ -1,5 +1,6 @@
 """Render workers that cannot run here raise RenderWorkersLost (svgeval's failure, never a
-render's) after a few new pools, instead of failing every render."""
+render's) after a few new pools, instead of failing every render; a pool that stopped taking
+tasks is replaced instead of waiting forever."""
 
 from __future__ import annotations
 
@@ -7,10 +8,11 @@ import contextlib
 import os
 import time
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 
 import pytest
 from pebble import ProcessPool
-from worker_processes import exit_at_start
+from worker_processes import exit_at_start, hang_at_start_once
 
 from svgeval.svg.forkserver import render_context
 from svgeval.svg.worker_pool import MAX_RESTARTS, RenderWorkersLost, WorkerPool
@@ -35,4 +37,27 @@ def test_workers_that_cannot_start_raise_render_workers_lost() -> None:
     assert pool.restarts == MAX_RESTARTS and time.monotonic() - started < 120
     with pytest.raises(RenderWorkersLost):
         pool.schedule(os.getpid)  # given up: no new pools
+    pool.stop()
+
+
+def test_a_pool_whose_workers_take_no_task_is_replaced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("svgeval.svg.worker_pool.STALL_FACTOR", 1)
+    monkeypatch.setattr("svgeval.svg.worker_pool.STALL_GRACE_S", 1.0)
+    marker = str(tmp_path / "hung-once")
+
+    class StuckOnce(WorkerPool):
+        """The first pool's one worker never takes a task (nor does a task of it time out)."""
+
+        def _new_pool(self) -> ProcessPool:
+            return ProcessPool(max_workers=self.workers, initializer=hang_at_start_once,
+                               initargs=(marker,), context=render_context())
+
+    pool = StuckOnce(workers=1, memory_mb=512)
+    stuck = pool.schedule(os.getpid, timeout=1)
+    with pytest.raises(BrokenProcessPool):  # dropped by the replaced pool: the caller sends it again
+        stuck.result(timeout=60)
+    assert pool.restarts == 1
+    assert pool.schedule(os.getpid, timeout=1).result(timeout=60) > 0
     pool.stop()

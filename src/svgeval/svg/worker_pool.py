@@ -6,7 +6,12 @@ killer, an idle worker) puts the whole pool in an error state for good ("All wor
 expired"): the tasks it held fail with ``BrokenProcessPool`` and every later one is refused.
 :class:`WorkerPool` schedules on a pebble pool and replaces a broken pool with a new one; the
 tasks the broken pool dropped are the machinery's loss, not a render's, and their callers
-schedule them again (:mod:`svgeval.svg.batch`). Pools that keep breaking,
+schedule them again (:mod:`svgeval.svg.batch`). A worker killed while it reads its next task from
+pebble's channel can also leave the pool alive but stuck: the lock it held is never released, the
+other workers wait on it, and no task ever finishes or times out (pebble starts a task's timeout
+only once a worker has taken it). A watchdog thread treats a pool with tasks in flight and none
+finished for :data:`STALL_FACTOR` times the longest task timeout (plus :data:`STALL_GRACE_S`) as
+broken, which no healthy pool can be: every task it runs ends or is stopped within its timeout. Pools that keep breaking,
 :data:`MAX_RESTARTS` in a row with no task finished in between (workers that cannot start
 here), raise :class:`RenderWorkersLost`, which stops a run instead of recording renders as
 failed.
@@ -23,12 +28,14 @@ watching the owner (multiprocessing's parent sentinel) exits it.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import resource
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
@@ -41,6 +48,12 @@ from svgeval.svg.forkserver import render_context
 
 MAX_RESTARTS = 3
 """Pools started in a row, none finishing a task, before the workers count as lost."""
+
+STALL_FACTOR = 3
+"""A pool with tasks in flight that finished none for this many task timeouts is stuck."""
+
+STALL_GRACE_S = 20.0
+"""Seconds added to that wait (start-up of new workers on a loaded machine)."""
 
 _PR_SET_PDEATHSIG = 1
 """``prctl`` option: the signal this process gets when its parent exits (linux/prctl.h)."""
@@ -114,8 +127,11 @@ class WorkerPool:
         self._fruitless_restarts = 0
         self._lost: RenderWorkersLost | None = None
         self._closed = False
+        self._longest_timeout_s = 0.0
+        self._last_progress = time.monotonic()
         self.restarts = 0
         """Pools started after the first one broke."""
+        threading.Thread(target=self._watch, name="svgeval-render-watchdog", daemon=True).start()
 
     def _new_pool(self) -> ProcessPool:
         return ProcessPool(max_workers=self.workers, initializer=start_worker,
@@ -138,7 +154,10 @@ class WorkerPool:
                     refused: RuntimeError | None = error
                 else:
                     refused = None
+                    if not self._in_flight:
+                        self._last_progress = time.monotonic()  # the wait starts now
                     self._in_flight[future] = pool
+                    self._longest_timeout_s = max(self._longest_timeout_s, timeout or 0.0)
             if refused is None:
                 future.add_done_callback(self._finished)
                 return future
@@ -146,8 +165,26 @@ class WorkerPool:
 
     def _finished(self, future: Future[Any]) -> None:
         self._in_flight.pop(future, None)
+        self._last_progress = time.monotonic()
         if not future.cancelled() and not is_pool_loss(future.exception()):
             self._fruitless_restarts = 0
+
+    def stalled(self, now: float) -> bool:
+        """True when tasks are in flight and none finished for longer than any task may take."""
+        if not self._in_flight or self._longest_timeout_s <= 0:
+            return False
+        limit = STALL_FACTOR * self._longest_timeout_s + STALL_GRACE_S
+        return now - self._last_progress > limit
+
+    def _watch(self) -> None:
+        """Replace a stuck pool (see module doc); its dropped tasks are scheduled again."""
+        while not self._closed and self._lost is None:
+            time.sleep(1.0)
+            if self.stalled(time.monotonic()):
+                self._last_progress = time.monotonic()
+                with contextlib.suppress(RenderWorkersLost):  # its callers see it on retry
+                    self._restart(self._pool, BrokenProcessPool("the render pool stopped "
+                                                                "finishing tasks"))
 
     def _restart(self, broken: ProcessPool, cause: BaseException) -> None:
         """Replace ``broken`` with a new pool, unless another thread already did; give up
@@ -171,9 +208,11 @@ class WorkerPool:
         broken pool, which its caller may schedule again."""
         if finish:
             pool.close()  # type: ignore[no-untyped-call]
+            pool.join()
         else:
             pool.stop()  # type: ignore[no-untyped-call]
-        pool.join()
+            with contextlib.suppress(TimeoutError):  # a stuck pool's thread may never end
+                pool.join(timeout=STALL_GRACE_S)
         dropped = [future for future, owner in list(self._in_flight.items()) if owner is pool]
         for future in dropped:
             if not future.done():
