@@ -12,7 +12,14 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import pytest
 from tiny_chat_models import tiny_chat_llm, tiny_chat_vlm
-from tiny_models import inception_weights, tiny_clip_dir, tiny_dino_dir, tiny_text_encoder_dir
+from tiny_models import (
+    inception_weights,
+    tiny_clip_dir,
+    tiny_dino_dir,
+    tiny_dreamsim_dir,
+    tiny_hps_dir,
+    tiny_text_encoder_dir,
+)
 
 from svgeval.builders.svgeditbench.builder import build_cases, write_release
 from svgeval.svg.demo_corpus import write_demo_corpus
@@ -35,4 +42,4 @@ def demo_data(tmp_path: Path) -> Path:
 
 
 __all__ = ["demo_data", "inception_weights", "renderer", "tiny_chat_llm", "tiny_chat_vlm", "tiny_clip_dir",
-           "tiny_dino_dir", "tiny_text_encoder_dir"]
+           "tiny_dino_dir", "tiny_dreamsim_dir", "tiny_hps_dir", "tiny_text_encoder_dir"]

@@ -117,3 +117,87 @@ def inception_weights(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder.mkdir(parents=True)
     torch.save(state, folder / FID_WEIGHTS)
     return folder / FID_WEIGHTS
+
+
+def tiny_hps_config():  # type: ignore[no-untyped-def]
+    """A tiny CLIP whose head counts follow open_clip's head widths (64 text, 64 vision below
+    1280 wide), so that its open_clip checkpoint maps back onto the same architecture."""
+    from transformers import CLIPConfig
+
+    return CLIPConfig(
+        projection_dim=16,
+        text_config={"hidden_size": 64, "intermediate_size": 64, "num_hidden_layers": 2,
+                     "num_attention_heads": 1, "vocab_size": 14, "max_position_embeddings": 16,
+                     "eos_token_id": 2, "hidden_act": "gelu"},
+        vision_config={"hidden_size": 128, "intermediate_size": 64, "num_hidden_layers": 2,
+                       "num_attention_heads": 2, "image_size": 28, "patch_size": 14,
+                       "hidden_act": "gelu"},
+    )
+
+
+def open_clip_state(model) -> dict:  # type: ignore[no-untyped-def]
+    """Write a transformers CLIPModel's weights in open_clip's key layout (the HPS format)."""
+    import torch
+
+    sd = model.state_dict()
+    out = {"logit_scale": sd["logit_scale"]}
+    for tower, prefix, n in (("vision_model", "visual.", model.config.vision_config.num_hidden_layers),
+                             ("text_model", "", model.config.text_config.num_hidden_layers)):
+        for i in range(n):
+            src, dst = f"{tower}.encoder.layers.{i}.", f"{prefix}transformer.resblocks.{i}."
+            for kind in ("weight", "bias"):
+                out[dst + f"attn.in_proj_{kind}"] = torch.cat(
+                    [sd[src + f"self_attn.{p}_proj.{kind}"] for p in "qkv"])
+                out[dst + f"attn.out_proj.{kind}"] = sd[src + f"self_attn.out_proj.{kind}"]
+                out[dst + f"ln_1.{kind}"] = sd[src + f"layer_norm1.{kind}"]
+                out[dst + f"ln_2.{kind}"] = sd[src + f"layer_norm2.{kind}"]
+                out[dst + f"mlp.c_fc.{kind}"] = sd[src + f"mlp.fc1.{kind}"]
+                out[dst + f"mlp.c_proj.{kind}"] = sd[src + f"mlp.fc2.{kind}"]
+    out["visual.class_embedding"] = sd["vision_model.embeddings.class_embedding"]
+    out["visual.positional_embedding"] = sd["vision_model.embeddings.position_embedding.weight"]
+    out["visual.conv1.weight"] = sd["vision_model.embeddings.patch_embedding.weight"]
+    for kind in ("weight", "bias"):
+        out[f"visual.ln_pre.{kind}"] = sd[f"vision_model.pre_layrnorm.{kind}"]
+        out[f"visual.ln_post.{kind}"] = sd[f"vision_model.post_layernorm.{kind}"]
+        out[f"ln_final.{kind}"] = sd[f"text_model.final_layer_norm.{kind}"]
+    out["visual.proj"] = sd["visual_projection.weight"].T
+    out["text_projection"] = sd["text_projection.weight"].T
+    out["token_embedding.weight"] = sd["text_model.embeddings.token_embedding.weight"]
+    out["positional_embedding"] = sd["text_model.embeddings.position_embedding.weight"]
+    return {"state_dict": {"module." + k: v.half() for k, v in out.items()}}
+
+
+@pytest.fixture(scope="session")
+def tiny_hps_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding a tiny random ``HPS_v2.1_compressed.pt`` (open_clip key layout)."""
+    pytest.importorskip("transformers")
+    import torch
+    from transformers import CLIPModel
+
+    torch.manual_seed(2)
+    folder = tmp_path_factory.mktemp("tiny_hps")
+    torch.save(open_clip_state(CLIPModel(tiny_hps_config()).eval()),
+               folder / "HPS_v2.1_compressed.pt")
+    return folder
+
+
+@pytest.fixture(scope="session")
+def tiny_dreamsim_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """DreamSim's ensemble in svgeval's transformers layout, tiny and random: ``dino/`` (a
+    ViT), ``clip/`` and ``open_clip/`` (CLIP vision towers with projections), 224 px inputs."""
+    pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    import torch
+
+    torch.manual_seed(3)
+    folder = tmp_path_factory.mktemp("tiny_dreamsim")
+    transformers.ViTModel(transformers.ViTConfig(
+        hidden_size=32, num_hidden_layers=2, num_attention_heads=2, intermediate_size=64,
+        image_size=224, patch_size=32, layer_norm_eps=1e-6), add_pooling_layer=False,
+    ).save_pretrained(folder / "dino")
+    for name, act in (("clip", "quick_gelu"), ("open_clip", "gelu")):
+        config = transformers.CLIPVisionConfig(
+            hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=2,
+            image_size=224, patch_size=32, projection_dim=16, hidden_act=act)
+        transformers.CLIPVisionModelWithProjection(config).save_pretrained(folder / name)
+    return folder

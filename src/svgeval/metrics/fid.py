@@ -224,7 +224,7 @@ def inception_features(
     out = []
     for chunk in _models.batches(list(images), batch_size):
         batch = torch.from_numpy(np.stack([inception_input(i, mode) for i in chunk])).to(dev)
-        with torch.inference_mode():
+        with _models.inference(dev):
             out.append(net(batch).double().cpu().numpy())
     return np.concatenate(out) if out else np.zeros((0, _inception.FEATURES))
 

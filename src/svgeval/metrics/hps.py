@@ -196,7 +196,7 @@ def hps(
         pixels = torch.cat([preprocess(i, size) for i in chunk_images]).to(dev)
         enc = tokenize(chunk_texts, padding="max_length", truncation=True, max_length=max_len,
                        return_tensors="pt").to(dev)
-        with torch.inference_mode():
+        with _models.inference(dev):
             img = net.get_image_features(pixel_values=pixels)
             txt = net.get_text_features(input_ids=enc["input_ids"])
         img = getattr(img, "pooler_output", img)
