@@ -54,7 +54,7 @@ def kill_workers(owner: int, known: set[int], busy: bool, count: int,
 
 
 def test_killing_render_workers_during_in_process_scoring_changes_no_reward() -> None:
-    batch = completions(1000)
+    batch = completions(ITEMS)  # long enough to kill two busy workers on a loaded machine
     references = [REFERENCE] * len(batch)
     with RewardScorer("fast", workers=2) as undisturbed:
         expected = undisturbed.score(batch, references)
@@ -69,7 +69,7 @@ def test_killing_render_workers_during_in_process_scoring_changes_no_reward() ->
         killed = kill_workers(os.getpid(), known, busy=True, count=2,
                               still_going=scoring.is_alive)
         scoring.join()
-    assert killed == 2  # both while the 1,000 items were being scored
+    assert killed == 2  # both while the 3,000 items were being scored
     assert scored["results"] == expected
 
 
