@@ -101,7 +101,7 @@ def _load(source: str, device: str) -> Ensemble | Official:
     transformers = _models.require("transformers")
     vision = transformers.CLIPVisionModelWithProjection
     dino, clip, open_clip = (part.to(device).eval() for part in (
-        transformers.ViTModel.from_pretrained(source, subfolder="dino"),
+        transformers.ViTModel.from_pretrained(source, subfolder="dino", add_pooling_layer=False),
         vision.from_pretrained(source, subfolder="clip"),
         vision.from_pretrained(source, subfolder="open_clip")))
     return Ensemble(dino, clip, open_clip, device)
