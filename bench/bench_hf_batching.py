@@ -41,6 +41,7 @@ import torch
 import transformers
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from svgeval.tasks.svgeditbench.builder import build_cases, write_release
 from tiny_chat_models import END_ID, build_chat_llm
 
 from svgeval.models import GenerationRequest, load_model
@@ -48,7 +49,6 @@ from svgeval.models.hf import HFModel
 from svgeval.svg.demo_corpus import write_demo_corpus
 from svgeval.tasks.base import TaskOptions
 from svgeval.tasks.svgeditbench import SvgEditBench
-from svgeval.tasks.svgeditbench.builder import build_cases, write_release
 
 
 def prompts(scratch: Path) -> list[list[dict[str, Any]]]:

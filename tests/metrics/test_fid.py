@@ -7,15 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from svgeval.metrics.fid import (
-    clip_fid,
-    feature_statistics,
-    fid,
-    fid_from_features,
-    frechet_distance,
-    inception_features,
-    inception_input,
-)
+from svgeval.metrics.fid import clip_fid, fid, inception_features, inception_input
+from svgeval.metrics.frechet import feature_statistics, fid_from_features, frechet_distance
 from svgeval.metrics.registry import METRICS, MetricUnavailable
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from tiny_models import open_clip_state, tiny_hps_config
+from tiny_models import openai_layout, tiny_hps_config
 
 from svgeval.metrics.clip import aesthetic, clip_score, rclip, rclip_from_scores
 from svgeval.metrics.dino import dino
@@ -133,7 +133,7 @@ def test_hps_loads_an_open_clip_checkpoint(tiny_clip_dir: Path, tmp_path: Path) 
     config = tiny_hps_config()
     # fp16 round trip, as the "compressed" checkpoint stores it
     reference = CLIPModel(config).eval().half().float()
-    torch.save(open_clip_state(reference), tmp_path / "HPS_v2.1_compressed.pt")
+    torch.save(openai_layout(reference), tmp_path / "HPS_v2.1_compressed.pt")
     images, texts = _images(2, size=56, seed=5), ["a red star", "a house"]
     got = hps(images, texts, model_path=str(tmp_path), tokenizer=str(tiny_clip_dir))
 

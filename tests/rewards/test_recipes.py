@@ -144,3 +144,20 @@ def test_canny_agrees_with_scikit_image_on_50_renders() -> None:
     assert min(exact) >= 0.9 and float(np.mean(exact)) >= 0.995
     assert sum(share < 0.99 for share in exact) == 2
     assert float(np.mean(default)) >= 0.97
+
+
+def test_sgp_rl_with_siglip_as_its_text_image_term(renderer: Renderer, tiny_siglip_dir: Path,
+                                                   model_paths: dict[str, str]) -> None:
+    """SGP-RL's text-image term through SigLIP instead of CLIP (``weights=``): the term is
+    ``(cos + 1) / 2`` of :func:`svgeval.metrics.siglip.siglip_score` on the same render."""
+    from svgeval.metrics.siglip import siglip_score
+
+    completion = f"<think>a house</think> <answer>{REFERENCE}</answer>"
+    paths = {**model_paths, "siglip": str(tiny_siglip_dir)}
+    with RewardScorer("sgp-rl", weights={"clip_text": 0.0, "siglip_text": 1.0},
+                      renderer=renderer, model_paths=paths) as scorer:
+        [result] = scorer.score([completion], [REFERENCE], captions=[CAPTION])
+    assert set(result.components) == {"siglip_text", "dino_image"}
+    image = render_svg_uint8(REFERENCE, RenderSpec.square(224))
+    [cos] = siglip_score([image], [CAPTION], model_path=str(tiny_siglip_dir))
+    assert result.components["siglip_text"] == pytest.approx((cos + 1) / 2, abs=1e-5)

@@ -1,20 +1,27 @@
 """CLIP-based image metrics: ``clip_score``, ``rclip`` and the LAION ``aesthetic`` predictor.
 
 Models load through transformers (``CLIPModel``) from a hub id or a local directory; see
-:mod:`svgeval.metrics._models` for where weights are looked for. Images are (H, W, 3) uint8
-or [0, 1] float arrays (renders on white).
+:mod:`svgeval.metrics._models` for where weights are looked for. A CLIP released as an
+OpenAI-layout checkpoint file loads too (:mod:`svgeval.metrics._clip_checkpoint`, QuickGELU),
+with the tokenizer and image processor of the preset's ``clip_processor``: Long-CLIP
+(Zhang et al. 2024; hub ``BeichenZhang/LongCLIP-L`` file ``longclip-L.pt``, or the file or a
+folder holding it), a CLIP ViT-L/14 whose text tower reads 248 positions, which VGBench's
+``evaluate_clip_score.py`` uses; captions are then truncated to 248 tokens, as Long-CLIP's
+``tokenize(..., truncate=True)`` does. Long-CLIP's ``load`` runs fp16 on CUDA; we use float32.
+Images are (H, W, 3) uint8 or [0, 1] float arrays (renders on white).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from svgeval.metrics import _models
+from svgeval.metrics import _clip_checkpoint, _models
 from svgeval.metrics.presets import DEFAULT, MetricPreset, get_preset
 from svgeval.metrics.registry import MetricInfo, describe_metric
 
@@ -70,12 +77,39 @@ CLIP_I2I_SETTINGS = replace(
 defined the metric."""
 
 
-def _load_clip(source: str, device: str) -> tuple[Any, Any, Any]:
+CHECKPOINT_FILES = {"BeichenZhang/LongCLIP-L": "longclip-L.pt",
+                    "BeichenZhang/LongCLIP-B": "longclip-B.pt"}
+"""Hub repos that hold a CLIP as one OpenAI-layout checkpoint file, and the file."""
+
+
+def _checkpoint_file(source: str) -> Path | None:
+    """The OpenAI-layout checkpoint ``source`` names: a ``.pt``/``.pth`` file, the only such file
+    in a folder without ``config.json``, or a known hub repo's file; None for a transformers
+    model."""
+    path = Path(source).expanduser()
+    if path.is_file():
+        return path
+    if path.is_dir():
+        if (path / "config.json").exists():
+            return None
+        files = sorted([*path.glob("*.pt"), *path.glob("*.pth")])
+        return files[0] if len(files) == 1 else None
+    if source in CHECKPOINT_FILES:
+        return _models.resolve_file(source, CHECKPOINT_FILES[source])
+    return None
+
+
+def _load_clip(source: str, device: str, processor_source: str) -> tuple[Any, Any, Any]:
     transformers = _models.require("transformers")
-    model = transformers.CLIPModel.from_pretrained(source).to(device).eval()
+    checkpoint = _checkpoint_file(source)
+    if checkpoint is None:
+        model = transformers.CLIPModel.from_pretrained(source)
+    else:
+        model = _clip_checkpoint.load_model(checkpoint, hidden_act="quick_gelu")
+        source = processor_source
     tokenizer = transformers.AutoTokenizer.from_pretrained(source)
     processor = transformers.AutoImageProcessor.from_pretrained(source)
-    return model, tokenizer, processor
+    return model.to(device).eval(), tokenizer, processor
 
 
 def clip_model(preset: str | MetricPreset, model: str | None, model_path: str | None,
@@ -83,10 +117,12 @@ def clip_model(preset: str | MetricPreset, model: str | None, model_path: str | 
     """(model, tokenizer, image processor, device) for the preset's CLIP (or ``model``), loaded
     once per process and device; ``name`` picks the ``SVGEVAL_<NAME>_MODEL`` variable and the
     error messages. Every metric that uses the same weights on the same device shares them."""
-    wanted = model or get_preset(preset).clip_model
+    settings = get_preset(preset)
+    wanted = model or settings.clip_model
     dev = _models.pick_device(device)
     loaded = _models.load_first(name, f"the CLIP model {wanted}", wanted, model_path,
-                                lambda src: _load_clip(src, dev), (dev,), kind="clip")
+                                lambda src: _load_clip(src, dev, settings.clip_processor),
+                                (dev, settings.clip_processor), kind="clip")
     return (*loaded, dev)
 
 
@@ -219,8 +255,6 @@ def rclip(
 
 def _load_aesthetic_head(source: str, device: str) -> Any:
     torch = _models.require("torch")
-    from pathlib import Path
-
     path = Path(source)
     if path.is_dir():
         path = path / DEFAULT.aesthetic_head

@@ -21,6 +21,9 @@ id):
 * the official release folder (``ensemble_lora/`` and the three ``*_pretrain.pth*`` files the
   package downloads), read by the ``dreamsim`` package itself when it is installed (it needs
   torchvision, timm, peft and open_clip_torch).
+
+No benchmark reports DreamSim, so it is not in the metric registry: RLRF's reward terms
+(:mod:`svgeval.rewards.model_terms`) call :func:`dreamsim` directly.
 """
 
 from __future__ import annotations
@@ -33,18 +36,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from svgeval.metrics import _models
-from svgeval.metrics.registry import MetricInfo, describe_metric
-
-describe_metric(
-    MetricInfo(
-        name="dreamsim",
-        summary="DreamSim distance: 1 - cos of centred DINO/CLIP/OpenCLIP ViT-B/16 ensemble "
-        "embeddings of two renders",
-        value_range="[0, 2], typically [0, 1]",
-        higher_is_better=False,
-        source="Fu et al. 2023 (DreamSim, ensemble); RLRF (Rodriguez et al. 2025) rewards",
-    )
-)
 
 SIZE = 224
 IMAGENET_MEAN = (0.485, 0.456, 0.406)

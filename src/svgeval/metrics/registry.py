@@ -27,9 +27,8 @@ class MetricInfo:
 
 
 METRIC_MODULES = tuple(f"svgeval.metrics.{name}" for name in (
-    "pixel", "editing", "pss", "chamfer", "clip", "dino", "dreamsim", "lpips", "hps", "fid", "text",
-    "svgauge",
-    "tokens", "generation_stats", "rates", "judged",
+    "pixel", "editing", "pss", "chamfer", "clip", "dino", "lpips", "hps", "fid", "text", "svgauge",
+    "tokens", "generation_stats", "rates", "judged", "video",
 ))
 """The modules that describe svgeval's metrics (each calls :func:`describe_metric`)."""
 

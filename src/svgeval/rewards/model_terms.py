@@ -14,6 +14,8 @@ and returns one value per pair, through svgeval's metric functions (their weight
   Canny edge maps dilated but not blurred (:func:`~svgeval.rewards.components.canny_map`);
 * ``clip_text = (cos + 1) / 2`` of the CLIP image and caption embeddings, in [0, 1] (SGP-RL's
   ``((1 - d) + 1) / 2`` with ``d = 1 - cos``; Reason-SVG's semantic term);
+* ``siglip_text = (cos + 1) / 2`` of the SigLIP image and caption embeddings, in [0, 1] (the
+  SigLIP choice of SGP-RL's text-image term);
 * ``hps = clip(HPS, 0, 1)``, the HPS v2.1 cosine of image and caption (Reason-SVG's aesthetic
   term);
 * ``dino_image = (cos + 1) / 2`` of DINOv2 CLS features (after the final norm, ImageNet
@@ -37,8 +39,8 @@ class ModelSettings:
     """Which weights the model terms load and where they run."""
 
     models: Mapping[str, str] = field(default_factory=dict)
-    """Model family (``clip``, ``dino``, ``hps``, ``hps_tokenizer``, ``dreamsim``) -> hub id or
-    local path."""
+    """Model family (``clip``, ``siglip``, ``dino``, ``hps``, ``hps_tokenizer``, ``dreamsim``) ->
+    hub id or local path."""
     model_paths: Mapping[str, str] = field(default_factory=dict)
     """Model family (or ``lpips``, ``bge``) -> local weights that override everything else."""
     device: str | None = None
@@ -123,6 +125,18 @@ def clip_text_term(preds: Sequence[Image], refs: Sequence[Image], texts: Sequenc
     return [(float(c) + 1.0) / 2.0 for c in cos]
 
 
+def siglip_text_term(preds: Sequence[Image], refs: Sequence[Image], texts: Sequence[str],
+                     settings: ModelSettings) -> list[float]:
+    """``(cos + 1) / 2`` of SigLIP image and caption embeddings
+    (:func:`svgeval.metrics.siglip.siglip_score`, captions padded to 64 tokens)."""
+    from svgeval.metrics.siglip import siglip_score
+
+    cos = siglip_score(list(preds), list(texts), model=settings.model("siglip"),
+                       model_path=settings.path("siglip"), device=settings.device,
+                       batch_size=settings.batch_size)
+    return [(c + 1.0) / 2.0 for c in cos]
+
+
 def hps_term(preds: Sequence[Image], refs: Sequence[Image], texts: Sequence[str],
              settings: ModelSettings) -> list[float]:
     """``clip(HPS v2.1, 0, 1)`` of image and caption."""
@@ -171,7 +185,8 @@ def rouge_similarity(references: Sequence[str], predictions: Sequence[str]) -> l
 
 MODEL_TERMS: dict[str, ModelTerm] = {
     "lpips": lpips_term, "lpips_rlrf": lpips_rlrf_term, "dreamsim": dreamsim_term,
-    "dreamsim_canny": dreamsim_canny_term, "clip_text": clip_text_term, "hps": hps_term,
+    "dreamsim_canny": dreamsim_canny_term, "clip_text": clip_text_term,
+    "siglip_text": siglip_text_term, "hps": hps_term,
     "dino_image": dino_image_term,
 }
 """The image terms that run a network, by name."""

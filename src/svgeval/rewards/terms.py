@@ -74,6 +74,8 @@ TERMS: dict[str, Term] = {t.name: t for t in (
          (*TRANSFORMERS, "cv2")),
     Term("clip_text", "model", 0.0, "(cos + 1) / 2 of CLIP image and caption embeddings",
          TRANSFORMERS, caption=True),
+    Term("siglip_text", "model", 0.0, "(cos + 1) / 2 of SigLIP image and caption embeddings",
+         TRANSFORMERS, caption=True),
     Term("hps", "model", 0.0, "clip(HPS v2.1 of image and caption, 0, 1)", TRANSFORMERS,
          caption=True),
     Term("dino_image", "model", 0.0, "(cos + 1) / 2 of DINOv2 CLS features of the renders",

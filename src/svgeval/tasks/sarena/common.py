@@ -31,9 +31,10 @@ PRESET = variant(
     description="InternSVG released code (metrics/, SArena): renders 448 px on white, "
     "CLIP ViT-L/14 clamped at 0 x100 (torchmetrics CLIPScore), DINOv2-base, LPIPS-VGG "
     "on ImageNet-normalised 448 px inputs (no resize), uniform 11 px SSIM, PSNR capped "
-    "at 100, FID as pytorch-fid, FID-C with CLIP ViT-B/32",
+    "at 100, FID as pytorch-fid, FID-C with CLIP ViT-B/32; the animation track's FVD (I3D) and "
+    "frame-pair DINO, SSIM, LPIPS, PSNR",
     metrics=("accuracy", "clip_fid", "clip_i2i", "clip_score", "dino", "fid", "lpips", "psnr",
-             "ssim", "token_count"),
+             "ssim", "token_count", "fvd", "video_dino", "video_lpips", "video_psnr", "video_ssim"),
     render_size=448,
     clip_clamp_zero=True,
     lpips_size=None,
