@@ -207,8 +207,10 @@ class RewardScorer:
         spec = RenderSpec.square(preset.render_size)
         gated = [passes_gate(preset.gate, p) for p in preds]
         extracted = [extract_svg(p).svg if ok else None for p, ok in zip(preds, gated)]
-        ref_svgs = [extract_svg(r).svg or r for r in refs]
-        keys = [render_key(s, spec, self._renderer_name) for s in ref_svgs]
+        distinct = {r: extract_svg(r).svg or r for r in dict.fromkeys(refs)}  # once per prompt
+        ref_svgs = [distinct[r] for r in refs]
+        key_of = {r: render_key(svg, spec, self._renderer_name) for r, svg in distinct.items()}
+        keys = [key_of[r] for r in refs]
         reference_renders = self._reference_renders(dict(zip(keys, ref_svgs)), spec)
         rows = [Row(self.renderer.submit(svg, spec) if svg is not None else None,
                     reference_renders[key], key, svg or "", ref_svg, caption,
