@@ -259,19 +259,20 @@ def i3d_weights(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def tiny_hps_config():  # type: ignore[no-untyped-def]
-    """A tiny CLIP whose head counts follow open_clip's head widths (64 text, 64 vision below
-    1280 wide), so that its open_clip checkpoint maps back onto the same architecture."""
+def tiny_hps_config(text_mlp: int = 64, vision_mlp: int = 64):  # type: ignore[no-untyped-def]
+    """A tiny GELU CLIP whose head counts follow open_clip's head widths (64 text, 64 vision
+    below 1280 wide), so that its open_clip checkpoint maps back onto the same architecture;
+    ``text_mlp`` and ``vision_mlp`` are the towers' MLP widths."""
     from transformers import CLIPConfig
 
     return CLIPConfig(
         projection_dim=16,
-        text_config={"hidden_size": 64, "intermediate_size": 64, "num_hidden_layers": 2,
+        text_config={"hidden_size": 64, "intermediate_size": text_mlp, "num_hidden_layers": 2,
                      "num_attention_heads": 1, "vocab_size": 14, "max_position_embeddings": 16,
                      "eos_token_id": 2, "hidden_act": "gelu"},
-        vision_config={"hidden_size": 128, "intermediate_size": 64, "num_hidden_layers": 2,
-                       "num_attention_heads": 2, "image_size": 28, "patch_size": 14,
-                       "hidden_act": "gelu"},
+        vision_config={"hidden_size": 128, "intermediate_size": vision_mlp,
+                       "num_hidden_layers": 2, "num_attention_heads": 2, "image_size": 28,
+                       "patch_size": 14, "hidden_act": "gelu"},
     )
 
 

@@ -113,7 +113,6 @@ def prepare(images: Sequence[NDArray[np.generic]]) -> Any:
     """Images as DreamSim reads them: RGB, resized to 224 x 224 with Pillow's bicubic filter
     (the package's ``transforms.Resize(..., BICUBIC)`` on a PIL image), values in [0, 1],
     (N, 3, 224, 224) float32."""
-    torch = _models.require("torch")
     from PIL import Image
 
     arrays = []
@@ -122,8 +121,7 @@ def prepare(images: Sequence[NDArray[np.generic]]) -> Any:
         if rgb.shape[:2] != (SIZE, SIZE):
             rgb = np.asarray(Image.fromarray(rgb).resize((SIZE, SIZE), Image.Resampling.BICUBIC))
         arrays.append(rgb)
-    scaled = np.stack(arrays).astype(np.float32) / 255.0
-    return torch.from_numpy(np.ascontiguousarray(scaled.transpose(0, 3, 1, 2)))
+    return _models.normalize_batch(arrays, (0.0, 0.0, 0.0), (1.0, 1.0, 1.0))
 
 
 def dreamsim(
