@@ -52,8 +52,9 @@ for _info in (
     ),
     MetricInfo(
         name="clip_i2i",
-        summary="100 x max(0, cosine) of the CLIP image embeddings of two renders",
-        value_range="[0, 100]",
+        summary="100 x cosine of the CLIP image embeddings of two renders (clamped at 0 per "
+        "preset; InternSVG's release does not clamp)",
+        value_range="[-100, 100] unclamped (internsvg), [0, 100] clamped",
         higher_is_better=True,
         source="InternSVG released metrics/CLIP_Score.py (torchmetrics CLIPScore, ViT-L/14, "
         "image-image)",
@@ -71,10 +72,10 @@ for _info in (
 
 CLIP_I2I_SETTINGS = replace(
     DEFAULT, name="clip_i2i",
-    description="InternSVG's CLIP-Score-I2I (metrics/CLIP_Score.py): CLIP ViT-L/14, the cosine "
-    "clamped at 0, x100", clip_clamp_zero=True)
-""":func:`clip_image_score`'s settings when no preset is named: those of the paper that
-defined the metric."""
+    description="CLIP-Score-I2I with the clamp of Hessel et al.: CLIP ViT-L/14, the cosine "
+    "clamped at 0, x100 (InternSVG's release does not clamp: preset internsvg)",
+    clip_clamp_zero=True)
+""":func:`clip_image_score`'s settings when no preset is named."""
 
 
 CHECKPOINT_FILES = {"BeichenZhang/LongCLIP-L": "longclip-L.pt",
@@ -143,16 +144,29 @@ def image_embeddings(loaded: tuple[Any, Any, Any, str], images: Sequence[Image],
     return torch.cat(out)
 
 
+TRUNCATIONS = ("eot", "cut")
+
+
 def text_embeddings(loaded: tuple[Any, Any, Any, str], texts: Sequence[str],
-                    batch_size: int) -> Any:
-    """L2-normalised CLIP text embeddings; captions longer than the context are truncated."""
+                    batch_size: int, truncation: str = "eot") -> Any:
+    """L2-normalised CLIP text embeddings of captions cut to the context length (77 tokens):
+    by the tokenizer, keeping the end-of-text token (``eot``), or by slicing the token ids and
+    attention mask of the whole caption (``cut``: torchmetrics' ``_clip_score_update``; the end
+    token is lost and the text tower pools wherever its rule then points)."""
     torch = _models.require("torch")
+    if truncation not in TRUNCATIONS:
+        raise ValueError(f"truncation must be one of {', '.join(TRUNCATIONS)}, not {truncation!r}")
     model, tokenizer, _, dev = loaded
     max_len = model.config.text_config.max_position_embeddings
     out = []
     for chunk in _models.batches(list(texts), batch_size):
-        enc = tokenizer(list(chunk), padding=True, truncation=True, max_length=max_len,
-                        return_tensors="pt").to(dev)
+        if truncation == "eot":
+            enc = tokenizer(list(chunk), padding=True, truncation=True, max_length=max_len,
+                            return_tensors="pt")
+        else:
+            whole = tokenizer(list(chunk), padding=True, return_tensors="pt")
+            enc = {key: value[..., :max_len] for key, value in whole.items()}
+        enc = {key: value.to(dev) for key, value in enc.items()}
         with _models.inference(dev):
             feats = model.get_text_features(input_ids=enc["input_ids"],
                                             attention_mask=enc.get("attention_mask"))
@@ -170,14 +184,17 @@ def clip_score(
     model_path: str | None = None,
     device: str | None = None,
     clamp: bool | None = None,
+    truncation: str | None = None,
     batch_size: int = 32,
 ) -> list[float]:
     """CLIP score of each (image, caption) pair: ``scale x cos(E_img, E_txt)``.
 
     SVGenius (released ``compute_clip_score.py``): OpenAI CLIP ViT-L/14, scale 100, no clamp,
     caption truncated to 77 tokens. CLIPScore (Hessel et al., 2021) clamps the cosine at 0
-    (``clamp=True``; its 2.5 weight is not applied). VectorGym: ViT-B/32. Range
-    [-100, 100] unclamped, [0, 100] clamped; higher is better.
+    (``clamp=True``; its 2.5 weight is not applied). VectorGym: ViT-B/32. ``clamp`` and
+    ``truncation`` (``eot`` or ``cut``, see :func:`text_embeddings`) default to the preset's
+    ``clip_clamp_zero`` and ``clip_truncation``. Range [-100, 100] unclamped, [0, 100]
+    clamped; higher is better.
     """
     if len(images) != len(texts):
         raise ValueError(f"{len(images)} images but {len(texts)} texts")
@@ -186,7 +203,8 @@ def clip_score(
     settings = get_preset(preset)
     loaded = clip_model(settings, model, model_path, device)
     cos = (image_embeddings(loaded, images, batch_size)
-           * text_embeddings(loaded, texts, batch_size)).sum(-1).tolist()
+           * text_embeddings(loaded, texts, batch_size,
+                             truncation or settings.clip_truncation)).sum(-1).tolist()
     use_clamp = settings.clip_clamp_zero if clamp is None else clamp
     return [settings.clip_scale * (max(0.0, c) if use_clamp else c) for c in cos]
 
@@ -199,14 +217,17 @@ def clip_image_score(
     model: str | None = None,
     model_path: str | None = None,
     device: str | None = None,
+    clamp: bool | None = None,
     batch_size: int = 32,
 ) -> list[float]:
-    """CLIP image-image score of each pair: ``scale x max(0, cos(E_a, E_b))`` (the clamp per
-    preset, as :func:`clip_score`).
+    """CLIP image-image score of each pair: ``scale x cos(E_a, E_b)``, clamped at 0 when
+    ``clamp`` (default the preset's ``clip_clamp_zero``) says so.
 
-    InternSVG's ``CLIP-Score-I2I`` (released ``metrics/CLIP_Score.py``): torchmetrics'
-    ``CLIPScore`` with OpenAI CLIP ViT-L/14 given two images, which is 100 x the cosine of
-    their image embeddings clamped at 0. Range [0, 100] clamped; higher is better.
+    InternSVG's ``CLIP-Score-I2I`` (released ``metrics/CLIP_Score.py:56``): torchmetrics'
+    ``_clip_score_update`` with OpenAI CLIP ViT-L/14 given two images, 100 x the cosine of
+    their image embeddings, not clamped (only ``CLIPScore.compute()`` clamps, and only the
+    mean; the released code never calls it). With no preset the clamp of Hessel et al. applies.
+    Range [-100, 100] unclamped, [0, 100] clamped; higher is better.
     """
     if len(images_a) != len(images_b):
         raise ValueError(f"{len(images_a)} and {len(images_b)} images")
@@ -216,7 +237,8 @@ def clip_image_score(
     loaded = clip_model(settings, model, model_path, device)
     cos = (image_embeddings(loaded, images_a, batch_size)
            * image_embeddings(loaded, images_b, batch_size)).sum(-1).tolist()
-    return [settings.clip_scale * (max(0.0, c) if settings.clip_clamp_zero else c) for c in cos]
+    use_clamp = settings.clip_clamp_zero if clamp is None else clamp
+    return [settings.clip_scale * (max(0.0, c) if use_clamp else c) for c in cos]
 
 
 def rclip_from_scores(clip_gt: Sequence[float], clip_gen: Sequence[float]) -> list[float]:

@@ -104,6 +104,18 @@ class MetricPreset:
     hps_version: str = "v2.1"
     """HPS checkpoint version: ``v2.1`` (``HPS_v2.1_compressed.pt``) or ``v2.0``
     (``HPS_v2_compressed.pt``, OmniSVG's ``compute_hps.py`` default)."""
+    fid_batchnorm: str = "eval"
+    """Inception's batch norm in FID: ``eval`` (the stored running statistics: pytorch-fid's
+    ``fid_score.py``, VLMEvalKit's SArena ``FID.py:38``) or ``train`` (each batch's own
+    statistics, batches of 50 in sample order, each set separately: InternSVG's
+    ``metrics/FID.py:29-32`` and StarVector's ``metrics/compute_fid.py:25-30`` never call
+    ``.eval()``); see :func:`svgeval.metrics.fid.inception_features`."""
+    clip_truncation: str = "eot"
+    """How a caption longer than CLIP's context (77 tokens) is cut: ``eot`` (the tokenizer
+    truncates and keeps the end-of-text token) or ``cut`` (token ids and attention mask sliced
+    at the context length after tokenizing, so the end token is lost: torchmetrics'
+    ``_clip_score_update``, ``functional/multimodal/clip_score.py:145-146`` of 1.9.0, which
+    InternSVG's and StarVector's released CLIP scores call)."""
     background: str = "white"
     """What transparent pixels become before FID and SigLIP: ``white``, ``black``, or ``drop``
     (PIL ``convert("RGB")``: alpha discarded, the stored colour kept -- black in most PNGs)."""

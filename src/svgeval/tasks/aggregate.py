@@ -150,3 +150,17 @@ def mean_per_group(
                 means[key] = series
     return Aggregate(metrics=metrics, counts=counts, stats=mean_stats_many(means),
                      not_computed=not_computed)
+
+
+def with_pooled_group(records: Iterable[Mapping[str, Any]], pooled: str = "all") -> Aggregate:
+    """:func:`mean_per_group` of ``records`` and of the same records pooled as one group
+    ``pooled``: the sample-weighted mean over every group (a suite's overall score)."""
+    kept = list(records)
+    per_group = mean_per_group(kept)
+    overall = mean_per_group([{**record, "group": pooled} for record in kept])
+    return Aggregate(
+        metrics={**per_group.metrics, **overall.metrics},
+        counts={**per_group.counts, **overall.counts},
+        stats={**per_group.stats, **overall.stats},
+        not_computed={**per_group.not_computed, **overall.not_computed},
+    )

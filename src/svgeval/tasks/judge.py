@@ -17,8 +17,9 @@ the expected shape parses to None, which the runner records as a judge failure.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from svgeval.tasks.messages import Message
 
@@ -39,13 +40,18 @@ class JudgeRequest:
     ``metric`` is the per-sample metric key the parsed score is stored under; ``messages`` are
     the chat messages the judge sees (images as data-URL parts); ``parse`` turns the judge's
     reply into the score, or None when the reply holds none (a judge failure, counted, never a
-    guess); ``temperature`` is sent with the request (None sends none).
+    guess); ``temperature`` is sent with the request (None sends none); ``response_format``, if
+    given, asks for a structured reply.
     """
 
     metric: str
     messages: list[Message]
     parse: Callable[[str], float | None]
     temperature: float | None = 0.0
+    response_format: Mapping[str, Any] | None = None
+    """A structured-output request sent with the question (the OpenAI ``response_format``
+    object: ``{"type": "json_schema", "json_schema": {"name": ..., "schema": {...}}}``); None
+    asks for free text. The parser still checks the reply: a server may ignore the request."""
 
 
 def _verdict(reply: str) -> str | None:

@@ -89,11 +89,16 @@ class ImageGenerationTask(Task):
         """The render of the sample's reference SVG (cached)."""
         return self.references.get(self.reference_svg(sample), renderer)
 
+    def prepare(self, answer: Extraction, renderer: Renderer) -> Extraction:
+        """What is drawn for an extracted answer: the answer itself here; a suite whose released
+        pipeline repairs answers first (StarVector, VectorGym) does so here."""
+        return answer
+
     def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
         reference = self.reference(sample, renderer)
         if reference.image is None:
             return Score(failure=Failure.of_render(reference, FailureKind.REFERENCE))
-        answer = self.extract(response)
+        answer = self.prepare(self.extract(response), renderer)
         score, picture = render_extracted(answer, renderer, self.drawing.spec)
         self.score_picture(score, sample, answer, picture, reference.image, renderer)
         return score

@@ -29,14 +29,17 @@ Reading = Literal["internsvg", "vlmevalkit"]
 PRESET = variant(
     "internsvg",
     description="InternSVG released code (metrics/, SArena): renders 448 px on white, "
-    "CLIP ViT-L/14 clamped at 0 x100 (torchmetrics CLIPScore), DINOv2-base, LPIPS-VGG "
-    "on ImageNet-normalised 448 px inputs (no resize), uniform 11 px SSIM, PSNR capped "
-    "at 100, FID as pytorch-fid, FID-C with CLIP ViT-B/32; the animation track's FVD (I3D) and "
-    "frame-pair DINO, SSIM, LPIPS, PSNR",
+    "CLIP ViT-L/14 100 cos per sample, unclamped, captions cut at 77 token ids (torchmetrics "
+    "_clip_score_update), DINOv2-base, LPIPS-VGG on ImageNet-normalised 448 px inputs (no "
+    "resize), uniform 11 px SSIM, PSNR capped at 100, FID with pytorch-fid's Inception in train "
+    "mode (batch statistics, batches of 50), FID-C with CLIP ViT-B/32; the animation track's "
+    "FVD (I3D) and frame-pair DINO, SSIM, LPIPS, PSNR",
     metrics=("accuracy", "clip_fid", "clip_i2i", "clip_score", "dino", "fid", "lpips", "psnr",
              "ssim", "token_count", "fvd", "video_dino", "video_lpips", "video_psnr", "video_ssim"),
     render_size=448,
-    clip_clamp_zero=True,
+    clip_clamp_zero=False,
+    clip_truncation="cut",
+    fid_batchnorm="train",
     lpips_size=None,
 )
 OVERALL = "all"

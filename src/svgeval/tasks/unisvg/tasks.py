@@ -14,8 +14,11 @@ values (SSIM 0, PSNR 0, LPIPS 1, CLIP 0); one with no SVG is drawn as the releas
 
 Understanding: ``accuracy`` by the released rule of the type (colour, category, shape, size,
 transform; :mod:`~svgeval.tasks.unisvg.rules`), or ``bertscore`` and ``sbert``
-(all-MiniLM-L6-v2 cosine) against the reference text for the free-text types; an empty answer
-scores 0 on both, as released.
+(all-MiniLM-L6-v2 cosine) against the reference text for the free-text types. An empty (or
+blank) answer scores 0 in every understanding type: VLMEvalKit's ``load`` reads the empty cell
+as NaN and ``evaluate_uni_svg`` counts the row without a value (``uni_svg.py:450-455``), while
+the rules applied to ``""`` would give a shape or transform question whose ground truth names
+none a 1 (``:225``, ``:416``).
 
 Results per type, ``<type>/score`` (:func:`~svgeval.tasks.unisvg.rules.generation_score`) for
 the generation types and, for ``unisvg`` (every type), ``overall/final_score`` with its
@@ -155,8 +158,11 @@ class UniSvgTask(ImageGenerationTask):
         if category in GENERATION:
             return super().score(sample, response, renderer)
         if category in RULES:
-            return Score(metrics={"accuracy": RULES[category](response, sample.target)},
-                         extracted=response)
+            # VLMEvalKit reads an empty answer cell as NaN and scores the row 0
+            # (uni_svg.py:450-455); the rules themselves would give "" a 1 on a shape or
+            # transform question whose ground truth names none
+            accuracy = RULES[category](response, sample.target) if response.strip() else 0.0
+            return Score(metrics={"accuracy": accuracy}, extracted=response)
         empty = not (response and sample.target["answer"])
         return Score(metrics={"bertscore": 0.0, "sbert": 0.0} if empty else {},
                      extracted=response)
