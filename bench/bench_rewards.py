@@ -1,38 +1,40 @@
-"""Reward throughput: one GRPO step of 1,344 completions (168 prompts x 8 rollouts).
+"""Reward throughput against its floor: one GRPO step of 1,344 completions (168 prompts x 8).
 
-Run by hand:  .venv/bin/python bench/bench_rewards.py [--data ../shared/data/svgeditbench]
+Run by hand:  .venv/bin/python bench/bench_rewards.py [--data ../shared/data/svgeditbench] [--runs 3]
+
 References are SVGEditBench answers; each prompt's 8 rollouts mix the reference, a fenced copy,
-other icons, a truncated answer and a refusal. Measured side by side in one run:
+other icons, a truncated answer and a refusal. For each renderer (skia, CairoSVG), measured
+side by side in one run and interleaved, ``--runs`` times:
 
-* baseline: a plain CairoSVG thread-pool reward loop (``cairosvg.svg2png`` of prediction and
-  reference per completion, PNG decoded with Pillow, reward ``1 - RMSE``, one thread per core);
-* ``RewardScorer("fast")`` in process (pixel, edge and length terms), CairoSVG and resvg;
+* the floor (``reward_floor.py``): the same renders (each completion holding an SVG, each
+  distinct reference) by a plain loop in one process per core, nothing else;
+* ``RewardScorer("fast")`` in process (pixel, Sobel and length terms, 128 px), its reference
+  memo emptied first so that it draws everything the floor draws;
 * the same through ``serve-rewards``'s app on loopback (one POST of 1,344 items).
 
-The share of time spent rendering is the scorer's wall time waiting for renders
-(``RewardScorer.render_seconds``) over the time of the whole reward call. Renders are 128 px (the preset's size).
+Each line gives rewards/s, the share of the floor's throughput (floor time / reward time) and
+the 1-minute load average when the row started.
 """
 
 from __future__ import annotations
 
-import io
+import functools
 import os
 import socket
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import numpy as np
 from common import svgeditbench_arguments
+from reward_floor import floor_seconds
 
 from svgeval.rewards import RewardScorer
 from svgeval.svg.extract import extract_svg
 from svgeval.svg.render_fast import render_function
 from svgeval.svg.render_memo import RenderMemo
 
-PROMPTS, ROLLOUTS, SIZE = 168, 8, 128
+PROMPTS, ROLLOUTS = 168, 8
 
 
 def step(data: Path, prompts: int = PROMPTS) -> tuple[list[str], list[str]]:
@@ -49,27 +51,11 @@ def step(data: Path, prompts: int = PROMPTS) -> tuple[list[str], list[str]]:
     return completions, references
 
 
-def baseline_loop(completions: list[str], references: list[str]) -> float:
-    """Plain thread-pool loop: CairoSVG PNGs, Pillow decode, ``1 - RMSE``; -1 on any failure."""
-    import cairosvg
-    from PIL import Image
-
-    def png(svg: str) -> np.ndarray:
-        data = cairosvg.svg2png(bytestring=svg.encode(), output_width=SIZE, output_height=SIZE,
-                                background_color="white")
-        return np.asarray(Image.open(io.BytesIO(data)).convert("RGB"), np.float64) / 255
-
-    def reward(pair: tuple[str, str]) -> float:
-        try:
-            a, b = png(extract_svg(pair[0]).svg or ""), png(pair[1])
-            return float(1 - np.sqrt(np.mean((a - b) ** 2)))
-        except Exception:  # noqa: BLE001 - a plain loop: any failure is the penalty
-            return -1.0
-
-    started = time.perf_counter()
-    with ThreadPoolExecutor(os.cpu_count() or 1) as threads:
-        list(threads.map(reward, zip(completions, references)))
-    return time.perf_counter() - started
+def step_renders(data: Path) -> list[str]:
+    """What one reward call of the step draws: each completion's SVG, each distinct reference."""
+    completions, references = step(data)
+    found = [extract_svg(c).svg for c in completions]
+    return [svg for svg in found if svg is not None] + list(dict.fromkeys(references))
 
 
 def timed(call: Callable[[], object]) -> float:
@@ -78,56 +64,61 @@ def timed(call: Callable[[], object]) -> float:
     return time.perf_counter() - started
 
 
-def in_process(renderer: str, completions: list[str], references: list[str]) -> tuple[float, float]:
-    """(seconds for the reward call, seconds for its renders alone)."""
-    function = render_function(renderer)
-    with RewardScorer("fast", render_function=function) as scorer:
-        scorer.score(completions[:16], references[:16])  # start the workers
-        scorer.references = RenderMemo(scorer.references.budget_bytes)
-        scorer.render_seconds = 0.0
-        total = timed(lambda: scorer.score(completions, references))
-    return total, scorer.render_seconds
+def in_process(scorer: RewardScorer, completions: list[str], references: list[str]) -> float:
+    """Seconds of one reward call, every reference drawn again."""
+    scorer.references = RenderMemo(scorer.references.budget_bytes)
+    return timed(lambda: scorer.score(completions, references))
 
 
-def through_server(renderer: str, completions: list[str], references: list[str]) -> float:
+def through_server(scorer: RewardScorer, completions: list[str], references: list[str]) -> float:
+    """Seconds of one POST of the step to ``serve-rewards``'s app on loopback."""
     import httpx
     import uvicorn
 
     from svgeval.rewards.server import create_app
 
-    with RewardScorer("fast", render_function=render_function(renderer)) as scorer:
-        sock = socket.socket()
-        sock.bind(("127.0.0.1", 0))
-        sock.listen(64)
-        server = uvicorn.Server(uvicorn.Config(create_app(scorer), log_level="warning"))
-        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-        thread.start()
-        url = f"http://127.0.0.1:{sock.getsockname()[1]}/rewards"
-        items = [{"completion": c, "reference": r, "task": "edit"}
-                 for c, r in zip(completions, references)]
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(64)
+    server = uvicorn.Server(uvicorn.Config(create_app(scorer), log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}/rewards"
+    items = [{"completion": c, "reference": r, "task": "edit"}
+             for c, r in zip(completions, references)]
+    try:
         with httpx.Client(timeout=600) as client:
             client.post(url, json={"items": items[:16]}).raise_for_status()
             scorer.references = RenderMemo(scorer.references.budget_bytes)
-            seconds = timed(lambda: client.post(url, json={"items": items}).raise_for_status())
+            return timed(lambda: client.post(url, json={"items": items}).raise_for_status())
+    finally:
         server.should_exit = True
         thread.join()
         sock.close()
-    return seconds
 
 
 def main() -> None:
-    args = svgeditbench_arguments(__doc__)
+    args = svgeditbench_arguments(__doc__, lambda p: p.add_argument("--runs", type=int, default=3))
     completions, references = step(args.data)
+    drawn = step_renders(args.data)
     n = len(completions)
-    base = baseline_loop(completions, references)
-    print(f"baseline CairoSVG thread-pool loop: {n / base:7.1f} rewards/s ({base:.2f} s)")
-    for renderer in ("cairosvg", "skia", "resvg"):
-        total, renders = in_process(renderer, completions, references)
-        print(f"in process, {renderer:8}: {n / total:7.1f} rewards/s ({total:.2f} s), "
-              f"{base / total:.1f}x baseline, rendering {100 * renders / total:.0f}% of the time")
-        served = through_server(renderer, completions, references)
-        print(f"server loopback, {renderer:8}: {n / served:7.1f} rewards/s ({served:.2f} s), "
-              f"{base / served:.1f}x baseline")
+    print(f"{n} completions, {len(drawn)} renders a call")
+    for run in range(1, args.runs + 1):
+        for renderer in ("skia", "cairosvg"):
+            with RewardScorer("fast", render_function=render_function(renderer)) as scorer:
+                scorer.score(completions[:16], references[:16])  # start the workers
+                rows = [("floor", functools.partial(floor_seconds, renderer, drawn)),
+                        ("in process", lambda: in_process(scorer, completions, references)),
+                        ("server loopback", lambda: through_server(scorer, completions,
+                                                                   references))]
+                floor = None
+                for name, measure in rows:
+                    load = os.getloadavg()[0]
+                    seconds = measure()
+                    floor = seconds if floor is None else floor
+                    print(f"run {run} {renderer:8} {name:15}: {n / seconds:7.1f} rewards/s "
+                          f"({seconds:.3f} s), {100 * floor / seconds:5.1f}% of the floor, "
+                          f"load {load:.2f}", flush=True)
 
 
 if __name__ == "__main__":

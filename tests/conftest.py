@@ -17,6 +17,8 @@ from tiny_models import (
     inception_weights,
     tiny_clip_dir,
     tiny_dino_dir,
+    tiny_dreamsim_dir,
+    tiny_hps_dir,
     tiny_longclip_dir,
     tiny_siglip_dir,
     tiny_text_encoder_dir,
@@ -44,5 +46,5 @@ def demo_data(tmp_path: Path) -> Path:
 
 
 __all__ = ["demo_data", "i3d_weights", "inception_weights", "renderer", "tiny_chat_llm", "tiny_chat_vlm", "tiny_clip_dir",
-           "tiny_dino_dir", "tiny_longclip_dir", "tiny_siglip_dir",
+           "tiny_dino_dir", "tiny_dreamsim_dir", "tiny_hps_dir", "tiny_longclip_dir", "tiny_siglip_dir",
            "tiny_text_encoder_dir", "torchvision_inception_weights"]

@@ -257,3 +257,56 @@ def i3d_weights(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("i3d") / "i3d_pretrained_400.pt"
     torch.save(state, path)
     return path
+
+
+def tiny_hps_config(text_mlp: int = 64, vision_mlp: int = 64):  # type: ignore[no-untyped-def]
+    """A tiny GELU CLIP whose head counts follow open_clip's head widths (64 text, 64 vision
+    below 1280 wide), so that its open_clip checkpoint maps back onto the same architecture;
+    ``text_mlp`` and ``vision_mlp`` are the towers' MLP widths."""
+    from transformers import CLIPConfig
+
+    return CLIPConfig(
+        projection_dim=16,
+        text_config={"hidden_size": 64, "intermediate_size": text_mlp, "num_hidden_layers": 2,
+                     "num_attention_heads": 1, "vocab_size": 14, "max_position_embeddings": 16,
+                     "eos_token_id": 2, "hidden_act": "gelu"},
+        vision_config={"hidden_size": 128, "intermediate_size": vision_mlp,
+                       "num_hidden_layers": 2, "num_attention_heads": 2, "image_size": 28,
+                       "patch_size": 14, "hidden_act": "gelu"},
+    )
+
+
+@pytest.fixture(scope="session")
+def tiny_hps_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding a tiny random ``HPS_v2.1_compressed.pt`` (open_clip key layout)."""
+    pytest.importorskip("transformers")
+    import torch
+    from transformers import CLIPModel
+
+    torch.manual_seed(2)
+    folder = tmp_path_factory.mktemp("tiny_hps")
+    torch.save(openai_layout(CLIPModel(tiny_hps_config()).eval()),
+               folder / "HPS_v2.1_compressed.pt")
+    return folder
+
+
+@pytest.fixture(scope="session")
+def tiny_dreamsim_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """DreamSim's ensemble in svgeval's transformers layout, tiny and random: ``dino/`` (a
+    ViT), ``clip/`` and ``open_clip/`` (CLIP vision towers with projections), 224 px inputs."""
+    pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    import torch
+
+    torch.manual_seed(3)
+    folder = tmp_path_factory.mktemp("tiny_dreamsim")
+    transformers.ViTModel(transformers.ViTConfig(
+        hidden_size=32, num_hidden_layers=2, num_attention_heads=2, intermediate_size=64,
+        image_size=224, patch_size=32, layer_norm_eps=1e-6), add_pooling_layer=False,
+    ).save_pretrained(folder / "dino")
+    for name, act in (("clip", "quick_gelu"), ("open_clip", "gelu")):
+        config = transformers.CLIPVisionConfig(
+            hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=2,
+            image_size=224, patch_size=32, projection_dim=16, hidden_act=act)
+        transformers.CLIPVisionModelWithProjection(config).save_pretrained(folder / name)
+    return folder

@@ -28,6 +28,7 @@ from svgeval.cli_judge import (
     build_judge,
 )
 from svgeval.cli_merge import cached_runner
+from svgeval.metrics._models import PRECISIONS
 from svgeval.models import load_model
 from svgeval.runner import RunConfig, RunDir, Runner, RunSettings
 from svgeval.runner.identity import prompt_hash
@@ -154,6 +155,10 @@ def run(
     device: Annotated[
         str, typer.Option(help="Where model-based metrics run: auto, cpu, cuda or mps.")
     ] = "auto",
+    precision: Annotated[
+        str, typer.Option(help="Precision of the model-based metrics' forward passes: fp32 (the "
+                          "papers' numbers), bf16 or fp16 (autocast, for speed on a GPU).")
+    ] = "fp32",
     set_: Sets = None,
     model_arg: ModelArgs = None,
     model_path: Annotated[
@@ -189,6 +194,10 @@ def run(
         check_renderer(renderer)  # before anything is written: else every render would fail
         if device not in ("auto", "cpu", "cuda", "mps"):
             raise UserError(f"--device must be auto, cpu, cuda or mps, got {device!r}")
+        if precision not in PRECISIONS:
+            raise UserError(f"--precision must be one of {', '.join(PRECISIONS)}, "
+                            f"got {precision!r}")
+        os.environ["SVGEVAL_PRECISION"] = precision  # read by every model metric's forward pass
         if temperature > 2:
             raise UserError(f"--temperature must be at most 2, got {temperature:g}")
         set_model_paths(model_path)

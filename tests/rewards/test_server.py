@@ -80,7 +80,7 @@ def test_batch_endpoint_and_health(scorer: RewardScorer) -> None:
         answer = httpx.post(f"{base}/rewards", json=body, timeout=60).json()
         assert answer["rewards"][0] == pytest.approx(1.0)
         assert answer["rewards"][0] > answer["rewards"][1] > answer["rewards"][2] == -1.0
-        assert set(answer["components"][1]) == {"pixel", "edge", "length"}
+        assert set(answer["components"][1]) == {"pixel", "sobel", "length"}
         assert answer["failures"][2] == "no_svg"
         health = httpx.get(f"{base}/health", timeout=60).json()
         assert health["status"] == "ok" and health["pending"] == 0 and health["max_queue"] == 64

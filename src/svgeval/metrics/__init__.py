@@ -13,6 +13,7 @@ reports. No module imports torch or transformers at import time: model-based met
 * :mod:`~svgeval.metrics.pss`: SVGenius' Path Structure Similarity.
 * :mod:`~svgeval.metrics.chamfer`: Chamfer distance between sampled outlines.
 * :mod:`~svgeval.metrics.clip`, :mod:`~svgeval.metrics.dino`, :mod:`~svgeval.metrics.lpips`,
+  :mod:`~svgeval.metrics.dreamsim`,
   :mod:`~svgeval.metrics.hps`, :mod:`~svgeval.metrics.fid`: model-based image metrics.
 * :mod:`~svgeval.metrics.text`: ROUGE-L, Levenshtein, SBERT, BGE-M3.
 * :mod:`~svgeval.metrics.svgauge`: SVGauge.

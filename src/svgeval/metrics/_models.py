@@ -20,6 +20,12 @@ of after minutes of retries, and the message says the hub was out of reach.
 
 When none loads, :class:`MetricUnavailable` names the weights, every place tried, and how to
 provide them; runs record the metric as not computed (None), never as 0.
+
+Every forward pass runs under :func:`inference`: ``torch.inference_mode`` and, when
+``SVGEVAL_PRECISION`` (``svgeval run --precision``) is ``bf16`` or ``fp16``, ``torch.autocast``
+to that type on the metric's device (weights stay float32; matrix products and convolutions
+run in the lower precision, as mixed precision does on a GPU). ``fp32``, the default, is what
+the papers' numbers are reproduced with.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ import importlib
 import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -53,6 +60,34 @@ def require(module: str, hint: str = INSTALL_HINT) -> Any:
         return importlib.import_module(module)
     except ImportError as err:
         raise MetricUnavailable(f"the Python package {module!r} is not installed ({err}); {hint}") from err
+
+
+PRECISIONS = ("fp32", "bf16", "fp16")
+"""Values of ``SVGEVAL_PRECISION`` / ``--precision`` for the model metrics."""
+
+
+def precision() -> str:
+    """The precision of the model metrics' forward passes: ``SVGEVAL_PRECISION``, or ``fp32``."""
+    chosen = os.environ.get("SVGEVAL_PRECISION", "fp32").strip().lower() or "fp32"
+    if chosen not in PRECISIONS:
+        raise ValueError(f"SVGEVAL_PRECISION must be one of {', '.join(PRECISIONS)}, "
+                         f"not {chosen!r}")
+    return chosen
+
+
+@contextmanager
+def inference(device: str) -> Iterator[None]:
+    """A forward pass of a model metric on ``device``: ``torch.inference_mode``, under
+    ``torch.autocast`` to bfloat16 or float16 when :func:`precision` asks for it."""
+    torch = require("torch")
+    chosen = precision()
+    with torch.inference_mode():
+        if chosen == "fp32":
+            yield
+            return
+        dtype = torch.bfloat16 if chosen == "bf16" else torch.float16
+        with torch.autocast(device_type=device.split(":", 1)[0], dtype=dtype):
+            yield
 
 
 DEVICES = ("auto", "cpu", "cuda", "mps")

@@ -137,7 +137,7 @@ def image_embeddings(loaded: tuple[Any, Any, Any, str], images: Sequence[Image],
     out = []
     for chunk in _models.batches([_models.as_rgb_uint8(i) for i in images], batch_size):
         pixels = processor(images=list(chunk), return_tensors="pt")["pixel_values"].to(dev)
-        with torch.inference_mode():
+        with _models.inference(dev):
             feats = model.get_image_features(pixel_values=pixels)
         feats = getattr(feats, "pooler_output", feats).float()
         out.append(torch.nn.functional.normalize(feats, dim=-1) if normalize else feats)
@@ -167,7 +167,7 @@ def text_embeddings(loaded: tuple[Any, Any, Any, str], texts: Sequence[str],
             whole = tokenizer(list(chunk), padding=True, return_tensors="pt")
             enc = {key: value[..., :max_len] for key, value in whole.items()}
         enc = {key: value.to(dev) for key, value in enc.items()}
-        with torch.inference_mode():
+        with _models.inference(dev):
             feats = model.get_text_features(input_ids=enc["input_ids"],
                                             attention_mask=enc.get("attention_mask"))
         feats = getattr(feats, "pooler_output", feats)
@@ -319,7 +319,6 @@ def aesthetic(
     SVGenius' paper cites this predictor, while its released code calls
     aesthetic-predictor-v2.5 (a SigLIP-based successor, not implemented here).
     """
-    torch = _models.require("torch")
     if not images:
         return []
     settings = get_preset(preset)
@@ -330,5 +329,5 @@ def aesthetic(
     mlp = _models.load_first("aesthetic_head", f"the aesthetic MLP head {head_name}", head_name,
                              head_path, lambda src: _load_aesthetic_head(src, dev), (dev,))
     emb = image_embeddings(loaded, images, batch_size)
-    with torch.inference_mode():
+    with _models.inference(dev):
         return [float(v) for v in mlp(emb).squeeze(-1).tolist()]

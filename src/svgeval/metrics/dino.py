@@ -79,7 +79,7 @@ def dino(
         out = []
         for chunk in _models.batches([_models.as_rgb_uint8(i) for i in images], batch_size):
             pixels = processor(images=list(chunk), return_tensors="pt")["pixel_values"].to(dev)
-            with torch.inference_mode():
+            with _models.inference(dev):
                 out.append(net(pixel_values=pixels).last_hidden_state.mean(dim=1).float())
         return torch.cat(out)
 
@@ -145,7 +145,7 @@ def dino_cls(
         for chunk in _models.batches([_models.as_rgb_uint8(i) for i in images], batch_size):
             pixels = torch.from_numpy(np.stack(chunk)).permute(0, 3, 1, 2).float() / 255.0
             pixels = ((pixels - mean) / std).to(dev)
-            with torch.inference_mode():
+            with _models.inference(dev):
                 out.append(net(pixel_values=pixels).pooler_output.float())
         return torch.cat(out)
 

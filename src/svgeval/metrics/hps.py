@@ -85,7 +85,8 @@ def hps(
     released SVGenius and SGP-GenBench code) or ``v2.0`` (OmniSVG's ``compute_hps.py``).
     ``model``/``model_path``: the checkpoint file, a directory holding the version's file
     (:data:`CHECKPOINTS`), or the hub repo ``xswu/HPSv2``; ``tokenizer``: a CLIP tokenizer.
-    OmniSVG runs it under CUDA autocast (``precision="amp"``); we use float32. Range
+    OmniSVG runs it under CUDA autocast (``precision="amp"``); we use float32 unless
+    ``--precision`` (``SVGEVAL_PRECISION``) asks for bf16 or fp16. Range
     [-1, 1], typically 0.2-0.35; higher is better.
     """
     torch = _models.require("torch")
@@ -113,7 +114,7 @@ def hps(
         pixels = torch.cat([preprocess(i, size) for i in chunk_images]).to(dev)
         enc = tokenize(chunk_texts, padding="max_length", truncation=True, max_length=max_len,
                        return_tensors="pt").to(dev)
-        with torch.inference_mode():
+        with _models.inference(dev):
             img = net.get_image_features(pixel_values=pixels)
             txt = net.get_text_features(input_ids=enc["input_ids"])
         img = getattr(img, "pooler_output", img)

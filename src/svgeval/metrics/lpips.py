@@ -43,6 +43,8 @@ _VGG_CFG: list[int | str] = [64, 64, "M", 128, 128, "M", 256, 256, 256, "M", 512
                              512, 512, 512]
 _VGG_TAPS = (1, 4, 8, 12, 16)
 _CKPT = {"vgg": "vgg16.ckpt", "alex": "alexnet.ckpt"}
+_UNIT_STATS = {"standard": ((0.5, 0.5, 0.5), (0.5, 0.5, 0.5)), "unit": ((0.0,) * 3, (1.0,) * 3)}
+"""(mean, std) of the inputs that are not ImageNet-normalised: ``2x - 1``, or ``x`` as is."""
 
 
 class _NumpyOnly(pickle.Unpickler):
@@ -158,7 +160,9 @@ def lpips(
 
     ``normalization``: ``imagenet`` feeds ``(x - mean) / std`` with ImageNet statistics, as the
     released SVGenius/StarVector code does (LPIPS expects [-1, 1] inputs, so this is a
-    different number); ``standard`` feeds ``2x - 1``, LPIPS' own convention. ``size``: resize
+    different number); ``standard`` feeds ``2x - 1``, LPIPS' own convention; ``unit`` feeds
+    ``x`` in [0, 1] unchanged, as the public RLRF reward server does (``rewards_img.py``'s
+    ``RewardLpips``; another number again). ``size``: resize
     both images (bilinear, antialiased) to a square of this side first (-1: the preset's, 224
     for svgenius; None: keep). Range [0, ~1], 0 for identical images; lower is better.
     """
@@ -184,11 +188,12 @@ def lpips(
         if mode == "imagenet":
             batch = _models.normalize_batch([_models.as_rgb_uint8(i) for i in images],
                                             _IMAGENET_MEAN, _IMAGENET_STD)
-        elif mode == "standard":
-            batch = _models.normalize_batch([_models.as_rgb_uint8(i) for i in images],
-                                            (0.5, 0.5, 0.5), (0.5, 0.5, 0.5))
+        elif mode in _UNIT_STATS:
+            mean, std = _UNIT_STATS[mode]
+            batch = _models.normalize_batch([_models.as_rgb_uint8(i) for i in images], mean, std)
         else:
-            raise ValueError(f"normalization must be 'imagenet' or 'standard', not {mode!r}")
+            raise ValueError("normalization must be 'imagenet', 'standard' or 'unit', "
+                             f"not {mode!r}")
         if side is not None and tuple(batch.shape[-2:]) != (side, side):
             batch = torch.nn.functional.interpolate(batch, size=(side, side), mode="bilinear",
                                                     align_corners=False, antialias=True)
@@ -198,6 +203,6 @@ def lpips(
     for start in range(0, len(images_a), batch_size):
         a = prepare(images_a[start : start + batch_size])
         b = prepare(images_b[start : start + batch_size])
-        with torch.inference_mode():
+        with _models.inference(dev):
             out.extend(float(v) for v in model(a, b).tolist())
     return out

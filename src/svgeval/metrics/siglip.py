@@ -82,7 +82,7 @@ def image_embeddings(images: Sequence[Image], *, preset: str | MetricPreset = DE
     out = []
     for chunk in _models.batches(rgb, batch_size):
         pixels = processor(images=list(chunk), return_tensors="pt")["pixel_values"].to(dev)
-        with torch.inference_mode():
+        with _models.inference(dev):
             feats = _pooled(net.get_image_features(pixel_values=pixels)).float()
         out.append(torch.nn.functional.normalize(feats, dim=-1))
     return torch.cat(out)
@@ -137,7 +137,7 @@ def siglip_score(
     for chunk in _models.batches(list(texts), batch_size):
         enc = tokenizer(list(chunk), padding="max_length", max_length=settings.siglip_text_length,
                         truncation=True, return_tensors="pt").to(dev)
-        with torch.inference_mode():
+        with _models.inference(dev):
             feats = _pooled(net.get_text_features(input_ids=enc["input_ids"])).float()
         txt.append(torch.nn.functional.normalize(feats, dim=-1))
     img = image_embeddings(images, preset=settings, model=model, model_path=model_path,

@@ -87,11 +87,10 @@ class Encoder:
     def features(self, images: Sequence[Image], batch_size: int = 32) -> NDArray[np.float64]:
         """Mean of the last layer's patch features (Eq. 1), (N, D) float64; a CLS token, where
         the encoder has one, is left out, as in the paper."""
-        torch = _models.require("torch")
         out = []
         for chunk in _models.batches([_models.as_rgb_uint8(i) for i in images], batch_size):
             pixels = self.processor(images=list(chunk), return_tensors="pt")["pixel_values"]
-            with torch.inference_mode():
+            with _models.inference(self.device):
                 grid = self.model(pixel_values=pixels.to(self.device)).last_hidden_state
             if grid.shape[1] == self.patches + 1:  # a ViT with a CLS token (CLIP, DINOv2)
                 grid = grid[:, 1:]
@@ -160,7 +159,6 @@ def caption(images: Sequence[Image], *, model: str | None = None, model_path: st
             device: str | None = None, batch_size: int = 8, max_new_tokens: int = 30) -> list[str]:
     """Greedy captions of ``images`` by an image-to-text model (BLIP-2 OPT-2.7b by default;
     ``--model-path svgauge_captioner=DIR``)."""
-    torch = _models.require("torch")
     name = model or CAPTIONER
     dev = _models.pick_device(device)
     captioner, processor = _models.load_first(
@@ -169,7 +167,7 @@ def caption(images: Sequence[Image], *, model: str | None = None, model_path: st
     out: list[str] = []
     for chunk in _models.batches([_models.as_rgb_uint8(i) for i in images], batch_size):
         inputs = processor(images=list(chunk), return_tensors="pt").to(dev)
-        with torch.inference_mode():
+        with _models.inference(dev):
             tokens = captioner.generate(**inputs, max_new_tokens=max_new_tokens, do_sample=False)
         out.extend(t.strip() for t in processor.batch_decode(tokens, skip_special_tokens=True))
     return out

@@ -164,7 +164,7 @@ def bge_m3(
         for chunk in _models.batches(list(texts), batch_size):
             enc = tokenizer(list(chunk), padding=True, truncation=True, max_length=max_length,
                             return_tensors="pt").to(dev)
-            with torch.inference_mode():
+            with _models.inference(dev):
                 hidden = encoder(**enc).last_hidden_state[:, 0]
             out.append(torch.nn.functional.normalize(hidden.float(), dim=-1))
         return torch.cat(out)
@@ -300,7 +300,7 @@ def bertscore(
                             truncation=True, return_tensors="pt", return_special_tokens_mask=True)
             special = enc.pop("special_tokens_mask").bool()
             real = enc["attention_mask"].bool()
-            with torch.inference_mode():
+            with _models.inference(dev):
                 hidden = encoder(**enc.to(dev), output_hidden_states=True).hidden_states[index]
             unit = torch.nn.functional.normalize(hidden.float(), dim=-1).cpu()
             out += [(vectors[mask], (~spec)[mask])

@@ -144,7 +144,7 @@ def i3d_features(clips: Sequence[NDArray[np.uint8]], *, model: str = I3D_WEIGHTS
         x = torch.nn.functional.interpolate(x, size=(224, 224), mode="bilinear",
                                             align_corners=False)
         x = x.view(b, t, 3, 224, 224).transpose(1, 2)
-        with torch.inference_mode():
+        with _models.inference(dev):
             out.append(net((2.0 * x / 255.0 - 1.0).to(dev)).double().cpu().numpy())
     return np.concatenate(out) if out else np.zeros((0, _i3d.CLASSES))
 

@@ -1,8 +1,9 @@
 """Rendering-based rewards for RL on SVG tasks (GRPO with TRL), and the curriculum sampler."""
 
 from svgeval.rewards.availability import RewardUnavailable
+from svgeval.rewards.pipeline import RewardResult
 from svgeval.rewards.presets import PRESETS, RewardPreset, get_reward_preset
-from svgeval.rewards.scorer import RewardResult, RewardScorer
+from svgeval.rewards.scorer import RewardScorer
 from svgeval.rewards.trl import SvgReward, completion_text, svg_reward
 
 __all__ = ["PRESETS", "RewardPreset", "RewardResult", "RewardScorer", "RewardUnavailable",

@@ -19,7 +19,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from svgeval.rewards.scorer import RewardResult
+from svgeval.rewards.pipeline import RewardResult
 
 ScoreFunction = Callable[[Sequence[str], Sequence[str], Sequence[str | None]], list[RewardResult]]
 """``(completions, references, tasks) -> results`` (usually :meth:`RewardScorer.score`)."""

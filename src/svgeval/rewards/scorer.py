@@ -1,11 +1,13 @@
 """Batched reward computation: extract, render in isolated workers, compare, combine.
 
-:class:`RewardScorer` turns (completion, reference, task) triples into :class:`RewardResult`
-values following a :class:`~svgeval.rewards.presets.RewardPreset`. Renders go through
-:func:`svgeval.svg.batch.render_many`, so they run in worker processes behind the sanitiser with
-the time and memory limits of evaluation; reference renders are kept in memory, compressed and
-bounded in bytes (:class:`~svgeval.svg.render_memo.RenderMemo`, least recently used evicted
-first), so the 8 rollouts of a prompt render their reference once.
+:class:`RewardScorer` turns (completion, reference, task, caption) rows into
+:class:`RewardResult` values following a :class:`~svgeval.rewards.presets.RewardPreset`. Every
+render of a call is handed to the worker processes at once (behind the sanitiser, with the time
+and memory limits of evaluation), and the rows are scored in order as their renders come back,
+the model terms in batches while the next renders are drawn (:mod:`svgeval.rewards.pipeline`).
+Reference renders are kept in memory, compressed and bounded in bytes
+(:class:`~svgeval.svg.render_memo.RenderMemo`, least recently used evicted first), so the 8
+rollouts of a prompt render their reference once.
 
 A scorer is checked when it is built (:mod:`svgeval.rewards.availability`): the packages and
 weights its components need, and one tiny render through its workers; what is missing raises
@@ -17,23 +19,29 @@ own. A scorer may be called from several threads at once (the reward server does
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
-import threading
-import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from concurrent.futures import Future
+from dataclasses import replace
 from types import TracebackType
 
 import numpy as np
 from typing_extensions import Self
 
-from svgeval.rewards import components as comp
+from svgeval.rewards import model_terms
 from svgeval.rewards.availability import RewardUnavailable, check_packages, check_weights
-from svgeval.rewards.presets import PRESETS, RewardPreset, get_reward_preset
-from svgeval.svg.batch import Rendered, render_many
+from svgeval.rewards.pipeline import RewardResult, Row, score_rows
+from svgeval.rewards.presets import (
+    TASK_PRESETS,
+    RewardPreset,
+    get_reward_preset,
+    passes_gate,
+)
+from svgeval.svg.batch import Rendered
 from svgeval.svg.extract import extract_svg
 from svgeval.svg.isolation import DEFAULT_TIMEOUT_S, Renderer, RenderFunction
-from svgeval.svg.render import RenderFailure, RenderSpec, render_svg_uint8
+from svgeval.svg.render import RenderSpec, render_svg_uint8
 from svgeval.svg.render_memo import RenderMemo, render_key
 
 TASK_ALIASES = {"svg_editing": "edit", "editing": "edit", "caption": "captioning",
@@ -49,28 +57,20 @@ PROBE_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8">'
 """Drawn through the workers to check that they render: every pixel must come out red."""
 
 
-@dataclass(frozen=True)
-class RewardResult:
-    """One completion's reward, its components (each in [0, 1]) and why it was penalised."""
-
-    reward: float | None
-    """In [penalty, 1]; None when the reference itself cannot be scored (not the model's
-    fault; TRL ignores None rewards)."""
-    components: Mapping[str, float] = field(default_factory=dict)
-    failure: str | None = None
-    """``no_svg``, ``empty``, ``blank``, a render failure tag (``rejected:...``, ``timeout``,
-    ``crash``, ...) or ``reference:<tag>``."""
-
-
 class RewardScorer:
     """Scores batches with one preset, or with the preset named by each row's task.
 
-    ``preset="by_task"`` picks each row's preset from its ``task`` (``TASK_ALIASES`` apply);
-    ``weights`` and ``penalty`` override the preset's. ``cache_bytes`` bounds the reference
-    renders kept in memory. Building it checks what its presets need (``by_task``: every preset's
-    packages and shipped weights; the BGE-M3 weights, a download, load at the first captioning
-    row) and raises :class:`RewardUnavailable` with one line when something is missing. Use as a
-    context manager, or call :meth:`close` (the render workers are shared by every call).
+    ``preset="by_task"`` picks each row's preset from its ``task`` among
+    :data:`~svgeval.rewards.presets.TASK_PRESETS` (``TASK_ALIASES`` apply); ``weights`` and
+    ``penalty`` override the preset's. ``model_paths`` gives local weights by model family
+    (``dreamsim``, ``clip``, ``dino``, ``hps``, ``lpips``, ``bge``; ``bge_model_path`` is the
+    same as ``model_paths={"bge": ...}``); ``device`` is where the model terms run (default:
+    the GPU when there is one) and ``model_batch`` how many rows each forward pass takes.
+    ``cache_bytes`` bounds the reference renders kept in memory. Building it checks what its
+    presets need (``by_task``: every task preset's packages and shipped weights; the BGE-M3
+    weights, a download, load at the first captioning row) and raises
+    :class:`RewardUnavailable` with one line when something is missing. Use as a context
+    manager, or call :meth:`close` (the render workers are shared by every call).
     """
 
     def __init__(
@@ -84,21 +84,22 @@ class RewardScorer:
         render_function: RenderFunction = render_svg_uint8,
         renderer: Renderer | None = None,
         bge_model_path: str | None = None,
+        model_paths: Mapping[str, str] | None = None,
+        device: str | None = None,
+        model_batch: int = 32,
         cache_bytes: int = DEFAULT_REFERENCE_CACHE_BYTES,
     ) -> None:
         self.preset_name = preset if isinstance(preset, str) else preset.name
         self._fixed = None if preset == "by_task" else self._adjust(preset, weights, penalty)
         self._weights, self._penalty = weights, penalty
-        self._bge_model_path = bge_model_path
+        paths = {**(model_paths or {}), **({"bge": bge_model_path} if bge_model_path else {})}
+        self._paths, self._device, self.model_batch = paths, device, model_batch
         self._check_presets()
         self._renderer_name = getattr(render_function, "__name__", "render")
         self._own_renderer = renderer is None
         self.renderer = renderer or Renderer(workers, timeout_s, render_function=render_function)
         self.references = RenderMemo(cache_bytes)
         """Reference renders kept in memory (compressed, bounded in bytes, LRU)."""
-        self._lock = threading.Lock()
-        self.render_seconds = 0.0
-        """Wall time spent waiting for renders, summed over calls (for profiling)."""
         problem = None if _in_a_child_process() else self.check_render()
         if problem is not None:
             self.close()
@@ -118,14 +119,19 @@ class RewardScorer:
         """Raise :class:`RewardUnavailable` now for what the presets need and is missing."""
         if self._fixed is not None:
             check_packages(self._fixed, f"preset {self._fixed.name!r}")
-            check_weights(self._fixed, f"preset {self._fixed.name!r}", bge=True,
-                          bge_model_path=self._bge_model_path)
+            check_weights(self._fixed, f"preset {self._fixed.name!r}",
+                          self.model_settings(self._fixed), bge=True)
             return
-        for name in PRESETS:
+        for name in TASK_PRESETS:
             preset = self._adjust(name, self._weights, self._penalty)
             label = f"preset 'by_task' (rows of task {name!r})"
             check_packages(preset, label)
-            check_weights(preset, label, bge=False)
+            check_weights(preset, label, self.model_settings(preset), bge=False)
+
+    def model_settings(self, preset: RewardPreset) -> model_terms.ModelSettings:
+        """The weights, device and batch size of ``preset``'s model terms."""
+        return model_terms.ModelSettings(preset.models, self._paths, self._device,
+                                         self.model_batch)
 
     def check_render(self) -> str | None:
         """Draw :data:`PROBE_SVG` in a worker: None when it comes out red, else why not."""
@@ -145,11 +151,11 @@ class RewardScorer:
         """The preset that scores a row of ``task``."""
         if self._fixed is not None:
             return self._fixed
-        known = ", ".join(sorted({*PRESETS, *TASK_ALIASES}))
+        known = ", ".join(sorted({*TASK_PRESETS, *TASK_ALIASES}))
         if task is None:
             raise ValueError(f"missing: preset 'by_task' needs every row's task (one of {known})")
         name = TASK_ALIASES.get(task, task)
-        if name not in PRESETS:
+        if name not in TASK_PRESETS:
             raise ValueError(f"unknown task {task!r}; known: {known}")
         return self._adjust(name, self._weights, self._penalty)
 
@@ -158,22 +164,26 @@ class RewardScorer:
         completions: Sequence[str],
         references: Sequence[str],
         tasks: Sequence[str | None] | None = None,
+        captions: Sequence[str] | None = None,
     ) -> list[RewardResult]:
-        """Score each (completion, reference) pair; results keep the input order."""
+        """Score each (completion, reference) pair; results keep the input order. ``captions``
+        (the prompts' texts) are what the caption terms (``clip_text``, ``hps``) compare the
+        render with."""
         if len(completions) != len(references):
             raise ValueError(f"{len(completions)} completions but {len(references)} references")
         rows = list(tasks) if tasks is not None else [None] * len(completions)
+        texts = list(captions) if captions is not None else [""] * len(completions)
         presets = [self.preset_for(t) for t in rows]
         results: list[RewardResult | None] = [None] * len(completions)
         for preset in {p.name: p for p in presets}.values():
             index = [i for i, p in enumerate(presets) if p.name == preset.name]
             preds = [completions[i] for i in index]
             refs = [references[i] for i in index]
-            scored = (self._score_text if preset.kind == "text" else self._score_svg)(
-                preset, preds, refs)
+            scored = (self._score_text(preset, preds, refs) if preset.kind == "text" else
+                      self._score_svg(preset, preds, refs, [texts[i] for i in index]))
             for i, result in zip(index, scored):
                 results[i] = result
-        return [r for r in results if r is not None]
+        return [r if r is not None else RewardResult(None) for r in results]
 
     def _score_text(self, preset: RewardPreset, preds: list[str],
                     refs: list[str]) -> list[RewardResult]:
@@ -182,72 +192,53 @@ class RewardScorer:
         values: dict[str, list[float]] = {}
         vrefs, vpreds = [refs[i] for i in valid], [texts[i] for i in valid]
         if "bge" in preset.active():
-            values["bge"] = comp.bge_similarity(vrefs, vpreds, self._bge_model_path)
+            values["bge"] = model_terms.bge_similarity(vrefs, vpreds, self._paths.get("bge"))
         if "rouge" in preset.active():
-            values["rouge"] = comp.rouge_similarity(vrefs, vpreds)
+            values["rouge"] = model_terms.rouge_similarity(vrefs, vpreds)
         out = [RewardResult(preset.penalty, {}, "empty") for _ in preds]
         for j, i in enumerate(valid):
-            out[i] = _combine(preset, {name: v[j] for name, v in values.items()})
+            components = {name: v[j] for name, v in values.items()}
+            out[i] = RewardResult(preset.combined(components), components)
         return out
 
-    def _score_svg(self, preset: RewardPreset, preds: list[str],
-                   refs: list[str]) -> list[RewardResult]:
+    def _score_svg(self, preset: RewardPreset, preds: list[str], refs: list[str],
+                   captions: list[str]) -> list[RewardResult]:
+        """Hand every render to the workers, then score the rows as they come back."""
         spec = RenderSpec.square(preset.render_size)
-        extracted = [extract_svg(p).svg for p in preds]
-        ref_svgs = [extract_svg(r).svg or r for r in refs]
-        ref_images = self._reference_renders(ref_svgs, spec)
-        todo = [i for i, s in enumerate(extracted) if s is not None]
-        rendered = self._render([extracted[i] or "" for i in todo], spec)
-        pred_images: dict[int, Rendered] = dict(zip(todo, rendered))
-        out: list[RewardResult] = []
-        pairs: list[tuple[int, np.ndarray, np.ndarray]] = []
-        for i, ref_image in enumerate(ref_images):
-            image = pred_images.get(i)
-            failure = _failure(image, "no_svg") or None
-            if isinstance(ref_image, RenderFailure):
-                out.append(RewardResult(None, {}, f"reference:{ref_image.tag}"))
-            elif failure:
-                out.append(RewardResult(preset.penalty, {}, failure))
-            else:
-                assert isinstance(image, np.ndarray)
-                pairs.append((i, image, ref_image))
-                out.append(RewardResult(None))
-        lpips = (comp.lpips_similarity([p[1] for p in pairs], [p[2] for p in pairs],
-                                       preset.lpips_net)
-                 if "lpips" in preset.active() and pairs else [])
-        for j, (i, image, ref_image) in enumerate(pairs):
-            values = {"pixel": comp.pixel_similarity(image, ref_image),
-                      "edge": comp.edge_similarity(image, ref_image),
-                      "length": comp.length_reward(extracted[i] or "", ref_svgs[i])}
-            if lpips:
-                values["lpips"] = lpips[j]
-            out[i] = _combine(preset, {k: v for k, v in values.items() if k in preset.active()})
-        return out
+        gated = [passes_gate(preset.gate, p) for p in preds]
+        extracted = [extract_svg(p).svg if ok else None for p, ok in zip(preds, gated)]
+        distinct = {r: extract_svg(r).svg or r for r in dict.fromkeys(refs)}  # once per prompt
+        ref_svgs = [distinct[r] for r in refs]
+        key_of = {r: render_key(svg, spec, self._renderer_name) for r, svg in distinct.items()}
+        keys = [key_of[r] for r in refs]
+        reference_renders = self._reference_renders(dict(zip(keys, ref_svgs)), spec)
+        rows = [Row(self.renderer.submit(svg, spec) if svg is not None else None,
+                    reference_renders[key], key, svg or "", ref_svg, caption,
+                    None if ok else "format")
+                for svg, ok, key, ref_svg, caption in zip(extracted, gated, keys, ref_svgs,
+                                                           captions)]
+        return score_rows(preset, rows, self.model_settings(preset), self.model_batch)
 
-    def _render(self, svgs: list[str], spec: RenderSpec) -> list[Rendered]:
-        started = time.perf_counter()
-        try:
-            return render_many(self.renderer, svgs, spec)
-        finally:
-            with self._lock:
-                self.render_seconds += time.perf_counter() - started
-
-    def _reference_renders(self, svgs: list[str], spec: RenderSpec) -> list[Rendered]:
-        """Each reference's render: kept in memory, else drawn (and kept if it rendered; a
-        failure is drawn again next time, since a timeout can depend on the machine's load)."""
-        keys = [render_key(s, spec, self._renderer_name) for s in svgs]
-        found: dict[str, Rendered] = {}
-        for key in dict.fromkeys(keys):
+    def _reference_renders(self, svgs: Mapping[str, str],
+                           spec: RenderSpec) -> dict[str, Future[Rendered]]:
+        """Each distinct reference's render by key: kept in memory, else drawn (and kept once
+        it rendered; a failure is drawn again next time, since a timeout can depend on the
+        machine's load)."""
+        out: dict[str, Future[Rendered]] = {}
+        for key, svg in svgs.items():
             kept = self.references.lookup(key)
             if kept is not None:
-                found[key] = kept
-        sources = dict(zip(keys, svgs))
-        missing = [k for k in dict.fromkeys(keys) if k not in found]
-        for key, image in zip(missing, self._render([sources[k] for k in missing], spec)):
-            found[key] = image
-            if isinstance(image, np.ndarray):
-                self.references.remember(key, image)
-        return [found[k] for k in keys]
+                out[key] = Future()
+                out[key].set_result(kept)
+                continue
+            out[key] = self.renderer.submit(svg, spec)
+            out[key].add_done_callback(functools.partial(self._remember, key))
+        return out
+
+    def _remember(self, key: str, done: Future[Rendered]) -> None:
+        image = done.result() if done.exception() is None else None
+        if isinstance(image, np.ndarray):
+            self.references.remember(key, image)
 
     def close(self) -> None:
         if self._own_renderer:
@@ -266,19 +257,3 @@ def _in_a_child_process() -> bool:
     main module (``_inheriting``: multiprocessing's own flag for that phase)."""
     return (multiprocessing.parent_process() is not None
             or bool(getattr(multiprocessing.current_process(), "_inheriting", False)))
-
-
-def _failure(image: Rendered | None, missing: str) -> str | None:
-    if image is None:
-        return missing
-    if isinstance(image, RenderFailure):
-        return image.tag
-    flat = image.reshape(-1, image.shape[-1])
-    return "blank" if bool(np.all(flat == flat[0])) else None
-
-
-def _combine(preset: RewardPreset, values: Mapping[str, float]) -> RewardResult:
-    """``R = sum_c w_c r_c / sum_c w_c`` over the preset's active components."""
-    weights = {c: preset.weights[c] for c in preset.active()}
-    reward = sum(weights[c] * values[c] for c in weights) / sum(weights.values())
-    return RewardResult(float(min(max(reward, 0.0), 1.0)), dict(values))

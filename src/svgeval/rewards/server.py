@@ -39,8 +39,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from svgeval.metrics.registry import MetricUnavailable
 from svgeval.rewards.fair import FairScorer
+from svgeval.rewards.pipeline import RewardResult
 from svgeval.rewards.presets import RewardPreset
-from svgeval.rewards.scorer import RewardResult
 
 JSON_TYPE = b"application/json"
 REQUEST_SHAPE = '{"items": [{"prompt", "completion", "reference", "task"}, ...]}'

@@ -7,6 +7,9 @@ TRL calls a reward function with keyword arguments ``prompts``, ``completions`` 
 conversations whose last message holds the text), ``completion_ids`` and every other dataset
 column, one value per completion. The reference is read from the ``reference`` column (change it
 with ``reference_column``) and, with the ``by_task`` preset, each row's preset from ``task``.
+Terms that compare the render with a caption (``clip_text``, ``hps``) read it from the
+``caption`` column (``caption_column``), else from the prompt (its text, or the last message of
+a conversation).
 """
 
 from __future__ import annotations
@@ -14,8 +17,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from svgeval.rewards.pipeline import RewardResult
 from svgeval.rewards.presets import RewardPreset
-from svgeval.rewards.scorer import RewardResult, RewardScorer
+from svgeval.rewards.scorer import RewardScorer
 from svgeval.svg.forkserver import DEFAULT_RENDERER
 
 
@@ -36,11 +40,11 @@ class SvgReward:
     """A TRL reward function backed by a :class:`RewardScorer` (see :func:`svg_reward`)."""
 
     def __init__(self, scorer: RewardScorer, reference_column: str, task_column: str,
-                 components: bool) -> None:
+                 caption_column: str = "caption") -> None:
         self.scorer = scorer
         self.reference_column = reference_column
         self.task_column = task_column
-        self.components = components
+        self.caption_column = caption_column
         self.__name__ = f"svg_reward_{scorer.preset_name}"
         self.last_results: list[RewardResult] = []
         """The full results (components, failures) of the latest call."""
@@ -52,8 +56,11 @@ class SvgReward:
                            f"(columns: {sorted(columns)})")
         references = [str(r) for r in columns[self.reference_column]]
         tasks = columns.get(self.task_column)
+        captions = columns.get(self.caption_column, prompts)
         results = self.scorer.score([completion_text(c) for c in completions], references,
-                                    list(tasks) if tasks is not None else None)
+                                    list(tasks) if tasks is not None else None,
+                                    [completion_text(c) for c in captions]
+                                    if captions is not None else None)
         self.last_results = results
         return [r.reward for r in results]
 
@@ -71,11 +78,12 @@ def svg_reward(
     workers: int | None = None,
     timeout_s: float = 10.0,
     renderer: str = DEFAULT_RENDERER,
-    return_components: bool = False,
+    caption_column: str = "caption",
     **scorer_options: Any,
 ) -> SvgReward:
-    """A TRL reward function for ``preset`` (``text2svg``, ``img2svg``, ``sketch2svg``,
-    ``edit``, ``fast``, ``captioning``, ``captioning-rouge`` or ``by_task``).
+    """A TRL reward function for ``preset`` (one of :data:`~svgeval.rewards.presets.PRESETS`:
+    ``text2svg``, ``img2svg``, ``sketch2svg``, ``edit``, ``fast``, ``rlrf``, ``rlrf-server``,
+    ``reason-svg``, ``sgp-rl``, ``captioning``, ``captioning-rouge``; or ``by_task``).
 
     Rewards lie in [penalty, 1] (see :mod:`svgeval.rewards.presets`); a reference that cannot be
     rendered gives None. Renders run in ``workers`` isolated processes with a ``timeout_s``
@@ -90,4 +98,4 @@ def svg_reward(
     scorer = RewardScorer(preset, weights=weights, penalty=penalty, workers=workers,
                           timeout_s=timeout_s, render_function=render_function(renderer),
                           **scorer_options)
-    return SvgReward(scorer, reference_column, task_column, return_components)
+    return SvgReward(scorer, reference_column, task_column, caption_column)

@@ -29,10 +29,11 @@ from svgeval.svg.forkserver import DEFAULT_RENDERER, RENDERER_PRELOAD
 from svgeval.svg.isolation import DEFAULT_TIMEOUT_S, Renderer, RenderFunction
 from svgeval.svg.render import RenderSpec, render_svg_uint8
 from svgeval.svg.render_cache import RenderCache
-from svgeval.svg.sanitize import DEFAULT_LIMITS, SvgLimits, check_svg
+from svgeval.svg.sanitize import DEFAULT_LIMITS, SvgLimits, checked_tree
 
 if TYPE_CHECKING:
     import skia
+    from lxml import etree
     from PIL import Image
 
 RENDERERS = tuple(RENDERER_PRELOAD)
@@ -58,8 +59,7 @@ def render_svg_uint8_resvg(
     """Render with resvg to ``uint8`` RGB (H, W, 3), or RGBA without background."""
     from PIL import Image, ImageColor
 
-    data = check_svg(svg, limits)
-    text = _square_view_box(data, spec)
+    text = _square_view_box(checked_tree(svg, limits)[1], spec)
     image = _resvg_png(text, spec, width=spec.width)
     if image.height > spec.height:
         image = _resvg_png(text, spec, height=spec.height)
@@ -73,26 +73,24 @@ def render_svg_uint8_resvg(
     return pixels if spec.background is None else np.ascontiguousarray(pixels[..., :3])
 
 
-def _square_view_box(data: bytes, spec: RenderSpec) -> str:
+def _square_view_box(root: etree._Element, spec: RenderSpec) -> str:
     """Widen the viewBox to the output's aspect ratio, centred, and drop width and height.
 
     CairoSVG fits the viewBox into the output (``xMidYMid meet``) and draws what lies outside
     it in the margins; resvg would size its canvas to the viewBox and clip. A viewBox
     ``(x, y, w, h)`` with scale ``s = min(W / w, H / h)`` becomes ``(x - (W/s - w) / 2,
-    y - (H/s - h) / 2, W/s, H/s)``, which draws the same pixels as CairoSVG.
+    y - (H/s - h) / 2, W/s, H/s)``, which draws the same pixels as CairoSVG. ``root`` is the
+    tree :func:`~svgeval.svg.sanitize.checked_tree` parsed (changed in place).
     """
     from lxml import etree
 
-    from svgeval.svg.sanitize import _parser
-
-    root = etree.fromstring(data, _parser())
     parts = (root.get("viewBox") or "").replace(",", " ").split()
     try:
         x, y, w, h = (float(v) for v in parts)
     except ValueError:
-        return data.decode("utf-8", "replace")
+        return str(etree.tostring(root, encoding="unicode"))
     if w <= 0 or h <= 0:
-        return data.decode("utf-8", "replace")
+        return str(etree.tostring(root, encoding="unicode"))
     scale = min(spec.width / w, spec.height / h)
     width, height = spec.width / scale, spec.height / scale
     box = (x - (width - w) / 2, y - (height - h) / 2, width, height)
@@ -124,11 +122,18 @@ def render_svg_uint8_skia(
     """
     import skia
 
-    surface = _skia_surface(check_svg(svg, limits), spec)
-    premultiplied = surface.toarray(colorType=skia.kRGBA_8888_ColorType,
-                                    alphaType=skia.kUnpremul_AlphaType)
-    pixels = np.ascontiguousarray(premultiplied, dtype=np.uint8)
-    return pixels if spec.background is None else np.ascontiguousarray(pixels[..., :3])
+    root = checked_tree(svg, limits)[1]
+    if spec.background is None:  # transparent: read back unpremultiplied, as CairoSVG writes
+        surface = _skia_surface(root, spec)
+        pixels = surface.toarray(colorType=skia.kRGBA_8888_ColorType,
+                                 alphaType=skia.kUnpremul_AlphaType)
+        return np.ascontiguousarray(pixels, dtype=np.uint8)
+    # on an opaque background premultiplied and straight colours are the same: skia draws
+    # straight into the array in its native BGRA order (RGBA order blends a few values 1-3
+    # apart), read back as RGB with one copy
+    pixels = np.empty((spec.height, spec.width, 4), np.uint8)
+    _skia_surface(root, spec, pixels=pixels)
+    return np.ascontiguousarray(pixels[..., 2::-1])
 
 
 def render_coverage_skia(
@@ -152,10 +157,14 @@ def render_coverage_skia(
     import skia
 
     if checked:
-        data = svg.encode() if isinstance(svg, str) else svg
+        from lxml import etree
+
+        from svgeval.svg.sanitize import _parser
+
+        root = etree.fromstring(svg.encode() if isinstance(svg, str) else svg, _parser())
     else:
-        data = check_svg(svg, limits)
-    surface = _skia_surface(data, RenderSpec(size[0], size[1], background=None),
+        root = checked_tree(svg, limits)[1]
+    surface = _skia_surface(root, RenderSpec(size[0], size[1], background=None),
                             rows_per_pixel=_COVERAGE_ROWS, alpha_only=True)
     tall = surface.toarray(colorType=skia.kAlpha_8_ColorType)
     covered: NDArray[np.bool_] = tall.reshape(size[1], _COVERAGE_ROWS, size[0]).max(axis=1) > 0
@@ -166,22 +175,28 @@ _COVERAGE_ROWS = 4
 """Rows drawn per pixel row by :func:`render_coverage_skia`."""
 
 
-def _skia_surface(data: bytes, spec: RenderSpec, rows_per_pixel: int = 1,
-                  alpha_only: bool = False) -> skia.Surface:
-    """SVG ``data`` that passed :func:`check_svg`, drawn by skia on a ``spec``-sized raster
-    surface (see :func:`render_svg_uint8_skia`), or one ``rows_per_pixel`` times taller with
-    the drawing stretched to fill it; an 8-bit alpha surface with ``alpha_only`` (no colour is
-    drawn: ``spec`` must have no background)."""
+def _skia_surface(root: etree._Element, spec: RenderSpec, rows_per_pixel: int = 1,
+                  alpha_only: bool = False, pixels: NDArray[np.uint8] | None = None
+                  ) -> skia.Surface:
+    """The tree of an SVG that passed :func:`check_svg`, drawn by skia on a ``spec``-sized
+    raster surface (see :func:`render_svg_uint8_skia`), or one ``rows_per_pixel`` times taller
+    with the drawing stretched to fill it; an 8-bit alpha surface with ``alpha_only`` (no colour
+    is drawn: ``spec`` must have no background); drawn into ``pixels`` (H, W, 4), premultiplied
+    BGRA, when given."""
     import skia
     from PIL import ImageColor
 
-    text = _square_view_box(data, spec).encode()
+    text = _square_view_box(root, spec).encode()
     dom = skia.SVGDOM.MakeFromStream(skia.MemoryStream(text))  # reads ``text`` without a copy
     if dom is None:
         raise ValueError("skia could not read the SVG")
     height = spec.height * rows_per_pixel
-    surface = (skia.Surface.MakeRaster(skia.ImageInfo.MakeA8(spec.width, height)) if alpha_only
-               else skia.Surface(spec.width, height))
+    if pixels is not None:
+        surface = skia.Surface(pixels, skia.kBGRA_8888_ColorType, skia.kPremul_AlphaType)
+    elif alpha_only:
+        surface = skia.Surface.MakeRaster(skia.ImageInfo.MakeA8(spec.width, height))
+    else:
+        surface = skia.Surface(spec.width, height)
     canvas = surface.getCanvas()
     if spec.background is None:
         canvas.clear(skia.ColorTRANSPARENT)

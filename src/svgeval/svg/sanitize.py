@@ -107,13 +107,34 @@ def check_svg(svg: str | bytes, limits: SvgLimits = DEFAULT_LIMITS) -> bytes:
 
     Raises :class:`SvgRejected` if the code is unsafe, malformed or over the limits.
     """
+    return checked_tree(svg, limits)[0]
+
+
+def checked_tree(svg: str | bytes, limits: SvgLimits = DEFAULT_LIMITS) -> tuple[
+        bytes, etree._Element]:
+    """:func:`check_svg`'s bytes and the tree it parsed (a renderer that rewrites the document,
+    such as the viewBox fitting of :mod:`svgeval.svg.render_fast`, need not parse it again)."""
     data = svg.encode("utf-8") if isinstance(svg, str) else bytes(svg)
-    _checked_size(data, limits)
-    return data
+    root, _ = _checked(data, limits)
+    return data, root
 
 
 def _checked_size(data: bytes, limits: SvgLimits) -> int:
     """Check a document as :func:`check_svg` does and return its :func:`expanded_size`."""
+    return _checked(data, limits)[1]
+
+
+def _may_reference(data: bytes) -> bool:
+    """False when ``data`` cannot hold a reference of any kind: no ``href`` attribute, no CSS
+    ``url(``, no backslash (a CSS escape can spell ``url``) and no character reference (an
+    attribute value's ``&#114;`` is an ``r`` once parsed). Such a document draws each of its
+    nodes once, so its :func:`expanded_size` is its node count."""
+    lowered = data.lower()
+    return b"href" in lowered or b"url(" in lowered or b"\\" in data or b"&#" in data
+
+
+def _checked(data: bytes, limits: SvgLimits) -> tuple[etree._Element, int]:
+    """Check a document as :func:`check_svg` does: its tree and :func:`expanded_size`."""
     if len(data) > limits.max_bytes:
         raise SvgRejected("too_large", f"{len(data)} bytes, limit {limits.max_bytes}")
     try:
@@ -128,11 +149,16 @@ def _checked_size(data: bytes, limits: SvgLimits) -> int:
         raise SvgRejected("malformed_xml", str(err)) from None
     if not isinstance(root.tag, str) or etree.QName(root).localname != "svg":
         raise SvgRejected("not_svg", f"root element is <{root.tag}>, not <svg>")
-    _check_tree(root, limits)
-    return expanded_size(root, limits)
+    nodes = _check_tree(root, limits)
+    if _may_reference(data):
+        return root, expanded_size(root, limits)
+    if nodes > limits.max_expanded_nodes:
+        raise _over_budget(limits.max_expanded_nodes)
+    return root, nodes
 
 
-def _check_tree(root: etree._Element, limits: SvgLimits) -> None:
+def _check_tree(root: etree._Element, limits: SvgLimits) -> int:
+    """Check every node of ``root`` (module doc); the number of nodes, comments included."""
     count = 0
     stack: list[tuple[etree._Element, int]] = [(root, 1)]
     while stack:
@@ -156,6 +182,7 @@ def _check_tree(root: etree._Element, limits: SvgLimits) -> None:
         if name == "style":
             _check_css("".join(element.itertext()), name)
         stack.extend((child, depth + 1) for child in element)
+    return count
 
 
 def _is_href(attribute: str) -> bool:

@@ -1,0 +1,80 @@
+"""The floor under a reward call: the same renders by a plain loop, one process per core.
+
+    python bench/reward_floor.py DATA RENDERER    # prints the floor's wall time for one GRPO step
+
+The renders are those one reward call of ``bench_rewards.py`` draws: every completion that holds
+an SVG and each distinct reference, at the preset's 128 px on white. Each of ``os.cpu_count()``
+processes, started and warmed up before the clock starts, draws its share in a plain loop with
+the renderer's own calls and nothing else: no sanitiser, no viewBox fitting, no isolation, no
+scoring, no pixels sent back (skia: ``SVGDOM`` drawn on a raster surface and read back as an
+array; CairoSVG: its parser and cairo surface, read back as an array, no PNG written).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+SIZE = 128
+
+
+def draw_skia(svg: str) -> np.ndarray:
+    """skia's own render of ``svg`` at SIZE px on white, fitted as skia fits a container."""
+    import skia
+
+    dom = skia.SVGDOM.MakeFromStream(skia.MemoryStream(svg.encode()))
+    surface = skia.Surface(SIZE, SIZE)
+    canvas = surface.getCanvas()
+    canvas.clear(skia.ColorWHITE)
+    if dom is not None:
+        dom.setContainerSize(skia.Size(SIZE, SIZE))
+        dom.render(canvas)
+    return np.asarray(surface.toarray())
+
+
+def draw_cairosvg(svg: str) -> np.ndarray:
+    """CairoSVG's own render of ``svg`` at SIZE px on white, pixels read from its surface."""
+    import cairosvg.parser
+    import cairosvg.surface
+
+    tree = cairosvg.parser.Tree(bytestring=svg.encode())
+    surface = cairosvg.surface.PNGSurface(tree, None, 96, output_width=SIZE, output_height=SIZE,
+                                          background_color="white")
+    surface.cairo.flush()
+    pixels = np.frombuffer(surface.cairo.get_data(), np.uint8).copy()
+    surface.finish()
+    return pixels
+
+
+def draw_all(renderer: str, svgs: list[str]) -> int:
+    """Draw each SVG (a plain loop); the number drawn (a failure counts as drawn)."""
+    draw = draw_skia if renderer == "skia" else draw_cairosvg
+    for svg in svgs:
+        try:
+            draw(svg)
+        except Exception:  # noqa: BLE001, S112 - a failed render still took its time
+            continue
+    return len(svgs)
+
+
+def floor_seconds(renderer: str, svgs: list[str], processes: int | None = None) -> float:
+    """Wall time of drawing ``svgs`` split evenly over ``processes`` warm processes."""
+    count = processes or os.cpu_count() or 1
+    shares = [svgs[i::count] for i in range(count)]
+    with ProcessPoolExecutor(count) as pool:
+        list(pool.map(draw_all, [renderer] * count, [svgs[:2]] * count))  # import, warm up
+        started = time.perf_counter()
+        list(pool.map(draw_all, [renderer] * count, shares))
+        return time.perf_counter() - started
+
+
+if __name__ == "__main__":
+    from bench_rewards import step_renders
+
+    drawn = step_renders(Path(sys.argv[1]))
+    print(f"{len(drawn)} renders, {floor_seconds(sys.argv[2], drawn):.3f} s")

@@ -1,0 +1,134 @@
+"""Scoring renders as they arrive, with the model terms batched behind them.
+
+The scorer hands every render of a call to the render workers at once and then walks the rows
+in order: each row waits only for its own renders, so the main process scores row ``k`` (its
+image terms at once, its model terms with the next ``batch - 1`` rows) while the workers draw
+the rows after it. A model term therefore runs on one batch of renders while the next batch is
+being drawn, on the GPU when there is one. Results are the same as scoring every row after all
+renders are done, in the same order (``tests/rewards/test_pipeline.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from svgeval.rewards.model_terms import MODEL_TERMS, ModelSettings
+from svgeval.rewards.presets import RewardPreset
+from svgeval.rewards.terms import TERMS
+from svgeval.svg.batch import Rendered
+from svgeval.svg.render import RenderFailure
+
+
+@dataclass(frozen=True)
+class RewardResult:
+    """One completion's reward, its components and why it was penalised."""
+
+    reward: float | None
+    """In the preset's bounds, or its penalty; None when the reference itself cannot be scored
+    (not the model's fault; TRL ignores None rewards)."""
+    components: Mapping[str, float] = field(default_factory=dict)
+    failure: str | None = None
+    """``no_svg``, ``format``, ``empty``, ``blank``, a render failure tag (``rejected:...``,
+    ``timeout``, ``crash``, ...) or ``reference:<tag>``."""
+
+
+@dataclass(frozen=True)
+class Row:
+    """One completion to score: its render (None: no SVG to draw, see ``failure``), its
+    reference's render and key, both codes and the prompt's caption."""
+
+    prediction: Future[Rendered] | None
+    reference: Future[Rendered]
+    reference_key: str
+    code: str
+    reference_code: str
+    caption: str = ""
+    failure: str | None = None
+
+
+@dataclass
+class _Scored:
+    index: int
+    image: np.ndarray
+    reference: np.ndarray
+    caption: str
+    values: dict[str, float]
+
+
+def score_rows(preset: RewardPreset, rows: Sequence[Row], settings: ModelSettings,
+               batch: int = 32) -> list[RewardResult]:
+    """Each row's :class:`RewardResult` under ``preset``, in order (module docstring)."""
+    active = preset.active()
+    image_terms = [TERMS[c] for c in active if TERMS[c].kind == "image"]
+    code_terms = [TERMS[c] for c in active if TERMS[c].kind == "code"]
+    model_terms = [c for c in active if TERMS[c].kind == "model"]
+    prepared: dict[str, dict[str, Any]] = {}
+    results: list[RewardResult | None] = [None] * len(rows)
+    waiting: list[_Scored] = []
+    for index, row in enumerate(rows):
+        reference = row.reference.result()
+        if isinstance(reference, RenderFailure):
+            results[index] = RewardResult(None, {}, f"reference:{reference.tag}")
+            continue
+        image = row.prediction.result() if row.prediction is not None else None
+        failure = row.failure or _failure(image)
+        if failure is not None or not isinstance(image, np.ndarray):
+            results[index] = RewardResult(preset.penalty, {}, failure or "no_svg")
+            continue
+        features = prepared.get(row.reference_key)
+        if features is None:
+            features = {t.name: t.prepare(reference) for t in image_terms if t.prepare}
+            prepared[row.reference_key] = features
+        values = {t.name: t.compare(image, features[t.name]) for t in image_terms if t.compare}
+        values.update({t.name: t.code(row.code, row.reference_code)
+                       for t in code_terms if t.code})
+        if not model_terms:
+            results[index] = _combine(preset, values)
+            continue
+        waiting.append(_Scored(index, image, reference, row.caption, values))
+        if len(waiting) >= batch:
+            _run_models(preset, model_terms, waiting, settings, results)
+            waiting = []
+    _run_models(preset, model_terms, waiting, settings, results)
+    return [r if r is not None else RewardResult(None) for r in results]
+
+
+def _run_models(preset: RewardPreset, names: list[str], scored: list[_Scored],
+                settings: ModelSettings, results: list[RewardResult | None]) -> None:
+    """Compute the model terms of ``scored`` in one batch each and store their results."""
+    if not scored:
+        return
+    predictions = [s.image for s in scored]
+    references = [s.reference for s in scored]
+    captions = [s.caption for s in scored]
+    for name in names:
+        for item, value in zip(scored, MODEL_TERMS[name](predictions, references, captions,
+                                                         settings)):
+            item.values[name] = value
+    for item in scored:
+        results[item.index] = _combine(preset, item.values)
+
+
+def _failure(image: Rendered | None) -> str | None:
+    """Why a prediction's render is not scored: ``no_svg``, its render failure, or ``blank``
+    (every pixel the same)."""
+    if image is None:
+        return "no_svg"
+    if isinstance(image, RenderFailure):
+        return image.tag
+    raw = np.ascontiguousarray(image).tobytes()
+    pixel = raw[: image.shape[-1]]
+    return "blank" if raw == pixel * (len(raw) // len(pixel)) else None
+
+
+def _combine(preset: RewardPreset, values: Mapping[str, float]) -> RewardResult:
+    """The preset's ``R`` of ``values``, kept within its bounds (rounding)."""
+    low, high = preset.bounds()
+    reward = min(max(preset.combined(values), low), high)
+    ordered = {c: values[c] for c in preset.active()}
+    return RewardResult(float(reward), ordered)
