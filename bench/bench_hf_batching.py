@@ -43,12 +43,12 @@ import transformers
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from tiny_chat_models import END_ID, build_chat_llm
 
+from svgeval.builders.svgeditbench.builder import build_cases, write_release
 from svgeval.models import GenerationRequest, load_model
 from svgeval.models.hf import HFModel
 from svgeval.svg.demo_corpus import write_demo_corpus
 from svgeval.tasks.base import TaskOptions
 from svgeval.tasks.svgeditbench import SvgEditBench
-from svgeval.tasks.svgeditbench.builder import build_cases, write_release
 
 
 def prompts(scratch: Path) -> list[list[dict[str, Any]]]:

@@ -29,8 +29,8 @@ from common import svgeditbench_arguments
 
 from svgeval.rewards import RewardScorer
 from svgeval.svg.extract import extract_svg
-from svgeval.svg.render_fast import render_function
 from svgeval.svg.render_memo import RenderMemo
+from svgeval.svg.renderers import render_function
 
 PROMPTS, ROLLOUTS, SIZE = 168, 8, 128
 

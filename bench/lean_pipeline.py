@@ -39,7 +39,7 @@ def score_chunk(pairs: list[tuple[str, str]], renderer: str) -> list[float]:
     output is an original, drawn once per worker; each answer is drawn once."""
     from svgeval.metrics.pixel import mse
     from svgeval.svg.render import RenderSpec, to_float
-    from svgeval.svg.render_fast import render_function
+    from svgeval.svg.renderers import render_function
 
     draw, spec = render_function(renderer), RenderSpec.square(72)
 

@@ -130,8 +130,8 @@ def test_asking_for_one_task_imports_its_suite_alone() -> None:
 
 
 def test_svgeval_run_starts_without_the_other_commands() -> None:
-    code = ("import sys; sys.argv = ['svgeval', 'run', '--help']; from svgeval.launch import main\n"
+    code = ("import sys; sys.argv = ['svgeval', 'run', '--help']; from svgeval.cli.main import main\n"
             "try:\n    main()\nexcept SystemExit as done:\n    code = done.code\n"
-            "print(code, 'svgeval.cli' in sys.modules, 'svgeval.report.run_report' in sys.modules)")
+            "print(code, 'svgeval.cli.commands' in sys.modules, 'svgeval.report.run_report' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "--renderer" in out.stdout and out.stdout.split()[-3:] == ["0", "False", "False"]

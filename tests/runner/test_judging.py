@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from svgeval.messages import user_message
 from svgeval.models.base import Generation, GenerationRequest, Model, ModelError, ModelUnavailable
 from svgeval.runner.judging import Judge, Judging, judgment_cache, judgment_key
 from svgeval.runner.records import JudgeFailure, JudgmentRecord
@@ -17,7 +18,6 @@ from svgeval.runner.run_dir import read_records
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks.base import Sample, Score, Task, TaskOptions
 from svgeval.tasks.judge import JudgeRequest, parse_result_score
-from svgeval.tasks.messages import user_message
 
 
 class ScriptedJudge(Model):

@@ -11,7 +11,7 @@ from svgeval.runner.records import Settings
 from svgeval.runner.run_dir import RecordAppender
 from svgeval.svg.render import RenderSpec, render_svg_uint8
 from svgeval.svg.render_cache import RenderCache
-from svgeval.svg.render_fast import make_renderer, renderer_version
+from svgeval.svg.renderers import make_renderer, renderer_version
 
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><rect width="2" height="4"/></svg>'
 SPEC = RenderSpec.square(8)

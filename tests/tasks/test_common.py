@@ -7,7 +7,7 @@ import pytest
 
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec
-from svgeval.svg.render_fast import render_function
+from svgeval.svg.renderers import render_function
 from svgeval.tasks.base import BLANK_SVG, Score
 from svgeval.tasks.common import Drawing, ReferenceRenders, TwoReadings, unique_ids
 

@@ -17,9 +17,9 @@ from svgeval.models.replay import ReplayModel
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec
 from svgeval.tasks.base import Sample, TaskOptions
-from svgeval.tasks.vectorgym import generation
+from svgeval.tasks.vectorgym import image_tasks
 from svgeval.tasks.vectorgym.caption import VectorGymCaption
-from svgeval.tasks.vectorgym.generation import (
+from svgeval.tasks.vectorgym.image_tasks import (
     VectorGymEdit,
     VectorGymGenerationTask,
     VectorGymSketch,
@@ -39,7 +39,7 @@ def tiny_weights(monkeypatch: pytest.MonkeyPatch, tiny_dino_dir: Path, tiny_clip
     monkeypatch.setenv("SVGEVAL_BGE_M3_MODEL", str(tiny_text_encoder_dir))
     monkeypatch.delenv("SVGEVAL_LPIPS_MODEL", raising=False)
     # the real VGG at 384 px takes ~15 s per batch on two CPU cores: the tests resize to 64
-    monkeypatch.setattr(generation, "LPIPS_SIZE", 64)
+    monkeypatch.setattr(image_tasks, "LPIPS_SIZE", 64)
 
 
 def run(task: type, model: Any, data: Path, out: Path) -> dict[str, float]:

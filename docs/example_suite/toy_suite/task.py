@@ -7,12 +7,12 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
+from svgeval.messages import user_message
 from svgeval.metrics.presets import variant
 from svgeval.svg.extract import Extraction, extract_svg, extraction_rule
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
 from svgeval.tasks.base import Sample, Score, Task
-from svgeval.tasks.messages import user_message
 from toy_suite.metric import circle_error
 
 PROMPT = "Draw {count} circles. Answer with the SVG code between <answer> and </answer>."

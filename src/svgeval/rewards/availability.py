@@ -10,7 +10,7 @@ column of penalties. Each component needs:
 * ``bge``: torch and transformers (in the ``rewards`` extra), and the BGE-M3 weights, which no
   package ships: they come from the Hugging Face hub, its local cache, or a local path;
 * every SVG preset: a renderer whose package is installed (``skia`` and ``resvg`` are in the
-  ``fast`` extra), checked by :func:`svgeval.svg.render_fast.check_renderer`.
+  ``fast`` extra), checked by :func:`svgeval.svg.renderers.check_renderer`.
 
 :func:`check_packages` imports what the components need; :func:`check_weights` loads the
 weights by computing the component once on a tiny input, through the metric's own loading code

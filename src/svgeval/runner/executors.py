@@ -24,7 +24,7 @@ from svgeval.models.base import Model
 from svgeval.runner.metric_stage import MetricBackend, fill_batched_metrics, set_level_metrics
 from svgeval.runner.records import RecordKey, SampleRecord, Settings
 from svgeval.svg.isolation import Renderer, RenderWorkersLost
-from svgeval.svg.render_fast import make_renderer
+from svgeval.svg.renderers import make_renderer
 from svgeval.tasks.base import Failure, FailureKind, MetricContext, Sample, Score, Task
 
 EXECUTORS = ("local", "ray")

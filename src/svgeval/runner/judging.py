@@ -26,12 +26,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from svgeval.messages import has_images
 from svgeval.models.base import GenerationRequest, Model, ModelError, ModelUnavailable
 from svgeval.runner.records import JudgeFailure, JudgmentRecord, Timing, Usage, now
 from svgeval.runner.run_dir import RecordAppender
 from svgeval.tasks.base import Sample, Task
 from svgeval.tasks.judge import JudgeRequest
-from svgeval.tasks.messages import has_images
 
 NO_JUDGE = "needs a judge model: pass --judge MODEL (see docs/judges.md)"
 """Why judged metrics are not computed in a run without a judge."""

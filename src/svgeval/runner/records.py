@@ -102,7 +102,7 @@ class Settings(OmitsDefaults):
     render_timeout_s: float = 10.0
     """Wall-clock limit of one render."""
     renderer: str = DEFAULT_RENDERER
-    """Renderer of every render: cairosvg (the papers'), skia or resvg (svgeval.svg.render_fast)."""
+    """Renderer of every render: cairosvg (the papers'), skia or resvg (svgeval.svg.renderers)."""
     render_cache: str | None = None
     """Folder of the on-disk render cache (svgeval.svg.render_cache); None: no cache."""
     metric_batch_size: int = 32

@@ -22,13 +22,13 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
+from svgeval.messages import Message as Message  # noqa: PLC0414 (re-exported)
 from svgeval.metrics.registry import METRICS, MetricUnavailable
 from svgeval.svg.extract import Extraction
 from svgeval.svg.isolation import Renderer, RenderOutcome
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
 from svgeval.tasks.judge import JudgeRequest
-from svgeval.tasks.messages import Message as Message  # noqa: PLC0414 (re-exported)
 from svgeval.tasks.options import NoOptions, parse_options
 from svgeval.tasks.tables import PaperTable
 

@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from svgeval.tasks.messages import Message
+from svgeval.messages import Message
 
 RESULT_MARKER = re.compile(r"\[\s*RESULT\s*\]", re.IGNORECASE)
 """The marker that precedes the verdict."""

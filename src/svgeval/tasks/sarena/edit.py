@@ -4,7 +4,7 @@ Each ``Icon/edit/<type>.jsonl`` line asks for one edit of the SVG in its prompt;
 scripts (``metrics/inference/inference_edit.py``, VLMEvalKit ``SArena.build_prompt``) send the
 prompt turn followed by ``\\nOnly output the svg code, no other text.``. The ground truth is
 ``Icon/edit/data/<type>/images/<id>.png`` (and ``svg/<id>.svg``). Scored as image-to-SVG
-(:mod:`svgeval.tasks.sarena.generation`): DINO, LPIPS, SSIM, PSNR and token counts per type;
+(:mod:`svgeval.tasks.sarena.image_tasks`): DINO, LPIPS, SSIM, PSNR and token counts per type;
 the ``all`` group pools every sample, which is ``evaluate_edit.py``'s summary (its meters
 weight each type's mean by its sample count). ``--set edit=<type>`` keeps one type; ``all``
 runs every type the folder has.
@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
+from svgeval.messages import user_message
 from svgeval.tasks import register_task
-from svgeval.tasks.messages import user_message
 from svgeval.tasks.sarena import data
-from svgeval.tasks.sarena.generation import PIXEL_METRICS, ImageOptions, SArenaImageTask
+from svgeval.tasks.sarena.image_tasks import PIXEL_METRICS, ImageOptions, SArenaImageTask
 
 SUFFIX = "\nOnly output the svg code, no other text."
 _SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL | re.IGNORECASE)

@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
+from svgeval.messages import user_message
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
 from svgeval.tasks.base import Failure, FailureKind, Sample, Score
-from svgeval.tasks.messages import user_message
 from svgeval.tasks.sarena import data
 from svgeval.tasks.sarena.common import SArenaTask, extract_choice
 

@@ -36,6 +36,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
+from svgeval.messages import png_bytes, user_message
 from svgeval.metrics.clip import clip_score
 from svgeval.metrics.dino import dino
 from svgeval.metrics.fid import clip_fid, fid
@@ -49,7 +50,6 @@ from svgeval.tasks import register_task
 from svgeval.tasks.base import BatchItem, MetricContext, Sample, Score, distribution_metrics
 from svgeval.tasks.common import Drawing, ImageGenerationTask, TwoReadings
 from svgeval.tasks.data_files import MalformedData
-from svgeval.tasks.messages import png_bytes, user_message
 from svgeval.tasks.starvector.data import CAPTION_COLUMNS, BenchRow, load_rows
 
 RENDER = RenderSpec.square(512, background="white")

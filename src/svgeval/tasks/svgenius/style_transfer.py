@@ -31,6 +31,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel
 
+from svgeval.messages import png_bytes, user_message
 from svgeval.svg.extract import extract_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec
@@ -39,7 +40,6 @@ from svgeval.tasks.aggregate import Aggregate, mean_per_group
 from svgeval.tasks.base import Failure, FailureKind, RecordedAnswer, Sample, Score, TaskOptions
 from svgeval.tasks.common import ReferenceRenders
 from svgeval.tasks.judge import JudgeRequest, parse_result_choice, parse_result_score
-from svgeval.tasks.messages import png_bytes, user_message
 from svgeval.tasks.svgenius.code_task import SvgeniusCodeTask
 from svgeval.tasks.svgenius.data import SvgeniusEditingOptions, TaskFile
 from svgeval.tasks.svgenius.style_transfer_prompts import (

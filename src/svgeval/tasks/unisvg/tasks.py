@@ -28,6 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
+from svgeval.messages import user_message
 from svgeval.metrics.clip import clip_image_score
 from svgeval.metrics.lpips import lpips
 from svgeval.metrics.pixel import psnr, ssim
@@ -42,7 +43,6 @@ from svgeval.tasks.base import BLANK_SVG, BatchItem, MetricContext, Sample, Scor
 from svgeval.tasks.common import Drawing, ImageGenerationTask, unique_ids
 from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.download import DataUnavailable
-from svgeval.tasks.messages import user_message
 from svgeval.tasks.unisvg import rules
 from svgeval.tasks.unisvg.data import UniSvgRow, load_rows
 

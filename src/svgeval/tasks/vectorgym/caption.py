@@ -18,13 +18,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
+from svgeval.messages import user_message
 from svgeval.metrics.text import bge_m3, rouge_l
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
 from svgeval.tasks.base import BatchItem, Failure, FailureKind, MetricContext, Sample, Score
 from svgeval.tasks.common import TwoReadings
 from svgeval.tasks.judge import JudgeRequest
-from svgeval.tasks.messages import user_message
 from svgeval.tasks.vectorgym import prompts
 from svgeval.tasks.vectorgym.base import JUDGE_TEMPERATURE, VectorGymTask
 from svgeval.tasks.vectorgym.data import VectorGymRow

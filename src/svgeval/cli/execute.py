@@ -21,7 +21,7 @@ from typing import Any, Literal
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from svgeval.cli_errors import console, say
+from svgeval.cli.errors import console, say
 from svgeval.models.base import RetryEvent
 from svgeval.models.baselines import IdentityModel, OracleModel
 from svgeval.report.summary import readings_note, summary_table

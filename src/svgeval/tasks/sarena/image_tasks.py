@@ -39,6 +39,7 @@ from typing import Any, ClassVar
 import numpy as np
 from PIL import Image
 
+from svgeval.messages import user_message
 from svgeval.metrics.clip import clip_image_score, clip_score
 from svgeval.metrics.dino import dino
 from svgeval.metrics.fid import clip_fid, fid
@@ -59,7 +60,6 @@ from svgeval.tasks.base import (
 )
 from svgeval.tasks.common import Drawing
 from svgeval.tasks.download import DataUnavailable
-from svgeval.tasks.messages import user_message
 from svgeval.tasks.sarena import data
 from svgeval.tasks.sarena.common import PRESET, SArenaOptions, SArenaTask, extract_svg
 

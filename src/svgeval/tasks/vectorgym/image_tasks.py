@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
+from svgeval.messages import png_bytes
 from svgeval.metrics.clip import clip_score
 from svgeval.metrics.dino import dino
 from svgeval.metrics.lpips import lpips
@@ -37,7 +38,6 @@ from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks import register_task
 from svgeval.tasks.base import BatchItem, MetricContext, Sample, Score
 from svgeval.tasks.common import Drawing, ImageGenerationTask, TwoReadings
-from svgeval.tasks.messages import png_bytes
 from svgeval.tasks.vectorgym import prompts
 from svgeval.tasks.vectorgym.base import VectorGymOptions, VectorGymTask
 from svgeval.tasks.vectorgym.data import VectorGymRow
