@@ -72,7 +72,7 @@ def main() -> None:
             tempfile.TemporaryDirectory() as out:
         chunks = [list(samples[start:start + CHUNK]) for start in range(0, len(samples), CHUNK)]
         scored = [pool.schedule(score_chunk, args=(
-            [(s.input_svg or "", str(s.target["answer_svg"])) for s in chunk], renderer))
+            [(s.input_svg or "", s.target.answer_svg) for s in chunk], renderer))
             for chunk in chunks]
         with open(Path(out, "responses.jsonl"), "w") as responses, \
                 open(Path(out, "samples.jsonl"), "w") as records:

@@ -21,7 +21,8 @@ PLUGIN = '''
 from dataclasses import dataclass
 from svgeval.metrics.registry import MetricInfo, describe_metric
 from svgeval.tasks import register_task
-from svgeval.tasks.base import Sample, Score, Task
+from svgeval.tasks.base import Sample, Task
+from svgeval.tasks.outcome import Outcome
 
 describe_metric(MetricInfo(name="plugin_metric", summary="s", value_range="[0, 1]",
                            higher_is_better=True, source="a plugin"))
@@ -36,7 +37,7 @@ class PluginTask(Task):
         return [Sample(id="1", group="g", messages=[], reference="x")]
 
     def score(self, sample, response, renderer):
-        return Score(metrics={"score": 1.0})
+        return Outcome.of(sample, {"score": 1.0})
 '''
 
 

@@ -33,7 +33,8 @@ from typer.testing import CliRunner
 from svgeval.cli import app
 from svgeval.messages import png_bytes, user_message
 from svgeval.svg.isolation import Renderer
-from svgeval.tasks.base import Sample, Score, Task
+from svgeval.tasks.base import Sample, Task
+from svgeval.tasks.outcome import Outcome
 
 CRITERIA = {
     "Content Preservation": ("cp", 5),
@@ -334,12 +335,12 @@ class VisionTask(Task):
                 id="one",
                 group="g",
                 messages=user_message("What is this?", [png]),
-                reference="black",
+                reference="black", target={}
             )
         ]
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
-        return Score(metrics={"right": float(response == "black")})
+    def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
+        return Outcome.of(sample, {"right": float(response == "black")})
 
 
 def test_a_text_only_model_is_refused_before_any_request(

@@ -48,18 +48,10 @@ from svgeval.metrics.pixel import psnr, ssim
 from svgeval.metrics.tokens import DEFAULT_TOKENIZER, token_counts
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
-from svgeval.tasks.base import (
-    BatchItem,
-    Failure,
-    FailureKind,
-    MetricContext,
-    Sample,
-    Score,
-    batch_values,
-    distribution_metrics,
-)
+from svgeval.tasks.base import BatchItem, MetricContext, Sample, batch_values, distribution_metrics
 from svgeval.tasks.common import Drawing
 from svgeval.tasks.download import DataUnavailable
+from svgeval.tasks.outcome import Failure, FailureKind, MetricValues, Outcome
 from svgeval.tasks.sarena import data
 from svgeval.tasks.sarena.common import PRESET, SArenaOptions, SArenaTask, extract_svg
 
@@ -146,13 +138,13 @@ class SArenaImageTask(SArenaTask):
             return read_picture(Path(path))
         return renderer.render(sample.target["answer"], SPEC).image
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+    def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
         truth = self.picture(sample, renderer)
         if truth is None:
-            return Score(failure=Failure(kind=FailureKind.REFERENCE, reason="render",
+            return Outcome.of(sample, failure=Failure(kind=FailureKind.REFERENCE, reason="render",
                                          detail="the ground-truth SVG does not render"))
         extraction = extract_svg(response, self.settings.reading)
-        score = Score(extracted=extraction.svg, extraction_rule=extraction.rule)
+        score = Outcome.of(sample, extracted=extraction.svg, extraction_rule=extraction.rule)
         image = self.drawing.canvas
         if extraction.svg is None:
             score.failure = Failure(kind=FailureKind.EXTRACT, detail=extraction.error)
@@ -172,8 +164,8 @@ class SArenaImageTask(SArenaTask):
                 token_counts([svg], tokenizer=self.settings.tokenizer)[0]))
         return score
 
-    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
-        scores = [Score() for _ in items]
+    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[MetricValues]:
+        scores = [MetricValues() for _ in items]
         truths = [self.picture(item.sample, context.renderer) for item in items]
         outputs = [self.drawing.draw(item.output_svg, context.renderer) for item in items]
         references = [self.drawing.stand_in(truth) for truth in truths]
@@ -198,9 +190,9 @@ class SArenaImageTask(SArenaTask):
 
     def set_score(
         self, groups: Mapping[str, Sequence[BatchItem]], context: MetricContext
-    ) -> Score:
+    ) -> MetricValues:
         """FID and FID-C per group over every sample (failures drawn black), text-to-SVG only."""
-        score = Score()
+        score = MetricValues()
         if self.kind != "text2svg":
             return score
         for group, items in groups.items():

@@ -39,10 +39,11 @@ from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
-from svgeval.tasks.base import BLANK_SVG, BatchItem, MetricContext, Sample, Score, batch_values
+from svgeval.tasks.base import BLANK_SVG, BatchItem, MetricContext, Sample, batch_values
 from svgeval.tasks.common import Drawing, ImageGenerationTask, unique_ids
 from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.download import DataUnavailable
+from svgeval.tasks.outcome import MetricValues, Outcome
 from svgeval.tasks.unisvg import rules
 from svgeval.tasks.unisvg.data import UniSvgRow, load_rows
 
@@ -150,22 +151,22 @@ class UniSvgTask(ImageGenerationTask):
                       target={"category": row.category, "answer": row.answer,
                               "metadata": row.metadata})
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+    def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
         category = sample.target["category"]
         if category in GENERATION:
             return super().score(sample, response, renderer)
         if category in RULES:
-            return Score(metrics={"accuracy": RULES[category](response, sample.target)},
+            return Outcome.of(sample, metrics={"accuracy": RULES[category](response, sample.target)},
                          extracted=response)
         empty = not (response and sample.target["answer"])
-        return Score(metrics={"bertscore": 0.0, "sbert": 0.0} if empty else {},
+        return Outcome.of(sample, metrics={"bertscore": 0.0, "sbert": 0.0} if empty else {},
                      extracted=response)
 
     def reference_svg(self, sample: Sample) -> str:
         answer: str = sample.target["answer"]
         return rules.extract_answer_svg(answer).svg or answer
 
-    def score_picture(self, score: Score, sample: Sample, answer: Extraction,
+    def score_picture(self, score: Outcome, sample: Sample, answer: Extraction,
                       picture: FloatImage | None, reference: FloatImage,
                       renderer: Renderer) -> None:
         """The released values of a generation answer (see the module docstring)."""
@@ -178,10 +179,10 @@ class UniSvgTask(ImageGenerationTask):
                                  psnr=rules.released_psnr(picture, reference),
                                  psnr_fixed=psnr(picture, reference))
 
-    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
+    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[MetricValues]:
         """LPIPS and CLIP of the generation answers drawn here (a failure scored in
         :meth:`score` keeps its values), BERTScore and SBERT of the non-empty text answers."""
-        scores = [Score() for _ in items]
+        scores = [MetricValues() for _ in items]
         blank_ok = self.settings.no_svg == "blank"
         drawn = [i for i, item in enumerate(items)
                  if item.sample.target["category"] in GENERATION
@@ -217,10 +218,10 @@ class UniSvgTask(ImageGenerationTask):
         """The 336 px render of ``svg`` (references cached), white when it does not render."""
         return self.drawing.stand_in(self.references.get(svg, renderer).image)
 
-    def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
+    def aggregate(self, outcomes: Sequence[Outcome]) -> Aggregate:
         """Per-type means, ``<type>/score`` for the generation types, and the released weighted
         components and final score under ``overall/`` (see :func:`rules.final_score`)."""
-        result = mean_per_group(records)
+        result = mean_per_group(outcomes)
         means: dict[str, dict[str, float | None]] = {}
         for key, value in result.metrics.items():
             group, metric = key.split("/", 1)

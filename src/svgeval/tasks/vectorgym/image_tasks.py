@@ -36,8 +36,9 @@ from svgeval.svg.extract import Extraction
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks import register_task
-from svgeval.tasks.base import BatchItem, MetricContext, Sample, Score
+from svgeval.tasks.base import BatchItem, MetricContext, Sample
 from svgeval.tasks.common import Drawing, ImageGenerationTask, TwoReadings
+from svgeval.tasks.outcome import MetricValues, Outcome
 from svgeval.tasks.vectorgym import prompts
 from svgeval.tasks.vectorgym.base import VectorGymOptions, VectorGymTask
 from svgeval.tasks.vectorgym.data import VectorGymRow
@@ -92,10 +93,13 @@ class VectorGymGenerationTask(ImageGenerationTask, VectorGymTask):
                       reference=reference, input_svg=input_svg,
                       target={"reference": reference, "caption": caption})
 
+    def reference_svg(self, sample: Sample) -> str:
+        return str(sample.target["reference"])
+
     def judge_images(self, reference: bytes, output: bytes) -> list[bytes]:
         return [reference, output]
 
-    def score_picture(self, score: Score, sample: Sample, answer: Extraction,
+    def score_picture(self, score: Outcome, sample: Sample, answer: Extraction,
                       picture: FloatImage | None, reference: FloatImage,
                       renderer: Renderer) -> None:
         drawn = self.drawing.stand_in(picture)
@@ -107,13 +111,13 @@ class VectorGymGenerationTask(ImageGenerationTask, VectorGymTask):
             score.metrics["judge"] = _JUDGE_FAILED
         else:
             images = self.judge_images(png_bytes(reference), png_bytes(picture))
-            score.judge_requests.append(self.judge_request(sample.target["caption"], images))
+            score.ask_judge(self.judge_request(sample.target["caption"], images))
 
-    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
+    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[MetricValues]:
         drawn = self.drawn(items, context.renderer)
         outputs, references = drawn.outputs, drawn.references
         options = self.metric_options(context)
-        scores = [Score() for _ in items]
+        scores = [MetricValues() for _ in items]
         first, second = ("imagenet", "standard")
         if self.settings.lpips == "standard":
             first, second = second, first
@@ -126,7 +130,7 @@ class VectorGymGenerationTask(ImageGenerationTask, VectorGymTask):
         return scores
 
     def more_batched(self, items: Sequence[BatchItem], valid: Sequence[bool],
-                     outputs: Sequence[FloatImage], scores: list[Score],
+                     outputs: Sequence[FloatImage], scores: list[MetricValues],
                      options: dict[str, Any]) -> None:
         """Task-specific batched metrics (none here)."""
 
@@ -195,7 +199,7 @@ class VectorGymText(VectorGymGenerationTask):
         return [output]
 
     def more_batched(self, items: Sequence[BatchItem], valid: Sequence[bool],
-                     outputs: Sequence[FloatImage], scores: list[Score],
+                     outputs: Sequence[FloatImage], scores: list[MetricValues],
                      options: dict[str, Any]) -> None:
         captions = [item.sample.target["caption"] for item in items]
         READINGS.put_batch(scores, valid, "clip", lambda: clip_score(outputs, captions, **options))
