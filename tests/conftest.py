@@ -12,7 +12,16 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import pytest
 from tiny_chat_models import tiny_chat_llm, tiny_chat_vlm
-from tiny_models import inception_weights, tiny_clip_dir, tiny_dino_dir, tiny_text_encoder_dir
+from tiny_models import (
+    i3d_weights,
+    inception_weights,
+    tiny_clip_dir,
+    tiny_dino_dir,
+    tiny_longclip_dir,
+    tiny_siglip_dir,
+    tiny_text_encoder_dir,
+    torchvision_inception_weights,
+)
 
 from svgeval.builders.svgeditbench.builder import build_cases, write_release
 from svgeval.svg.demo_corpus import write_demo_corpus
@@ -34,5 +43,6 @@ def demo_data(tmp_path: Path) -> Path:
     return tmp_path / "data"
 
 
-__all__ = ["demo_data", "inception_weights", "renderer", "tiny_chat_llm", "tiny_chat_vlm", "tiny_clip_dir",
-           "tiny_dino_dir", "tiny_text_encoder_dir"]
+__all__ = ["demo_data", "i3d_weights", "inception_weights", "renderer", "tiny_chat_llm", "tiny_chat_vlm", "tiny_clip_dir",
+           "tiny_dino_dir", "tiny_longclip_dir", "tiny_siglip_dir",
+           "tiny_text_encoder_dir", "torchvision_inception_weights"]

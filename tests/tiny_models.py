@@ -117,3 +117,143 @@ def inception_weights(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder.mkdir(parents=True)
     torch.save(state, folder / FID_WEIGHTS)
     return folder / FID_WEIGHTS
+
+
+TORCHVISION_INCEPTION = "inception_v3_google-0cc3c7bd.pth"
+
+
+@pytest.fixture(scope="session")
+def torchvision_inception_weights(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Random weights of torchvision's Inception v3 in its file layout (1000 classes, with an
+    ``AuxLogits`` entry as the real file has), scaled to keep activations alive."""
+    torch = pytest.importorskip("torch")
+    from svgeval.metrics._inception import network_class
+
+    torch.manual_seed(1)
+    net = network_class("torchvision")()
+    for module in net.modules():
+        if isinstance(module, torch.nn.Conv2d):
+            torch.nn.init.kaiming_normal_(module.weight)
+        elif isinstance(module, torch.nn.BatchNorm2d):
+            module.running_mean.uniform_(-0.1, 0.1)
+            module.running_var.uniform_(0.5, 1.5)
+    state = {k: v for k, v in net.state_dict().items() if not k.endswith("num_batches_tracked")}
+    state["AuxLogits.fc.weight"] = torch.zeros(1000, 768)
+    folder = tmp_path_factory.mktemp("tv_inception") / "hub" / "checkpoints"
+    folder.mkdir(parents=True)
+    torch.save(state, folder / TORCHVISION_INCEPTION)
+    return folder / TORCHVISION_INCEPTION
+
+
+def openai_layout(model, half: bool = True) -> dict:  # type: ignore[no-untyped-def]
+    """A transformers CLIPModel's weights in OpenAI's / open_clip's key layout, as HPS stores
+    them (``{"state_dict": {"module.<key>": fp16}}``), or plain float32 with ``half=False``."""
+    import torch
+
+    sd = model.state_dict()
+    out = {"logit_scale": sd["logit_scale"]}
+    for tower, prefix, n in (("vision_model", "visual.", model.config.vision_config.num_hidden_layers),
+                             ("text_model", "", model.config.text_config.num_hidden_layers)):
+        for i in range(n):
+            src, dst = f"{tower}.encoder.layers.{i}.", f"{prefix}transformer.resblocks.{i}."
+            for kind in ("weight", "bias"):
+                out[dst + f"attn.in_proj_{kind}"] = torch.cat(
+                    [sd[src + f"self_attn.{p}_proj.{kind}"] for p in "qkv"])
+                out[dst + f"attn.out_proj.{kind}"] = sd[src + f"self_attn.out_proj.{kind}"]
+                out[dst + f"ln_1.{kind}"] = sd[src + f"layer_norm1.{kind}"]
+                out[dst + f"ln_2.{kind}"] = sd[src + f"layer_norm2.{kind}"]
+                out[dst + f"mlp.c_fc.{kind}"] = sd[src + f"mlp.fc1.{kind}"]
+                out[dst + f"mlp.c_proj.{kind}"] = sd[src + f"mlp.fc2.{kind}"]
+    out["visual.class_embedding"] = sd["vision_model.embeddings.class_embedding"]
+    out["visual.positional_embedding"] = sd["vision_model.embeddings.position_embedding.weight"]
+    out["visual.conv1.weight"] = sd["vision_model.embeddings.patch_embedding.weight"]
+    for kind in ("weight", "bias"):
+        out[f"visual.ln_pre.{kind}"] = sd[f"vision_model.pre_layrnorm.{kind}"]
+        out[f"visual.ln_post.{kind}"] = sd[f"vision_model.post_layernorm.{kind}"]
+        out[f"ln_final.{kind}"] = sd[f"text_model.final_layer_norm.{kind}"]
+    out["visual.proj"] = sd["visual_projection.weight"].T
+    out["text_projection"] = sd["text_projection.weight"].T
+    out["token_embedding.weight"] = sd["text_model.embeddings.token_embedding.weight"]
+    out["positional_embedding"] = sd["text_model.embeddings.position_embedding.weight"]
+    if not half:
+        return {k: v.clone() for k, v in out.items()}
+    return {"state_dict": {"module." + k: v.half() for k, v in out.items()}}
+
+
+def tiny_longclip_state(seed: int = 3) -> dict:  # type: ignore[type-arg]
+    """A tiny Long-CLIP checkpoint in its released layout: OpenAI keys, QuickGELU, 64-wide
+    heads (open_clip's rule), 248 text positions in two tables (``positional_embedding`` for
+    the first 20, ``positional_embedding_res`` for the rest); values fp16-representable, as
+    OpenAI-layout loaders round weights through fp16."""
+    import torch
+    from transformers import CLIPConfig, CLIPModel
+
+    torch.manual_seed(seed)
+    config = CLIPConfig(
+        projection_dim=16,
+        text_config={"hidden_size": 64, "intermediate_size": 256, "num_hidden_layers": 2,
+                     "num_attention_heads": 1, "vocab_size": len(WORDS),
+                     "max_position_embeddings": 248, "eos_token_id": 2, "hidden_act": "quick_gelu"},
+        vision_config={"hidden_size": 128, "intermediate_size": 512, "num_hidden_layers": 2,
+                       "num_attention_heads": 2, "image_size": 28, "patch_size": 14,
+                       "hidden_act": "quick_gelu"},
+    )
+    model = CLIPModel(config).eval()
+    state = {k: v.half().float() for k, v in openai_layout(model, half=False).items()}
+    state["positional_embedding_res"] = (torch.randn_like(state["positional_embedding"])
+                                         * 0.05).half().float()
+    return state
+
+
+@pytest.fixture(scope="session")
+def tiny_longclip_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding the tiny Long-CLIP as ``longclip-L.pt`` (no transformers config)."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    folder = tmp_path_factory.mktemp("tiny_longclip")
+    torch.save(tiny_longclip_state(), folder / "longclip-L.pt")
+    return folder
+
+
+@pytest.fixture(scope="session")
+def tiny_siglip_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tiny random SiglipModel (28 px, 14 px patches) with the word-level tokenizer."""
+    pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    import torch
+
+    torch.manual_seed(0)
+    folder = tmp_path_factory.mktemp("tiny_siglip")
+    config = transformers.SiglipConfig(
+        text_config={"hidden_size": 32, "intermediate_size": 64, "num_hidden_layers": 2,
+                     "num_attention_heads": 2, "vocab_size": len(WORDS),
+                     "max_position_embeddings": 64},
+        vision_config={"hidden_size": 32, "intermediate_size": 64, "num_hidden_layers": 2,
+                       "num_attention_heads": 2, "image_size": 28, "patch_size": 14})
+    transformers.SiglipModel(config).save_pretrained(folder)
+    save_tokenizer(folder)
+    transformers.SiglipImageProcessor(size={"height": 28, "width": 28}).save_pretrained(folder)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def i3d_weights(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Random weights for the full I3D, saved as ``i3d_pretrained_400.pt`` (pytorch_i3d layout),
+    He-normal convolutions and random batch-norm statistics so that features differ."""
+    torch = pytest.importorskip("torch")
+    from svgeval.metrics._i3d import network_class
+
+    torch.manual_seed(0)
+    net = network_class()()
+    for module in net.modules():
+        if isinstance(module, torch.nn.Conv3d):
+            torch.nn.init.kaiming_normal_(module.weight)
+        elif isinstance(module, torch.nn.BatchNorm3d):
+            module.running_mean.uniform_(-0.1, 0.1)
+            module.running_var.uniform_(0.5, 1.5)
+            module.weight.data.uniform_(0.5, 1.5)
+            module.bias.data.uniform_(-0.1, 0.1)
+    state = {k: v for k, v in net.state_dict().items() if not k.endswith("num_batches_tracked")}
+    path = tmp_path_factory.mktemp("i3d") / "i3d_pretrained_400.pt"
+    torch.save(state, path)
+    return path

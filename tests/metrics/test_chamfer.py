@@ -52,11 +52,11 @@ def test_released_and_corrected_readings() -> None:
     np.testing.assert_allclose(point_sets(rotated, 2, released=False)[0],
                                [[10, 10], [10, 15]], atol=1e-9)
     np.testing.assert_allclose(point_sets(rotated, 2)[0], [[-10, 30], [-10, 35]], atol=1e-9)
-    polygon = SVG.format('<polygon points="0,0 4,0 4,3"/><title>t</title>')
-    with pytest.raises(NoPoints, match="polygon"):
-        point_sets(polygon)
-    (triangle,) = point_sets(polygon, 12, released=False)  # sides 4, 3, 5
-    np.testing.assert_allclose(triangle[:4], [[0, 0], [1, 0], [2, 0], [3, 0]])
+    # both readings sample polygons (svgpathtools >= 1.4 takes the released attribute dict)
+    polygon = SVG.format('<polygon points="0,0 4,0 4,3"/>')
+    for released in (True, False):
+        (triangle,) = point_sets(polygon, 12, released=released)  # sides 4, 3, 5
+        np.testing.assert_allclose(triangle[:4], [[0, 0], [1, 0], [2, 0], [3, 0]])
     with pytest.raises(NoPoints, match="title"):
         point_sets(SVG.format('<rect width="2" height="2"/><title>t</title>'))
     with pytest.raises(NoPoints, match="no shape"):
@@ -89,3 +89,43 @@ def test_segment_lengths_match_scipy_quad(d: str) -> None:
     moved = _svgpoints._point(segment, 0.3 + step) - _svgpoints._point(segment, 0.3 - step)
     assert _svgpoints._speed(segment, np.array([0.3]))[0] == pytest.approx(
         abs(moved) / (2 * step), rel=1e-6)
+
+
+def test_rounded_rect_as_svgpathtools_draws_it() -> None:
+    """svgpathtools >= 1.5 ``rect2pathd``: ``rx`` alone sets ``ry``; lines then quarter arcs
+    from the point right of (x, y). A 10 x 10 square with rx 5 is a circle of radius 5."""
+    (rounded,) = point_sets(SVG.format('<rect x="0" y="0" width="10" height="10" rx="5"/>'), 8)
+    centre = np.array([5.0, 5.0])
+    np.testing.assert_allclose(np.linalg.norm(rounded - centre, axis=1), 5.0, atol=1e-9)
+    np.testing.assert_allclose(rounded[0], [5, 0], atol=1e-12)
+    (only_ry,) = point_sets(SVG.format('<rect width="10" height="10" ry="5"/>'), 8)
+    np.testing.assert_allclose(only_ry, rounded, atol=1e-12)
+
+
+# Released values: SVGEditBenchV2 src/9_calculate_metrics.py (mti-lab/SVGEditBenchV2 at 7e7879a7,
+# svgpathtools 1.8.0) on the issue-27 test set, triplets 0017, 0020 and 0023 (a target drawn with
+# <polygon>, <polyline> + <rect rx>, <rect rx ry>; the answer moved by translate(5.4 3.6));
+# command: `venv/bin/python harness/svgeditbench_v2.py` (docs/svgeditbench_v2.md, "Checked
+# against the released scorer").
+SHAPES = {
+    "star": (('<circle fill="#FFCC4D" cx="18" cy="18" r="17"/><polygon fill="#F4900C" '
+             'points="18,4 22,14 33,14 24,21 27,32 18,25 9,32 12,21 3,14 14,14"/>'),
+             70.29071161570687),
+    "chart": (('<rect fill="#CCD6DD" x="2" y="2" width="32" height="32" rx="4"/><polyline '
+              'fill="none" stroke="#DD2E44" stroke-width="2" points="5,28 12,18 19,22 26,9 31,12"/>'),
+              93.93540632340137),
+    "flag": (('<rect fill="#55ACEE" x="4" y="6" width="28" height="20" rx="3" ry="3"/><rect '
+             'fill="#FFFFFF" x="8" y="10" width="20" height="12"/><circle fill="#DD2E44" '
+             'cx="18" cy="16" r="4"/>'), 68.73601806624724),
+}
+
+
+@pytest.mark.parametrize("name", SHAPES)
+@pytest.mark.parametrize("released", [True, False])
+def test_equals_the_released_scorer_on_polygons_and_rounded_rects(name: str,
+                                                                  released: bool) -> None:
+    inner, expected = SHAPES[name]
+    target = SVG.format(inner)
+    shifted = SVG.format(f'<g transform="translate(5.4 3.6)">{inner}</g>')
+    assert svg_chamfer(shifted, target, released) == pytest.approx(expected, abs=1e-9)
+    assert svg_chamfer(target, target, released) == 0.0

@@ -33,3 +33,21 @@ def test_dino_cls_is_the_cls_cosine_of_unnormalised_pixels(tiny_dino_dir: Path) 
                        imagenet_normalize=normalize, device="cpu")
         assert got[0] == pytest.approx(1.0, abs=1e-6)
         assert got[1] == pytest.approx(expected, abs=1e-5)
+
+
+def test_a_model_folder_without_an_image_processor_works(tiny_dino_dir: Path,
+                                                         tmp_path: Path) -> None:
+    """The released model (torch hub) has no preprocessor_config.json and the pixels never pass
+    through one: ``dino_cls`` must not ask for it."""
+    import shutil
+
+    bare = tmp_path / "dino_without_processor"
+    shutil.copytree(tiny_dino_dir, bare)
+    (bare / "preprocessor_config.json").unlink()
+    rng = np.random.default_rng(1)
+    a, b = (rng.integers(0, 256, size=(28, 28, 3), dtype=np.uint8) for _ in range(2))
+    for normalize in (False, True):
+        expected = dino_cls([a], [b], model_path=str(tiny_dino_dir), device="cpu",
+                            imagenet_normalize=normalize)
+        assert dino_cls([a], [b], model_path=str(bare), device="cpu",
+                        imagenet_normalize=normalize) == pytest.approx(expected, abs=1e-6)

@@ -7,15 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from svgeval.metrics.fid import (
-    clip_fid,
-    feature_statistics,
-    fid,
-    fid_from_features,
-    frechet_distance,
-    inception_features,
-    inception_input,
-)
+from svgeval.metrics.fid import clip_fid, fid, inception_features, inception_input
+from svgeval.metrics.frechet import feature_statistics, fid_from_features, frechet_distance
 from svgeval.metrics.registry import METRICS, MetricUnavailable
 
 
@@ -213,3 +206,46 @@ def test_clip_fid_uses_raw_clip_image_embeddings(tiny_clip_dir: Path) -> None:
     got = clip_fid(a, b, model_path=str(tiny_clip_dir), batch_size=3)
     assert got == pytest.approx(expected, rel=1e-4)
     assert clip_fid(a, a, model_path=str(tiny_clip_dir)) == pytest.approx(0.0, abs=1e-6 * expected)
+
+
+def _released_train_mode_features(weights: Path, images: list[np.ndarray]) -> np.ndarray:
+    """InternSVG's ``metrics/FID.py:29-32`` / StarVector's ``compute_fid.py:25-30``: the network
+    built and loaded, never switched to eval mode (a new ``nn.Module`` is in train mode), one
+    batch of up to 50 pictures at a time."""
+    import torch
+
+    from svgeval.metrics._inception import network_class
+
+    net = network_class()()
+    net.load_state_dict(torch.load(weights, weights_only=True), strict=False)
+    assert net.training
+    x = torch.from_numpy(np.stack([inception_input(i, "pytorch-fid") for i in images]))
+    with torch.no_grad():
+        return np.asarray(net(x).double().numpy())
+
+
+def test_train_mode_batch_norm_is_the_released_fid_calculator(
+        inception_weights: Path, two_sets: tuple[list[np.ndarray], list[np.ndarray], np.ndarray],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``batchnorm="train"`` (the internsvg and starvector presets) equals the released
+    train-mode network; eval mode (pytorch-fid, VLMEvalKit) differs, and the shared network's
+    running statistics survive a train-mode pass."""
+    from svgeval.metrics import fid as fid_module
+
+    a, b, eval_feats = two_sets
+    a, b, path = a[:3], b[:3], str(inception_weights)
+    released = _released_train_mode_features(inception_weights, a)
+    by_preset = fid(a, b, preset="internsvg", model_path=path, batch_size=1)
+    assert by_preset == pytest.approx(fid_from_features(
+        released, _released_train_mode_features(inception_weights, b)), rel=1e-4)
+    assert np.abs(released - eval_feats[:3]).max() > 1e-2 * np.abs(eval_feats).max()
+    again = inception_features(a, model_path=path, batchnorm="eval", batch_size=3)
+    assert np.array_equal(again, eval_feats[:3])  # running statistics restored
+    # batches of RELEASED_BATCH in sample order: a picture's feature depends on its batch
+    monkeypatch.setattr(fid_module, "RELEASED_BATCH", 2)
+    pairs = inception_features(a, model_path=path, batchnorm="train")
+    chunk = _released_train_mode_features(inception_weights, a[:2])
+    assert np.allclose(pairs[:2], chunk, rtol=1e-4, atol=1e-4 * np.abs(chunk).max())
+    assert np.abs(pairs[:2] - released[:2]).max() > 1e-3 * np.abs(chunk).max()
+    with pytest.raises(ValueError, match="batchnorm must be one of eval, train"):
+        inception_features(a, model_path=path, batchnorm="batch")

@@ -36,8 +36,9 @@ def test_every_task_names_a_registered_preset_that_lists_what_it_reports() -> No
 def test_unknown_preset_lists_the_known_ones() -> None:
     with pytest.raises(KeyError, match="svgenius"):
         get_preset("nope")
-    assert set(PRESETS.all()) == {"svgenius", "starvector", "vectorgym", "unisvg", "svgauge",
-                                  "svgeditbench-v2", "internsvg", "svgeditbench"}
+    assert {"svgenius", "starvector", "vectorgym", "unisvg", "svgauge", "svgeditbench-v2",
+            "internsvg", "svgeditbench", "omnisvg", "sgp-bench", "svgbench", "vgbench"} <= set(PRESETS.all())
+    assert set(PRESETS.all()) == set(PRESETS.names())  # every declared preset loads, under its name
 
 
 def test_the_svgenius_preset_is_the_default_settings_under_its_name() -> None:

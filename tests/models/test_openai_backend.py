@@ -265,6 +265,18 @@ def test_a_retrying_request_keeps_its_slot(fake_openai: StartServer) -> None:
     assert prompts == [f"First: {SVG}", f"First: {SVG}", f"Second: {SVG}"]
 
 
+def test_a_structured_output_request_is_sent_as_response_format(fake_openai: StartServer) -> None:
+    server = fake_openai()
+    schema = {"type": "json_schema",
+              "json_schema": {"name": "structured_response", "strict": True,
+                              "schema": {"type": "object", "properties": {}}}}
+    generate_one(make_model(server.base_url), ask(response_format=schema))
+    generate_one(make_model(server.base_url), ask())
+    structured, free = server.requests
+    assert structured.body is not None and structured.body["response_format"] == schema
+    assert free.body is not None and "response_format" not in free.body
+
+
 def test_temperature_none_is_left_out_of_the_request(fake_openai: StartServer) -> None:
     server = fake_openai()
     generate_one(make_model(server.base_url), ask(temperature=None))

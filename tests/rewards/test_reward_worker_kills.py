@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 from cases import INVALID, REFERENCE, UNRELATED, house
-from worker_processes import alive, cpu_seconds, idle, render_workers, wait_for
+from worker_processes import alive, idle, render_workers, wait_for
 
 from svgeval.rewards import RewardScorer
 
@@ -31,23 +31,28 @@ def completions(n: int) -> list[str]:
     return [kinds[i % len(kinds)] for i in range(n)]
 
 
-def kill_workers(owner: int, known: set[int], busy: bool, count: int,
+def kill_workers(owner: int, known: set[int], idle_only: bool, count: int,
                  still_going: Callable[[], bool]) -> int:
-    """SIGKILL ``count`` render workers of ``owner`` not in ``known`` (each busy drawing, or
-    idle), one at a time while ``still_going()``; returns how many were killed."""
+    """SIGKILL ``count`` render workers of ``owner`` not in ``known`` (only idle ones if
+    ``idle_only``, else whichever there is, drawing or between two drawings), one at a time
+    while ``still_going()``; returns how many were killed."""
     killed = 0
-    for _ in range(count):
-        def ready() -> list[int]:
-            return [p for p in render_workers(owner) if p not in known
-                    and (cpu_seconds(p) > 0.2 if busy else idle(p))]
+    chosen: list[int] = []
 
+    def ready() -> bool:  # what one look finds is kept: the next look may differ
+        chosen[:] = [p for p in render_workers(owner) if p not in known
+                     and (idle(p) or not idle_only)][:1]
+        return bool(chosen)
+
+    for _ in range(count):
+        chosen.clear()
         if not wait_for(lambda: ready() or not still_going(), 60) or not still_going():
             break
-        victim = ready()[0]
+        victim = chosen[0]
         os.kill(victim, signal.SIGKILL)
         known.add(victim)
         assert wait_for(lambda victim=victim: not alive(victim), 10)  # type: ignore[misc]
-        if not busy:
+        if idle_only:
             time.sleep(0.5)  # pebble (polling every 0.1 s) sees it die while nothing runs
         killed += 1
     return killed
@@ -61,12 +66,12 @@ def test_killing_render_workers_during_in_process_scoring_changes_no_reward() ->
     known = set(render_workers())
     with RewardScorer("fast", workers=2) as scorer:
         assert scorer.score(batch[:8], references[:8]) == expected[:8]
-        kill_workers(os.getpid(), known, busy=False, count=1, still_going=lambda: True)
+        kill_workers(os.getpid(), known, idle_only=True, count=1, still_going=lambda: True)
         scored: dict[str, Any] = {}
         scoring = threading.Thread(target=lambda: scored.update(results=scorer.score(
             batch, references)))
         scoring.start()
-        killed = kill_workers(os.getpid(), known, busy=True, count=2,
+        killed = kill_workers(os.getpid(), known, idle_only=False, count=2,
                               still_going=scoring.is_alive)
         scoring.join()
     assert killed == 2  # both while the 1,000 items were being scored
@@ -112,13 +117,13 @@ def test_killing_render_workers_of_the_reward_server_changes_no_reward(
         known: set[int] = set()
         # an idle worker of an idle server: pebble's pool broke for good, every later request
         # was answered -1 with failure "crash"
-        assert kill_workers(server.pid, known, busy=False, count=1, still_going=lambda: True)
+        assert kill_workers(server.pid, known, idle_only=True, count=1, still_going=lambda: True)
         assert client.post(f"{base}/rewards", json=body).json() == expected
         answer: dict[str, Any] = {}
         request = threading.Thread(target=lambda: answer.update(
             client.post(f"{base}/rewards", json=body).json()))
         request.start()
-        killed = kill_workers(server.pid, known, busy=True, count=2,
+        killed = kill_workers(server.pid, known, idle_only=False, count=2,
                               still_going=request.is_alive)
         request.join()
     assert killed == 2  # both during the 3,000-item request

@@ -110,6 +110,27 @@ def test_the_key_covers_judge_messages_and_temperature() -> None:
     assert base != judgment_key("k", user_message("q"), 0.05)
     assert base != judgment_key("j", user_message("q "), 0.05)
     assert base != judgment_key("j", user_message("q"), 0.0)
+    schema = {"type": "json_schema", "json_schema": {"name": "n", "schema": {"type": "object"}}}
+    assert base != judgment_key("j", user_message("q"), 0.05, schema)
+    assert base == judgment_key("j", user_message("q"), 0.05, None)  # free-text keys unchanged
+
+
+def test_a_structured_request_reaches_the_judge_with_its_response_format(
+    tmp_path: Path,
+) -> None:
+    seen: list[GenerationRequest] = []
+
+    class Recording(ScriptedJudge):
+        async def generate(self, request: GenerationRequest) -> Generation:
+            seen.append(request)
+            return await super().generate(request)
+
+    schema = {"type": "json_schema", "json_schema": {"name": "n", "schema": {"type": "object"}}}
+    structured = JudgeRequest("quality", user_message("q"), lambda reply: float(len(reply)),
+                              response_format=schema)
+    scored = apply(judging(tmp_path, Recording(lambda text: "{}")), [structured])
+    assert scored["metrics"]["quality"] == 2.0
+    assert [request.response_format for request in seen] == [schema]
 
 
 def test_identical_questions_in_flight_are_asked_once_and_concurrency_is_bounded(

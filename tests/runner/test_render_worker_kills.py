@@ -62,8 +62,14 @@ def samples_done(run_dir: Path) -> int:
 
 def kill_an_idle_worker(owner: int, exclude: Collection[int]) -> int:
     """SIGKILL one idle render worker of process ``owner`` (not one of ``exclude``)."""
-    assert wait_for(lambda: any(idle(p) for p in render_workers(owner) if p not in exclude), 30)
-    victim = next(p for p in render_workers(owner) if idle(p) and p not in exclude)
+    chosen: list[int] = []
+
+    def pick() -> bool:  # a worker idle when looked at may be busy a moment later: look again
+        chosen[:] = [p for p in render_workers(owner) if p not in exclude and idle(p)][:1]
+        return bool(chosen)
+
+    assert wait_for(pick, 30)
+    victim = chosen[0]
     os.kill(victim, signal.SIGKILL)
     assert wait_for(lambda: not alive(victim), 10)
     return victim

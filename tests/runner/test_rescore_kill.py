@@ -25,16 +25,18 @@ def test_scores_killed_part_way_then_one_score_leave_every_sample_once(
     original = (out / "samples.jsonl").read_text()
     scratch = out / "samples.jsonl.rescore"
     kills = 0
-    for _ in range(4):
+    for _ in range(8):  # until two scores were killed with part of their lines written
         score = subprocess.Popen([*SVGEVAL, "score", str(out)], stdout=subprocess.DEVNULL,
                                  stderr=subprocess.DEVNULL, start_new_session=True)
-        part_way = wait_for(lambda: scratch.exists() and scratch.read_text().count("\n") >= 5, 60,
+        part_way = wait_for(lambda: scratch.exists() and scratch.read_text().count("\n") >= 5, 120,
                             step_s=0.005)
         os.killpg(score.pid, signal.SIGKILL)
         score.wait(timeout=30)
         kills += part_way and scratch.read_text().count("\n") < 72
         assert (out / "samples.jsonl").read_text() == original  # the run is as it was
-    assert kills >= 2  # most scores were killed with part of their lines written
+        if kills == 2:
+            break
+    assert kills == 2
     done = subprocess.run([*SVGEVAL, "score", str(out)], capture_output=True, text=True,
                           timeout=300, check=False)
     assert done.returncode == 0, done.stderr

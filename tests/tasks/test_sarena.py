@@ -247,3 +247,56 @@ def test_a_malformed_line_names_its_file_and_line(tmp_path: Path) -> None:
                     '{"id": 2, "conversations": [{"value": "q"}]}\n')
     with pytest.raises(MalformedData, match=r"sarena_un.jsonl: line 2: conversations"):
         get_task("sarena-icon-understanding")(TaskOptions(data=tmp_path)).load()
+
+
+# Released token lengths of the editing run of issue 27 (sarena_numbers.json "icon_edit"):
+# InternSVG 77a891e evaluate_edit.py and VLMEvalKit e8e78f05 on flip (7 rendered answers),
+# translate (7) and color_simple (6), token counts with the all-MiniLM-L6-v2 tokenizer on both
+# sides; command: `cd /work/scratch/i27 && PYTHONPATH=tf4_52 venv/bin/python harness/sarena.py`.
+EDIT_TRUE_MEANS = [("flip", 21453 / 7, 7), ("translate", 22846 / 7, 7),
+                   ("color_simple", 14389 / 6, 6)]
+
+
+def test_edit_token_length_is_the_released_running_mean() -> None:
+    from svgeval.tasks.sarena.edit import running_token_means
+
+    # InternSVG's os.listdir order (flip, translate, color_simple): its printed values
+    running, summary = running_token_means(EDIT_TRUE_MEANS)
+    assert running == pytest.approx({"flip": 3064.714285714286, "translate": 3164.214285714286,
+                                     "color_simple": 2934.4}, abs=1e-9)
+    assert summary == pytest.approx(3060.445, abs=1e-9)  # printed 'Token-Length': 3060.445
+    # VLMEvalKit's alphabetical order, svgeval's default
+    running, summary = running_token_means(sorted(EDIT_TRUE_MEANS))
+    assert running == pytest.approx({"color_simple": 2398.1666666666665,
+                                     "flip": 2757.076923076923, "translate": 2934.4}, abs=1e-9)
+    assert summary == pytest.approx(2711.4669230769227, abs=1e-9)
+
+
+def test_edit_tokens_released_by_default_pooled_on_request(
+    sarena: Path, tmp_path: Path, models: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from svgeval.tasks.sarena import edit
+
+    monkeypatch.setattr(edit.SArenaIconEdit, "batched_metrics", ())  # tokens only: no models
+    pooled = run("sarena-icon-edit", "identity", sarena, tmp_path / "p", "--set", "tokens=pooled")
+    released = run("sarena-icon-edit", "identity", sarena, tmp_path / "r")
+    kinds = sorted(group for group in pooled["counts"] if group != "all")
+    expected, summary = edit.running_token_means(
+        [(kind, pooled["metrics"][f"{kind}/tokens"], pooled["counts"][kind]["n_valid"])
+         for kind in kinds])
+    assert len(kinds) >= 2 and expected[kinds[-1]] == pytest.approx(pooled["metrics"]["all/tokens"])
+    for kind in kinds:
+        assert released["metrics"][f"{kind}/tokens"] == pytest.approx(expected[kind])
+    assert released["metrics"]["all/tokens"] == pytest.approx(summary)
+    assert released["metrics"]["all/ssim"] == pooled["metrics"]["all/ssim"]
+
+
+def test_text2svg_options_choose_each_released_reading(sarena: Path) -> None:
+    task = get_task("sarena-icon-text2svg")
+    released = task(TaskOptions(data=sarena)).metric_preset()
+    assert (released.fid_batchnorm, released.clip_clamp_zero, released.clip_truncation) == (
+        "train", False, "cut")
+    other = task(TaskOptions(data=sarena, extra={
+        "fid": "eval", "clip_clamp": "zero", "clip_truncation": "eot"})).metric_preset()
+    assert (other.fid_batchnorm, other.clip_clamp_zero, other.clip_truncation) == (
+        "eval", True, "eot")

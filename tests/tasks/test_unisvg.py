@@ -192,3 +192,18 @@ def test_image_cells_as_vlmevalkit_writes_them(tmp_path: Path) -> None:
     parts = [p["type"] for p in first.messages[0]["content"]]
     assert parts == ["text", "image_url", "image_url"]
     assert second.messages[0]["content"][1] == first.messages[0]["content"][1]
+
+
+def test_an_empty_understanding_answer_scores_nothing(renderer: Renderer) -> None:
+    """VLMEvalKit e8e78f05 reads an empty answer cell as NaN and scores the row 0 (issue 27,
+    unisvg_numbers.json: easy_acc 0.4167 there vs 0.6111 with the rules applied to "");
+    the rules alone give "" a 1 when the ground truth names no shape or no transform."""
+    task = UniSvgAll(TaskOptions())
+    no_shape, no_transform = "It is a plain drawing.", "There is no transformation."
+    assert rules.shape_score("", no_shape) == 1.0 and rules.transform_score("", no_transform) == 1.0
+    for kind, truth in (("CSVGUN_shape", no_shape), ("CSVGUN_transform", no_transform),
+                        ("CSVGUN_size", "64 by 48")):
+        for empty in ("", "  \n"):
+            assert task.score(sample(kind, truth), empty, renderer).metrics == {"accuracy": 0.0}
+    assert task.score(sample("CSVGUN_shape", no_shape), "none", renderer).metrics == {
+        "accuracy": 1.0}

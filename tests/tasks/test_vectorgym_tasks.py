@@ -7,7 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
+from released_answers import answered
 from svgenius_support import run_task
 from vectorgym_data import EMPTY_SVG, GREEN, RED, all_splits_file
 
@@ -16,7 +18,7 @@ from svgeval.models.baselines import IdentityModel, OracleModel
 from svgeval.models.replay import ReplayModel
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec
-from svgeval.tasks.base import Sample, TaskOptions
+from svgeval.tasks.base import BLANK_SVG, BatchItem, MetricContext, Sample, TaskOptions
 from svgeval.tasks.vectorgym import image_tasks
 from svgeval.tasks.vectorgym.caption import VectorGymCaption
 from svgeval.tasks.vectorgym.image_tasks import (
@@ -81,27 +83,120 @@ def sample(task: VectorGymGenerationTask, reference: str = RED) -> Sample:
                                                            "caption": "make it green"})
 
 
-def test_failures_get_the_placeholder_and_the_worst_value(renderer: Renderer) -> None:
+def test_failures_get_the_placeholder_the_red_x_and_the_worst_value(renderer: Renderer) -> None:
     task = VectorGymSketch(TaskOptions())
-    broken = task.score(sample(task), '<svg xmlns="http://www.w3.org/2000/svg"><rect></svg>',
-                        renderer)
-    assert broken.failure is not None and broken.failure.kind.value == "render"
     reference = renderer.render(RED, RenderSpec.square(512)).image
     assert reference is not None
     white = reference * 0 + 1
-    assert broken.metrics["mse_rgb"] == pytest.approx(mse(white, reference))
-    assert broken.metrics["mse"] == pytest.approx(0.75 * mse(white, reference))  # RGBA, as released
-    assert broken.metrics["mse_worst"] == 1.0 and broken.metrics["ssim_worst"] == 0.0
-    assert broken.metrics["judge"] == 0.0 and not broken.judge_requests
-    missing = task.score(sample(task), "no svg here", renderer)
-    assert missing.failure is not None and missing.failure.tag == "extract"
-    assert missing.metrics["mse"] == broken.metrics["mse"]
+    # svgpathtools reads it, CairoSVG (here: the render isolation) refuses it: the red X
+    refused = task.score(sample(task), '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink='
+                         '"http://www.w3.org/1999/xlink"><image xlink:href="file:///etc/passwd" '
+                         'width="9" height="9"/></svg>', renderer)
+    assert refused.failure is not None and refused.failure.kind.value == "render"
+    assert refused.metrics["mse"] == pytest.approx(mse(image_tasks.error_image(512, 512),
+                                                       reference))
+    assert refused.metrics["mse_worst"] == 1.0 and refused.metrics["ssim_worst"] == 0.0
+    assert refused.metrics["judge"] == 0.0 and not refused.judge_requests
+    # nothing readable after the repair chain: the empty placeholder, white
+    for answer in ("no svg here", "", "<svg <<< not xml"):
+        missing = task.score(sample(task), answer, renderer)
+        assert missing.failure is not None and missing.failure.tag == "extract"
+        assert missing.metrics["mse"] == pytest.approx(mse(white, reference))  # RGB, = L2
+    # --set failed=white: no repair, every failure white
+    plain = VectorGymSketch(TaskOptions(extra={"failed": "white"}))
+    broken = plain.score(sample(plain), RED.replace("/>", ">", 1), renderer)
+    assert broken.failure is not None and broken.failure.kind.value == "render"
+    assert broken.metrics["mse"] == pytest.approx(mse(white, reference))
 
 
-def test_the_last_svg_block_is_the_answer(renderer: Renderer) -> None:
+def test_the_repair_chain_scores_a_broken_answer(renderer: Renderer) -> None:
+    task = VectorGymSketch(TaskOptions())
+    score = task.score(sample(task), RED.replace("/>", ">", 1), renderer)  # an element left open
+    assert score.valid and score.extraction_rule == "vectorgym+repaired"
+    assert score.metrics["mse"] == pytest.approx(0.0, abs=1e-6)
+
+
+def test_the_first_svg_block_is_the_answer_or_the_last_by_option(renderer: Renderer) -> None:
     task = VectorGymSketch(TaskOptions())
     score = task.score(sample(task), f"first {GREEN} then {RED}", renderer)
+    assert score.valid and score.extracted == GREEN and score.metrics["mse"] > 0.1
+    last = VectorGymSketch(TaskOptions(extra={"extract": "last"}))
+    score = last.score(sample(last), f"first {GREEN} then {RED}", renderer)
     assert score.valid and score.extracted == RED and score.metrics["mse"] == 0.0
+
+
+def test_batched_metrics_see_the_red_x_for_a_refused_answer(
+        renderer: Renderer, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[Any] = []
+
+    def record(outputs: list[Any], references: list[Any], **options: Any) -> list[float]:
+        seen.append(outputs)
+        return [0.5] * len(outputs)
+
+    monkeypatch.setattr(image_tasks, "lpips", record)
+    monkeypatch.setattr(image_tasks, "dino", record)
+    task = VectorGymSketch(TaskOptions())
+    items = [BatchItem(sample(task), BLANK_SVG, in_paper_reading=True),  # refused render
+             BatchItem(sample(task), BLANK_SVG, in_paper_reading=False)]  # nothing extracted
+    task.batch_score(items, MetricContext(renderer))
+    red_x, blank = seen[0]
+    assert np.array_equal(red_x, image_tasks.error_image(512, 512)) and np.all(blank == 1.0)
+
+
+# Released values: VectorGym (ServiceNow/VectorGym at 31cb00c5), the OpenRouter validator path
+# (_extract_code_blocks, postprocess_svg, robust_svg_to_pil, SVGMetrics L2 and SSIM) on the
+# issue-27 test set (tests/released_answers.py: 32 SVGenius icons, vg<i> answered in kind
+# KINDS[i % 16]); command `venv/bin/python harness/vectorgym.py` (transformers 4.57.1), see
+# docs/vectorgym.md "Checked against the released scorer". (L2, SSIM) per sample.
+RELEASED_L2_SSIM = {
+    "vg0": (0.0, 1.0),
+    "vg1": (0.060886841267347336, 0.845793070795894),
+    "vg2": (0.08420193940401077, 0.6576446761993506),
+    "vg3": (0.0001687776093604043, 0.9876690222020069),
+    "vg4": (0.3047143220901489, 0.5923794748691046),
+    "vg5": (4.22987022830057e-06, 0.9999356064361055),
+    "vg6": (0.04524196311831474, 0.868936372145047),
+    "vg7": (0.0, 1.0),
+    "vg8": (0.14107240736484528, 0.5837106177101238),
+    "vg9": (0.1307002156972885, 0.670565547751575),
+    "vg10": (0.18411703407764435, 0.6742251182659785),
+    "vg11": (0.012566492892801762, 0.9772432835046425),
+    "vg12": (0.0, 1.0),
+    "vg13": (0.1941991001367569, 0.7002389793971338),
+    "vg14": (0.00017237605061382055, 0.995230637494055),
+    "vg15": (0.44417333602905273, 0.46583734153679784),
+    "vg16": (0.0, 1.0),
+    "vg17": (0.031107546761631966, 0.9116173481603047),
+    "vg18": (0.3317171335220337, 0.5491679982831619),
+    "vg19": (0.002278121653944254, 0.9598199380280371),
+    "vg20": (0.04752485081553459, 0.876113487935312),
+    "vg21": (9.394238276172473e-08, 0.999994319230134),
+    "vg22": (0.09569809585809708, 0.7833339951786434),
+    "vg23": (0.0, 1.0),
+    "vg24": (0.06308745592832565, 0.8801986746464573),
+    "vg25": (0.2906493544578552, 0.5946215249341119),
+    "vg26": (0.06552305072546005, 0.8556601962760011),
+    "vg27": (0.3375264108181, 0.6026362738143438),
+    "vg28": (0.0, 1.0),
+    "vg29": (0.07692284137010574, 0.8219990270448512),
+    "vg30": (0.013548646122217178, 0.9786041658825892),
+    "vg31": (0.2199563980102539, 0.557889676185385),
+}
+
+
+def test_equals_the_released_scorer_on_every_answer_kind(renderer: Renderer) -> None:
+    """L2 to 1e-7 (the release's float32 ToTensor images), SSIM exact: first block, repair
+    chain, placeholder and dpi 128 all as released."""
+    task = VectorGymText(TaskOptions())
+    answers = answered(32, "vg")
+    assert set(answers) == set(RELEASED_L2_SSIM)
+    for sample_id, (kind, reference, answer) in answers.items():
+        target = Sample(sample_id, "test", [], reference,
+                        target={"reference": reference, "caption": "an icon"})
+        score = task.score(target, answer, renderer)
+        l2, ssim = RELEASED_L2_SSIM[sample_id]
+        assert score.metrics["mse"] == pytest.approx(l2, abs=1e-7), (sample_id, kind)
+        assert score.metrics["ssim"] == pytest.approx(ssim, abs=1e-12), (sample_id, kind)
 
 
 def test_judge_requests_carry_the_released_prompt_and_renders(renderer: Renderer) -> None:

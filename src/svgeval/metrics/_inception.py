@@ -1,4 +1,5 @@
-"""The FID Inception v3 network in plain torch (no torchvision), for :mod:`svgeval.metrics.fid`.
+"""Inception v3 in plain torch (no torchvision), for :mod:`svgeval.metrics.fid`: the FID graph
+and torchvision's ImageNet classifier.
 
 FID uses the Inception v3 graph that TensorFlow released as ``inception-2015-12-05.tgz``.
 pytorch-fid ported its weights to ``pt_inception-2015-12-05-6726825d.pth``, a state dict in
@@ -13,9 +14,17 @@ the mean (``count_include_pad=False``), and the last E block (``Mixed_7c``) pool
 ``branch_pool`` input with a 3x3 max pool (stride 1, padding 1) instead of an average. Every
 convolution is followed by batch norm (eps 0.001) and ReLU, as torchvision's ``BasicConv2d``.
 
-The network takes (N, 3, H, W) floats in [-1, 1] (299 x 299 for FID) and returns the 2048-d
-global average of ``Mixed_7c`` ("pool3"), the FID features. Tested against pytorch-fid's own
-``InceptionV3`` on shared random weights (``tests/metrics/test_upstream_references.py``).
+``graph="torchvision"`` builds torchvision's own ``inception_v3`` instead (OmniSVG's FID:
+``IMAGENET1K_V1`` weights ``inception_v3_google-0cc3c7bd.pth``, ``fc = Identity``): padded
+average pools everywhere, 1000 classes, and ``transform_input=True``, which re-maps an
+ImageNet-normalised input channel ``c`` to ``x_c std_c / 0.5 + (mean_c - 0.5) / 0.5``, i.e. back
+to ``2 p - 1`` of the pixel ``p``. Its auxiliary classifier (``AuxLogits.*``) runs only in
+training and is not built.
+
+The network takes (N, 3, H, W) floats (in [-1, 1] for the FID graph, ImageNet-normalised for
+torchvision's; 299 x 299) and returns the 2048-d global average of ``Mixed_7c`` ("pool3"), the
+features. Tested against pytorch-fid's ``InceptionV3`` and torchvision's ``inception_v3`` on
+shared random weights (``tests/metrics/test_upstream_references.py``).
 """
 
 from __future__ import annotations
@@ -27,6 +36,9 @@ from typing import Any
 from svgeval.metrics import _models
 
 FEATURES = 2048
+GRAPHS = ("fid", "torchvision")
+IMAGENET_MEAN = (0.485, 0.456, 0.406)
+IMAGENET_STD = (0.229, 0.224, 0.225)
 # layer name -> (in channels, out channels, kernel, stride, padding); a block's channels are
 # filled in by ``_block_layers``.
 _Conv = tuple[int, int, Any, int, Any]  # kernel and padding: int or (h, w)
@@ -50,12 +62,14 @@ _R13, _C31 = ((1, 3), (0, 1)), ((3, 1), (1, 0))
 
 
 def _block_layers(kind: str, cin: int, extra: int) -> tuple[dict[str, _Conv], list[list[Any]]]:
-    """The convolutions of one Mixed block and its branches.
+    """The convolutions of one Mixed block and its branches (of the FID graph; torchvision's
+    replaces ``max1`` by ``avg``).
 
     A branch is a list of steps applied in order: a layer name, a pooling (``avg``: 3x3
-    stride 1 without padding in the mean; ``max``: 3x3 stride 2; ``max1``: 3x3 stride 1 pad 1),
-    or a tuple of layer names applied to the same input and concatenated. The block's output
-    concatenates its branches over channels.
+    stride 1 padding 1, padding left out of the mean in the FID graph and counted in
+    torchvision's; ``max``: 3x3 stride 2; ``max1``: 3x3 stride 1 pad 1), or a tuple of layer
+    names applied to the same input and concatenated. The block's output concatenates its
+    branches over channels.
     """
     if kind == "A":
         layers: dict[str, _Conv] = {
@@ -103,9 +117,12 @@ def _block_layers(kind: str, cin: int, extra: int) -> tuple[dict[str, _Conv], li
 
 
 @functools.cache
-def network_class() -> Any:
-    """The ``FIDInceptionV3`` module class (defined on first use, so that importing svgeval does
-    not import torch)."""
+def network_class(graph: str = "fid") -> Any:
+    """The ``FIDInceptionV3`` module class of ``graph`` (``fid`` or ``torchvision``), defined on
+    first use, so that importing svgeval does not import torch."""
+    if graph not in GRAPHS:
+        raise ValueError(f"graph must be one of {', '.join(GRAPHS)}, not {graph!r}")
+    fid_graph = graph == "fid"
     torch = _models.require("torch")
     nn, fn = torch.nn, torch.nn.functional
 
@@ -119,9 +136,11 @@ def network_class() -> Any:
     def run(block: Any, x: Any) -> Any:
         return fn.relu(block.bn(block.conv(x)))
 
-    pools = {"avg": lambda x: fn.avg_pool2d(x, 3, stride=1, padding=1, count_include_pad=False),
+    pools = {"avg": lambda x: fn.avg_pool2d(x, 3, stride=1, padding=1,
+                                            count_include_pad=not fid_graph),
              "max": lambda x: fn.max_pool2d(x, 3, stride=2),
-             "max1": lambda x: fn.max_pool2d(x, 3, stride=1, padding=1)}
+             "max1": (lambda x: fn.max_pool2d(x, 3, stride=1, padding=1)) if fid_graph
+             else (lambda x: fn.avg_pool2d(x, 3, stride=1, padding=1))}
 
     class Mixed(nn.Module):  # type: ignore[misc,name-defined]
         def __init__(self, kind: str, cin: int, extra: int) -> None:
@@ -145,7 +164,7 @@ def network_class() -> Any:
             return torch.cat(outputs, 1)
 
     class FIDInceptionV3(nn.Module):  # type: ignore[misc,name-defined]
-        """Inception v3 of the TF FID graph; ``forward`` gives the 2048-d pool3 features."""
+        """Inception v3 of the chosen graph; ``forward`` gives the 2048-d pool3 features."""
 
         def __init__(self) -> None:
             super().__init__()
@@ -153,9 +172,14 @@ def network_class() -> Any:
                 self.add_module(name, conv_bn_relu(spec))
             for name, kind, cin, extra in _MIXED:
                 self.add_module(name, Mixed(kind, cin, extra))
-            self.fc = nn.Linear(FEATURES, 1008)  # the 1008 TF classes; loaded, never used
+            # the 1008 TF classes (1000 ImageNet classes for torchvision); loaded, never used
+            self.fc = nn.Linear(FEATURES, 1008 if fid_graph else 1000)
 
         def forward(self, x: Any) -> Any:
+            if not fid_graph:  # torchvision's transform_input=True
+                mean = torch.tensor(IMAGENET_MEAN, device=x.device).view(1, 3, 1, 1)
+                std = torch.tensor(IMAGENET_STD, device=x.device).view(1, 3, 1, 1)
+                x = x * (std / 0.5) + (mean - 0.5) / 0.5
             for name in ("Conv2d_1a_3x3", "Conv2d_2a_3x3", "Conv2d_2b_3x3"):
                 x = run(getattr(self, name), x)
             x = fn.max_pool2d(x, 3, stride=2)
@@ -168,15 +192,24 @@ def network_class() -> Any:
     return FIDInceptionV3
 
 
-def load_inception(path: Path, device: str) -> Any:
-    """The network with the weights of a pytorch-fid / torch-fidelity state dict file."""
+def load_inception(path: Path, device: str, graph: str = "fid") -> Any:
+    """The network of ``graph`` with the weights of a state dict file: pytorch-fid's /
+    torch-fidelity's for ``fid``, torchvision's ``inception_v3_google-0cc3c7bd.pth`` for
+    ``torchvision`` (its ``AuxLogits`` weights are not used). A file of the other graph (told
+    apart by its 1008 or 1000 classes) raises ValueError."""
     torch = _models.require("torch")
     state = torch.load(path, map_location="cpu", weights_only=True)
     state = state.get("state_dict", state)
-    net = network_class()()
+    state = {k: v for k, v in state.items() if not k.startswith("AuxLogits.")}
+    classes = {"fid": 1008, "torchvision": 1000}[graph]
+    if "fc.weight" in state and state["fc.weight"].shape[0] != classes:
+        other = "fid" if graph == "torchvision" else "torchvision"
+        raise ValueError(f"{path.name} has {state['fc.weight'].shape[0]} classes: it holds the "
+                         f"weights of the {other} Inception graph, not the {graph} one")
+    net = network_class(graph)()
     missing, unexpected = net.load_state_dict(state, strict=False)
     missing = [k for k in missing if not k.endswith("num_batches_tracked") and not k.startswith("fc.")]
     if missing or unexpected:
-        raise ValueError(f"{path.name} is not an FID Inception v3 state dict: missing "
+        raise ValueError(f"{path.name} is not an Inception v3 state dict: missing "
                          f"{missing[:3]}, unexpected {unexpected[:3]}")
     return net.to(device).eval()

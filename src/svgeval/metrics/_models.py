@@ -212,10 +212,16 @@ def batches(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
         yield items[start : start + size]
 
 
-def as_rgb_uint8(image: NDArray[np.generic]) -> NDArray[np.uint8]:
+BACKGROUNDS = ("white", "black", "drop")
+"""What transparent pixels become: composited over white or black, or ``drop`` (the alpha
+channel discarded and the stored colours kept, as PIL's ``convert("RGB")``)."""
+
+
+def as_rgb_uint8(image: NDArray[np.generic], background: str = "white") -> NDArray[np.uint8]:
     """An (H, W, 3) uint8 RGB image from uint8 or [0, 1] float input, grey or RGB(A).
 
-    RGBA is composited over white (svgeval renders on white, as the papers do).
+    RGBA is composited over white (svgeval renders on white, as the papers do), or as
+    ``background`` says (:data:`BACKGROUNDS`).
     """
     array = np.asarray(image)
     if array.dtype != np.uint8:
@@ -224,9 +230,14 @@ def as_rgb_uint8(image: NDArray[np.generic]) -> NDArray[np.uint8]:
         array = np.repeat(array[..., None], 3, axis=-1)
     if array.ndim != 3 or array.shape[-1] not in (3, 4):
         raise ValueError(f"expected an (H, W, 3) or (H, W, 4) image, got shape {array.shape}")
-    if array.shape[-1] == 4:
+    if background not in BACKGROUNDS:
+        raise ValueError(f"background must be one of {', '.join(BACKGROUNDS)}, not {background!r}")
+    if array.shape[-1] == 4 and background == "drop":
+        array = np.ascontiguousarray(array[..., :3])
+    elif array.shape[-1] == 4:
         alpha = array[..., 3:4].astype(np.float64) / 255.0
-        rgb = array[..., :3].astype(np.float64) * alpha + 255.0 * (1 - alpha)
+        fill = 255.0 if background == "white" else 0.0
+        rgb = array[..., :3].astype(np.float64) * alpha + fill * (1 - alpha)
         array = np.clip(np.round(rgb), 0, 255).astype(np.uint8)
     return array
 

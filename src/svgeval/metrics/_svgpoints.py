@@ -12,10 +12,12 @@ units: no viewBox or size normalisation.
 ``released=True`` keeps the released code's behaviour where it is defective (the defects are
 listed in ``docs/svgeditbench_v2.md``): ``rotate(a, cx, cy)`` composes its translations in the
 reverse order, numbers are read with ``[+-]?[\\d.]+`` (no exponents), ``skewX``/``skewY`` and
-any element other than ``g``, the shapes, gradients, ``defs`` and ``mask`` are errors, and
-``polygon``/``polyline`` are errors (the released call passes the attribute dict where
-svgpathtools wants the ``points`` string). ``released=False`` reads transforms as SVG defines
-them, samples polygons and polylines and skips elements without geometry.
+any element other than ``g``, the shapes, gradients, ``defs`` and ``mask`` are errors.
+``released=False`` reads transforms as SVG defines them and skips elements without geometry.
+Both read shapes as a current svgpathtools (>= 1.5) does under the released calls: polygons and
+polylines are sampled (svgpathtools >= 1.4 accepts the attribute dict the release passes to
+``polygon2pathd``), and a ``<rect>`` with ``rx`` or ``ry`` gets svgpathtools' rounded corners
+(:func:`rect_d`).
 """
 
 from __future__ import annotations
@@ -110,8 +112,25 @@ def _polyline_d(points: str, polygon: bool) -> str:
     return "M" + "L".join(f"{x} {y}" for x, y in pairs) + ("z" if polygon or closed else "")
 
 
-def shape_d(tag: str, attributes: Mapping[str, str], released: bool = True) -> str:
-    """The path data svgpathtools makes of a shape element."""
+def rect_d(x: float, y: float, w: float, h: float, rx: str | None, ry: str | None) -> str:
+    """svgpathtools >= 1.5 ``rect2pathd``: without ``rx`` and ``ry`` the four corners; with
+    either, the missing one equal to it (0 when it is empty), four lines and four quarter arcs
+    ``A rx ry 0 0 1`` starting right of ``(x, y)``, radii not clamped to half the sides (a
+    larger radius is scaled up by the arc rules of path data, as in svgpathtools)."""
+    if rx is None and ry is None:
+        return f"M{x} {y} L {x + w} {y} L {x + w} {y + h} L {x} {y + h} z"
+    rounded_x = float(rx if rx is not None else (ry or 0.0))
+    rounded_y = float(ry if ry is not None else (rx or 0.0))
+    arc = f"A {rounded_x} {rounded_y} 0 0 1"
+    return (f"M {x + rounded_x} {y} L {x + w - rounded_x} {y} {arc} {x + w} {y + rounded_y} "
+            f"L {x + w} {y + h - rounded_y} {arc} {x + w - rounded_x} {y + h} "
+            f"L {x + rounded_x} {y + h} {arc} {x} {y + h - rounded_y} "
+            f"L {x} {y + rounded_y} {arc} {x + rounded_x} {y} z")
+
+
+def shape_d(tag: str, attributes: Mapping[str, str]) -> str:
+    """The path data svgpathtools (>= 1.5) makes of a shape element; both readings convert
+    shapes alike."""
     def number(key: str, default: float | None = None) -> float:
         value = attributes.get(key)
         if value is None:
@@ -123,17 +142,14 @@ def shape_d(tag: str, attributes: Mapping[str, str], released: bool = True) -> s
     if tag == "path":
         return attributes["d"]
     if tag == "rect":
-        x, y = number("x", 0), number("y", 0)
-        w, h = number("width", 0), number("height", 0)
-        return f"M{x} {y} L {x + w} {y} L {x + w} {y + h} L {x} {y + h} z"
+        return rect_d(number("x", 0), number("y", 0), number("width", 0), number("height", 0),
+                      attributes.get("rx"), attributes.get("ry"))
     if tag in ("circle", "ellipse"):
         rx, ry = (number("r"), number("r")) if "r" in attributes else (number("rx"), number("ry"))
         cx, cy = number("cx", 0), number("cy", 0)
         return f"M{cx - rx},{cy}a{rx},{ry} 0 1,0 {2 * rx},0a{rx},{ry} 0 1,0 {-2 * rx},0"
     if tag == "line":
         return f"M{attributes['x1']} {attributes['y1']}L{attributes['x2']} {attributes['y2']}"
-    if released:
-        raise NoPoints(f"<{tag}>: the released code passes the attribute dict to {tag}2pathd")
     return _polyline_d(attributes.get("points", ""), tag == "polygon")
 
 
@@ -215,7 +231,7 @@ def point_sets(svg: str, count: int = 100, released: bool = True) -> list[Points
     sets = []
     for tag, attributes, transform in _shapes(root, base, released):
         try:
-            d = shape_d(tag, attributes, released)
+            d = shape_d(tag, attributes)
         except (KeyError, TypeError, ValueError) as error:
             raise NoPoints(f"<{tag}>: {error}") from None
         xy = np.array([[p.real, p.imag, 1.0] for p in sample_path(d, count)])

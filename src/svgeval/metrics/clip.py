@@ -1,20 +1,27 @@
 """CLIP-based image metrics: ``clip_score``, ``rclip`` and the LAION ``aesthetic`` predictor.
 
 Models load through transformers (``CLIPModel``) from a hub id or a local directory; see
-:mod:`svgeval.metrics._models` for where weights are looked for. Images are (H, W, 3) uint8
-or [0, 1] float arrays (renders on white).
+:mod:`svgeval.metrics._models` for where weights are looked for. A CLIP released as an
+OpenAI-layout checkpoint file loads too (:mod:`svgeval.metrics._clip_checkpoint`, QuickGELU),
+with the tokenizer and image processor of the preset's ``clip_processor``: Long-CLIP
+(Zhang et al. 2024; hub ``BeichenZhang/LongCLIP-L`` file ``longclip-L.pt``, or the file or a
+folder holding it), a CLIP ViT-L/14 whose text tower reads 248 positions, which VGBench's
+``evaluate_clip_score.py`` uses; captions are then truncated to 248 tokens, as Long-CLIP's
+``tokenize(..., truncate=True)`` does. Long-CLIP's ``load`` runs fp16 on CUDA; we use float32.
+Images are (H, W, 3) uint8 or [0, 1] float arrays (renders on white).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from svgeval.metrics import _models
+from svgeval.metrics import _clip_checkpoint, _models
 from svgeval.metrics.presets import DEFAULT, MetricPreset, get_preset
 from svgeval.metrics.registry import MetricInfo, describe_metric
 
@@ -45,8 +52,9 @@ for _info in (
     ),
     MetricInfo(
         name="clip_i2i",
-        summary="100 x max(0, cosine) of the CLIP image embeddings of two renders",
-        value_range="[0, 100]",
+        summary="100 x cosine of the CLIP image embeddings of two renders (clamped at 0 per "
+        "preset; InternSVG's release does not clamp)",
+        value_range="[-100, 100] unclamped (internsvg), [0, 100] clamped",
         higher_is_better=True,
         source="InternSVG released metrics/CLIP_Score.py (torchmetrics CLIPScore, ViT-L/14, "
         "image-image)",
@@ -64,18 +72,45 @@ for _info in (
 
 CLIP_I2I_SETTINGS = replace(
     DEFAULT, name="clip_i2i",
-    description="InternSVG's CLIP-Score-I2I (metrics/CLIP_Score.py): CLIP ViT-L/14, the cosine "
-    "clamped at 0, x100", clip_clamp_zero=True)
-""":func:`clip_image_score`'s settings when no preset is named: those of the paper that
-defined the metric."""
+    description="CLIP-Score-I2I with the clamp of Hessel et al.: CLIP ViT-L/14, the cosine "
+    "clamped at 0, x100 (InternSVG's release does not clamp: preset internsvg)",
+    clip_clamp_zero=True)
+""":func:`clip_image_score`'s settings when no preset is named."""
 
 
-def _load_clip(source: str, device: str) -> tuple[Any, Any, Any]:
+CHECKPOINT_FILES = {"BeichenZhang/LongCLIP-L": "longclip-L.pt",
+                    "BeichenZhang/LongCLIP-B": "longclip-B.pt"}
+"""Hub repos that hold a CLIP as one OpenAI-layout checkpoint file, and the file."""
+
+
+def _checkpoint_file(source: str) -> Path | None:
+    """The OpenAI-layout checkpoint ``source`` names: a ``.pt``/``.pth`` file, the only such file
+    in a folder without ``config.json``, or a known hub repo's file; None for a transformers
+    model."""
+    path = Path(source).expanduser()
+    if path.is_file():
+        return path
+    if path.is_dir():
+        if (path / "config.json").exists():
+            return None
+        files = sorted([*path.glob("*.pt"), *path.glob("*.pth")])
+        return files[0] if len(files) == 1 else None
+    if source in CHECKPOINT_FILES:
+        return _models.resolve_file(source, CHECKPOINT_FILES[source])
+    return None
+
+
+def _load_clip(source: str, device: str, processor_source: str) -> tuple[Any, Any, Any]:
     transformers = _models.require("transformers")
-    model = transformers.CLIPModel.from_pretrained(source).to(device).eval()
+    checkpoint = _checkpoint_file(source)
+    if checkpoint is None:
+        model = transformers.CLIPModel.from_pretrained(source)
+    else:
+        model = _clip_checkpoint.load_model(checkpoint, hidden_act="quick_gelu")
+        source = processor_source
     tokenizer = transformers.AutoTokenizer.from_pretrained(source)
     processor = transformers.AutoImageProcessor.from_pretrained(source)
-    return model, tokenizer, processor
+    return model.to(device).eval(), tokenizer, processor
 
 
 def clip_model(preset: str | MetricPreset, model: str | None, model_path: str | None,
@@ -83,10 +118,12 @@ def clip_model(preset: str | MetricPreset, model: str | None, model_path: str | 
     """(model, tokenizer, image processor, device) for the preset's CLIP (or ``model``), loaded
     once per process and device; ``name`` picks the ``SVGEVAL_<NAME>_MODEL`` variable and the
     error messages. Every metric that uses the same weights on the same device shares them."""
-    wanted = model or get_preset(preset).clip_model
+    settings = get_preset(preset)
+    wanted = model or settings.clip_model
     dev = _models.pick_device(device)
     loaded = _models.load_first(name, f"the CLIP model {wanted}", wanted, model_path,
-                                lambda src: _load_clip(src, dev), (dev,), kind="clip")
+                                lambda src: _load_clip(src, dev, settings.clip_processor),
+                                (dev, settings.clip_processor), kind="clip")
     return (*loaded, dev)
 
 
@@ -107,16 +144,29 @@ def image_embeddings(loaded: tuple[Any, Any, Any, str], images: Sequence[Image],
     return torch.cat(out)
 
 
+TRUNCATIONS = ("eot", "cut")
+
+
 def text_embeddings(loaded: tuple[Any, Any, Any, str], texts: Sequence[str],
-                    batch_size: int) -> Any:
-    """L2-normalised CLIP text embeddings; captions longer than the context are truncated."""
+                    batch_size: int, truncation: str = "eot") -> Any:
+    """L2-normalised CLIP text embeddings of captions cut to the context length (77 tokens):
+    by the tokenizer, keeping the end-of-text token (``eot``), or by slicing the token ids and
+    attention mask of the whole caption (``cut``: torchmetrics' ``_clip_score_update``; the end
+    token is lost and the text tower pools wherever its rule then points)."""
     torch = _models.require("torch")
+    if truncation not in TRUNCATIONS:
+        raise ValueError(f"truncation must be one of {', '.join(TRUNCATIONS)}, not {truncation!r}")
     model, tokenizer, _, dev = loaded
     max_len = model.config.text_config.max_position_embeddings
     out = []
     for chunk in _models.batches(list(texts), batch_size):
-        enc = tokenizer(list(chunk), padding=True, truncation=True, max_length=max_len,
-                        return_tensors="pt").to(dev)
+        if truncation == "eot":
+            enc = tokenizer(list(chunk), padding=True, truncation=True, max_length=max_len,
+                            return_tensors="pt")
+        else:
+            whole = tokenizer(list(chunk), padding=True, return_tensors="pt")
+            enc = {key: value[..., :max_len] for key, value in whole.items()}
+        enc = {key: value.to(dev) for key, value in enc.items()}
         with torch.inference_mode():
             feats = model.get_text_features(input_ids=enc["input_ids"],
                                             attention_mask=enc.get("attention_mask"))
@@ -134,14 +184,17 @@ def clip_score(
     model_path: str | None = None,
     device: str | None = None,
     clamp: bool | None = None,
+    truncation: str | None = None,
     batch_size: int = 32,
 ) -> list[float]:
     """CLIP score of each (image, caption) pair: ``scale x cos(E_img, E_txt)``.
 
     SVGenius (released ``compute_clip_score.py``): OpenAI CLIP ViT-L/14, scale 100, no clamp,
     caption truncated to 77 tokens. CLIPScore (Hessel et al., 2021) clamps the cosine at 0
-    (``clamp=True``; its 2.5 weight is not applied). VectorGym: ViT-B/32. Range
-    [-100, 100] unclamped, [0, 100] clamped; higher is better.
+    (``clamp=True``; its 2.5 weight is not applied). VectorGym: ViT-B/32. ``clamp`` and
+    ``truncation`` (``eot`` or ``cut``, see :func:`text_embeddings`) default to the preset's
+    ``clip_clamp_zero`` and ``clip_truncation``. Range [-100, 100] unclamped, [0, 100]
+    clamped; higher is better.
     """
     if len(images) != len(texts):
         raise ValueError(f"{len(images)} images but {len(texts)} texts")
@@ -150,7 +203,8 @@ def clip_score(
     settings = get_preset(preset)
     loaded = clip_model(settings, model, model_path, device)
     cos = (image_embeddings(loaded, images, batch_size)
-           * text_embeddings(loaded, texts, batch_size)).sum(-1).tolist()
+           * text_embeddings(loaded, texts, batch_size,
+                             truncation or settings.clip_truncation)).sum(-1).tolist()
     use_clamp = settings.clip_clamp_zero if clamp is None else clamp
     return [settings.clip_scale * (max(0.0, c) if use_clamp else c) for c in cos]
 
@@ -163,14 +217,17 @@ def clip_image_score(
     model: str | None = None,
     model_path: str | None = None,
     device: str | None = None,
+    clamp: bool | None = None,
     batch_size: int = 32,
 ) -> list[float]:
-    """CLIP image-image score of each pair: ``scale x max(0, cos(E_a, E_b))`` (the clamp per
-    preset, as :func:`clip_score`).
+    """CLIP image-image score of each pair: ``scale x cos(E_a, E_b)``, clamped at 0 when
+    ``clamp`` (default the preset's ``clip_clamp_zero``) says so.
 
-    InternSVG's ``CLIP-Score-I2I`` (released ``metrics/CLIP_Score.py``): torchmetrics'
-    ``CLIPScore`` with OpenAI CLIP ViT-L/14 given two images, which is 100 x the cosine of
-    their image embeddings clamped at 0. Range [0, 100] clamped; higher is better.
+    InternSVG's ``CLIP-Score-I2I`` (released ``metrics/CLIP_Score.py:56``): torchmetrics'
+    ``_clip_score_update`` with OpenAI CLIP ViT-L/14 given two images, 100 x the cosine of
+    their image embeddings, not clamped (only ``CLIPScore.compute()`` clamps, and only the
+    mean; the released code never calls it). With no preset the clamp of Hessel et al. applies.
+    Range [-100, 100] unclamped, [0, 100] clamped; higher is better.
     """
     if len(images_a) != len(images_b):
         raise ValueError(f"{len(images_a)} and {len(images_b)} images")
@@ -180,7 +237,8 @@ def clip_image_score(
     loaded = clip_model(settings, model, model_path, device)
     cos = (image_embeddings(loaded, images_a, batch_size)
            * image_embeddings(loaded, images_b, batch_size)).sum(-1).tolist()
-    return [settings.clip_scale * (max(0.0, c) if settings.clip_clamp_zero else c) for c in cos]
+    use_clamp = settings.clip_clamp_zero if clamp is None else clamp
+    return [settings.clip_scale * (max(0.0, c) if use_clamp else c) for c in cos]
 
 
 def rclip_from_scores(clip_gt: Sequence[float], clip_gen: Sequence[float]) -> list[float]:
@@ -219,8 +277,6 @@ def rclip(
 
 def _load_aesthetic_head(source: str, device: str) -> Any:
     torch = _models.require("torch")
-    from pathlib import Path
-
     path = Path(source)
     if path.is_dir():
         path = path / DEFAULT.aesthetic_head

@@ -24,10 +24,14 @@ describe_metric(
 )
 
 
+def _load_network(source: str, device: str) -> Any:
+    transformers = _models.require("transformers")
+    return transformers.AutoModel.from_pretrained(source).to(device).eval()
+
+
 def _load(source: str, device: str) -> tuple[Any, Any]:
     transformers = _models.require("transformers")
-    model = transformers.AutoModel.from_pretrained(source).to(device).eval()
-    return model, transformers.AutoImageProcessor.from_pretrained(source)
+    return _load_network(source, device), transformers.AutoImageProcessor.from_pretrained(source)
 
 
 def _paired(images_a: Sequence[NDArray[np.generic]], images_b: Sequence[NDArray[np.generic]]) -> (
@@ -127,7 +131,12 @@ def dino_cls(
     torch = _models.require("torch")
     if not _paired(images_a, images_b):
         return []
-    net, _, dev = _dino_model(preset, model, model_path, device)
+    name = model or get_preset(preset).dino_model
+    dev = _models.pick_device(device)
+    # the network alone: these pixels never pass through an image processor, so a model folder
+    # without preprocessor_config.json works (the released hub model has none)
+    net = _models.load_first("dino", f"the DINOv2 model {name}", name, model_path,
+                             lambda src: _load_network(src, dev), (dev,), kind="dino_network")
     mean = torch.tensor(IMAGENET_MEAN if imagenet_normalize else (0.0,) * 3).view(1, 3, 1, 1)
     std = torch.tensor(IMAGENET_STD if imagenet_normalize else (1.0,) * 3).view(1, 3, 1, 1)
 

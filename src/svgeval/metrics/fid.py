@@ -30,20 +30,45 @@ FID (``fid``): 2048-d pool3 features of the TF Inception v3 (pytorch-fid's
   source position ``i * in / out``, no half-pixel offset, edge clamped) of 0-255 floats, then
   ``(x - 128) / 128``.
 
+``network="torchvision"`` (OmniSVG's ``metrics/compute_fid.py:16-37``): torchvision's ImageNet
+Inception v3 (``IMAGENET1K_V1``, ``fc = Identity``, ``transform_input=True``; weights
+``inception_v3_google-0cc3c7bd.pth``) on ``Resize((299, 299))`` (PIL bilinear, antialiased, on
+the 8-bit picture), ``ToTensor`` and ImageNet mean/std; ``resize`` does not apply. The features
+are the same 2048-d pool3 average, of a different network: numbers are not comparable with the
+FID graph's. ``pre_resize=N`` first resizes every picture to N x N with PIL bilinear (VGBench's
+``evaluate_fid_score.py:124``, ``TF.Resize((256, 256))`` before pytorch-fid). ``background``
+says what transparent pixels become (``white``, ``black``, or ``drop``: PIL's ``convert('RGB')``,
+which keeps the stored colour, black in most PNGs -- OmniSVG's reference pictures).
+
+Batch norm (``batchnorm=``, the preset's ``fid_batchnorm``): ``eval`` runs Inception with its
+stored running statistics (pytorch-fid, VLMEvalKit). ``train`` reproduces InternSVG's and
+StarVector's released ``FIDCalculator``, which never call ``.eval()``: every batch norm
+normalises by the statistics of its own batch, so a feature depends on the other pictures in
+its batch. Batches are then always :data:`RELEASED_BATCH` (50, their ``DataLoader``) pictures in
+sample order, each set separately, whatever ``batch_size`` says; the shared network's running
+statistics are restored afterwards. Train-mode values are far smaller than eval-mode ones on the
+same pictures (InternSVG's script: 63.10 vs 14,180 on 32 icons with the same weights, issue 27).
+
+The Fréchet distance and its variants (``frechet=``, the preset's ``fid_frechet``: pytorch-fid's
+by default, OmniSVG's epsilon-always) are :mod:`svgeval.metrics.frechet`'s, as is the seeded
+sampler of OmniSVG's reference set (:func:`~svgeval.metrics.frechet.sample_references`).
+
 CLIP-FID (``clip_fid``): the same distance on raw (not L2-normalised) CLIP image embeddings,
 ``visual_projection(pooled output)`` after CLIP's own preprocessing (resize the short side to
 224 bicubic, centre crop, OpenAI mean/std): clean-fid's ``model_name="clip_vit_b_32"`` and
 StarVector's ``FIDCalculator("ViT-B/32")``, both ``encode_image`` of OpenAI's ViT-B/32.
 StarVector runs CLIP in fp16 on CUDA; we use float32.
 
-Images are (H, W, 3|4) uint8 or [0, 1] float arrays; RGBA is composited over white. A set needs
+Images are (H, W, 3|4) uint8 or [0, 1] float arrays; RGBA is composited over white unless
+``background`` says otherwise. A set needs
 at least 2 images; with fewer images than feature dimensions the covariances are singular and
 the estimate is biased upwards (compare FIDs only over sets of the same size).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 import numpy as np
@@ -51,6 +76,7 @@ from numpy.typing import NDArray
 
 from svgeval.metrics import _inception, _models
 from svgeval.metrics.clip import clip_model, image_embeddings
+from svgeval.metrics.frechet import fid_from_features
 from svgeval.metrics.presets import DEFAULT, MetricPreset, get_preset
 from svgeval.metrics.registry import MetricInfo, describe_metric
 
@@ -58,6 +84,12 @@ Image = NDArray[np.generic]
 Features = NDArray[np.float64]
 RESIZE_MODES = ("pytorch-fid", "clean", "tf1")
 INPUT_SIZE = 299
+BATCHNORM_MODES = ("eval", "train")
+RELEASED_BATCH = 50
+"""Pictures per batch of the released train-mode FID (InternSVG ``metrics/FID.py:93``,
+StarVector ``metrics/compute_fid.py:91``: ``DataLoader(batch_size=50)``, no shuffle)."""
+TORCHVISION_WEIGHTS = "inception_v3_google-0cc3c7bd.pth"
+"""torchvision's ``Inception_V3_Weights.IMAGENET1K_V1`` file (download.pytorch.org, not a hub)."""
 
 for _info in (
     MetricInfo(
@@ -82,77 +114,6 @@ for _info in (
     describe_metric(_info)
 
 
-def frechet_distance(mu1: NDArray[np.floating[Any]], sigma1: NDArray[np.floating[Any]],
-                     mu2: NDArray[np.floating[Any]], sigma2: NDArray[np.floating[Any]],
-                     eps: float = 1e-6) -> float:
-    """``||mu1 - mu2||^2 + Tr(S1 + S2 - 2 sqrtm(S1 S2))`` of two Gaussians, in float64.
-
-    A non-finite ``sqrtm`` is retried with ``eps`` added to both diagonals; a complex root is
-    replaced by its real part when its diagonal's imaginary parts are below 1e-3, else
-    ValueError (pytorch-fid's and clean-fid's handling).
-    """
-    from scipy import linalg
-
-    m1, m2 = np.atleast_1d(np.asarray(mu1, np.float64)), np.atleast_1d(np.asarray(mu2, np.float64))
-    s1, s2 = np.atleast_2d(np.asarray(sigma1, np.float64)), np.atleast_2d(np.asarray(sigma2, np.float64))
-    if m1.shape != m2.shape or s1.shape != s2.shape or s1.shape != (m1.size, m1.size):
-        raise ValueError(f"mismatched statistics: means {m1.shape}, {m2.shape}; "
-                         f"covariances {s1.shape}, {s2.shape}")
-    root = linalg.sqrtm(s1 @ s2)
-    if not np.isfinite(root).all():
-        offset = np.eye(m1.size) * eps
-        root = linalg.sqrtm((s1 + offset) @ (s2 + offset))
-    if np.iscomplexobj(root):
-        worst = float(np.max(np.abs(np.diagonal(root).imag)))
-        if worst > 1e-3:
-            raise ValueError(f"sqrtm(S1 S2) has an imaginary component of {worst:.3g} on its "
-                             "diagonal: the covariances are too ill-conditioned")
-        root = root.real
-    diff = m1 - m2
-    return float(diff @ diff + np.trace(s1) + np.trace(s2) - 2.0 * np.trace(root))
-
-
-def feature_statistics(features: NDArray[np.floating[Any]]) -> tuple[Features, Features]:
-    """Mean (D,) and sample covariance (D, D) of (N, D) features, N >= 2, in float64."""
-    feats = np.asarray(features, np.float64)
-    if feats.ndim != 2 or feats.shape[0] < 2:
-        raise ValueError(f"need an (N, D) feature array with N >= 2, got shape {feats.shape}")
-    return feats.mean(axis=0), np.cov(feats, rowvar=False)
-
-
-def fid_from_features(features_a: NDArray[np.floating[Any]],
-                      features_b: NDArray[np.floating[Any]], *, method: str = "auto") -> float:
-    """Fréchet distance between Gaussians fitted to two (N, D) feature sets.
-
-    ``method="sqrtm"``: :func:`frechet_distance` of the two sets' statistics (scipy ``sqrtm`` of
-    a D x D product, as the reference implementations; 20-40 s for D = 2048 on two CPU
-    cores). ``"low-rank"``: the same quantity from the centred features A (n_a x D) and B:
-    ``S_a S_b = A^T (A B^T B) / c`` with ``c = (n_a - 1)(n_b - 1)`` has the nonzero
-    eigenvalues of ``(A B^T)(A B^T)^T / c``, so ``Tr((S_a S_b)^(1/2))`` is the nuclear norm of
-    ``A B^T`` over ``sqrt(c)``: exact, and under a second when a set is smaller than D (where
-    ``sqrtm`` of the singular product is also least accurate). ``"auto"`` (default):
-    ``low-rank`` when a set has fewer than D samples, else ``sqrtm``.
-    """
-    a, b = np.asarray(features_a, np.float64), np.asarray(features_b, np.float64)
-    if method not in ("auto", "sqrtm", "low-rank"):
-        raise ValueError(f"method must be auto, sqrtm or low-rank, not {method!r}")
-    for feats in (a, b):
-        if feats.ndim != 2 or feats.shape[0] < 2:
-            raise ValueError(f"need (N, D) feature arrays with N >= 2, got shape {feats.shape}")
-    if a.shape[1] != b.shape[1]:
-        raise ValueError(f"mismatched feature sizes {a.shape} and {b.shape}")
-    if method == "sqrtm" or (method == "auto" and min(len(a), len(b)) >= a.shape[1]):
-        return frechet_distance(*feature_statistics(a), *feature_statistics(b))
-    mu_a, mu_b = a.mean(axis=0), b.mean(axis=0)
-    centred_a, centred_b = a - mu_a, b - mu_b
-    trace_a = np.sum(centred_a**2) / (len(a) - 1)  # Tr(S_a), without forming S_a
-    trace_b = np.sum(centred_b**2) / (len(b) - 1)
-    scale = np.sqrt((len(a) - 1) * (len(b) - 1))
-    trace_root = np.linalg.svd(centred_a @ centred_b.T, compute_uv=False).sum() / scale
-    diff = mu_a - mu_b
-    return float(diff @ diff + trace_a + trace_b - 2.0 * trace_root)
-
-
 def _tf1_bilinear_matrix(n_in: int, n_out: int) -> NDArray[np.float32]:
     """(n_out, n_in) weights of TF 1.x ``resize_bilinear`` (align_corners=False, no half-pixel
     centres) along one axis; positions computed in float32 as TF does."""
@@ -166,10 +127,30 @@ def _tf1_bilinear_matrix(n_in: int, n_out: int) -> NDArray[np.float32]:
     return weights
 
 
-def inception_input(image: Image, resize: str) -> NDArray[np.float32]:
-    """One render as the (3, 299, 299) float32 input of the FID Inception, in [-1, 1]."""
-    rgb = _models.as_rgb_uint8(image)
+def _pil_resize(rgb: NDArray[np.uint8], side: int) -> NDArray[np.uint8]:
+    """torchvision's ``Resize((side, side))`` of a PIL RGB image: PIL bilinear (antialiased)."""
+    from PIL import Image as PILImage
+
+    if rgb.shape[:2] == (side, side):
+        return rgb
+    resized = PILImage.fromarray(rgb).resize((side, side), resample=PILImage.Resampling.BILINEAR)
+    return np.asarray(resized, np.uint8)
+
+
+def inception_input(image: Image, resize: str, *, pre_resize: int | None = None,
+                    background: str = "white") -> NDArray[np.float32]:
+    """One render as the (3, 299, 299) float32 input of the Inception: in [-1, 1] for the FID
+    graph's ``resize`` modes, ImageNet-normalised for ``resize="torchvision"`` (the input of
+    torchvision's network). ``pre_resize``: a PIL bilinear resize to a square first."""
+    rgb = _models.as_rgb_uint8(image, background=background)
+    if pre_resize is not None:
+        rgb = _pil_resize(rgb, pre_resize)
     h, w = rgb.shape[:2]
+    if resize == "torchvision":
+        unit = _pil_resize(rgb, INPUT_SIZE).astype(np.float32) / 255.0
+        mean = np.asarray(_inception.IMAGENET_MEAN, np.float32)
+        std = np.asarray(_inception.IMAGENET_STD, np.float32)
+        return np.ascontiguousarray(((unit - mean) / std).transpose(2, 0, 1), np.float32)
     if resize == "pytorch-fid":
         torch = _models.require("torch")
         x = torch.from_numpy(rgb.transpose(2, 0, 1).astype(np.float32) / 255.0)[None]
@@ -194,6 +175,20 @@ def inception_input(image: Image, resize: str) -> NDArray[np.float32]:
     return np.asarray((pixels - 128.0) / 128.0, np.float32)
 
 
+@contextmanager
+def _batch_statistics(net: Any) -> Iterator[None]:
+    """Run ``net`` in train mode (batch norm on each batch's statistics), then put back its
+    running statistics and eval mode: the network is shared by every caller in the process."""
+    saved = {name: buffer.clone() for name, buffer in net.named_buffers()}
+    net.train()
+    try:
+        yield
+    finally:
+        net.eval()
+        for name, buffer in net.named_buffers():
+            buffer.copy_(saved[name])
+
+
 def inception_features(
     images: Sequence[Image],
     *,
@@ -201,31 +196,54 @@ def inception_features(
     model: str | None = None,
     model_path: str | None = None,
     resize: str | None = None,
+    network: str | None = None,
+    pre_resize: int | None = -1,
+    background: str | None = None,
+    batchnorm: str | None = None,
     device: str | None = None,
     batch_size: int = 32,
 ) -> Features:
-    """(N, 2048) FID Inception pool3 features of ``images`` (float64), ``batch_size`` at a time.
+    """(N, 2048) Inception pool3 features of ``images`` (float64), ``batch_size`` at a time.
 
-    Weights (``model``, default the preset's ``pt_inception-2015-12-05-6726825d.pth``): a file,
-    a directory holding it, ``SVGEVAL_FID_MODEL``, ``$SVGEVAL_MODEL_DIR/<file>``, the torch hub
-    cache where pytorch-fid and torchmetrics download it, or a hub repo ``org/name[/file]``.
+    ``network`` (default the preset's ``fid_network``): ``pytorch-fid`` (the TF FID graph) or
+    ``torchvision`` (OmniSVG's); ``resize``, ``pre_resize`` (-1: the preset's) and
+    ``background``: see the module docstring. Weights (``model``, default the preset's
+    ``fid_model``: ``pt_inception-2015-12-05-6726825d.pth``, or torchvision's
+    ``inception_v3_google-0cc3c7bd.pth``): a file, a directory holding it,
+    ``SVGEVAL_FID_MODEL``, ``$SVGEVAL_MODEL_DIR/<file>``, the torch hub cache where
+    pytorch-fid, torchmetrics and torchvision download them, or a hub repo ``org/name[/file]``.
+    ``batchnorm`` (default the preset's ``fid_batchnorm``): ``eval`` or ``train`` (batches of
+    :data:`RELEASED_BATCH` in order, ``batch_size`` ignored; see the module docstring).
     """
     torch = _models.require("torch")
     settings = get_preset(preset)
-    mode = resize or settings.fid_resize
-    if mode not in RESIZE_MODES:
+    graph = network or settings.fid_network
+    if graph not in ("pytorch-fid", "torchvision"):
+        raise ValueError(f"network must be pytorch-fid or torchvision, not {graph!r}")
+    mode = "torchvision" if graph == "torchvision" else (resize or settings.fid_resize)
+    if mode not in (*RESIZE_MODES, "torchvision"):
         raise ValueError(f"resize must be one of {', '.join(RESIZE_MODES)}, not {mode!r}")
+    side = settings.fid_pre_resize if pre_resize == -1 else pre_resize
+    fill = background or settings.background
     name = model or settings.fid_model
+    default_file = TORCHVISION_WEIGHTS if graph == "torchvision" else DEFAULT.fid_model
     dev = _models.pick_device(device)
     net = _models.load_first(
-        "fid", f"the FID Inception v3 weights ({name})", name, model_path,
-        lambda src: _inception.load_inception(_models.resolve_file(src, settings.fid_model), dev),
-        (dev,))
+        "fid", f"the {graph} Inception v3 weights ({name})", name, model_path,
+        lambda src: _inception.load_inception(_models.resolve_file(src, default_file), dev,
+                                              "fid" if graph == "pytorch-fid" else graph),
+        (graph, dev))
+    norm = batchnorm or settings.fid_batchnorm
+    if norm not in BATCHNORM_MODES:
+        raise ValueError(f"batchnorm must be one of {', '.join(BATCHNORM_MODES)}, not {norm!r}")
     out = []
-    for chunk in _models.batches(list(images), batch_size):
-        batch = torch.from_numpy(np.stack([inception_input(i, mode) for i in chunk])).to(dev)
-        with torch.inference_mode():
-            out.append(net(batch).double().cpu().numpy())
+    with _batch_statistics(net) if norm == "train" else nullcontext():
+        size = RELEASED_BATCH if norm == "train" else batch_size
+        for chunk in _models.batches(list(images), size):
+            batch = torch.from_numpy(np.stack([
+                inception_input(i, mode, pre_resize=side, background=fill) for i in chunk])).to(dev)
+            with torch.no_grad():
+                out.append(net(batch).double().cpu().numpy())
     return np.concatenate(out) if out else np.zeros((0, _inception.FEATURES))
 
 
@@ -256,20 +274,30 @@ def fid(
     model: str | None = None,
     model_path: str | None = None,
     resize: str | None = None,
+    network: str | None = None,
+    pre_resize: int | None = -1,
+    background: str | None = None,
+    frechet: str | None = None,
+    batchnorm: str | None = None,
     device: str | None = None,
     batch_size: int = 32,
     method: str = "auto",
 ) -> float:
     """FID between two sets of renders (symmetric; the sets may differ in size, each >= 2).
 
-    See the module docstring for the formula, the features and ``resize``; ``method``: see
-    :func:`fid_from_features`. Range [0, inf); lower is better.
+    See the module docstring for the formula, the features, ``network``, ``resize``,
+    ``pre_resize``, ``background`` and ``batchnorm``; ``frechet`` (default the preset's ``fid_frechet``): the
+    variant of :mod:`svgeval.metrics.frechet`; ``method``: see
+    :func:`~svgeval.metrics.frechet.fid_from_features`. Range [0, inf); lower is better.
     """
     kw: dict[str, Any] = {"preset": preset, "model": model, "model_path": model_path,
-                          "resize": resize, "device": device, "batch_size": batch_size}
+                          "resize": resize, "network": network, "pre_resize": pre_resize,
+                          "background": background, "batchnorm": batchnorm, "device": device,
+                          "batch_size": batch_size}
     _check_sizes(references, generated)
     return fid_from_features(inception_features(references, **kw),
-                             inception_features(generated, **kw), method=method)
+                             inception_features(generated, **kw), method=method,
+                             variant=frechet or get_preset(preset).fid_frechet)
 
 
 def clip_fid(
@@ -284,7 +312,8 @@ def clip_fid(
     method: str = "auto",
 ) -> float:
     """CLIP-FID between two sets of renders: the Fréchet distance of raw CLIP ViT-B/32 image
-    embeddings (clean-fid ``clip_vit_b_32``); ``method``: see :func:`fid_from_features`.
+    embeddings (clean-fid ``clip_vit_b_32``); ``method``: see
+    :func:`~svgeval.metrics.frechet.fid_from_features`.
     Range [0, inf); lower is better."""
     kw: dict[str, Any] = {"preset": preset, "model": model, "model_path": model_path,
                           "device": device, "batch_size": batch_size}

@@ -55,7 +55,7 @@ class MetricPreset:
     aesthetic_head: str
     """MLP head of the aesthetic predictor (``sac+logos+ava1-l14-linearMSE.pth``)."""
     hps_checkpoint: str
-    """HPS v2.1 checkpoint (``HPS_v2.1_compressed.pt``): a local file or ``xswu/HPSv2``."""
+    """Where the HPS checkpoints are: a local file or directory, or the hub repo ``xswu/HPSv2``."""
     hps_tokenizer: str
     """Tokenizer for HPS (the OpenAI CLIP BPE; any CLIP tokenizer directory or hub id)."""
     bge_model: str
@@ -78,6 +78,47 @@ class MetricPreset:
     torchmetrics); see :mod:`svgeval.metrics.fid`."""
     clip_fid_model: str
     """CLIP for CLIP-FID (ViT-B/32: clean-fid's ``clip_vit_b_32``, StarVector's ``ViT-B/32``)."""
+    clip_processor: str = "openai/clip-vit-large-patch14"
+    """Tokenizer and image processor for a CLIP given as an OpenAI-layout checkpoint file
+    (Long-CLIP, ``clip_model="BeichenZhang/LongCLIP-L"``): a CLIP hub id or directory."""
+    siglip_model: str = "google/siglip2-so400m-patch14-384"
+    """SigLIP model for ``siglip_image`` and ``siglip_score`` (VCode: SigLIP 2 so400m 384 px;
+    SGP-GenBench: ``google/siglip-base-patch16-384`` and ``-large-``)."""
+    siglip_text_length: int = 64
+    """Tokens SigLIP texts are padded or truncated to (``padding="max_length"``)."""
+    fid_network: str = "pytorch-fid"
+    """FID feature network: ``pytorch-fid`` (the TF FID graph) or ``torchvision`` (torchvision's
+    ImageNet Inception v3, OmniSVG's ``compute_fid.py``; set ``fid_model`` to its
+    ``inception_v3_google-0cc3c7bd.pth``)."""
+    fid_pre_resize: int | None = None
+    """Resize every picture to this square size (PIL bilinear) before FID's own input pipeline
+    (VGBench's ``evaluate_fid_score.py``: 256); None: no pre-resize."""
+    fid_frechet: str = "pytorch-fid"
+    """Fréchet distance variant (:mod:`svgeval.metrics.frechet`): ``pytorch-fid``, ``omnisvg``
+    (epsilon always on the diagonals) or ``cd-fvd`` (population covariance)."""
+    fid_reference_fraction: float | None = None
+    """Share of the FID reference set to sample (OmniSVG: 0.03 of MMSVG-Icon/-Illustration);
+    None: the whole set (:func:`~svgeval.metrics.frechet.sample_references`)."""
+    fid_reference_seed: int = 42
+    """Seed of that sample (OmniSVG: 42, numpy's legacy generator)."""
+    hps_version: str = "v2.1"
+    """HPS checkpoint version: ``v2.1`` (``HPS_v2.1_compressed.pt``) or ``v2.0``
+    (``HPS_v2_compressed.pt``, OmniSVG's ``compute_hps.py`` default)."""
+    fid_batchnorm: str = "eval"
+    """Inception's batch norm in FID: ``eval`` (the stored running statistics: pytorch-fid's
+    ``fid_score.py``, VLMEvalKit's SArena ``FID.py:38``) or ``train`` (each batch's own
+    statistics, batches of 50 in sample order, each set separately: InternSVG's
+    ``metrics/FID.py:29-32`` and StarVector's ``metrics/compute_fid.py:25-30`` never call
+    ``.eval()``); see :func:`svgeval.metrics.fid.inception_features`."""
+    clip_truncation: str = "eot"
+    """How a caption longer than CLIP's context (77 tokens) is cut: ``eot`` (the tokenizer
+    truncates and keeps the end-of-text token) or ``cut`` (token ids and attention mask sliced
+    at the context length after tokenizing, so the end token is lost: torchmetrics'
+    ``_clip_score_update``, ``functional/multimodal/clip_score.py:145-146`` of 1.9.0, which
+    InternSVG's and StarVector's released CLIP scores call)."""
+    background: str = "white"
+    """What transparent pixels become before FID and SigLIP: ``white``, ``black``, or ``drop``
+    (PIL ``convert("RGB")``: alpha discarded, the stored colour kept -- black in most PNGs)."""
     metrics: tuple[str, ...] = ()
     """The registered metrics (:data:`~svgeval.metrics.registry.METRICS`) the benchmark's
     protocol reports with these settings, for ``svgeval list metrics``."""

@@ -244,6 +244,21 @@ def _greedy_f1(cand: tuple[Any, Any], ref: tuple[Any, Any]) -> float:
     return 2 * precision * recall / total if total else 0.0
 
 
+_BYTE_LEVEL_BPE = {"RobertaTokenizer", "RobertaTokenizerFast", "GPT2Tokenizer",
+                   "GPT2TokenizerFast"}
+
+
+def bert_score_text(tokenizer: Any, text: str) -> str:
+    """The text bert-score 0.3.13 encodes (``utils.py:188-202`` ``sent_encode``): stripped, and
+    for RoBERTa and GPT-2 tokenizers (byte-level BPE, where a word's first token differs with a
+    space before it) given one leading space, which its ``add_prefix_space=True`` adds under
+    transformers 4.x. Transformers 5 ignores that argument, so the space is written into the
+    text here: the same tokens under every transformers version."""
+    text = text.strip()
+    names = {cls.__name__ for cls in type(tokenizer).__mro__}
+    return " " + text if text and names & _BYTE_LEVEL_BPE else text
+
+
 def bertscore(
     candidates: Sequence[str],
     references: Sequence[str],
@@ -263,7 +278,8 @@ def bertscore(
     the mean over its non-special ones (bert-score gives CLS and SEP weight 0),
     ``F = 2PR / (P + R)``, then rescaled ``(F - b) / (1 - b)`` with ``baseline`` ``b`` (None:
     raw F). Defaults: bert-score's ``lang="en"`` (roberta-large, layer 17, its baseline), as
-    UniSVG's released ``BERTScorer(lang="en", rescale_with_baseline=True)``.
+    UniSVG's released ``BERTScorer(lang="en", rescale_with_baseline=True)``. Texts are
+    encoded as bert-score encodes them (:func:`bert_score_text`).
     """
     torch = _models.require("torch")
     if len(candidates) != len(references):
@@ -280,8 +296,8 @@ def bertscore(
     def embed(texts: Sequence[str]) -> list[tuple[Any, Any]]:
         out = []
         for chunk in _models.batches(list(texts), batch_size):
-            enc = tokenizer(list(chunk), padding=True, truncation=True, return_tensors="pt",
-                            return_special_tokens_mask=True)
+            enc = tokenizer([bert_score_text(tokenizer, text) for text in chunk], padding=True,
+                            truncation=True, return_tensors="pt", return_special_tokens_mask=True)
             special = enc.pop("special_tokens_mask").bool()
             real = enc["attention_mask"].bool()
             with torch.inference_mode():

@@ -9,7 +9,7 @@ requests in flight; the offline baselines answer at once. A backend that retries
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +32,10 @@ class GenerationRequest:
     seed: int | None = None
     input_svg: str | None = None
     reference: str | None = None
+    response_format: Mapping[str, Any] | None = None
+    """A structured-output request, the OpenAI ``response_format`` object (e.g. ``{"type":
+    "json_schema", "json_schema": {...}}``); sent by the OpenAI-compatible backends, which is
+    where judges run (None: free text)."""
 
 
 @dataclass(frozen=True)

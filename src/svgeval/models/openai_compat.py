@@ -155,6 +155,8 @@ class OpenAICompatibleModel(Model):
             body[self._max_tokens_field] = request.max_tokens
         if request.seed is not None:
             body["seed"] = request.seed
+        if request.response_format is not None:
+            body["response_format"] = dict(request.response_format)
         if self.stream:
             body["stream"] = True
             if self._stream_options != "refused":

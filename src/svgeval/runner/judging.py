@@ -21,7 +21,7 @@ import asyncio
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -57,9 +57,18 @@ class Judge:
         return url if isinstance(url, str) else None
 
 
-def judgment_key(spec: str, messages: Sequence[Any], temperature: float | None) -> str:
-    """The cache key of a request: SHA-256 of the judge spec, messages and temperature."""
-    text = json.dumps([spec, list(messages), temperature], sort_keys=True, ensure_ascii=False)
+def judgment_key(
+    spec: str,
+    messages: Sequence[Any],
+    temperature: float | None,
+    response_format: Mapping[str, Any] | None = None,
+) -> str:
+    """The cache key of a request: SHA-256 of the judge spec, messages and temperature (and the
+    structured-output request, when there is one; keys of free-text requests are unchanged)."""
+    parts: list[Any] = [spec, list(messages), temperature]
+    if response_format is not None:
+        parts.append(dict(response_format))
+    text = json.dumps(parts, sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -167,7 +176,8 @@ class Judging:
 
     async def _verdict(self, sample_id: str, request: JudgeRequest) -> float | JudgeFailure:
         assert self.judge is not None
-        key = judgment_key(self.judge.spec, request.messages, request.temperature)
+        key = judgment_key(self.judge.spec, request.messages, request.temperature,
+                           request.response_format)
         record = self._cache.get(key)
         if record is None or record.reply is None:
             asking = self._in_flight.get(key)
@@ -178,6 +188,8 @@ class Judging:
             record = await asyncio.shield(asking)
         if record.reply is None:
             return JudgeFailure(kind="error", detail=record.error or "no reply")
+        if request.then is not None:
+            return await self._verdict(sample_id, request.then(record.reply))
         score = request.parse(record.reply)
         if score is None:
             shown = " ".join(record.reply.split())[-REPLY_SHOWN:]
@@ -202,6 +214,7 @@ class Judging:
             sample_id=f"{sample_id} (judge: {request.metric})",
             messages=request.messages,
             temperature=request.temperature,
+            response_format=request.response_format,
         )
         async with self._slots:
             self.asked += 1

@@ -35,6 +35,7 @@ from svgeval.runner.identity import (
 )
 from svgeval.runner.judging import Judge, Judging, check_image_inputs, judgment_cache
 from svgeval.runner.other_run import load_samples
+from svgeval.runner.reask import ask_until_complete
 from svgeval.runner.records import (
     RecordKey,
     ResponseRecord,
@@ -217,7 +218,8 @@ class Runner:
         # finished records wait for the results as compact JSON (runner/finished.py), with the
         # extracted SVG only if a batched or set-level metric will draw it
         done = FinishedRecords(keep_extracted=bool(self.task.batched_metrics
-                                                   or self.task.set_metrics))
+                                                   or self.task.set_metrics
+                                                   or self.task.aggregate_reads_extracted))
         done.update(resumed.done)
 
         async def handle(unit: WorkUnit, sample: Sample) -> None:
@@ -306,7 +308,7 @@ class Runner:
             reference=sample.reference,
         )
         try:
-            generation = await model.generate(request)
+            generation = await ask_until_complete(model, request, self.task)
         except AnswerMissing:
             return None
         except ModelError as error:

@@ -8,4 +8,8 @@ workers' server (:mod:`svgeval.svg.forkserver`) costs no imports of ours:
 * :mod:`~svgeval.svg.render`: CairoSVG renders (``render_svg``, ``RenderSpec``); the fast
   renderers are in :mod:`~svgeval.svg.renderers`.
 * :mod:`~svgeval.svg.isolation`: renders in worker processes with time and memory limits.
+* :mod:`~svgeval.svg.animation`: animated (and still) SVG in headless Chromium, isolated the same
+  way (``BrowserRenderer``); its parts are :mod:`~svgeval.svg.browser_policy`,
+  :mod:`~svgeval.svg.browser_session` and :mod:`~svgeval.svg.browser_worker`.
+* :mod:`~svgeval.svg.video`: frame sampling and MP4 as the released video scorers do them.
 """

@@ -25,15 +25,20 @@ FloatImage = NDArray[np.float64]
 
 @dataclass(frozen=True)
 class RenderSpec:
-    """Output size in pixels and background; ``background=None`` keeps the alpha channel."""
+    """Output size in pixels and background; ``background=None`` keeps the alpha channel.
+    ``dpi`` converts absolute units (``pt``, ``mm``, ``in``) to pixels: CairoSVG's 96 unless a
+    released pipeline renders at another (StarVector 100, VectorGym 128); it moves only a drawing
+    sized in such units without a viewBox. The optional fast renderers (``--renderer``) ignore it."""
 
     width: int
     height: int
     background: str | None = "white"
+    dpi: float = 96.0
 
     @classmethod
-    def square(cls, size: int, background: str | None = "white") -> RenderSpec:
-        return cls(size, size, background)
+    def square(cls, size: int, background: str | None = "white", dpi: float = 96.0
+               ) -> RenderSpec:
+        return cls(size, size, background, dpi)
 
 
 @dataclass(frozen=True)
@@ -80,7 +85,7 @@ def render_svg_uint8(
     surface = cairosvg.surface.PNGSurface(
         tree,
         None,
-        96,
+        spec.dpi,
         output_width=spec.width,
         output_height=spec.height,
         background_color=spec.background,

@@ -40,10 +40,12 @@ Drawn = Pixels | RenderFailure
 
 
 def render_key(svg: str | bytes, spec: RenderSpec, renderer: str) -> str:
-    """``sha256(svg bytes | W x H | background | renderer)`` as hex: one render's identity."""
+    """``sha256(svg bytes | W x H | background | renderer)`` as hex, ``| dpi`` before the
+    renderer when it is not 96: one render's identity."""
     data = svg.encode("utf-8", "surrogatepass") if isinstance(svg, str) else svg
     digest = hashlib.sha256(data)
-    digest.update(f"|{spec.width}x{spec.height}|{spec.background}|{renderer}".encode())
+    dpi = "" if spec.dpi == 96 else f"|dpi{spec.dpi:g}"
+    digest.update(f"|{spec.width}x{spec.height}|{spec.background}{dpi}|{renderer}".encode())
     return digest.hexdigest()
 
 

@@ -179,3 +179,20 @@ def mean_per_group(
                 means[key] = series
     return Aggregate(metrics=metrics, counts=counts, stats=mean_stats_many(means),
                      not_computed=not_computed)
+
+
+def with_pooled_group(
+    outcomes: Iterable[Outcome], pooled: str = "all", judged: Collection[str] = ()
+) -> Aggregate:
+    """:func:`mean_per_group` of ``outcomes`` and of the same outcomes pooled as one group
+    ``pooled``: the sample-weighted mean over every group (a suite's overall score)."""
+    kept = list(outcomes)
+    per_group = mean_per_group(kept, judged=judged)
+    overall = mean_per_group((outcome.model_copy(update={"group": pooled}) for outcome in kept),
+                             judged=judged)
+    return Aggregate(
+        metrics={**per_group.metrics, **overall.metrics},
+        counts={**per_group.counts, **overall.counts},
+        stats={**per_group.stats, **overall.stats},
+        not_computed={**per_group.not_computed, **overall.not_computed},
+    )

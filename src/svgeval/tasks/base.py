@@ -241,6 +241,10 @@ class Task(ABC, Generic[TargetT]):
     ``--judge`` records them as not computed, on every sample."""
     judge_sees_images: ClassVar[bool] = False
     """True when the task's judge requests carry images (a text-only judge is refused)."""
+    aggregate_reads_extracted: ClassVar[bool] = False
+    """True when :meth:`aggregate` reads each record's ``extracted`` answer (SGP-Bench's
+    invariance consistency compares the answers themselves); otherwise the runner drops it from
+    the records it holds for the results."""
     paper_table: ClassVar[PaperTable | None] = None
     """The layout of the paper's table of this task, for ``svgeval leaderboard`` (None: the
     flat layout); see :mod:`svgeval.tasks.tables`."""
@@ -274,6 +278,17 @@ class Task(ABC, Generic[TargetT]):
     @abstractmethod
     def score(self, sample: Sample[TargetT], response: str, renderer: Renderer) -> Outcome:
         """Score one model response; must not raise for bad responses (return a failure)."""
+
+    def asks_per_sample(self) -> int:
+        """How many times the model may be asked for one sample's answer: once, unless the
+        task reproduces a re-ask protocol (its ``--set reask=N``; see
+        :mod:`svgeval.runner.reask`)."""
+        return int(getattr(self.settings, "reask", 1))
+
+    def answer_complete(self, response: str) -> bool:
+        """False for a reply in which a re-asking protocol asks again (no answer in the
+        released format); every reply is complete unless the task says otherwise."""
+        return True
 
     def batch_score(
         self, items: Sequence[BatchItem[TargetT]], context: MetricContext

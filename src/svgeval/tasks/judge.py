@@ -18,8 +18,9 @@ the expected shape parses to None, which the runner records as a judge failure.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from svgeval.messages import Message
 
@@ -40,13 +41,22 @@ class JudgeRequest:
     ``metric`` is the per-sample metric key the parsed score is stored under; ``messages`` are
     the chat messages the judge sees (images as data-URL parts); ``parse`` turns the judge's
     reply into the score, or None when the reply holds none (a judge failure, counted, never a
-    guess); ``temperature`` is sent with the request (None sends none).
+    guess); ``temperature`` is sent with the request (None sends none); ``response_format``, if
+    given, asks for a structured reply.
     """
 
     metric: str
     messages: list[Message]
     parse: Callable[[str], float | None]
     temperature: float | None = 0.0
+    response_format: Mapping[str, Any] | None = None
+    """A structured-output request sent with the question (the OpenAI ``response_format``
+    object: ``{"type": "json_schema", "json_schema": {"name": ..., "schema": {...}}}``); None
+    asks for free text. The parser still checks the reply: a server may ignore the request."""
+    then: Callable[[str], JudgeRequest] | None = None
+    """A follow-up question built from this one's reply (VCode's MM-Vet: a model answers the
+    question, a grader scores the answer): the verdict is the follow-up's, and ``parse`` only
+    fills the cached record's ``score``. Each request is cached under its own key."""
 
 
 def _verdict(reply: str) -> str | None:

@@ -93,11 +93,16 @@ class ImageGenerationTask(Task[DrawnT]):
         """The render of the sample's reference SVG (cached)."""
         return self.references.get(self.reference_svg(sample), renderer)
 
+    def prepare(self, answer: Extraction, renderer: Renderer) -> Extraction:
+        """What is drawn for an extracted answer: the answer itself here; a suite whose released
+        pipeline repairs answers first (StarVector, VectorGym) does so here."""
+        return answer
+
     def score(self, sample: Sample[DrawnT], response: str, renderer: Renderer) -> Outcome:
         reference = self.reference(sample, renderer)
         if reference.image is None:
             return Outcome.of(sample, failure=Failure.of_render(reference, FailureKind.REFERENCE))
-        answer = self.extract(response)
+        answer = self.prepare(self.extract(response), renderer)
         outcome, picture = render_extracted(sample, answer, renderer, self.drawing.spec)
         self.score_picture(outcome, sample, answer, picture, reference.image, renderer)
         return outcome

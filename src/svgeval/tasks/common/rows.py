@@ -49,3 +49,17 @@ def read_parquet_tables(path: Path, split: str) -> Iterator[tuple[Path, Any]]:
         except Exception as error:  # noqa: BLE001 (pyarrow raises several kinds)
             raise MalformedData(f"{file}: not a readable parquet file ({error})") from None
         yield file, table
+
+
+def read_hub_split(hub_id: str, split: str) -> list[dict[str, Any]]:
+    """The raw rows of ``hub_id`` split ``split`` through ``datasets`` (and its cache);
+    :class:`DataUnavailable` with one line when they cannot be had."""
+    try:
+        import datasets
+
+        table = datasets.load_dataset(hub_id, split=split)
+    except Exception as error:  # noqa: BLE001 (no package, network, missing split, ...)
+        raise DataUnavailable(
+            f"could not load {hub_id} split {split} from the hub ({error}); pass --data PATH"
+        ) from None
+    return [dict(row) for row in table]

@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Literal
 
 from svgeval.metrics.presets import variant
 from svgeval.svg.extract import Extraction
-from svgeval.tasks.aggregate import Aggregate, mean_per_group
+from svgeval.tasks.aggregate import Aggregate, with_pooled_group
 from svgeval.tasks.base import Task
 from svgeval.tasks.outcome import Outcome
 
@@ -30,13 +30,17 @@ Reading = Literal["internsvg", "vlmevalkit"]
 PRESET = variant(
     "internsvg",
     description="InternSVG released code (metrics/, SArena): renders 448 px on white, "
-    "CLIP ViT-L/14 clamped at 0 x100 (torchmetrics CLIPScore), DINOv2-base, LPIPS-VGG "
-    "on ImageNet-normalised 448 px inputs (no resize), uniform 11 px SSIM, PSNR capped "
-    "at 100, FID as pytorch-fid, FID-C with CLIP ViT-B/32",
+    "CLIP ViT-L/14 100 cos per sample, unclamped, captions cut at 77 token ids (torchmetrics "
+    "_clip_score_update), DINOv2-base, LPIPS-VGG on ImageNet-normalised 448 px inputs (no "
+    "resize), uniform 11 px SSIM, PSNR capped at 100, FID with pytorch-fid's Inception in train "
+    "mode (batch statistics, batches of 50), FID-C with CLIP ViT-B/32; the animation track's "
+    "FVD (I3D) and frame-pair DINO, SSIM, LPIPS, PSNR",
     metrics=("accuracy", "clip_fid", "clip_i2i", "clip_score", "dino", "fid", "lpips", "psnr",
-             "ssim", "token_count"),
+             "ssim", "token_count", "fvd", "video_dino", "video_lpips", "video_psnr", "video_ssim"),
     render_size=448,
-    clip_clamp_zero=True,
+    clip_clamp_zero=False,
+    clip_truncation="cut",
+    fid_batchnorm="train",
     lpips_size=None,
 )
 OVERALL = "all"
@@ -74,14 +78,7 @@ class SArenaTask(Task):
 def with_overall(outcomes: Sequence[Outcome]) -> Aggregate:
     """:func:`mean_per_group` of ``outcomes`` and of the same outcomes pooled as ``all``: the
     sample-weighted mean InternSVG's ``AverageMeter`` reports across groups."""
-    per_group = mean_per_group(outcomes)
-    pooled = mean_per_group(outcome.model_copy(update={"group": OVERALL}) for outcome in outcomes)
-    return Aggregate(
-        metrics={**per_group.metrics, **pooled.metrics},
-        counts={**per_group.counts, **pooled.counts},
-        stats={**per_group.stats, **pooled.stats},
-        not_computed={**per_group.not_computed, **pooled.not_computed},
-    )
+    return with_pooled_group(outcomes, OVERALL)
 
 
 def extract_svg(response: str, reading: Reading) -> Extraction:

@@ -5,22 +5,40 @@ scripts (``metrics/inference/inference_edit.py``, VLMEvalKit ``SArena.build_prom
 prompt turn followed by ``\\nOnly output the svg code, no other text.``. The ground truth is
 ``Icon/edit/data/<type>/images/<id>.png`` (and ``svg/<id>.svg``). Scored as image-to-SVG
 (:mod:`svgeval.tasks.sarena.image_tasks`): DINO, LPIPS, SSIM, PSNR and token counts per type;
-the ``all`` group pools every sample, which is ``evaluate_edit.py``'s summary (its meters
-weight each type's mean by its sample count). ``--set edit=<type>`` keeps one type; ``all``
-runs every type the folder has.
+for DINO, LPIPS, SSIM and PSNR the ``all`` group pools every sample, which is
+``evaluate_edit.py``'s summary (its meters weight each type's mean by its sample count).
+``--set edit=<type>`` keeps one type; ``all`` runs every type the folder has.
+
+Token length (``tokens``) is what the released scripts print, by default (``tokens=released``):
+``evaluate_edit.py:41`` builds one ``InternSVGMetrics`` for every type and its
+``TokenLengthCalculator`` never resets its meter (``metrics/token_length.py:43,54``; ``reset``
+at ``:67`` is never called), so the value printed for a type is the running mean over every
+rendered answer of the types scored so far, and the summary (``evaluate_edit.py:118``, via
+``:63``) weights those running means by each type's number of rendered answers::
+
+    running_t = sum_{s <= t} tokens_s / sum_{s <= t} n_s
+    all/tokens = sum_t running_t n_t / sum_t n_t
+
+InternSVG walks the types in ``os.listdir`` order (unspecified); VLMEvalKit's copy
+(``vlmeval/dataset/utils/sarena.py:819,1003-1007,1038-1040``) shares one calculator in its
+fixed, alphabetical task order, which is the order used here. ``--set tokens=pooled`` gives the
+true mean of each type and of all rendered answers.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 from svgeval.messages import user_message
 from svgeval.tasks import register_task
+from svgeval.tasks.aggregate import Aggregate
+from svgeval.tasks.outcome import Outcome
 from svgeval.tasks.sarena import data
+from svgeval.tasks.sarena.common import OVERALL, with_overall
 from svgeval.tasks.sarena.image_tasks import PIXEL_METRICS, ImageOptions, SArenaImageTask
 
 SUFFIX = "\nOnly output the svg code, no other text."
@@ -35,6 +53,24 @@ class EditOptions(ImageOptions):
         "all", "color_complex", "color_simple", "crop", "flip", "opacity", "outline", "rotate",
         "scale", "styletransform_openmoji", "translate",
     ] = field(default="all", metadata={"help": "editing type to run (all: the ten types)"})
+    tokens: Literal["released", "pooled"] = field(default="released", metadata={
+        "help": "token length: released (running means in VLMEvalKit's type order and their "
+        "summary) or pooled (the true mean per type and over all)"})
+
+
+def running_token_means(types: Sequence[tuple[str, float, int]]) -> tuple[dict[str, float], float]:
+    """The released token lengths of edit types given in scoring order as (type, true mean,
+    rendered answers): each type's running mean and the summary (see the module docstring).
+    Types without a rendered answer are skipped, as the released meters skip them."""
+    running: dict[str, float] = {}
+    total, count, weighted = 0.0, 0, 0.0
+    for kind, mean, n in types:
+        if n == 0:
+            continue
+        total, count = total + mean * n, count + n
+        running[kind] = total / count
+        weighted += running[kind] * n
+    return running, (weighted / count if count else float("nan"))
 
 
 @register_task
@@ -47,6 +83,26 @@ class SArenaIconEdit(SArenaImageTask):
     Options: ClassVar[type[Any]] = EditOptions
     metrics: ClassVar[Mapping[str, str]] = PIXEL_METRICS
     batched_metrics = ("dino", "lpips", "lpips_standard")
+
+    def aggregate(self, outcomes: Sequence[Outcome]) -> Aggregate:
+        """Per type and pooled means; ``tokens`` as the release prints it unless
+        ``tokens=pooled``."""
+        result = with_overall(outcomes)
+        if self.settings.tokens == "pooled":
+            return result
+        kinds = sorted(group for group in result.counts if group != OVERALL)
+        rendered = {kind: sum(1 for outcome in outcomes if outcome.group == kind
+                              and outcome.metrics.get("tokens") is not None)
+                    for kind in kinds}
+        running, summary = running_token_means(
+            [(kind, result.metrics.get(f"{kind}/tokens") or 0.0, rendered[kind])
+             for kind in kinds])
+        for kind in kinds:
+            result.metrics[f"{kind}/tokens"] = running.get(kind)
+            result.stats.pop(f"{kind}/tokens", None)
+        result.metrics[f"{OVERALL}/tokens"] = summary if running else None
+        result.stats.pop(f"{OVERALL}/tokens", None)
+        return result
 
     def task_files(self, folder: Path) -> list[tuple[str, Path, Path]]:
         if self.settings.edit != "all":

@@ -19,10 +19,14 @@ Metrics (the ``internsvg`` preset, :data:`~svgeval.tasks.sarena.common.PRESET`):
   the corrected reading), ``ssim`` (scikit-image, uniform 11 px window, 8-bit RGB), ``psnr``
   (8-bit, identical images capped at 100);
 * text-to-SVG (``use_FID``, ``use_FID_C``, ``use_CLIP_Score_T2I``, ``use_CLIP_Score_I2I``):
-  ``fid`` (pytorch-fid Inception, per group), ``fid_c`` (Fréchet distance of CLIP ViT-B/32
-  embeddings, per group), ``clip_t2i`` (100 x max(0, cos) of CLIP ViT-L/14 image and caption;
-  Icon and Illustration only: chemistry has no captions) and ``clip_i2i`` (the same between
-  the render and the ground-truth picture);
+  ``fid`` (pytorch-fid's Inception per group, its batch norm in train mode as InternSVG's
+  ``metrics/FID.py`` runs it; ``--set fid=eval``: running statistics, pytorch-fid's and
+  VLMEvalKit's FID), ``fid_c`` (Fréchet distance of CLIP ViT-B/32 embeddings, per group),
+  ``clip_t2i`` (100 x cos of CLIP ViT-L/14 image and caption per sample, unclamped, caption
+  token ids cut at 77 as torchmetrics' ``_clip_score_update`` does; ``--set clip_clamp=zero``
+  clamps each sample at 0, ``--set clip_truncation=eot`` keeps the end-of-text token; Icon and
+  Illustration only: chemistry has no captions) and ``clip_i2i`` (the same between the render
+  and the ground-truth picture, clamped with ``clip_clamp=zero``);
 * every kind: ``tokens``, the answer's token count (``use_token_length``, the mean of
   ``pred_tokens`` over rendered answers).
 """
@@ -32,9 +36,9 @@ from __future__ import annotations
 import functools
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 from PIL import Image
@@ -45,6 +49,7 @@ from svgeval.metrics.dino import dino
 from svgeval.metrics.fid import clip_fid, fid
 from svgeval.metrics.lpips import lpips
 from svgeval.metrics.pixel import psnr, ssim
+from svgeval.metrics.presets import MetricPreset
 from svgeval.metrics.tokens import DEFAULT_TOKENIZER, token_counts
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
@@ -86,6 +91,18 @@ class ImageOptions(SArenaOptions):
 
     tokenizer: str = field(default=DEFAULT_TOKENIZER, metadata={
         "help": "tokenizer of the token counts (hub id or folder)"})
+
+
+@dataclass(frozen=True)
+class TextOptions(ImageOptions):
+    """``--set`` options of text-to-SVG: the released reading of each model metric by default."""
+
+    fid: Literal["train", "eval"] = field(default="train", metadata={
+        "help": "Inception batch norm: train (InternSVG's FIDCalculator) or eval (pytorch-fid)"})
+    clip_clamp: Literal["none", "zero"] = field(default="none", metadata={
+        "help": "CLIP scores per sample: none (released) or zero (clamped at 0, Hessel et al.)"})
+    clip_truncation: Literal["cut", "eot"] = field(default="cut", metadata={
+        "help": "captions over 77 tokens: cut (ids sliced, torchmetrics) or eot (end token kept)"})
 
 
 class SArenaImageTask(SArenaTask):
@@ -130,6 +147,10 @@ class SArenaImageTask(SArenaTask):
     def input_svg(self, row: data.SArenaRow) -> str | None:
         return None
 
+    def metric_preset(self) -> MetricPreset:
+        """The preset the model metrics run with: :data:`PRESET` and the run's options."""
+        return PRESET
+
     def picture(self, sample: Sample, renderer: Renderer) -> FloatImage | None:
         """The ground-truth picture (None when neither the PNG nor the SVG gives one); read
         when needed rather than kept (4.8 MB a picture)."""
@@ -169,7 +190,7 @@ class SArenaImageTask(SArenaTask):
         truths = [self.picture(item.sample, context.renderer) for item in items]
         outputs = [self.drawing.draw(item.output_svg, context.renderer) for item in items]
         references = [self.drawing.stand_in(truth) for truth in truths]
-        options: dict[str, Any] = {"preset": PRESET, "batch_size": context.batch_size,
+        options: dict[str, Any] = {"preset": self.metric_preset(), "batch_size": context.batch_size,
                                    "device": context.device}
         runs: dict[str, Any] = {}
         if self.kind == "text2svg":
@@ -200,7 +221,7 @@ class SArenaImageTask(SArenaTask):
             references = [self.drawing.stand_in(self.picture(item.sample, context.renderer))
                           for item in items]
             distribution_metrics(score, f"{group}/{{}}", {"fid": fid, "fid_c": clip_fid},
-                                 references, outputs, preset=PRESET,
+                                 references, outputs, preset=self.metric_preset(),
                                  batch_size=context.batch_size, device=context.device)
         return score
 
@@ -210,9 +231,15 @@ class SArenaText2Svg(SArenaImageTask):
 
     kind = "text2svg"
     track: ClassVar[str]
+    Options: ClassVar[type[Any]] = TextOptions
     metrics: ClassVar[Mapping[str, str]] = TEXT_METRICS
     batched_metrics: ClassVar[tuple[str, ...]] = ("clip_t2i", "clip_i2i")
     set_metrics = ("fid", "fid_c")
+
+    def metric_preset(self) -> MetricPreset:
+        return replace(PRESET, fid_batchnorm=self.settings.fid,
+                       clip_clamp_zero=self.settings.clip_clamp == "zero",
+                       clip_truncation=self.settings.clip_truncation)
 
     def task_files(self, folder: Path) -> list[tuple[str, Path, Path]]:
         path = data.task_file(folder, f"{data.TRACK_DIRS[self.track]}/text2svg.jsonl")

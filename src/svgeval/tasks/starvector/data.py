@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from svgeval.tasks.common.rows import read_parquet_tables, unique_ids
+from svgeval.tasks.common.rows import read_hub_split, read_parquet_tables, unique_ids
 from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.download import DataUnavailable
 
@@ -64,15 +64,8 @@ def read_parquet_rows(path: Path, split: str) -> list[BenchRow]:
 def read_hub_rows(dataset: str, split: str) -> list[BenchRow]:
     """The rows of ``starvector/<dataset>`` from the hub through ``datasets``."""
     hub_id = f"{HUB_ORG}/{dataset}"
-    try:
-        import datasets
-
-        table = datasets.load_dataset(hub_id, split=split)
-    except Exception as error:  # noqa: BLE001 (no package, network, missing split, ...)
-        raise DataUnavailable(
-            f"could not load {hub_id} split {split} from the hub ({error}); pass --data PATH"
-        ) from None
-    return [to_row(dict(raw), f"{hub_id}[{split}] row {i}") for i, raw in enumerate(table)]
+    table = read_hub_split(hub_id, split)
+    return [to_row(raw, f"{hub_id}[{split}] row {i}") for i, raw in enumerate(table)]
 
 
 def load_rows(data: Path | None, dataset: str, split: str) -> list[BenchRow]:

@@ -1,9 +1,14 @@
 """StarVector SVG-Bench: image-to-SVG and text-to-SVG over the StarVector datasets.
 
-Protocol of the released code (github.com/joanrod/star-vector): the validator
-(``starvector/validation/svg_validator_base.py``) renders the answer and the ground truth with
-``rasterize_svg`` at 512 x 512 on white (CairoSVG; a failed render becomes a white image) and
-hands the renders to ``starvector/metrics/metrics.py``. ``configs/metrics/im2svg.yaml`` turns on
+Protocol of the released code (github.com/joanrod/star-vector at ``0e083c19``): the validator
+(``starvector/validation/svg_validator_base.py``) takes the generated text as the SVG (no
+extraction: StarVector models answer bare SVG, so a chat answer is scored as the placeholder),
+passes it through ``post_process_svg`` (``:380-407``; :mod:`svgeval.svg.repair`: as given when
+svgpathtools reads it, else BeautifulSoup + CairoSVG, else the empty placeholder, drawn white),
+renders the answer and the ground truth with ``rasterize_svg`` at 512 x 512 on white at
+**100 dpi** (``:269-270``; a failed render becomes a white image) and hands the renders to
+``starvector/metrics/metrics.py``. ``--set repair=none`` skips the repair chain and
+``--set extract=auto`` reads the SVG out of a chat answer first (svgeval's lenient rule). ``configs/metrics/im2svg.yaml`` turns on
 L2, LPIPS, SSIM and DINO; ``text2svg.yaml`` FID, FID-CLIP and CLIP score. Per sample:
 
 * ``l2``: ``compute_l2.py``, ``mean((a - b)^2)`` of the [0, 1] RGB renders;
@@ -16,10 +21,15 @@ L2, LPIPS, SSIM and DINO; ``text2svg.yaml`` FID, FID-CLIP and CLIP score. Per sa
   swaps which one the ``lpips`` key holds;
 * ``dino``: ``compute_dino_score.py``, DINOv2-base mean-pooled tokens, ``(cos + 1) / 2``;
 * ``clip_score`` (text-to-SVG): ``compute_clip_score.py``, CLIP ViT-B/32, ``100 cos`` of the
-  render and the caption, unclamped per sample.
+  render and the caption, unclamped per sample; a caption over 77 tokens has its token ids cut
+  at 77 as torchmetrics' ``_clip_score_update`` does, losing the end-of-text token
+  (``--set clip_truncation=eot`` keeps it).
 
 Per dataset (``<dataset>/fid``, ``<dataset>/clip_fid``): ``compute_fid.py`` between ground-truth
-and answer renders (pytorch-fid Inception pool3; CLIP ViT-B/32 image features).
+and answer renders (pytorch-fid Inception pool3; CLIP ViT-B/32 image features). The released
+``FIDCalculator`` never calls ``.eval()`` (``compute_fid.py:25-30``), so its Inception normalises
+each batch of 50 by that batch's statistics: the default here; ``--set fid=eval`` uses the
+running statistics (pytorch-fid).
 
 Two readings of every per-sample metric: ``<metric>`` is the released one (an answer with no
 SVG or one that does not render is drawn white and counted) and ``<metric>_worst`` gives a
@@ -33,7 +43,7 @@ import random
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
 from svgeval.messages import png_bytes, user_message
@@ -42,10 +52,11 @@ from svgeval.metrics.dino import dino
 from svgeval.metrics.fid import clip_fid, fid
 from svgeval.metrics.lpips import lpips
 from svgeval.metrics.pixel import masked_mse, mse, ssim
-from svgeval.metrics.presets import variant
-from svgeval.svg.extract import Extraction
+from svgeval.metrics.presets import MetricPreset, get_preset, variant
+from svgeval.svg.extract import Extraction, extract_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
+from svgeval.svg.repair import repair
 from svgeval.tasks import register_task
 from svgeval.tasks.base import BatchItem, MetricContext, Sample, distribution_metrics
 from svgeval.tasks.common import Drawing, ImageGenerationTask, TwoReadings
@@ -53,8 +64,10 @@ from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.outcome import MetricValues, Outcome
 from svgeval.tasks.starvector.data import CAPTION_COLUMNS, BenchRow, load_rows
 
-RENDER = RenderSpec.square(512, background="white")
+RENDER = RenderSpec.square(512, background="white", dpi=100)
 """``_save_svg_files``: ``rasterize_svg(svg, resolution=512, dpi=100, scale=1)``."""
+AS_GIVEN = "starvector"
+"""The ``extraction_rule`` of an answer scored as the model gave it (released)."""
 INPUT = RenderSpec.square(384, background="white")
 """The image the model sees: the ground truth at the datasets' ``im_size`` of 384."""
 LPIPS_SIZE: int | None = None
@@ -68,6 +81,8 @@ PRESET = variant(
     metrics=("clip_fid", "clip_score", "dino", "fid", "lpips", "masked_mse", "mse", "ssim"),
     render_size=512,
     clip_model="openai/clip-vit-base-patch32",
+    clip_truncation="cut",
+    fid_batchnorm="train",
     lpips_size=None,
 ).name
 WORST: Mapping[str, float] = {
@@ -100,6 +115,16 @@ class StarVectorOptions:
     lpips: Literal["released", "standard"] = field(
         default="released", metadata={"help": "which LPIPS input convention the lpips key holds "
                                       "(both are reported: lpips, lpips_standard)"})
+    fid: Literal["train", "eval"] = field(default="train", metadata={
+        "help": "Inception batch norm: train (the released FIDCalculator) or eval (pytorch-fid)"})
+    clip_truncation: Literal["cut", "eot"] = field(default="cut", metadata={
+        "help": "captions over 77 tokens: cut (ids sliced, torchmetrics) or eot (end token kept)"})
+    extract: Literal["released", "auto"] = field(
+        default="released", metadata={"help": "released: the answer as given (a chat answer "
+                                      "scores as the placeholder); auto: the SVG read out of it"})
+    repair: Literal["released", "none"] = field(
+        default="released", metadata={"help": "released: BeautifulSoup + CairoSVG repair of an "
+                                      "answer svgpathtools cannot read; none: it fails, white"})
 
 
 @dataclass(frozen=True)
@@ -134,6 +159,14 @@ class StarVectorTask(ImageGenerationTask):
     drawing = Drawing(RENDER, failed="white")
     set_metrics = ("fid", "clip_fid")
 
+    def metric_preset(self) -> MetricPreset:
+        """The preset with the run's ``fid`` and ``clip_truncation`` options."""
+        return replace(get_preset(PRESET), fid_batchnorm=self.settings.fid,
+                       clip_truncation=self.settings.clip_truncation)
+
+    def metric_options(self, context: MetricContext) -> dict[str, Any]:
+        return {**super().metric_options(context), "preset": self.metric_preset()}
+
     def load(self) -> list[Sample]:
         rows = load_rows(self.options.data, self.settings.dataset, self.settings.split)
         return self.make_samples(rows)
@@ -149,6 +182,20 @@ class StarVectorTask(ImageGenerationTask):
     def reference_svg(self, sample: Sample) -> str:
         return str(sample.target["reference"])
 
+    def extract(self, response: str) -> Extraction:
+        """The answer as given (released), or the SVG read out of it (``--set extract=auto``)."""
+        if self.settings.extract == "auto":
+            return extract_svg(response, "auto")
+        if not response.strip():
+            return Extraction(None, AS_GIVEN, "an empty answer")
+        return Extraction(response, AS_GIVEN)
+
+    def prepare(self, answer: Extraction, renderer: Renderer) -> Extraction:
+        """The answer through the released repair chain (unless ``--set repair=none``)."""
+        if self.settings.repair == "released" and answer.svg is not None:
+            return repair(answer.svg, answer.rule, renderer)
+        return answer
+
     def score_picture(self, score: Outcome, sample: Sample, answer: Extraction,
                       picture: FloatImage | None, reference: FloatImage,
                       renderer: Renderer) -> None:
@@ -161,7 +208,7 @@ class StarVectorTask(ImageGenerationTask):
         for group, items in groups.items():
             drawn = self.drawn(items, context.renderer)
             distribution_metrics(score, f"{group}/{{}}", {"fid": fid, "clip_fid": clip_fid},
-                                 drawn.references, drawn.outputs, preset=PRESET,
+                                 drawn.references, drawn.outputs, preset=self.metric_preset(),
                                  batch_size=context.batch_size, device=context.device)
         return score
 

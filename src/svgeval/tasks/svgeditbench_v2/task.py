@@ -102,8 +102,9 @@ class SvgEditBenchV2Options:
         default="released", metadata={"help": "released: [0, 1] pixels as the released code; "
                                       "imagenet: with DINOv2's ImageNet mean/std normalisation"})
     chamfer: Literal["released", "corrected"] = field(
-        default="released", metadata={"help": "released: shapes read as the released code "
-                                      "(its defects kept); corrected: SVG transforms, polygons"})
+        default="released", metadata={"help": "released: transforms and elements read as the "
+                                      "released code (its defects kept); corrected: as SVG "
+                                      "defines them (shapes alike in both)"})
     zwj_sequences: Path | None = field(
         default=None, metadata={"help": "Unicode's emoji-zwj-sequences.txt (16.0) naming ZWJ "
                                 "emoji for CLIP, as released; without it their parts' names"})

@@ -35,20 +35,21 @@ from svgeval.svg.render import FloatImage
 
 _CLOSED = re.compile(r"<svg[^>]*>(.*?)</svg>", re.DOTALL)
 _OPEN = re.compile(r"<svg[^>]*>.*", re.DOTALL)
-_LEAF_TAGS = ("path", "rect", "circle", "ellipse", "line", "polyline", "polygon", "image", "stop")
+LEAF_TAGS = ("path", "rect", "circle", "ellipse", "line", "polyline", "polygon", "image", "stop")
 SHAPES = ("rect", "circle", "ellipse", "line", "polygon", "polyline", "path", "text")
 _SHAPE_COUNT = re.compile(r"(\d+)\s+(" + "|".join(SHAPES) + r")s?")
 TRANSFORMS = ("translate", "rotate", "scale", "skewX", "skewY", "matrix")
 _NUMBER = re.compile(r"\d+\.\d+|\d+")
 
 
-def fix_svg(text: str) -> str:
-    """The released repair of a truncated SVG (see the module docstring)."""
+def fix_svg(text: str, leaves: tuple[str, ...] = LEAF_TAGS) -> str:
+    """The released repair of a truncated SVG (see the module docstring); ``leaves`` are the
+    tags it never closes (none in the authors' ``evaluation.py``, :mod:`.authors`)."""
     text = re.sub(r"<[^>]*$", "", text)
     closes = re.findall(r"</([a-zA-Z]+)>", text)
     unclosed = []
     for tag in re.findall(r"<([a-zA-Z]+)[^>]*>", text):
-        if tag in _LEAF_TAGS:
+        if tag in leaves:
             continue
         if tag in closes:
             closes.remove(tag)
@@ -58,26 +59,33 @@ def fix_svg(text: str) -> str:
     return text if text.strip().endswith("</svg>") else text + "</svg>"
 
 
+def extract_repaired(response: str, rule: str, leaves: tuple[str, ...]) -> Extraction:
+    """The first ``<svg ...>...</svg>``, else the text from the first ``<svg ...>`` repaired by
+    :func:`fix_svg` with ``leaves``, recorded as extracted by ``rule``."""
+    closed = _CLOSED.search(response)
+    if closed:
+        return Extraction(closed.group(0), rule)
+    opened = _OPEN.search(response)
+    if opened:
+        return Extraction(fix_svg(opened.group(0), leaves), rule)
+    return Extraction(None, rule, "no <svg ...> in the response")
+
+
 @extraction_rule("unisvg")
 def extract_answer_svg(response: str) -> Extraction:
     """The released ``extract_svg_from_text`` (``extraction_rule`` ``unisvg``)."""
-    closed = _CLOSED.search(response)
-    if closed:
-        return Extraction(closed.group(0), "unisvg")
-    opened = _OPEN.search(response)
-    if opened:
-        return Extraction(fix_svg(opened.group(0)), "unisvg")
-    return Extraction(None, "unisvg", "no <svg ...> in the response")
+    return extract_repaired(response, "unisvg", LEAF_TAGS)
 
 
-def released_psnr(a: FloatImage, b: FloatImage) -> float:
+def released_psnr(a: FloatImage, b: FloatImage, identical: float = 100.0) -> float:
     """The released PSNR: ``10 log10(255^2 / mean((a - b)^2))`` evaluated on uint8 arrays, so
-    the difference and its square wrap modulo 256 (numpy uint8 arithmetic); 100 for equal
-    images (its ``inf`` replacement)."""
+    the difference and its square wrap modulo 256 (numpy uint8 arithmetic); ``identical`` for
+    equal images (VLMEvalKit's ``inf`` replacement 100; the authors' ``evaluation.py:330`` adds
+    ``inf`` as 0)."""
     x = np.round(np.clip(a, 0, 1) * 255).astype(np.uint8)
     y = np.round(np.clip(b, 0, 1) * 255).astype(np.uint8)
     error = float(np.mean((x - y) ** 2))
-    return 100.0 if error == 0 else float(10 * np.log10(255**2 / error))
+    return identical if error == 0 else float(10 * np.log10(255**2 / error))
 
 
 def colour_score(answer: str, metadata: Mapping[str, Any]) -> float:
@@ -150,8 +158,10 @@ def generation_score(ssim: float, lpips: float, clip: float) -> float:
 
 
 def _weighted(means: Mapping[str, Mapping[str, float | None]], weights: Mapping[str, float],
-              key: str) -> float | None:
+              key: str, every_type: bool) -> float | None:
     present = [t for t in weights if t in means]
+    if every_type and len(present) < len(weights):
+        return None
     values = [means[t].get(key, 0.0) for t in present]
     if any(v is None for v in values):
         return None
@@ -160,7 +170,8 @@ def _weighted(means: Mapping[str, Mapping[str, float | None]], weights: Mapping[
         else 0.0
 
 
-def final_score(means: Mapping[str, Mapping[str, float | None]]) -> dict[str, float | None]:
+def final_score(means: Mapping[str, Mapping[str, float | None]],
+                every_type: bool = False) -> dict[str, float | None]:
     """The released components and ``final_score`` from per-type means (type -> metric -> mean).
 
     ``<type>_score`` of ISVGEN/TSVGEN is :func:`generation_score` (0 when the type is absent);
@@ -169,20 +180,22 @@ def final_score(means: Mapping[str, Mapping[str, float | None]]) -> dict[str, fl
     means of the text types present weighted 200 (usage, description) and 100 (rect, circle);
     ``final_score = 0.45 isvgen + 0.45 tsvgen + 0.01 easy + 0.02 hard + 0.035 bertscore +
     0.035 sbert`` (VLMEvalKit's ``overall`` is 100 x ``final_score``). A component whose
-    metric could not be computed (None) makes it and ``final_score`` None.
+    metric could not be computed (None) makes it and ``final_score`` None. With ``every_type``
+    (the authors' ``evaluation.py:489-524``, which indexes each type and raises ``KeyError``
+    on an absent one) a component missing one of its types is None instead.
     """
     parts: dict[str, float | None] = {}
     for kind in ("ISVGEN", "TSVGEN"):
         m = means.get(kind)
         values = (m.get("ssim", 0.0), m.get("lpips", 1.0), m.get("clip", 0.0)) if m else None
         parts[f"{kind.lower()}_score"] = (
-            0.0 if values is None
+            (None if every_type else 0.0) if values is None
             else None if any(v is None for v in values)
             else generation_score(*(float(v or 0.0) for v in values)))
-    parts["easy_acc"] = _weighted(means, dict.fromkeys(EASY_TYPES, 50.0), "accuracy")
-    parts["hard_acc"] = _weighted(means, dict.fromkeys(HARD_TYPES, 100.0), "accuracy")
-    parts["bertscore"] = _weighted(means, TEXT_WEIGHTS, "bertscore")
-    parts["sbert_score"] = _weighted(means, TEXT_WEIGHTS, "sbert")
+    parts["easy_acc"] = _weighted(means, dict.fromkeys(EASY_TYPES, 50.0), "accuracy", every_type)
+    parts["hard_acc"] = _weighted(means, dict.fromkeys(HARD_TYPES, 100.0), "accuracy", every_type)
+    parts["bertscore"] = _weighted(means, TEXT_WEIGHTS, "bertscore", every_type)
+    parts["sbert_score"] = _weighted(means, TEXT_WEIGHTS, "sbert", every_type)
     components = [parts[k] for k in FINAL_WEIGHTS]
     parts["final_score"] = None if any(v is None for v in components) else sum(
         FINAL_WEIGHTS[k] * float(parts[k] or 0.0) for k in FINAL_WEIGHTS)

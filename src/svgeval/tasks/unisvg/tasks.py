@@ -14,8 +14,16 @@ values (SSIM 0, PSNR 0, LPIPS 1, CLIP 0); one with no SVG is drawn as the releas
 
 Understanding: ``accuracy`` by the released rule of the type (colour, category, shape, size,
 transform; :mod:`~svgeval.tasks.unisvg.rules`), or ``bertscore`` and ``sbert``
-(all-MiniLM-L6-v2 cosine) against the reference text for the free-text types; an empty answer
-scores 0 on both, as released.
+(all-MiniLM-L6-v2 cosine) against the reference text for the free-text types. An empty (or
+blank) answer scores 0 in every understanding type: VLMEvalKit's ``load`` reads the empty cell
+as NaN and ``evaluate_uni_svg`` counts the row without a value (``uni_svg.py:450-455``), while
+the rules applied to ``""`` would give a shape or transform question whose ground truth names
+none a 1 (``:225``, ``:416``).
+
+``--set reading=authors`` scores as the authors' own ``evaluation.py`` does instead
+(:mod:`~svgeval.tasks.unisvg.authors`): its repair, failed renders and rows with unusable
+colour or category metadata left out of the means (recorded as failures), PSNR ``inf`` as 0,
+the rules applied to empty answers, and every type of the task required.
 
 Results per type, ``<type>/score`` (:func:`~svgeval.tasks.unisvg.rules.generation_score`) for
 the generation types and, for ``unisvg`` (every type), ``overall/final_score`` with its
@@ -43,8 +51,8 @@ from svgeval.tasks.base import BLANK_SVG, BatchItem, MetricContext, Sample, batc
 from svgeval.tasks.common import Drawing, ImageGenerationTask, unique_ids
 from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.download import DataUnavailable
-from svgeval.tasks.outcome import MetricValues, Outcome
-from svgeval.tasks.unisvg import rules
+from svgeval.tasks.outcome import Failure, FailureKind, MetricValues, Outcome
+from svgeval.tasks.unisvg import authors, rules
 from svgeval.tasks.unisvg.data import UniSvgRow, load_rows
 
 PRESET = variant(
@@ -77,6 +85,14 @@ TEXT_TYPES = tuple(rules.TEXT_WEIGHTS)
 UNDERSTANDING = (*RULES, *TEXT_TYPES)
 IMAGE_TYPES = ("ISVGEN", "ISVGUN_usage", "ISVGUN_category", "ISVGUN_description", "ISVGUN_color")
 """The types whose prompt carries the image (the ``UniSVG`` class' ``build_prompt``)."""
+AUTHORS_RULES: Mapping[str, Callable[[str, Mapping[str, Any]], float | None]] = {
+    **RULES,
+    "CSVGUN_color": lambda answer, t: authors.colour_score(answer, t["metadata"]),
+    "ISVGUN_color": lambda answer, t: authors.colour_score(answer, t["metadata"]),
+    "CSVGUN_category": lambda answer, t: authors.category_score(answer, t["metadata"]),
+    "ISVGUN_category": lambda answer, t: authors.category_score(answer, t["metadata"]),
+}
+"""The authors' ``evaluation.py`` rules: None drops the row (its caught exception)."""
 FAILED: Mapping[str, float] = {"ssim": 0.0, "psnr": 0.0, "psnr_fixed": 0.0, "lpips": 1.0,
                                "clip": 0.0}
 """The released values of a generation answer that does not render."""
@@ -103,6 +119,10 @@ class UniSvgOptions:
     no_svg: Literal["blank", "worst"] = field(
         default="blank", metadata={"help": "blank: an answer with no SVG is drawn as the released "
                                    "empty SVG (white); worst: it gets the failure values"})
+    reading: Literal["vlmevalkit", "authors"] = field(
+        default="vlmevalkit", metadata={"help": "vlmevalkit: VLMEvalKit's uni_svg.py; authors: "
+                                        "the authors' evaluation.py (b7ab49b) with its defects "
+                                        "(docs/unisvg.md)"})
 
 
 class UniSvgTask(ImageGenerationTask):
@@ -137,6 +157,10 @@ class UniSvgTask(ImageGenerationTask):
         rows = [row for row in rows if row.category in self.types]
         if not rows:
             raise DataUnavailable(f"no UniSVG row of type {', '.join(self.types)} in the data")
+        absent = [kind for kind in self.types if kind not in {row.category for row in rows}]
+        if self.authors and absent:
+            raise MalformedData(f"--set reading=authors needs rows of every type (the authors' "
+                                f"evaluation.py indexes each); none of {', '.join(absent)}")
         ids = unique_ids([row.index for row in rows])
         return [self.sample(sample_id, row) for sample_id, row in zip(ids, rows)]
 
@@ -151,16 +175,37 @@ class UniSvgTask(ImageGenerationTask):
                       target={"category": row.category, "answer": row.answer,
                               "metadata": row.metadata})
 
+    @property
+    def authors(self) -> bool:
+        """True under ``--set reading=authors``."""
+        return bool(self.settings.reading == "authors")
+
+    def extract(self, response: str) -> Extraction:
+        """VLMEvalKit's ``extract_svg_from_text``, or the authors' (their ``fix_svg``)."""
+        return (authors.extract_answer_svg if self.authors else rules.extract_answer_svg)(response)
+
     def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
         category = sample.target["category"]
         if category in GENERATION:
             return super().score(sample, response, renderer)
+        if self.authors and category in AUTHORS_RULES:
+            # evaluation.py reads answers from JSON: "" stays a string and the rules score it
+            value = AUTHORS_RULES[category](response, sample.target)
+            if value is None:
+                return Outcome.of(sample, extracted=response, failure=Failure(
+                    kind=FailureKind.REFERENCE, reason="authors_dropped",
+                    detail="the authors' evaluation.py drops this row: no keywords.colors / "
+                    "keywords.category in its metadata, or white its only colour"))
+            return Outcome.of(sample, metrics={"accuracy": value}, extracted=response)
         if category in RULES:
-            return Outcome.of(sample, metrics={"accuracy": RULES[category](response, sample.target)},
-                         extracted=response)
+            # VLMEvalKit reads an empty answer cell as NaN and scores the row 0
+            # (uni_svg.py:450-455); the rules themselves would give "" a 1 on a shape or
+            # transform question whose ground truth names none
+            accuracy = RULES[category](response, sample.target) if response.strip() else 0.0
+            return Outcome.of(sample, metrics={"accuracy": accuracy}, extracted=response)
         empty = not (response and sample.target["answer"])
         return Outcome.of(sample, metrics={"bertscore": 0.0, "sbert": 0.0} if empty else {},
-                     extracted=response)
+                          extracted=response)
 
     def reference_svg(self, sample: Sample) -> str:
         answer: str = sample.target["answer"]
@@ -172,11 +217,14 @@ class UniSvgTask(ImageGenerationTask):
         """The released values of a generation answer (see the module docstring)."""
         if answer.svg is None and self.settings.no_svg == "blank":
             picture = self.drawing.canvas
+        if picture is None and self.authors and answer.svg is not None:
+            return  # evaluation.py:314-315: a failed render is skipped, not counted
         if picture is None:
             score.metrics.update(FAILED)
         else:
+            identical = 0.0 if self.authors else 100.0  # evaluation.py:330 adds inf as 0
             score.metrics.update(ssim=ssim(picture, reference, preset=PRESET),
-                                 psnr=rules.released_psnr(picture, reference),
+                                 psnr=rules.released_psnr(picture, reference, identical),
                                  psnr_fixed=psnr(picture, reference))
 
     def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[MetricValues]:
@@ -232,7 +280,7 @@ class UniSvgTask(ImageGenerationTask):
                 result.metrics[f"{kind}/score"] = (
                     None if any(v is None for v in values)
                     else rules.generation_score(*(float(v or 0.0) for v in values)))
-        parts = rules.final_score(means)
+        parts = rules.final_score(means, every_type=self.authors)
         for key in self.overall:
             result.metrics[f"overall/{key}"] = parts[key]
         return result

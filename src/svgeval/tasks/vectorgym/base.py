@@ -4,8 +4,14 @@ and the judge request.
 Samples are the rows of one split (``--set split=test|train|validation``, test by default) that
 the released ``data/processor.py`` keeps for the task; the group is the split and the sample id
 the row's ``svg_id`` (edits: ``<svg_id>/<editing_annotation_index>``; a repeated id gets a
-``#n`` suffix). Judge failures are counted and ``judged_share`` reports the share judged. The answer is the last ``<svg ...>...</svg>`` block of the response, as the
-released ``utils/svg.py:extract_svg`` (``extraction_rule`` ``vectorgym``).
+``#n`` suffix). Judge failures are counted and ``judged_share`` reports the share judged.
+
+The answer is read as both released inference paths read it (``extraction_rule`` ``vectorgym``):
+the first ``<svg ...>...</svg>`` block (``validators/openrouter.py:325-336``
+``_extract_code_blocks``; the vLLM path's ``extract_first_svg_block``, ``validators/vllm.py:18-40``,
+takes the first too), else the text from ``<svg`` to its end (for the repair chain), stripped.
+``--set extract=last`` takes the last complete block instead (``vectorgym-last``, svgeval's rule
+before issue 27, after ``utils/svg.py:extract_svg``, which no released caller uses).
 """
 
 from __future__ import annotations
@@ -40,16 +46,32 @@ PRESET = variant(
     clip_model="openai/clip-vit-base-patch32",
     lpips_input="standard",
 )
-_LAST_SVG = re.compile(r"<svg\b[^>]*>.*?</svg>", re.DOTALL | re.IGNORECASE)
+_SVG_BLOCK = re.compile(r"<svg\b[^>]*>.*?</svg>", re.DOTALL | re.IGNORECASE)
+_RELEASED_BLOCK = re.compile(r"<svg[^>]*>.*?</svg>", re.DOTALL | re.IGNORECASE)
 
 
 @extraction_rule("vectorgym")
+def extract_first_svg(response: str) -> Extraction:
+    """The released ``_extract_code_blocks``: the first ``<svg[^>]*>.*?</svg>`` match, else the
+    text from the first ``<svg`` on, stripped; a response without ``<svg`` fails (the released
+    chain would score it as its empty placeholder)."""
+    match = _RELEASED_BLOCK.search(response)
+    if match:
+        return Extraction(match.group(0).strip(), "vectorgym")
+    start = response.lower().find("<svg")
+    if start < 0:
+        return Extraction(None, "vectorgym", "no <svg in the response")
+    return Extraction(response[start:].strip(), "vectorgym")
+
+
+@extraction_rule("vectorgym-last")
 def extract_last_svg(response: str) -> Extraction:
-    """The last complete ``<svg>`` block (released ``extract_svg``), or a failed extraction."""
-    matches = list(_LAST_SVG.finditer(response))
+    """The last complete ``<svg>`` block (``utils/svg.py:extract_svg``), or a failed
+    extraction."""
+    matches = list(_SVG_BLOCK.finditer(response))
     if not matches:
-        return Extraction(None, "vectorgym", "no <svg ...>...</svg> block in the response")
-    return Extraction(matches[-1].group(0), "vectorgym")
+        return Extraction(None, "vectorgym-last", "no <svg ...>...</svg> block in the response")
+    return Extraction(matches[-1].group(0), "vectorgym-last")
 
 
 @dataclass(frozen=True)

@@ -1,18 +1,26 @@
 """VectorGym Sketch2SVG, SVG editing and Text2SVG: answers drawn and compared with the reference.
 
-Renders follow the released ``utils/svg.py:robust_svg_to_pil``: CairoSVG at 512 x 512 on white.
-Per sample: ``mse`` (the released ``calculate_mse``: ``F.mse_loss`` of ``ToTensor`` images,
-which are RGBA with an opaque alpha, i.e. the mean over four channels: 3/4 of the RGB MSE),
-``mse_rgb`` (plain RGB), ``ssim`` (scikit-image, uniform 11 px window) and ``judge`` (the VLM
-judge, 1-10, :mod:`svgeval.tasks.vectorgym.prompts`). Batched: ``lpips`` (VGG; released
-``compute_LPIPS.py``: resized to 384 and ImageNet mean/std normalised), ``lpips_standard`` (the
-same at LPIPS' own [-1, 1] convention), ``dino`` (DINOv2-base, mean-pooled, (cos + 1) / 2) and,
-for Text2SVG, ``clip`` (CLIP ViT-B/32, 100 x cos, torchmetrics' unclamped update as released).
+The answer (:func:`~svgeval.tasks.vectorgym.base.extract_first_svg`) goes through the released
+repair chain (:mod:`svgeval.svg.repair`: as given when svgpathtools reads it, else BeautifulSoup +
+CairoSVG, else the empty placeholder), as ``validators/openrouter.py:338-373`` does. Renders
+follow the released ``utils/svg.py:robust_svg_to_pil``: CairoSVG at 512 x 512 on white, at
+**128 dpi** (``:106-107``; ``scale=2`` has no effect when both output sizes are given). An answer
+that the chain keeps but CairoSVG refuses is drawn as the released error image, a red X on white
+(``get_error_img``, ``:20-38``); one that the chain turns into the placeholder is white.
+``--set failed=white`` is svgeval's reading before issue 27: no repair, every failure white.
+
+Per sample: ``mse`` (the released ``calculate_mse`` and ``L2``: ``F.mse_loss`` of ``ToTensor``
+images, which are RGB: CairoSVG writes RGB when a background is given, so the mean over the three
+channels), ``ssim`` (scikit-image, uniform 11 px window) and ``judge`` (the VLM judge, 1-10,
+:mod:`svgeval.tasks.vectorgym.prompts`). Batched: ``lpips`` (VGG; released ``compute_LPIPS.py``:
+resized to 384 and ImageNet mean/std normalised), ``lpips_standard`` (the same at LPIPS' own
+[-1, 1] convention), ``dino`` (DINOv2-base, mean-pooled, (cos + 1) / 2) and, for Text2SVG,
+``clip`` (CLIP ViT-B/32, 100 x cos, torchmetrics' unclamped update as released).
 
 Two readings of every image metric:
 
-* ``<metric>``: the released protocol; an answer with no SVG or one that does not render is
-  drawn as the empty placeholder (a white canvas) and counted.
+* ``<metric>``: the released protocol; an answer with no SVG after the repair chain is drawn as
+  the empty placeholder (a white canvas), one CairoSVG refuses as the red X; both are counted.
 * ``<metric>_worst``: a failed answer gets the metric's worst value (:data:`WORST`).
 
 The judge sees renders of valid answers only; a failed answer scores ``judge`` 0 (ours; the
@@ -31,10 +39,11 @@ from svgeval.messages import png_bytes
 from svgeval.metrics.clip import clip_score
 from svgeval.metrics.dino import dino
 from svgeval.metrics.lpips import lpips
-from svgeval.metrics.pixel import mse, opaque_rgba_mse, ssim
-from svgeval.svg.extract import Extraction
+from svgeval.metrics.pixel import mse, ssim
+from svgeval.svg.extract import Extraction, extract_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
+from svgeval.svg.repair import repair
 from svgeval.tasks import register_task
 from svgeval.tasks.base import BatchItem, MetricContext, Sample
 from svgeval.tasks.common import Drawing, ImageGenerationTask, TwoReadings
@@ -43,10 +52,10 @@ from svgeval.tasks.vectorgym import prompts
 from svgeval.tasks.vectorgym.base import VectorGymOptions, VectorGymTask
 from svgeval.tasks.vectorgym.data import VectorGymRow
 
-RENDER = RenderSpec.square(512, background="white")
+RENDER = RenderSpec.square(512, background="white", dpi=128)
 LPIPS_SIZE = 384
 WORST: Mapping[str, float] = {
-    "mse": 1.0, "mse_rgb": 1.0, "ssim": 0.0, "lpips": 1.0, "lpips_standard": 1.0, "dino": 0.0,
+    "mse": 1.0, "ssim": 0.0, "lpips": 1.0, "lpips_standard": 1.0, "dino": 0.0,
     "clip": 0.0,
 }
 """The ``_worst`` reading's value of a failed answer (ours): the bound of each metric's usual
@@ -54,12 +63,27 @@ range on the bad side (MSE of pixels in [0, 1]; LPIPS' practical maximum)."""
 READINGS = TwoReadings(suffix="_worst", paper="stand_in", other="worst", worst=WORST)
 """``<metric>``: a failed answer drawn as the white placeholder (released); ``_worst``: ours."""
 _JUDGE_FAILED = 0.0
-_METRICS = {"mse": "mse", "mse_rgb": "mse", "ssim": "ssim", "lpips": "lpips",
+_METRICS = {"mse": "mse", "ssim": "ssim", "lpips": "lpips",
             "lpips_standard": "lpips", "dino": "dino", "clip": "clip_score"}
 
 
 def _readings(*names: str) -> dict[str, str]:
     return READINGS.keys({name: _METRICS[name] for name in names})
+
+
+@functools.cache
+def error_image(height: int, width: int) -> FloatImage:
+    """The released ``get_error_img``: white, with a red X (OpenCV lines, thickness
+    ``max(1, h // 50)``) between the centre -/+ ``min(h, w) // 5`` on each axis."""
+    import cv2
+    import numpy as np
+
+    image = np.full((height, width, 3), 255, np.uint8)
+    thickness, offset = max(1, height // 50), min(height, width) // 5
+    x, y = width // 2, height // 2
+    cv2.line(image, (x - offset, y - offset), (x + offset, y + offset), (255, 0, 0), thickness)
+    cv2.line(image, (x - offset, y + offset), (x + offset, y - offset), (255, 0, 0), thickness)
+    return image.astype(np.float64) / 255.0
 
 
 @dataclass(frozen=True)
@@ -69,6 +93,13 @@ class GenerationOptions(VectorGymOptions):
     lpips: Literal["released", "standard"] = field(
         default="released", metadata={"help": "which LPIPS input convention the lpips key holds "
                                       "(both are always reported: lpips, lpips_standard)"})
+    extract: Literal["first", "last"] = field(
+        default="first", metadata={"help": "first: the first <svg> block, as both released "
+                                   "inference paths; last: the last complete block"})
+    failed: Literal["released", "white"] = field(
+        default="released", metadata={"help": "released: the repair chain, a red X for an SVG "
+                                      "CairoSVG refuses, white for none; white: no repair, "
+                                      "every failure white"})
 
 
 class VectorGymGenerationTask(ImageGenerationTask, VectorGymTask):
@@ -77,12 +108,12 @@ class VectorGymGenerationTask(ImageGenerationTask, VectorGymTask):
     Options = GenerationOptions
     drawing = Drawing(RENDER, failed="white")
     extraction_rule = "vectorgym"
-    """The last ``<svg>`` block (:func:`~svgeval.tasks.vectorgym.base.extract_last_svg`)."""
+    """The first ``<svg>`` block (:func:`~svgeval.tasks.vectorgym.base.extract_first_svg`)."""
     judge_metrics = ("judge",)
     judge_sees_images = True
     batched_metrics: ClassVar[tuple[str, ...]] = ("lpips", "lpips_standard", "dino")
     metrics: ClassVar[Mapping[str, str]] = {
-        **_readings("mse", "mse_rgb", "ssim", "lpips", "lpips_standard", "dino"),
+        **_readings("mse", "ssim", "lpips", "lpips_standard", "dino"),
         "judge": "vlm_judge", "judged_share": "judged_share",
     }
 
@@ -99,13 +130,29 @@ class VectorGymGenerationTask(ImageGenerationTask, VectorGymTask):
     def judge_images(self, reference: bytes, output: bytes) -> list[bytes]:
         return [reference, output]
 
+    def extract(self, response: str) -> Extraction:
+        """The first (``--set extract=last``: the last) ``<svg>`` block of the response."""
+        rule = "vectorgym" if self.settings.extract == "first" else "vectorgym-last"
+        return extract_svg(response, rule)
+
+    def prepare(self, answer: Extraction, renderer: Renderer) -> Extraction:
+        """The extracted SVG through the released repair chain (unless ``--set failed=white``)."""
+        if self.settings.failed == "released" and answer.svg is not None:
+            return repair(answer.svg, answer.rule, renderer)
+        return answer
+
+    def stand_in(self, picture: FloatImage | None, refused: bool) -> FloatImage:
+        """The picture an answer is compared as: its render; the red X for an SVG that CairoSVG
+        refused (``refused``) in the released reading; else the white placeholder."""
+        if picture is None and refused and self.settings.failed == "released":
+            return error_image(RENDER.height, RENDER.width)
+        return self.drawing.stand_in(picture)
+
     def score_picture(self, score: Outcome, sample: Sample, answer: Extraction,
                       picture: FloatImage | None, reference: FloatImage,
                       renderer: Renderer) -> None:
-        drawn = self.drawing.stand_in(picture)
-        for name, value in (("mse", opaque_rgba_mse(drawn, reference)),
-                            ("mse_rgb", mse(drawn, reference)),
-                            ("ssim", ssim(drawn, reference))):
+        drawn = self.stand_in(picture, refused=answer.svg is not None)
+        for name, value in (("mse", mse(drawn, reference)), ("ssim", ssim(drawn, reference))):
             READINGS.put(score, name, value, picture is not None)
         if picture is None:
             score.metrics["judge"] = _JUDGE_FAILED
@@ -115,7 +162,10 @@ class VectorGymGenerationTask(ImageGenerationTask, VectorGymTask):
 
     def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[MetricValues]:
         drawn = self.drawn(items, context.renderer)
-        outputs, references = drawn.outputs, drawn.references
+        references = drawn.references
+        # a failed item is in the paper's reading only when its SVG did not render (refused)
+        outputs = [output if valid else self.stand_in(None, refused=item.in_paper_reading)
+                   for item, output, valid in zip(items, drawn.outputs, drawn.valid)]
         options = self.metric_options(context)
         scores = [MetricValues() for _ in items]
         first, second = ("imagenet", "standard")

@@ -12,7 +12,8 @@ with J the 1-10 VLM judge score, J_cap the 0-100 caption rubric score, CLIP, BGE
 already on 0-100. The paper's inversion formula is lost in our copy of the text; the default
 ``inversion="linear"`` is ``inv(x) = 100 (1 - x)`` (ours, stated in docs/vectorgym.md);
 ``"clipped"`` is ``100 max(0, 1 - x)`` (LPIPS may exceed 1). ``reading`` picks the released
-keys (``mse``, failures drawn as a white placeholder) or the ``_worst`` keys.
+keys (``mse``: the released L2 over RGB; failures drawn as the released placeholder or red X)
+or the ``_worst`` keys.
 """
 
 from __future__ import annotations

@@ -1,0 +1,86 @@
+"""SArena animation's video metrics: frame sampling and frame-wise PSNR/SSIM against the numbers
+InternSVG's released calculators gave, FVD's clip pipeline and I3D with random weights.
+
+Released numbers: ``/work/scratch/i29/checks/check_sarena_animation.py`` ran InternSVG's
+``sample_frames_from_video``, ``PSNRVideoCalculator`` and ``SSIMVideoCalculator`` (77a891e,
+loaded unmodified by AST) on lossless FFV1 16 x 16 videos of 150 frames written with OpenCV,
+frame i a uniform grey i (output in ``sarena_animation.out``). The same frames are built here as
+arrays. cd-fvd's own I3D and clip pipeline are compared in ``test_upstream_references.py``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from svgeval.metrics.registry import METRICS
+from svgeval.metrics.video import (
+    frame_scores,
+    fvd,
+    fvd_clip,
+    i3d_features,
+    sample_frame_indices,
+)
+
+
+def _greys(offset: int = 0, frames: int = 150, size: int = 16) -> np.ndarray:
+    levels = np.clip(np.arange(frames) + offset, 0, 255).astype(np.uint8)
+    return np.repeat(levels[:, None, None, None], size * size * 3).reshape(frames, size, size, 3)
+
+
+def test_frames_are_sampled_as_released() -> None:
+    assert sample_frame_indices(150) == [0, 21, 42, 63, 85, 106, 127, 149]
+    assert sample_frame_indices(0) == []
+
+
+def test_frame_psnr_and_ssim_give_the_released_numbers() -> None:
+    grey, brighter, black = _greys(), _greys(10), np.zeros((150, 16, 16, 3), np.uint8)
+    psnr = frame_scores([grey, grey, grey], [grey, brighter, black], "psnr")
+    assert psnr == pytest.approx([100.0, 28.130803608679106, 22.173143370262476], abs=1e-9)
+    ssim = frame_scores([grey, grey, grey], [grey, brighter, black], "ssim")
+    assert ssim == pytest.approx([1.0, 0.8677237789577626, 0.12775154368622202], abs=1e-9)
+    empty = np.zeros((0, 16, 16, 3), np.uint8)
+    assert np.isnan(frame_scores([empty], [grey], "psnr")[0])
+    with pytest.raises(ValueError, match="metric must be"):
+        frame_scores([grey], [grey], "clip")
+
+
+def test_frame_dino_uses_the_batched_image_metric(tiny_dino_dir: Path) -> None:
+    rng = np.random.default_rng(0)
+    a = rng.integers(0, 256, (10, 28, 28, 3), dtype=np.uint8)
+    b = rng.integers(0, 256, (12, 28, 28, 3), dtype=np.uint8)
+    got = frame_scores([a, a], [a, b], "dino", frames=4, model_path=str(tiny_dino_dir))
+    from svgeval.metrics.dino import dino
+
+    frames_a, frames_b = [a[i] for i in (0, 3, 6, 9)], [b[i] for i in (0, 3, 7, 11)]
+    expected = float(np.mean(dino(frames_a, frames_b, model_path=str(tiny_dino_dir))))
+    assert got == pytest.approx([1.0, expected], abs=1e-6)
+
+
+def test_fvd_clip_scales_the_shorter_side_and_crops_the_centre() -> None:
+    video = np.zeros((20, 60, 90, 3), np.uint8)
+    video[:, :, 45:] = 200                       # right half bright
+    clip = fvd_clip(video, start=2, length=16, resolution=32)
+    assert clip.shape == (16, 32, 32, 3) and clip.dtype == np.uint8
+    assert clip[0, :, 0].max() == 0 and clip[0, :, -1].min() == 199  # 200 truncated after scaling
+    with pytest.raises(ValueError, match="no 16-frame window"):
+        fvd_clip(video[:10])
+
+
+def test_i3d_gives_400_logits_and_fvd_is_zero_for_the_same_clips(i3d_weights: Path) -> None:
+    rng = np.random.default_rng(1)
+    videos = [rng.integers(0, 256, (16, 40, 40, 3), dtype=np.uint8) for _ in range(3)]
+    feats = i3d_features([fvd_clip(v, resolution=32) for v in videos], model_path=str(i3d_weights))
+    assert feats.shape == (3, 400) and np.ptp(feats, axis=0).max() > 0
+    same = fvd(videos, videos[::-1], resolution=32, model_path=str(i3d_weights))
+    assert abs(same) < 1e-9 * np.trace(np.cov(feats, rowvar=False))
+    other = fvd(videos, [v[:, ::-1] // 2 for v in videos], resolution=32, model_path=str(i3d_weights))
+    assert other > 1e-3 * np.trace(np.cov(feats, rowvar=False))
+
+
+def test_video_metrics_are_registered() -> None:
+    assert METRICS.get("fvd").higher_is_better is False
+    assert METRICS.get("video_lpips").higher_is_better is False
+    assert all(METRICS.get(n).higher_is_better for n in ("video_dino", "video_ssim", "video_psnr"))

@@ -1,0 +1,228 @@
+"""SGP-Bench: prompts, extraction, aggregation and invariance consistency against the released
+scorer, and end-to-end runs of the oracle and baselines on tiny files in the hub's schema.
+
+"Released" numbers were obtained by running the release (``sgp-bench/sgp-bench`` at e790639:
+``common.py`` and ``evaluate_consistency.py``, functions loaded unmodified through ``ast``) on the
+same inputs; the script is ``/work/scratch/i29/checks/check_sgp_bench.py`` of issue 29's research
+notes, its output ``sgp_bench.out``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from svgeval.cli import app
+from svgeval.svg.isolation import Renderer
+from svgeval.tasks import get_task
+from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.outcome import Outcome
+from svgeval.tasks.sgp_bench import consistency, prompts
+
+# SHA-256 of the released templates, computed from common.py / mnist_eval.py at e790639
+RELEASED_SHA256 = {
+    "MCQ_TEMPLATE": "d4d85337bbd54659d12c8da7edc8b854d151b7327cf7574dc1062d753b03c8a6",
+    "EQUALITY_TEMPLATE": "c9385e2f8120f01b098ea7c3b265535f797a65d8d7b37df4833fa38b51f50d2f",
+    "MNIST_TEMPLATE": "c9fb54c9c5c4adbd060a0b505a1e3218cce58832bc03f91d5df9437bc191ff9b",
+}
+ROWS = [
+    {"Question": "<svg><circle fill='red'/></svg> What colour is the circle?", "A": "red",
+     "B": "blue", "C": "green", "D": "black", "Answer": "A", "Subject": "Color"},
+    {"Question": "<svg><rect/><rect/></svg> How many rectangles?", "A": "1", "B": "2",
+     "C": "3", "D": "4", "Answer": "B", "Subject": "Counting"},
+    {"Question": "<svg><path d='M0 0L9 9'/></svg> What is drawn?", "A": "a cat", "B": "a dog",
+     "C": "a line", "D": "a tree", "Answer": "C", "Subject": "Semantics"},
+]
+
+
+def write_split(folder: Path, split: str, rows: list[dict[str, str]]) -> None:
+    """One split as the hub stores it: ``data/<split>-00000-of-00001.parquet``, plus a column
+    the tasks ignore."""
+    (folder / "data").mkdir(parents=True, exist_ok=True)
+    table = pa.Table.from_pylist([{**row, "__index_level_0__": i} for i, row in enumerate(rows)])
+    pq.write_table(table, folder / "data" / f"{split}-00000-of-00001.parquet")
+
+
+@pytest.fixture(scope="module")
+def bench(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("sgp-bench")
+    write_split(folder, "svg", ROWS)
+    for split in consistency.SPLITS:
+        write_split(folder, split, ROWS)
+    return folder
+
+
+def run(task: str, model: str, data: Path, out: Path, *extra: str) -> dict[str, Any]:
+    result = CliRunner().invoke(app, ["run", task, "--model", model, "--data", str(data),
+                                      "--out", str(out), *extra])
+    assert result.exit_code == 0, result.output
+    return dict(json.loads((out / "results.json").read_text())["metrics"])
+
+
+def test_templates_are_the_released_ones_word_for_word() -> None:
+    for name, digest in RELEASED_SHA256.items():
+        assert hashlib.sha256(getattr(prompts, name).encode()).hexdigest() == digest, name
+    row = {"Question": "<svg>…</svg> What is drawn?", "A": "cat", "B": "dog", "C": "car",
+           "D": "tree"}
+    # format_multichoice_question(row) of the release (sgp_bench.out, "prompt")
+    assert prompts.MCQ_TEMPLATE.format(**row) == (
+        "Answer the following multiple choice question. The last line of your response should "
+        "be of the following format: 'Answer: $LETTER' (without quotes) where LETTER is one of "
+        "ABCD. Think step by step before answering.\n\n<svg>\u2026</svg> What is drawn?\n\n"
+        "A) cat\nB) dog\nC) car\nD) tree")
+
+
+# ANSWER_PATTERN_MULTICHOICE, first match, as the release extracts (sgp_bench.out, "extract")
+RELEASED_EXTRACTION = {
+    "Answer: B": "B", "answer: b": "b", "Answer : C\n": "C",
+    "The answer: A. On reflection...\nAnswer: D": "A", "**Answer:** B": None,
+    "Answer: (B)": None, "I think B.": None, "ANSWER:D": "D", "Answer:\nB": "B",
+}
+
+
+def test_the_released_extraction_and_the_last_match_reading() -> None:
+    for text, expected in RELEASED_EXTRACTION.items():
+        assert prompts.extract_letter(text, "sgp-bench") == expected, text
+    assert prompts.extract_letter("The answer: A. On reflection...\nAnswer: D", "last") == "D"
+    assert prompts.extract_letter("answer: b", "last") == "B"
+
+
+def test_per_subject_aggregation_matches_the_released_one() -> None:
+    # released aggregate_results on scores [1 Color, 0 Color, 1 Shape, 1 Color]: score 0.75,
+    # Color 0.6666666666666666, Shape 1.0 (sgp_bench.out, "aggregate"); svgeval in percent
+    records = [Outcome(id=str(i), group=subject, metrics={"accuracy": value})
+               for i, (subject, value) in enumerate(
+                   [("Color", 100.0), ("Color", 0.0), ("Shape", 100.0), ("Color", 100.0)])]
+    metrics = get_task("sgp-bench-svg")(TaskOptions()).aggregate(records).metrics
+    assert metrics["all/accuracy"] == pytest.approx(75.0)
+    assert metrics["Color/accuracy"] == pytest.approx(100 * 0.6666666666666666)
+    assert metrics["Shape/accuracy"] == 100.0
+
+
+def test_consistency_matches_the_released_one() -> None:
+    # three questions, answers per mode inv/t0..t4 = AAB/AAB/ABC/AAD/ABB/AAC, gold A: the release
+    # prints "Average accuracy: 0.556" and "Average Consistency Rate: 0.722" (sgp_bench.out)
+    answers = {"inv": "AAB", "inv_t0": "AAB", "inv_t1": "ABC", "inv_t2": "AAD", "inv_t3": "ABB",
+               "inv_t4": "AAC"}
+    records = [Outcome(id=f"{split}/{i:05d}", group=split, extracted=letter,
+                       metrics={"accuracy": 100.0 if letter == "A" else 0.0})
+               for split, letters in answers.items() for i, letter in enumerate(letters)]
+    metrics = consistency.consistency_metrics(records)
+    assert round(metrics["translation/consistency"] or 0, 3) == 0.722  # (6/6 + 4/6 + 3/6) / 3
+    assert round((metrics["translation/accuracy"] or 0) / 100, 3) == 0.556
+    assert metrics["rotation/consistency"] is None and metrics["rotation/left_out"] == 3.0
+
+
+def test_unanswered_variants_are_consistent_as_released_and_left_out_in_ours() -> None:
+    records = [Outcome(id=f"{split}/00000", group=split, extracted=None,
+                       metrics={"accuracy": 0.0}) for split in consistency.TRANSLATION]
+    records += [Outcome(id=f"{split}/00001", group=split, extracted="B",
+                        metrics={"accuracy": 100.0}) for split in consistency.TRANSLATION]
+    records[-1] = records[-1].model_copy(update={"extracted": "C"})
+    metrics = consistency.consistency_metrics(records)
+    assert metrics["translation/consistency"] == pytest.approx((1 + 5 / 6) / 2)
+    assert metrics["translation/consistency_answered"] == pytest.approx(5 / 6)
+    assert metrics["translation/left_out"] == 1.0
+
+
+def test_svg_oracle_scores_100_and_the_baselines_lower(bench: Path, tmp_path: Path) -> None:
+    best = run("sgp-bench-svg", "oracle", bench, tmp_path / "o")
+    assert best["all/accuracy"] == 100.0 and best["Counting/accuracy"] == 100.0
+    worst = run("sgp-bench-svg", "identity", bench, tmp_path / "i")
+    assert worst["all/accuracy"] == 0.0  # no 'Answer: X': an extract failure scored 0
+
+
+def test_a_wrong_letter_scores_lower(bench: Path, tmp_path: Path) -> None:
+    answers = tmp_path / "answers.jsonl"
+    answers.write_text("".join(json.dumps({"id": f"svg/{i:05d}", "response": text}) + "\n"
+                               for i, text in enumerate(["Answer: A", "Answer: C", "answer: c"])))
+    metrics = run("sgp-bench-svg", f"replay:{answers}", bench, tmp_path / "r")
+    assert metrics["all/accuracy"] == pytest.approx(100 / 3)  # lower case 'c' is wrong, released
+    last = run("sgp-bench-svg", f"replay:{answers}", bench, tmp_path / "l", "--set", "extract=last")
+    assert last["all/accuracy"] == pytest.approx(200 / 3)
+
+
+def test_invariance_oracle_is_fully_consistent(bench: Path, tmp_path: Path) -> None:
+    metrics = run("sgp-bench-inv", "oracle", bench, tmp_path / "o")
+    assert metrics["inv_t3/accuracy"] == 100.0 and metrics["all/accuracy"] == 100.0
+    for family in ("translation", "rotation"):
+        assert metrics[f"{family}/consistency"] == 1.0
+        assert metrics[f"{family}/consistency_answered"] == 1.0
+        assert metrics[f"{family}/accuracy"] == 100.0 and metrics[f"{family}/left_out"] == 0.0
+    worst = run("sgp-bench-inv", "identity", bench, tmp_path / "i")
+    assert worst["translation/consistency_answered"] is None  # nothing answered: all left out
+    assert worst["translation/left_out"] == 3.0 and worst["translation/accuracy"] == 0.0
+
+
+def test_mnist_exact_reading_and_the_released_judge_request(tmp_path: Path) -> None:
+    folder = tmp_path / "mnist"
+    rows = [{"Question": "<svg><path d='M5 0V9'/></svg> Which digit is drawn?", "Answer": "1"},
+            {"Question": "<svg><circle r='4'/></svg> Which digit is drawn?", "Answer": "0"}]
+    write_split(folder, "mnist", rows)
+    best = run("sgp-bench-mnist", "oracle", folder, tmp_path / "o")
+    assert best["all/accuracy_exact"] == 100.0 and best["all/accuracy"] is None  # no --judge
+    assert run("sgp-bench-mnist", "identity", folder, tmp_path / "i")["all/accuracy_exact"] == 0.0
+    task = get_task("sgp-bench-mnist")(TaskOptions(data=folder))
+    sample = task.load()[0]
+    assert sample.messages[0] == {"role": "system", "content": "You are a helpful assistant."}
+    score = task.score(sample, "Step by step...\nAnswer: 1 ", Renderer())
+    (request,) = score.judge_requests
+    text = request.messages[0]["content"]
+    assert text.endswith("    Expression 1: 1\n    Expression 2: 1 ")
+    assert request.parse(" Yes\n") == 100.0 and request.parse("Yes, equivalent") == 0.0
+    assert score.metrics["accuracy_exact"] == 100.0
+
+
+def test_csv_copy_and_a_missing_column_is_one_line(tmp_path: Path) -> None:
+    import csv
+
+    copy = tmp_path / "csv"
+    copy.mkdir()
+    with (copy / "svg.csv").open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(ROWS[0]))
+        writer.writeheader()
+        writer.writerows(ROWS)
+    assert run("sgp-bench-svg", "oracle", copy, tmp_path / "o")["all/accuracy"] == 100.0
+    bad = tmp_path / "bad"
+    write_split(bad, "svg", [{k: v for k, v in row.items() if k != "Subject"} for row in ROWS])
+    result = CliRunner().invoke(app, ["run", "sgp-bench-svg", "--model", "oracle", "--data",
+                                      str(bad), "--out", str(tmp_path / "b")])
+    assert result.exit_code != 0
+    assert "no column Subject; columns found: Question, A, B, C, D, Answer" in result.output
+    system = get_task("sgp-bench-svg")(TaskOptions(data=copy, extra={"system": "none"}))
+    assert [m["role"] for m in system.load()[0].messages] == ["user"]
+
+
+def test_the_released_re_ask_against_a_real_http_server(bench: Path, tmp_path: Path) -> None:
+    from collections import Counter
+
+    from fake_openai_server import FakeOpenAIServer, message_text
+
+    asked: Counter[str] = Counter()
+
+    def reply(body: dict[str, Any]) -> str:
+        """Reasoning without the format twice, then the right letter."""
+        text = message_text(body["messages"][-1])
+        asked[text] += 1
+        letter = next(row["Answer"] for row in ROWS if row["Question"] in text)
+        return f"It is {letter}." if asked[text] < 3 else f"Answer: {letter}"
+
+    with FakeOpenAIServer(reply=reply) as server:
+        def go(out: str, *extra: str) -> dict[str, Any]:
+            return run("sgp-bench-svg", "openai-compatible:m", bench, tmp_path / out,
+                       "--base-url", server.base_url, *extra)
+
+        assert go("released")["all/accuracy"] == 100.0  # third ask in 5 holds the answer
+        records = [json.loads(line) for line in (tmp_path / "released" / "samples.jsonl")
+                   .read_text().splitlines()]
+        assert [r["timing"]["attempts"] for r in records] == [3, 3, 3]
+        asked.clear()
+        assert go("once", "--set", "reask=1")["all/accuracy"] == 0.0  # one answer: no format
+        assert sum(asked.values()) == 3
