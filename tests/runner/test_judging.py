@@ -129,7 +129,7 @@ def test_a_structured_request_reaches_the_judge_with_its_response_format(
     structured = JudgeRequest("quality", user_message("q"), lambda reply: float(len(reply)),
                               response_format=schema)
     scored = apply(judging(tmp_path, Recording(lambda text: "{}")), [structured])
-    assert scored["metrics"]["quality"] == 2.0
+    assert scored.metrics["quality"] == 2.0
     assert [request.response_format for request in seen] == [schema]
 
 
