@@ -41,9 +41,9 @@ import torch
 import transformers
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from svgeval.tasks.svgeditbench.builder import build_cases, write_release
 from tiny_chat_models import END_ID, build_chat_llm
 
+from svgeval.builders.svgeditbench.builder import build_cases, write_release
 from svgeval.models import GenerationRequest, load_model
 from svgeval.models.hf import HFModel
 from svgeval.svg.demo_corpus import write_demo_corpus

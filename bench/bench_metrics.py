@@ -46,7 +46,7 @@ from svgeval.metrics.registry import MetricUnavailable
 from svgeval.metrics.text import levenshtein, rouge_l
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec, render_svg
-from svgeval.svg.render_fast import render_function
+from svgeval.svg.renderers import render_function
 
 CAPTION = "a flat icon of a red house with a blue door and a yellow star"
 

@@ -31,8 +31,8 @@ from reward_floor import floor_seconds
 
 from svgeval.rewards import RewardScorer
 from svgeval.svg.extract import extract_svg
-from svgeval.svg.render_fast import render_function
 from svgeval.svg.render_memo import RenderMemo
+from svgeval.svg.renderers import render_function
 
 PROMPTS, ROLLOUTS = 168, 8
 

@@ -113,7 +113,7 @@ def main() -> None:
             data = root / "release"
             copy_release(args.data, data, args.copies)
         samples = SvgEditBench(TaskOptions(data=data)).load()
-        pairs = {s.id: (s.input_svg or "", str(s.target["answer_svg"])) for s in samples}
+        pairs = {s.id: (s.input_svg or "", s.target.answer_svg) for s in samples}
         loop_s, reference = plain_loop(pairs)
         started = time.perf_counter()
         subprocess.run([sys.executable, str(Path(__file__).with_name("plain_loop.py")), str(data)],

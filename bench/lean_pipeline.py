@@ -39,7 +39,7 @@ def score_chunk(pairs: list[tuple[str, str]], renderer: str) -> list[float]:
     output is an original, drawn once per worker; each answer is drawn once."""
     from svgeval.metrics.pixel import mse
     from svgeval.svg.render import RenderSpec, to_float
-    from svgeval.svg.render_fast import render_function
+    from svgeval.svg.renderers import render_function
 
     draw, spec = render_function(renderer), RenderSpec.square(72)
 
@@ -72,7 +72,7 @@ def main() -> None:
             tempfile.TemporaryDirectory() as out:
         chunks = [list(samples[start:start + CHUNK]) for start in range(0, len(samples), CHUNK)]
         scored = [pool.schedule(score_chunk, args=(
-            [(s.input_svg or "", str(s.target["answer_svg"])) for s in chunk], renderer))
+            [(s.input_svg or "", s.target.answer_svg) for s in chunk], renderer))
             for chunk in chunks]
         with open(Path(out, "responses.jsonl"), "w") as responses, \
                 open(Path(out, "samples.jsonl"), "w") as records:

@@ -29,7 +29,7 @@ def main() -> None:
     from svgeval.svg.batch import render_many
     from svgeval.svg.isolation import Renderer
     from svgeval.svg.render import RenderFailure, RenderSpec
-    from svgeval.svg.render_fast import render_function
+    from svgeval.svg.renderers import render_function
 
     data, renderer = Path(sys.argv[1]), sys.argv[2]
     pairs = release_pairs(data)

@@ -32,7 +32,7 @@ SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="
 
 def sample(i: int, group: str) -> Sample:
     return Sample(id=f"s{i}", group=group, messages=[], reference=f"Answer: {SVG} {i}",
-                  input_svg=SVG)
+                  input_svg=SVG, target={})
 
 
 def test_baselines_answer_every_sample_and_shuffle_within_groups() -> None:
@@ -47,7 +47,7 @@ def test_baselines_answer_every_sample_and_shuffle_within_groups() -> None:
         assert int(other.rsplit(" ", 1)[1]) in (range(4) if s.group == "a" else range(4, 7))
     assert answers["oracle"]["s0"] == references["s0"]
     assert extract_svg(answers["identity"]["s0"]).svg == SVG
-    no_input = baseline_answers([Sample("g", "x", [], f"Answer: {SVG}"), sample(1, "x")])
+    no_input = baseline_answers([Sample("g", "x", [], f"Answer: {SVG}", target={}), sample(1, "x")])
     assert no_input["identity"]["g"] == no_input["flipped"]["g"] == ""
     assert extract_svg(no_input["blank"]["g"]).svg is not None
 

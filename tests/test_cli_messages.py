@@ -13,7 +13,7 @@ from style_transfer_data import style_transfer_items, write_items
 from test_cli_runs import invoke, one_line_error, run_args
 
 from svgeval.builders.svgeditbench.builder import build_cases, write_release
-from svgeval.cli_execute import print_summary
+from svgeval.cli.execute import print_summary
 from svgeval.models import load_model
 from svgeval.report.summary import summary_table
 from svgeval.runner import Results, RunDir, Runner, RunSettings

@@ -18,7 +18,7 @@ SUITES = {point.value for point in own_entry_points("svgeval.tasks")}
 def _run(argv: list[str]) -> tuple[str, list[str]]:
     """The output of ``svgeval ARGV`` in a fresh interpreter and the suite and builder modules
     it imported."""
-    code = (f"import sys; sys.argv = {['svgeval', *argv]!r}; from svgeval.launch import main\n"
+    code = (f"import sys; sys.argv = {['svgeval', *argv]!r}; from svgeval.cli.main import main\n"
             "try:\n    main()\nexcept SystemExit:\n    pass\n"
             "print('IMPORTED', *sorted(m for m in sys.modules if m.startswith('svgeval.')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

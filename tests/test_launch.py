@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from svgeval import launch
+from svgeval.cli import main as launch
 
 
 def test_rendering_commands_start_the_forkserver_first(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -19,9 +19,9 @@ def test_rendering_commands_start_the_forkserver_first(monkeypatch: pytest.Monke
     monkeypatch.setattr(launch.gc, "freeze", lambda: events.append("freeze"))
     monkeypatch.setattr("svgeval.svg.forkserver.start_early",
                         lambda renderer: events.append("forkserver"))
-    monkeypatch.setattr("svgeval.cli.app", lambda: events.append("whole app"))  # imports it first
-    monkeypatch.setattr("svgeval.cli_run.new_app", lambda: lambda: events.append("run app"))
-    monkeypatch.setattr("svgeval.cli_run.add_run_commands", lambda app: None)
+    monkeypatch.setattr("svgeval.cli.commands.app", lambda: events.append("whole app"))  # imports it first
+    monkeypatch.setattr("svgeval.cli.run.new_app", lambda: lambda: events.append("run app"))
+    monkeypatch.setattr("svgeval.cli.run.add_run_commands", lambda app: None)
     for argv, expected in ((["svgeval", "run", "x"], ["forkserver", "freeze", "run app"]),
                            (["svgeval", "list", "tasks"], ["freeze", "whole app"]),
                            (["svgeval"], ["freeze", "whole app"]),

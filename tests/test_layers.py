@@ -14,8 +14,10 @@ from pathlib import Path
 import svgeval
 
 PACKAGE = Path(svgeval.__file__).parent
+BASE = ("registry", "messages")
+"""Modules every layer may use: the registration mechanism and the chat message format."""
 ORDER = ("svg", "metrics", "tasks", "models", "runner", "builders")
-"""The layers in order; ``registry.py`` comes before them all and everything else after."""
+"""The layers in order; :data:`BASE` comes before them all and everything else after."""
 SHARED = {"common"}
 """Packages under tasks/ (and builders/) that are not suites."""
 
@@ -41,10 +43,10 @@ def imports(path: Path) -> set[str]:
 
 
 def layer(module: str) -> int:
-    """0 for the registry and the package itself, the layers of :data:`ORDER` from 1, the
+    """0 for :data:`BASE` and the package itself, the layers of :data:`ORDER` from 1, the
     command line and everything else last."""
     parts = module.split(".")
-    if len(parts) == 1 or parts[1] == "registry":
+    if len(parts) == 1 or parts[1] in BASE:
         return 0
     return ORDER.index(parts[1]) + 1 if parts[1] in ORDER else len(ORDER) + 1
 

@@ -21,7 +21,8 @@ PLUGIN = '''
 from dataclasses import dataclass
 from svgeval.metrics.registry import MetricInfo, describe_metric
 from svgeval.tasks import register_task
-from svgeval.tasks.base import Sample, Score, Task
+from svgeval.tasks.base import Sample, Task
+from svgeval.tasks.outcome import Outcome
 
 describe_metric(MetricInfo(name="plugin_metric", summary="s", value_range="[0, 1]",
                            higher_is_better=True, source="a plugin"))
@@ -36,7 +37,7 @@ class PluginTask(Task):
         return [Sample(id="1", group="g", messages=[], reference="x")]
 
     def score(self, sample, response, renderer):
-        return Score(metrics={"score": 1.0})
+        return Outcome.of(sample, {"score": 1.0})
 '''
 
 
@@ -130,8 +131,8 @@ def test_asking_for_one_task_imports_its_suite_alone() -> None:
 
 
 def test_svgeval_run_starts_without_the_other_commands() -> None:
-    code = ("import sys; sys.argv = ['svgeval', 'run', '--help']; from svgeval.launch import main\n"
+    code = ("import sys; sys.argv = ['svgeval', 'run', '--help']; from svgeval.cli.main import main\n"
             "try:\n    main()\nexcept SystemExit as done:\n    code = done.code\n"
-            "print(code, 'svgeval.cli' in sys.modules, 'svgeval.report.run_report' in sys.modules)")
+            "print(code, 'svgeval.cli.commands' in sys.modules, 'svgeval.report.run_report' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "--renderer" in out.stdout and out.stdout.split()[-3:] == ["0", "False", "False"]

@@ -1,6 +1,6 @@
 """``python -m svgeval``: the ``svgeval`` command."""
 
-from svgeval.launch import main
+from svgeval.cli.main import main
 
 if __name__ == "__main__":
     main()

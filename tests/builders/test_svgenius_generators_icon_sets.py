@@ -125,9 +125,9 @@ def test_empty_and_unchanged_answers_score_low_on_every_tier(
     assert len(samples) == len(cases)
     scores: dict[str, list[float]] = {"empty": [], "identity": [], "oracle": []}
     for sample in samples:
-        truth = _image(sample.target["modified"], renderer)
+        truth = _image(sample.target.modified, renderer)
         ink = np.max(np.abs(truth - 1.0), axis=-1) > 0.1
-        assert ink.mean() > 0.01, sample.target["name"]  # no blank target
+        assert ink.mean() > 0.01, sample.target.name  # no blank target
         answers = {"empty": EMPTY, "identity": sample.input_svg, "oracle": sample.reference}
         for label, answer in answers.items():
             rmse = task.score(sample, f"Answer: {answer}", renderer).metrics["rmse"]

@@ -14,7 +14,9 @@ from svgeval.metrics.registry import MetricUnavailable
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks.aggregate import mean_per_group
 from svgeval.tasks.base import BatchItem, MetricContext, Sample, TaskOptions
+from svgeval.tasks.outcome import Outcome
 from svgeval.tasks.svgenius import text2svg
+from svgeval.tasks.svgenius.generation_task import CaptionTarget
 from svgeval.tasks.svgenius.text2svg import SvgeniusText2Svg
 
 __all__ = ["tiny_captioner_dir", "tiny_projection", "tiny_siglip_dir"]
@@ -26,7 +28,7 @@ WHITE = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><path d="M1
 
 def sample(i: int) -> Sample:
     return Sample(f"easy/{i}", "easy", [], f"Answer: {SQUARE}",
-                  target={"caption": "a red square", "answer": SQUARE})
+                  target=CaptionTarget(caption="a red square", answer=SQUARE))
 
 
 def test_statistics_of_one_answer() -> None:
@@ -47,7 +49,7 @@ def test_text2svg_reports_table_1_shares(renderer: Renderer) -> None:
         score = task.score(sample(i), answer, renderer)
         records.append({"id": f"easy/{i}", "group": "easy", "metrics": score.metrics,
                         "failure": score.failure and score.failure.model_dump()})
-    means = mean_per_group(records).metrics
+    means = mean_per_group([Outcome.model_validate(r) for r in records]).metrics
     assert means["easy/has_svg"] == 75.0
     assert means["easy/valid_svg"] == pytest.approx(200 / 3)
     assert means["easy/blank_render"] == 50.0

@@ -226,7 +226,7 @@ def test_pss_with_skia_close_to_cairosvg_on_svgenius_icons() -> None:
     Measured (skia-python 144.1): these 6 pairs were 1.4e-3 apart at most with skia's own
     render; on 140 random pairs the largest gap is 6.2e-4 (was 7.7e-3), the mean 3e-5."""
     pytest.importorskip("skia")
-    from svgeval.svg.render_fast import render_function
+    from svgeval.svg.renderers import render_function
 
     for reference_path in ICONS[:: max(1, len(ICONS) // 2)]:
         reference = Path(reference_path).read_text(encoding="utf-8")
@@ -290,7 +290,7 @@ def test_pss_with_skia_matches_cairosvg_where_edges_barely_enter_a_pixel_row() -
     """Edges 0.06 px into a row: CairoSVG gives those rows alpha ~15, skia's own render 0 (4
     sub-scanlines a pixel); the masks of ``render_coverage_skia`` cover them as cairo does."""
     pytest.importorskip("skia")
-    from svgeval.svg.render_fast import render_function
+    from svgeval.svg.renderers import render_function
 
     def shape(x: float, y: float, fill: str) -> str:
         return (f'<path d="M{x} {y} H{x + 50.3} L{x + 40.06} {y + 60.06} H{x} Z" '

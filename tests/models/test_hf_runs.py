@@ -14,8 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 from svgeval.cli import app
+from svgeval.messages import png_bytes
 from svgeval.svg.render import RenderSpec, render_svg_uint8
-from svgeval.tasks.messages import png_bytes
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")

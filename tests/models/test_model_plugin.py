@@ -11,8 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from svgeval.messages import png_bytes
 from svgeval.svg.render import RenderSpec, render_svg_uint8
-from svgeval.tasks.messages import png_bytes
 
 PLUGIN = '''
 """A toy image-to-SVG checkpoint with its own loading and generation API, like StarVector's."""

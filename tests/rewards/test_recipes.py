@@ -92,7 +92,7 @@ need cv2 and numpy only) and run on the same renders as BGR arrays, as the serve
 @pytest.mark.parametrize("name", sorted(RELEASED))
 def test_rlrf_terms_equal_the_released_servers(name: str) -> None:
     svg = {"perturbed": PERTURBED, "unrelated": UNRELATED, "reference": REFERENCE}[name]
-    from svgeval.svg.render_fast import render_svg_uint8_skia
+    from svgeval.svg.renderers import render_svg_uint8_skia
 
     spec = RenderSpec.square(512)
     reference, prediction = (render_svg_uint8_skia(s, spec) for s in (REFERENCE, svg))

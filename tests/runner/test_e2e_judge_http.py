@@ -31,9 +31,10 @@ from style_transfer_data import cairo_render, style_transfer_items, write_items
 from typer.testing import CliRunner
 
 from svgeval.cli import app
+from svgeval.messages import png_bytes, user_message
 from svgeval.svg.isolation import Renderer
-from svgeval.tasks.base import Sample, Score, Task
-from svgeval.tasks.messages import png_bytes, user_message
+from svgeval.tasks.base import Sample, Task
+from svgeval.tasks.outcome import Outcome
 
 CRITERIA = {
     "Content Preservation": ("cp", 5),
@@ -334,22 +335,22 @@ class VisionTask(Task):
                 id="one",
                 group="g",
                 messages=user_message("What is this?", [png]),
-                reference="black",
+                reference="black", target={}
             )
         ]
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
-        return Score(metrics={"right": float(response == "black")})
+    def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
+        return Outcome.of(sample, {"right": float(response == "black")})
 
 
 def test_a_text_only_model_is_refused_before_any_request(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import svgeval.cli_run
+    import svgeval.cli.run
 
-    known: Callable[[str], type[Task]] = svgeval.cli_run.get_task
+    known: Callable[[str], type[Task]] = svgeval.cli.run.get_task
     monkeypatch.setattr(
-        svgeval.cli_run, "get_task", lambda name: VisionTask if name == "vision-check" else known(name)
+        svgeval.cli.run, "get_task", lambda name: VisionTask if name == "vision-check" else known(name)
     )
     with FakeOpenAIServer(reply=lambda body: "black") as model:
         args = [

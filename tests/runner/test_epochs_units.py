@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from svgeval.runner.epochs import pass_at_k, pass_at_k_table, summarize
-from svgeval.runner.records import RunConfig, SampleRecord, Settings, Shard
+from svgeval.runner.records import RunConfig, RunSettings, SampleRecord, Shard
 from svgeval.runner.units import (
     WorkUnit,
     epoch_seed,
@@ -86,14 +86,14 @@ def test_several_epochs_report_each_epoch_their_mean_and_spread() -> None:
     assert summary.epochs.std["easy/acc"] == pytest.approx(((100 / 3) ** 2 / 2 + (50 / 3) ** 2)
                                                            ** 0.5)
     assert summary.stats["easy/acc"].n == 3
-    assert summary.counts["easy"]["n"] == 6
+    assert summary.counts["easy"].n == 6
     assert summary.epochs.pass_at_k["easy/acc:pass@3"] == pytest.approx(50.0)
 
 
 def test_one_epoch_reports_the_tasks_aggregate_unchanged() -> None:
     first = [record for record in RECORDS if record.epoch == 1]
     summary = summarize(TASK, first, {}, epochs=1)
-    aggregate = TASK.aggregate([record.model_dump(mode="json") for record in first])
+    aggregate = TASK.aggregate(first)
     assert summary.metrics == aggregate.metrics and summary.epochs is None
     assert summary.stats["easy/acc"].stderr == aggregate.stats["easy/acc"].stderr
 
@@ -101,10 +101,10 @@ def test_one_epoch_reports_the_tasks_aggregate_unchanged() -> None:
 def config(shard: Shard | None = None, epochs: int = 1) -> RunConfig:
     return RunConfig(task="t", task_version="1", model="m", task_options={}, n_samples=50,
                      dataset_hash="d", versions={},
-                     settings=Settings(epochs=epochs, shard=shard))
+                     settings=RunSettings(epochs=epochs, shard=shard))
 
 
-SAMPLES = [Sample(f"s{i}", "g", [], "") for i in range(50)]
+SAMPLES = [Sample(f"s{i}", "g", [], "", target={}) for i in range(50)]
 
 
 def test_shards_partition_the_units_of_every_epoch() -> None:
@@ -118,10 +118,10 @@ def test_shards_partition_the_units_of_every_epoch() -> None:
 
 def test_the_partition_does_not_depend_on_the_python_process() -> None:
     code = (
-        "from svgeval.runner.records import RunConfig, Settings\n"
+        "from svgeval.runner.records import RunConfig, RunSettings\n"
         "from svgeval.runner.units import shard_number\n"
         "c = RunConfig(task='t', task_version='1', model='m', task_options={}, n_samples=50,"
-        " dataset_hash='d', versions={}, settings=Settings())\n"
+        " dataset_hash='d', versions={}, settings=RunSettings())\n"
         "print([shard_number(c, f's{i}', e, 3) for i in range(50) for e in (1, 2)])"
     )
     here = [shard_number(config(), f"s{i}", e, 3) for i in range(50) for e in (1, 2)]
@@ -152,9 +152,9 @@ def test_one_epoch_records_keep_their_bytes_and_old_lines_read() -> None:
     line = record.model_dump_json()
     assert '"epoch"' not in line and SampleRecord.model_validate_json(line).epoch == 1
     assert '"epoch":2' in record.model_copy(update={"epoch": 2}).model_dump_json()
-    settings = json.loads(Settings().model_dump_json())
+    settings = json.loads(RunSettings().model_dump_json())
     assert "epochs" not in settings and "shard" not in settings
-    assert Settings.model_validate(settings) == Settings()
+    assert RunSettings.model_validate(settings) == RunSettings()
 
 
 def test_read_ahead_gives_every_unit_once_in_order_with_its_sample_read_off_the_loop() -> None:

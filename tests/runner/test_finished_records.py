@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from svgeval.runner.finished import FinishedRecords
 from svgeval.runner.records import SampleRecord, Timing, Usage
-from svgeval.tasks.base import Failure, FailureKind
+from svgeval.tasks.outcome import Failure, FailureKind
 
 
 def record(sample_id: str, epoch: int = 1, **changes: object) -> SampleRecord:

@@ -12,7 +12,8 @@ from typer.testing import CliRunner
 from svgeval.cli import app
 from svgeval.runner.records import ResponseRecord, SampleRecord
 from svgeval.svg.demo_corpus import demo_svg
-from svgeval.tasks.base import Failure, FailureKind, TaskOptions
+from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.outcome import Failure, FailureKind
 from svgeval.tasks.svgeditbench import SvgEditBench
 
 HALF_EMOJI = "\ud83d"

@@ -11,7 +11,8 @@ from svgeval.models.baselines import IdentityModel
 from svgeval.runner import RunDir, Runner, RunSettings
 from svgeval.runner.merge import merge_run_dirs, merged_work
 from svgeval.runner.records import Results, Shard
-from svgeval.tasks.base import BatchItem, MetricContext, Score, TaskOptions
+from svgeval.tasks.base import BatchItem, MetricContext, TaskOptions
+from svgeval.tasks.outcome import MetricValues
 from svgeval.tasks.svgeditbench import SvgEditBench
 
 
@@ -20,8 +21,8 @@ class Counted(SvgEditBench):
 
     set_metrics = ("n_set",)
 
-    def set_score(self, groups: Mapping[str, Sequence[BatchItem]], context: MetricContext) -> Score:
-        return Score(metrics={f"{group}/n_set": float(len(items)) for group, items in groups.items()})
+    def set_score(self, groups: Mapping[str, Sequence[BatchItem]], context: MetricContext) -> MetricValues:
+        return MetricValues(metrics={f"{group}/n_set": float(len(items)) for group, items in groups.items()})
 
 
 def settings(shard: Shard | None = None) -> RunSettings:

@@ -14,7 +14,8 @@ from svgeval.svg.demo_corpus import demo_svg
 from svgeval.svg.extract import extract_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec
-from svgeval.tasks.base import Sample, Score, Task, TaskOptions
+from svgeval.tasks.base import Sample, Task, TaskOptions
+from svgeval.tasks.outcome import Outcome
 
 
 @dataclass(frozen=True)
@@ -29,13 +30,13 @@ class DinoTask(Task):
 
     def load(self) -> list[Sample]:
         svg = demo_svg("sun")
-        return [Sample(id="sun", group="g", messages=[], reference=f"```svg\n{svg}\n```")]
+        return [Sample(id="sun", group="g", messages=[], reference=f"```svg\n{svg}\n```", target={})]
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+    def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
         svg = extract_svg(response).svg or ""
         image = renderer.render(svg, RenderSpec.square(32)).image
         assert image is not None
-        score = Score(metrics={"drawn": 1.0})
+        score = Outcome.of(sample, {"drawn": 1.0})
         weights = str(self.settings.weights)
         score.add_metric("dino", lambda: dino([image], [image], model_path=weights)[0])
         return score

@@ -31,7 +31,8 @@ from svgeval.runner.executors import ExecutorError
 from svgeval.runner.ray_executor import ClusterLimitedModel, endpoint_limiter
 from svgeval.runner.records import SampleRecord
 from svgeval.runner.units import select_samples
-from svgeval.tasks.base import BatchItem, MetricContext, Score, TaskOptions
+from svgeval.tasks.base import BatchItem, MetricContext, TaskOptions
+from svgeval.tasks.outcome import MetricValues
 from svgeval.tasks.svgeditbench import SvgEditBench
 from svgeval.tasks.svgeditbench.task import RENDER
 
@@ -56,18 +57,18 @@ class InkedEdit(SvgEditBench):
     batched_metrics = ("ink",)
     set_metrics = ("mean_ink",)
 
-    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
+    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[MetricValues]:
         scores = []
         for item in items:
             image = context.renderer.render(item.output_svg, RENDER).image
             ink = None if image is None else round(float(1.0 - image.mean()), 12)
-            scores.append(Score(metrics={"ink": ink}))
+            scores.append(MetricValues(metrics={"ink": ink}))
         return scores
 
     def set_score(self, groups: Mapping[str, Sequence[BatchItem]], context: MetricContext) -> (
-        Score
+        MetricValues
     ):
-        return Score(metrics={f"{group}/mean_ink": float(len(items))
+        return MetricValues(metrics={f"{group}/mean_ink": float(len(items))
                               for group, items in groups.items()})
 
 

@@ -10,7 +10,8 @@ import pytest
 from svgeval.models.base import Generation, GenerationRequest, Model, ModelError
 from svgeval.runner.reask import ask_until_complete
 from svgeval.svg.isolation import Renderer
-from svgeval.tasks.base import Sample, Score, Task, TaskOptions
+from svgeval.tasks.base import Sample, Task, TaskOptions
+from svgeval.tasks.outcome import Outcome
 
 
 class Scripted(Model):
@@ -47,8 +48,8 @@ class Formatted(Task):
     def answer_complete(self, response: str) -> bool:
         return response == "done"
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
-        return Score()
+    def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
+        return Outcome.of(sample)
 
 
 def ask(replies: list[str | Exception], reask: str = "3") -> tuple[Generation, Scripted]:

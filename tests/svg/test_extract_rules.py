@@ -116,5 +116,5 @@ def test_svgeditbench_rule_returns_released_answers_unchanged() -> None:
     samples = load_release(shared_release("svgeditbench"))
     assert len(samples) == 600
     for sample in samples:
-        answer = sample.target["answer_svg"]
+        answer = sample.target.answer_svg
         assert extract_svg(f"```svg\n{answer}\n```", rule="svgeditbench").svg == answer

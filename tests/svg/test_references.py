@@ -197,7 +197,7 @@ def test_no_released_svg_is_refused() -> None:
     editbench = load_release(shared_release("svgeditbench"))
     svgenius = shared_release("svgenius")
     codes = [sample.input_svg or "" for sample in editbench]
-    codes += [sample.target["answer_svg"] for sample in editbench]
+    codes += [sample.target.answer_svg for sample in editbench]
     codes += list(svgenius_icons(svgenius))
     codes += list(svgenius_task_svgs(svgenius, SVGENIUS_ANSWERS | SVGENIUS_INPUTS))
     assert len(codes) == 600 + 600 + 300 + 1513 + 299 + 236

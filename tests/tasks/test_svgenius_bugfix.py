@@ -11,8 +11,9 @@ from svgenius_support import released_items, run_task, sample_records, svgenius_
 from svgeval.models.baselines import IdentityModel, OracleModel
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import get_task
-from svgeval.tasks.base import FailureKind, Sample, TaskOptions
-from svgeval.tasks.svgenius.bugfix import SvgeniusBugFix, extract_repair
+from svgeval.tasks.base import Sample, TaskOptions
+from svgeval.tasks.outcome import FailureKind, Outcome
+from svgeval.tasks.svgenius.bugfix import BugFixTarget, SvgeniusBugFix, extract_repair
 
 GOOD = (
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="5" height="5"/></svg>'
@@ -20,7 +21,7 @@ GOOD = (
 
 
 def _sample(ground_truth: str = GOOD, bug: str = GOOD.replace("<rect", "<rct")) -> Sample:
-    return Sample("t/000", "t", [], f"Answer:{ground_truth}", bug, {"ground_truth": ground_truth})
+    return Sample("t/000", "t", [], f"Answer:{ground_truth}", bug, target=BugFixTarget(ground_truth=ground_truth))
 
 
 def _task() -> SvgeniusBugFix:
@@ -90,7 +91,7 @@ def test_aggregate_counts_model_errors_only_in_the_all_keys(renderer: Renderer) 
             "metrics": failed_call,
         },
     ]
-    metrics = _task().aggregate(records).metrics
+    metrics = _task().aggregate([Outcome.model_validate(r) for r in records]).metrics
     assert metrics == {
         "easy/acc": 100.0,
         "easy/acc_all": 50.0,

@@ -20,6 +20,7 @@ from svgeval.runner.metric_stage import fill_batched_metrics
 from svgeval.runner.records import SampleRecord
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks.base import MetricContext, Sample, TaskOptions
+from svgeval.tasks.svgenius.generation_task import CaptionTarget
 from svgeval.tasks.svgenius.img2svg import SvgeniusImg2Svg
 from svgeval.tasks.svgenius.text2svg import SvgeniusText2Svg
 
@@ -31,7 +32,7 @@ CIRCLE = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1024 1024">'
 
 def sample(answer: str = SQUARE) -> Sample:
     return Sample("easy/000", "easy", [], f"Answer: {answer}",
-                  target={"caption": "a red square", "answer": answer})
+                  target=CaptionTarget(caption="a red square", answer=answer))
 
 
 @pytest.fixture()
@@ -120,8 +121,8 @@ def test_the_stage_computes_only_what_a_record_lacks(tmp_path: Path, renderer: R
             return super().batch_score(items, context)
 
     task = Counting(TaskOptions())
-    samples = {f"easy/{i:03d}": Sample(f"easy/{i:03d}", "easy", [], "", target={
-        "caption": "c", "answer": SQUARE}) for i in range(3)}
+    samples = {f"easy/{i:03d}": Sample(f"easy/{i:03d}", "easy", [], "", target=CaptionTarget(
+        caption="c", answer=SQUARE)) for i in range(3)}
     done = {(key, 1): SampleRecord(id=key, group="easy", prompt=[], prompt_hash="h",
                                    extracted=CIRCLE, metrics={}) for key in samples}
     done["easy/002", 1] = done["easy/002", 1].model_copy(

@@ -16,7 +16,7 @@ from svgeval.svg.demo_corpus import DEMO_ICONS, demo_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec
 from svgeval.tasks.base import Sample, TaskOptions
-from svgeval.tasks.svgenius.optimize import SvgeniusOptimize
+from svgeval.tasks.svgenius.optimize import OptimizeTarget, SvgeniusOptimize
 
 ORIGINAL = (
     '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100">'
@@ -30,7 +30,7 @@ FILES = {
 
 
 def _sample() -> Sample:
-    return Sample("t/000", "t", [], "", ORIGINAL, {"origin_svg": ORIGINAL})
+    return Sample("t/000", "t", [], "", ORIGINAL, target=OptimizeTarget(origin_svg=ORIGINAL, opti_ratio=None))
 
 
 def test_scores_compression_and_render_error(renderer: Renderer) -> None:

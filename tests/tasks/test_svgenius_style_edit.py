@@ -26,7 +26,8 @@ from svgeval.svg.demo_corpus import DEMO_ICONS, demo_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec
 from svgeval.tasks.base import Sample, TaskOptions
-from svgeval.tasks.svgenius.style_edit import SvgeniusStyleEdit
+from svgeval.tasks.outcome import Outcome
+from svgeval.tasks.svgenius.style_edit import StyleEditTarget, SvgeniusStyleEdit
 
 TIERS = ("easy", "medium", "hard")
 ORIGINAL = (
@@ -44,8 +45,8 @@ KINDS = {
 
 
 def _sample() -> Sample:
-    target = {"original": ORIGINAL, "modified": MODIFIED, "command": "", "name": "x"}
-    return Sample("t/000", "t", [], f"Answer:{MODIFIED}", ORIGINAL, target)
+    target = StyleEditTarget(original=ORIGINAL, modified=MODIFIED, command="", name="x")
+    return Sample("t/000", "t", [], f"Answer:{MODIFIED}", ORIGINAL, target=target)
 
 
 def test_half_way_edit_scores_by_the_formula(renderer: Renderer) -> None:
@@ -71,8 +72,8 @@ def test_failures_follow_both_protocols(renderer: Renderer) -> None:
 
 def test_an_edit_that_does_not_change_the_render_has_no_rmse(renderer: Renderer) -> None:
     invisible = ORIGINAL.replace("<rect", '<rect id="a"')
-    target = {"original": ORIGINAL, "modified": invisible, "command": "", "name": "x"}
-    sample = Sample("t/000", "t", [], "", ORIGINAL, target)
+    target = StyleEditTarget(original=ORIGINAL, modified=invisible, command="", name="x")
+    sample = Sample("t/000", "t", [], "", ORIGINAL, target=target)
     score = SvgeniusStyleEdit(TaskOptions()).score(sample, f"Answer:{invisible}", renderer)
     assert score.metrics["rmse"] is None and score.metrics["rmse_all"] is None
     assert score.metrics["n_rmse_undefined"] == 1.0 and score.metrics["acc"] == 100.0
@@ -199,8 +200,9 @@ def test_generator_respects_kinds_and_targets(renderer: Renderer) -> None:
 
 
 def test_a_reference_that_does_not_render_leaves_the_sample_out(renderer: Renderer) -> None:
-    target = {"original": "<svg><rect></svg>", "modified": MODIFIED, "command": "", "name": "x"}
-    sample = Sample("t/001", "t", [], "", ORIGINAL, target)
+    target = StyleEditTarget(original="<svg><rect></svg>", modified=MODIFIED, command="",
+                             name="x")
+    sample = Sample("t/001", "t", [], "", ORIGINAL, target=target)
     task = SvgeniusStyleEdit(TaskOptions())
     score = task.score(sample, f"Answer:{MODIFIED}", renderer)
     assert not score.valid and score.failure.tag == "reference:rejected:malformed_xml"
@@ -209,5 +211,5 @@ def test_a_reference_that_does_not_render_leaves_the_sample_out(renderer: Render
         {"id": "t/000", "group": "t", "failure": None, "metrics": good.metrics},
         {"id": "t/001", "group": "t", "failure": {"kind": "reference"}, "metrics": score.metrics},
     ]
-    metrics = task.aggregate(records).metrics
+    metrics = task.aggregate([Outcome.model_validate(r) for r in records]).metrics
     assert metrics["t/acc_all"] == 100.0 and metrics["t/rmse_all"] == 100.0

@@ -22,8 +22,9 @@ from svgeval.models.base import Generation, GenerationRequest, Model
 from svgeval.runner import RunDir, Runner, RunSettings, load_samples
 from svgeval.svg.demo_corpus import demo_svg
 from svgeval.svg.isolation import Renderer
-from svgeval.tasks.base import FailureKind, TaskOptions
+from svgeval.tasks.base import TaskOptions
 from svgeval.tasks.data_files import MalformedData
+from svgeval.tasks.outcome import FailureKind, Outcome
 from svgeval.tasks.svgenius.style_transfer import SvgeniusStyleTransfer, pairwise_outcome
 from svgeval.tasks.svgenius.style_transfer_prompts import JUDGE, RUBRICS, STYLE_TRANSFER
 
@@ -61,10 +62,10 @@ def test_prompts_and_rubrics_are_the_papers_word_for_word() -> None:
 def test_release_loads_every_tier_with_its_styles() -> None:
     samples = SvgeniusStyleTransfer(TaskOptions(data=svgenius_root())).load()
     assert Counter(s.group for s in samples) == {"easy": 21, "medium": 30, "hard": 29}
-    styles = Counter((s.group, s.target["style"]) for s in samples)
+    styles = Counter((s.group, s.target.style) for s in samples)
     assert styles[("easy", "Cartoon Style")] == 6 and styles[("hard", "Pixel-art")] == 16
     first = samples[0]
-    assert first.id == "easy/000" and first.target["style"] == "Pixel-art"
+    assert first.id == "easy/000" and first.target.style == "Pixel-art"
     text = first.messages[0]["content"]
     assert text.endswith("\n\nthe style to transfer:\nPixel-art")
     assert "Description of the reference SVG:\nan orange sphere with a black curved ring" in text
@@ -77,7 +78,7 @@ def test_the_judge_sees_the_original_and_the_answer_once_per_criterion(
     items = style_transfer_items(2)
     st = task(write_items(tmp_path / "st.json", items))
     sample = st.load()[1]
-    assert sample.target["style"] == "Pixel-art" and not isinstance(
+    assert sample.target.style == "Pixel-art" and not isinstance(
         sample.messages[0]["content"], list
     )
     answer = demo_svg("star")
@@ -149,7 +150,7 @@ def test_style_columns_reproduce_table_10_from_table_11(
         {"id": samples[0].id, "group": "easy", "metrics": dict(zip(CRITERIA, criteria))},
         {"id": samples[1].id, "group": "easy", "metrics": dict(zip(CRITERIA, criteria))},
     ]
-    metrics = st.aggregate(records).metrics
+    metrics = st.aggregate([Outcome.model_validate(r) for r in records]).metrics
     key = {"Cartoon Style": "cartoon", "Pixel-art": "pixel", "Line-art": "line", "3D-style": "3d"}
     assert round(metrics[f"easy/{key[style]}"], 2) == table_10
     assert metrics["easy/judge_score"] == pytest.approx(sum(criteria) / 5)
@@ -176,12 +177,12 @@ def test_style_means_and_judge_failures_per_tier(tmp_path: Path) -> None:
             "judge_failures": {"df": {"kind": "unparsed", "detail": "..."}},
         },
     ]
-    aggregate = st.aggregate(records)
+    aggregate = st.aggregate([Outcome.model_validate(r) for r in records])
     assert aggregate.metrics["easy/cartoon"] == 5.0 and aggregate.metrics["easy/pixel"] == 0.0
     assert aggregate.metrics["easy/line"] is None  # a criterion without a verdict
     assert aggregate.metrics["easy/df"] == 2.5 and aggregate.metrics["easy/cp"] == 10 / 3
     assert aggregate.metrics["easy/judge_score"] == 2.5
-    assert aggregate.counts["easy"]["judge_failures"] == {
+    assert aggregate.counts["easy"].judge_failures == {
         "cp": 0,
         "df": 1,
         "sc": 0,

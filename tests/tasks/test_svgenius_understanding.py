@@ -10,7 +10,8 @@ from svgenius_support import released_items, run_task, svgenius_root
 from svgeval.models.baselines import IdentityModel, OracleModel
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks.base import Sample, TaskOptions
-from svgeval.tasks.svgenius.understanding import SvgeniusUnderstanding, parse_choice
+from svgeval.tasks.outcome import Outcome
+from svgeval.tasks.svgenius.understanding import QuestionTarget, SvgeniusUnderstanding, parse_choice
 
 
 @pytest.mark.parametrize(
@@ -37,8 +38,8 @@ def test_parse_choice(response: str, expected: str | None) -> None:
 
 
 def _sample(category: str = "perceptual", answer: str = "B") -> Sample:
-    target = {"answer": answer, "category": category}
-    return Sample(f"easy/3/{category}", "easy", [], f"Answer: {answer}", None, target)
+    target = QuestionTarget(answer=answer, category=category)
+    return Sample(f"easy/3/{category}", "easy", [], f"Answer: {answer}", None, target=target)
 
 
 def test_scores_right_wrong_and_unparsed(renderer: Renderer) -> None:
@@ -53,8 +54,8 @@ def test_scores_right_wrong_and_unparsed(renderer: Renderer) -> None:
 
 
 def failed_call_metrics(renderer: Renderer) -> dict[str, float | None]:
-    target = {"category": "semantic", "answer": "A"}
-    sample = Sample("easy/1/semantic", "easy", [], "Answer: A", None, target)
+    target = QuestionTarget(category="semantic", answer="A")
+    sample = Sample("easy/1/semantic", "easy", [], "Answer: A", None, target=target)
     return SvgeniusUnderstanding(TaskOptions()).score(sample, "", renderer).metrics
 
 
@@ -78,7 +79,7 @@ def test_aggregate_counts_unparsed_and_failed_calls_as_wrong(renderer: Renderer)
         # the runner scores a failed model call as an empty response
         record("easy/1/semantic", failed_call_metrics(renderer), "model_error"),
     ]
-    metrics = SvgeniusUnderstanding(TaskOptions()).aggregate(records).metrics
+    metrics = SvgeniusUnderstanding(TaskOptions()).aggregate([Outcome.model_validate(r) for r in records]).metrics
     assert metrics == {
         "easy/acc": 50.0,
         "easy/perceptual_acc": 50.0,
@@ -112,7 +113,7 @@ def test_all_questions_adds_the_design_question() -> None:
     options = TaskOptions(data=svgenius_root(), tier="hard", extra={"questions": "all"})
     samples = SvgeniusUnderstanding(options).load()
     assert len(samples) == 3 * 48
-    assert {s.target["category"] for s in samples} == {"perceptual", "semantic", "design"}
+    assert {s.target.category for s in samples} == {"perceptual", "semantic", "design"}
 
 
 @pytest.mark.shared_data

@@ -22,7 +22,8 @@ from released_answers import KINDS, make_answer, svgenius_icons
 from shared_paths import shared_release
 
 from svgeval.svg.isolation import Renderer
-from svgeval.tasks.base import Score, TaskOptions
+from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.outcome import Outcome
 from svgeval.tasks.unisvg import rules
 from svgeval.tasks.unisvg.data import UniSvgRow
 from svgeval.tasks.unisvg.tasks import UniSvgAll
@@ -125,15 +126,12 @@ def answers(icons: list[str]) -> list[str]:
         answer for *_, answer in UNDERSTANDING]
 
 
-def scored(reading: str, renderer: Renderer) -> tuple[list[Score], dict[str, Any]]:
+def scored(reading: str, renderer: Renderer) -> tuple[list[Outcome], dict[str, Any]]:
     task = UniSvgAll(TaskOptions(extra={"reading": reading}))
     data = rows()
     scores = [task.score(task.sample(row.index, row), answer, renderer)
               for row, answer in zip(data, answers([row.answer for row in data[:30]]))]
-    records = [{"group": row.category, "metrics": score.metrics,
-                "failure": score.failure.model_dump(mode="json") if score.failure else None}
-               for row, score in zip(data, scores)]
-    result = task.aggregate(records)
+    result = task.aggregate(scores)
     return scores, {"metrics": result.metrics, "counts": result.counts}
 
 
@@ -161,8 +159,8 @@ def test_authors_reading_equals_evaluation_py(icons_available: None,
     scores, result = scored("authors", renderer)
     metrics, counts = result["metrics"], result["counts"]
     for kind, counted in AUTHORS_COUNTED.items():
-        assert counts[kind]["n"] - counts[kind].get("n_reference", 0) - sum(
-            n for tag, n in counts[kind]["failures"].items() if tag.startswith("render")
+        assert counts[kind].n - counts[kind].n_reference - sum(
+            n for tag, n in counts[kind].failures.items() if tag.startswith("render")
         ) == counted, kind
     # the renders evaluation.py printed as failed (broken XML 4, 19; the DOCTYPE dropped by the
     # extraction 10, 25; truncated icons its fix_svg breaks with </path> 13, 18, 28) are

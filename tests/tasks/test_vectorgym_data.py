@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 from vectorgym_data import RED, all_splits_file, png, row, rows, write_parquet
 
+from svgeval.messages import has_images, png_data_url
 from svgeval.tasks.base import TaskOptions
 from svgeval.tasks.download import DataUnavailable
-from svgeval.tasks.messages import has_images, png_data_url
 from svgeval.tasks.vectorgym.caption import VectorGymCaption
 from svgeval.tasks.vectorgym.data import COLUMNS
-from svgeval.tasks.vectorgym.generation import VectorGymEdit, VectorGymSketch, VectorGymText
+from svgeval.tasks.vectorgym.image_tasks import VectorGymEdit, VectorGymSketch, VectorGymText
 
 TASKS = (VectorGymSketch, VectorGymEdit, VectorGymText, VectorGymCaption)
 

@@ -15,7 +15,7 @@ from svgeval.builders.vectorgym.sketch import sketch_svg
 from svgeval.cli import app
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks.base import TaskOptions
-from svgeval.tasks.vectorgym.generation import VectorGymSketch, VectorGymText
+from svgeval.tasks.vectorgym.image_tasks import VectorGymSketch, VectorGymText
 
 
 def pixels(png: bytes) -> np.ndarray:

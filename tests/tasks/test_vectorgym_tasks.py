@@ -19,9 +19,9 @@ from svgeval.models.replay import ReplayModel
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec
 from svgeval.tasks.base import BLANK_SVG, BatchItem, MetricContext, Sample, TaskOptions
-from svgeval.tasks.vectorgym import generation
+from svgeval.tasks.vectorgym import image_tasks
 from svgeval.tasks.vectorgym.caption import VectorGymCaption
-from svgeval.tasks.vectorgym.generation import (
+from svgeval.tasks.vectorgym.image_tasks import (
     VectorGymEdit,
     VectorGymGenerationTask,
     VectorGymSketch,
@@ -41,7 +41,7 @@ def tiny_weights(monkeypatch: pytest.MonkeyPatch, tiny_dino_dir: Path, tiny_clip
     monkeypatch.setenv("SVGEVAL_BGE_M3_MODEL", str(tiny_text_encoder_dir))
     monkeypatch.delenv("SVGEVAL_LPIPS_MODEL", raising=False)
     # the real VGG at 384 px takes ~15 s per batch on two CPU cores: the tests resize to 64
-    monkeypatch.setattr(generation, "LPIPS_SIZE", 64)
+    monkeypatch.setattr(image_tasks, "LPIPS_SIZE", 64)
 
 
 def run(task: type, model: Any, data: Path, out: Path) -> dict[str, float]:
@@ -93,7 +93,7 @@ def test_failures_get_the_placeholder_the_red_x_and_the_worst_value(renderer: Re
                          '"http://www.w3.org/1999/xlink"><image xlink:href="file:///etc/passwd" '
                          'width="9" height="9"/></svg>', renderer)
     assert refused.failure is not None and refused.failure.kind.value == "render"
-    assert refused.metrics["mse"] == pytest.approx(mse(generation.error_image(512, 512),
+    assert refused.metrics["mse"] == pytest.approx(mse(image_tasks.error_image(512, 512),
                                                        reference))
     assert refused.metrics["mse_worst"] == 1.0 and refused.metrics["ssim_worst"] == 0.0
     assert refused.metrics["judge"] == 0.0 and not refused.judge_requests
@@ -133,14 +133,14 @@ def test_batched_metrics_see_the_red_x_for_a_refused_answer(
         seen.append(outputs)
         return [0.5] * len(outputs)
 
-    monkeypatch.setattr(generation, "lpips", record)
-    monkeypatch.setattr(generation, "dino", record)
+    monkeypatch.setattr(image_tasks, "lpips", record)
+    monkeypatch.setattr(image_tasks, "dino", record)
     task = VectorGymSketch(TaskOptions())
     items = [BatchItem(sample(task), BLANK_SVG, in_paper_reading=True),  # refused render
              BatchItem(sample(task), BLANK_SVG, in_paper_reading=False)]  # nothing extracted
     task.batch_score(items, MetricContext(renderer))
     red_x, blank = seen[0]
-    assert np.array_equal(red_x, generation.error_image(512, 512)) and np.all(blank == 1.0)
+    assert np.array_equal(red_x, image_tasks.error_image(512, 512)) and np.all(blank == 1.0)
 
 
 # Released values: VectorGym (ServiceNow/VectorGym at 31cb00c5), the OpenRouter validator path

@@ -7,12 +7,13 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
+from svgeval.messages import user_message
 from svgeval.metrics.presets import variant
 from svgeval.svg.extract import Extraction, extract_svg, extraction_rule
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
-from svgeval.tasks.base import Sample, Score, Task
-from svgeval.tasks.messages import user_message
+from svgeval.tasks.base import Sample, Target, Task
+from svgeval.tasks.outcome import Outcome
 from toy_suite.metric import circle_error
 
 PROMPT = "Draw {count} circles. Answer with the SVG code between <answer> and </answer>."
@@ -30,8 +31,14 @@ def extract_answer(response: str) -> Extraction:
     return Extraction(found[-1].strip(), "toy")
 
 
+class Circles(Target):
+    """What an answer is scored against: the number of circles asked for."""
+
+    count: int
+
+
 @register_task
-class ToyCircles(Task):
+class ToyCircles(Task[Circles]):
     """Draw N circles (N from ``--data``, a JSON list of counts; 1, 2, 3 without it)."""
 
     name = "toy-circles"
@@ -40,17 +47,17 @@ class ToyCircles(Task):
     preset = PRESET.name
     metrics: ClassVar[Mapping[str, str]] = {"error": "circle_error"}
 
-    def load(self) -> Sequence[Sample]:
+    def load(self) -> Sequence[Sample[Circles]]:
         data = self.options.data
         counts = json.loads(data.read_text()) if data is not None else [1, 2, 3]
-        return [Sample(id=f"n{count}", group="toy", target={"count": count},
+        return [Sample(id=f"n{count}", group="toy", target=Circles(count=count),
                        messages=user_message(PROMPT.format(count=count)),
                        reference="<answer><svg>" + "<circle r='1'/>" * count + "</svg></answer>")
                 for count in counts]
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+    def score(self, sample: Sample[Circles], response: str, renderer: Renderer) -> Outcome:
         answer = extract_svg(response, "toy")
         if answer.svg is None:
-            return Score.unextracted(answer, {"error": None})
-        return Score(metrics={"error": circle_error(answer.svg, sample.target["count"])},
-                     extracted=answer.svg, extraction_rule=answer.rule)
+            return Outcome.unextracted(sample, answer, {"error": None})
+        return Outcome.of(sample, {"error": circle_error(answer.svg, sample.target.count)},
+                          extracted=answer.svg, extraction_rule=answer.rule)

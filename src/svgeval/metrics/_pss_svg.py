@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 from svgeval.metrics import _svgpath as sp
 from svgeval.svg.isolation import RenderFunction
 from svgeval.svg.render import RenderSpec, render_svg_uint8
-from svgeval.svg.render_fast import render_coverage_skia, render_svg_uint8_skia
+from svgeval.svg.renderers import render_coverage_skia, render_svg_uint8_skia
 from svgeval.svg.sanitize import check_svg
 
 SVG_NS = "http://www.w3.org/2000/svg"

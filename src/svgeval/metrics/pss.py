@@ -203,7 +203,7 @@ def pss_details(
 
     ``weighting`` (``code``/``paper``) and ``fix_defects`` default to the preset's values.
     ``render`` draws the masks: CairoSVG, as the released code, or a fast renderer of
-    :mod:`svgeval.svg.render_fast` (``render_function("skia")``). Renders both SVGs: call it
+    :mod:`svgeval.svg.renderers` (``render_function("skia")``). Renders both SVGs: call it
     inside :mod:`svgeval.svg.isolation` for untrusted input.
     """
     settings = get_preset(preset)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from svgeval.tasks.base import Message
+from svgeval.messages import Message
 
 
 @dataclass(frozen=True)

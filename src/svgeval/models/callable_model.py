@@ -1,6 +1,6 @@
 """Any Python function from chat messages to text, as a model backend.
 
-The function takes the sample's messages (OpenAI format, :mod:`svgeval.tasks.messages`) and
+The function takes the sample's messages (OpenAI format, :mod:`svgeval.messages`) and
 returns the answer's text. A plain function runs in a worker thread, so up to ``--concurrency``
 calls run at once (pass ``concurrency=1`` for a function that must not run twice at a time); an
 ``async def`` function runs on the event loop. An exception it raises fails that sample (a
@@ -15,8 +15,8 @@ import inspect
 import time
 from collections.abc import Awaitable, Callable
 
+from svgeval.messages import Message
 from svgeval.models.base import Generation, GenerationRequest, Model, ModelError, ModelUnavailable
-from svgeval.tasks.messages import Message
 
 ChatFunction = Callable[[list[Message]], str | Awaitable[str]]
 """A function from a chat (a list of messages) to the answer's text, plain or ``async``."""

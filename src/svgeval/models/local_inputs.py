@@ -1,6 +1,6 @@
 """What a backend that runs a checkpoint in this process takes from a request.
 
-svgeval's prompts are chat messages in the OpenAI format (:mod:`svgeval.tasks.messages`): a
+svgeval's prompts are chat messages in the OpenAI format (:mod:`svgeval.messages`): a
 message's content is a string, or a list of ``text`` parts and ``image_url`` parts whose URL is
 a base64 ``data:`` URL. A chat template wants the text, with an ``{"type": "image"}`` part where
 each picture goes (:func:`template_messages`), and the processor wants the pictures themselves
@@ -18,7 +18,7 @@ import hashlib
 import io
 from typing import TYPE_CHECKING, Any
 
-from svgeval.tasks.messages import Message
+from svgeval.messages import Message
 
 if TYPE_CHECKING:
     from PIL.Image import Image

@@ -22,6 +22,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from svgeval.messages import has_images
 from svgeval.models.base import (
     Generation,
     GenerationRequest,
@@ -32,7 +33,6 @@ from svgeval.models.base import (
 from svgeval.models.batching import BatchQueue
 from svgeval.models.in_process import VLLMOptions, checkpoint_source, first_line
 from svgeval.models.local_inputs import DEFAULT_MAX_NEW_TOKENS, sample_seed, text_messages
-from svgeval.tasks.messages import has_images
 
 Asked = tuple[GenerationRequest, float]
 """A request and when it was asked (``time.perf_counter``)."""

@@ -94,7 +94,7 @@ def metric_rows(layout: MetricRowsTable, runs: Sequence[LoadedRun], labels: Sequ
     notes = model_notes(runs, labels) + incomplete_notes(runs, labels)
     if layout.notes_invalid:
         invalid = [
-            f"{label}: {sum(int(c.get('n_invalid', 0)) for c in run.results.counts.values())}"
+            f"{label}: {sum(c.n_invalid for c in run.results.counts.values())}"
             for run, label in zip(runs, labels)
         ]
         notes.append("invalid outputs (left out of these means, as in the paper): "

@@ -31,7 +31,7 @@ from svgeval.report.sources import output_svg
 from svgeval.runner.records import SampleRecord
 from svgeval.svg.isolation import CallOutcome, Renderer
 from svgeval.svg.render import RenderSpec, render_svg_uint8
-from svgeval.tasks.base import FailureKind
+from svgeval.tasks.outcome import FailureKind
 
 REPORT_SPEC = RenderSpec.square(160)
 """Size of a report render: large enough to see a 72 px benchmark icon's detail."""

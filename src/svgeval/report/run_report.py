@@ -115,10 +115,11 @@ def _metrics_table(run: LoadedRun) -> str:
     ]
     rows = []
     for group in groups:
-        count = run.results.counts.get(group, {})
+        count = run.results.counts.get(group)  # None for a group of summary numbers only
         rows.append(
             [esc(group)]
-            + [esc(count.get(field, "")) for field in ("n", "n_valid", "n_invalid")]
+            + (["", "", ""] if count is None else [esc(count.n), esc(count.n_valid),
+                                                   esc(count.n_invalid)])
             + [_metric_cell(run, f"{group}/{name}") for name in names]
         )
     return table(header, rows, "metrics")
@@ -126,14 +127,14 @@ def _metrics_table(run: LoadedRun) -> str:
 
 def _failures_table(run: LoadedRun) -> str:
     counts = run.results.counts
-    tags = sorted({tag for count in counts.values() for tag in count.get("failures", {})})
+    tags = sorted({tag for count in counts.values() for tag in count.failures})
     if not tags:
         return '<p class="ok">No failures: every output was used.</p>'
     rows = [
-        [esc(group)] + [esc(count.get("failures", {}).get(tag, "")) for tag in tags]
+        [esc(group)] + [esc(count.failures.get(tag, "")) for tag in tags]
         for group, count in counts.items()
     ]
-    totals = [sum(count.get("failures", {}).get(tag, 0) for count in counts.values())
+    totals = [sum(count.failures.get(tag, 0) for count in counts.values())
               for tag in tags]
     rows.append(["<b>all</b>"] + [f"<b>{total}</b>" for total in totals])
     return table(["group", *tags], rows, "failures")

@@ -144,8 +144,8 @@ def _check_records(root: Path, results: Results, records: Sequence[SampleRecord]
     held: dict[str, int] = {}
     for record in records:
         held[record.group] = held.get(record.group, 0) + 1
-    short = {group: (held.get(group, 0), int(count.get("n", 0)))
-             for group, count in results.counts.items() if held.get(group, 0) < count.get("n", 0)}
+    short = {group: (held.get(group, 0), count.n)
+             for group, count in results.counts.items() if held.get(group, 0) < count.n}
     if not short:
         return ()
     lacking = sum(counted - found for found, counted in short.values())

@@ -65,8 +65,7 @@ def n_answered(results: Results) -> int:
     (``model_error``: the record holds no answer)."""
     if results.n_answered is not None:
         return results.n_answered
-    errors = sum(int(count.get("failures", {}).get("model_error", 0))
-                 for count in results.counts.values())
+    errors = sum(count.failures.get("model_error", 0) for count in results.counts.values())
     return results.n - errors
 
 
@@ -84,15 +83,15 @@ def _cells(results: Results) -> tuple[list[str], list[str], list[list[str]]]:
     groups = list(counts) + sorted({key.split("/", 1)[0] for key in metrics} - set(counts))
     names = sorted({key.split("/", 1)[1] for key in metrics if "/" in key})
     infos = {name: metric_info(results.task, name) for name in names}
-    broken = any(count.get("n_reference") for count in counts.values())
+    broken = any(count.n_reference for count in counts.values())
     headers = ["n", "invalid"] + (["bad ref"] if broken else [])
     headers += [name + arrow(infos[name]) for name in names]
     rows = []
     for group in groups:
-        count = counts.get(group, {})
-        row = [str(count.get("n", "")), str(count.get("n_invalid", ""))]
+        count = counts.get(group)  # None for a group of set-level or summary numbers only
+        row = ["", ""] if count is None else [str(count.n), str(count.n_invalid)]
         if broken:
-            row.append(str(count.get("n_reference", 0)))
+            row.append(str(count.n_reference if count is not None else 0))
         rows.append(row + [format_metric(metrics.get(f"{group}/{name}"), infos[name])
                            for name in names])
     return groups, headers, rows

@@ -91,9 +91,9 @@ def svg_reward(
     of the latest call are in ``.last_results``. What the preset needs is checked here: a
     missing package or weights raises
     :class:`~svgeval.rewards.availability.RewardUnavailable`, a missing renderer
-    :class:`~svgeval.svg.render_fast.RendererUnavailable`, each with the install to run.
+    :class:`~svgeval.svg.renderers.RendererUnavailable`, each with the install to run.
     """
-    from svgeval.svg.render_fast import render_function
+    from svgeval.svg.renderers import render_function
 
     scorer = RewardScorer(preset, weights=weights, penalty=penalty, workers=workers,
                           timeout_s=timeout_s, render_function=render_function(renderer),

@@ -2,9 +2,9 @@
 
 from svgeval.runner.identity import RunConflict
 from svgeval.runner.other_run import load_samples
-from svgeval.runner.records import Results, RunConfig, SampleRecord
+from svgeval.runner.records import Results, RunConfig, RunSettings, SampleRecord
 from svgeval.runner.run_dir import CorruptRecord, RunDir
-from svgeval.runner.runner import Runner, RunSettings
+from svgeval.runner.runner import Runner
 
 __all__ = [
     "CorruptRecord",

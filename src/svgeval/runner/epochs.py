@@ -30,9 +30,9 @@ from typing import Any
 
 from svgeval.metrics.registry import METRICS
 from svgeval.runner.records import EpochResults, MetricSummary, SampleRecord, UsageTotals
-from svgeval.tasks.aggregate import mean_stats_many
-from svgeval.tasks.base import Score, Task
-from svgeval.tasks.lazy import LazySequence
+from svgeval.tasks.aggregate import GroupCounts, mean_stats_many
+from svgeval.tasks.base import Task
+from svgeval.tasks.outcome import MetricValues
 
 PASS_AT = (1, 10, 100)
 """The ``k`` of pass@k reported besides the number of epochs (human-eval's defaults)."""
@@ -46,12 +46,12 @@ def pass_at_k(n: int, c: int, k: int) -> float:
     return 1.0 - math.comb(n - c, k) / math.comb(n, k)
 
 
-def pass_fail_metrics(task: Task) -> list[str]:
+def pass_fail_metrics(task: Task[Any]) -> list[str]:
     """The task's metric keys whose registered metric is a per-sample pass (100) or fail (0)."""
     return [key for key, name in task.metrics.items() if METRICS.get(name).pass_fail]
 
 
-def pass_at_k_table(task: Task, records: Sequence[SampleRecord], epochs: int) -> dict[str, float]:
+def pass_at_k_table(task: Task[Any], records: Sequence[SampleRecord], epochs: int) -> dict[str, float]:
     """``"<group>/<metric>:pass@<k>"`` -> mean pass@k over the group's prompts, in percent."""
     keys = pass_fail_metrics(task)
     tallies: dict[tuple[str, str], dict[str, list[int]]] = defaultdict(dict)
@@ -78,30 +78,20 @@ class Summary:
 
     metrics: dict[str, float | None]
     stats: dict[str, MetricSummary]
-    counts: dict[str, dict[str, Any]]
+    counts: dict[str, GroupCounts]
     not_computed: dict[str, str]
     epochs: EpochResults | None
 
 
-def _dumped(records: Sequence[SampleRecord]) -> LazySequence[SampleRecord, dict[str, Any]]:
-    """The records as the task's aggregate reads them (the prompt and answer are not read),
-    each dumped when it is read: a run's results hold no dumped copy of every record."""
-    return LazySequence(records, _dump)
-
-
-def _dump(record: SampleRecord) -> dict[str, Any]:
-    return record.model_dump(mode="json", exclude={"prompt", "response"})
-
-
 def summarize(
-    task: Task,
+    task: Task[Any],
     records: Sequence[SampleRecord],
-    set_level: Mapping[int, Score],
+    set_level: Mapping[int, MetricValues],
     epochs: int,
 ) -> Summary:
     """The task's aggregate of ``records`` with the set-level metrics of each epoch
     (``set_level``: epoch -> :meth:`Task.set_score`) for a run of ``epochs`` epochs."""
-    pooled = task.aggregate(_dumped(records))
+    pooled = task.aggregate(records)
     not_computed = dict(pooled.not_computed)
     for level in set_level.values():
         not_computed.update(level.not_computed)
@@ -110,15 +100,15 @@ def summarize(
             key: MetricSummary(n=stat.n, stderr=stat.stderr, ci95=stat.ci95)
             for key, stat in pooled.stats.items()
         }
-        metrics = {**pooled.metrics, **set_level.get(1, Score()).metrics}
+        metrics = {**pooled.metrics, **set_level.get(1, MetricValues()).metrics}
         return Summary(metrics, stats, pooled.counts, not_computed, None)
     by_epoch: dict[int, list[SampleRecord]] = defaultdict(list)
     for record in records:
         by_epoch[record.epoch].append(record)
     per_epoch = {
         epoch: {
-            **task.aggregate(_dumped(by_epoch[epoch])).metrics,
-            **set_level.get(epoch, Score()).metrics,
+            **task.aggregate(by_epoch[epoch]).metrics,
+            **set_level.get(epoch, MetricValues()).metrics,
         }
         for epoch in sorted(by_epoch)
     }

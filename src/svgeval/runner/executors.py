@@ -22,10 +22,11 @@ from typing import Any, TypeVar
 
 from svgeval.models.base import Model
 from svgeval.runner.metric_stage import MetricBackend, fill_batched_metrics, set_level_metrics
-from svgeval.runner.records import RecordKey, SampleRecord, Settings
+from svgeval.runner.records import RecordKey, RunSettings, SampleRecord
 from svgeval.svg.isolation import Renderer, RenderWorkersLost
-from svgeval.svg.render_fast import make_renderer
-from svgeval.tasks.base import Failure, FailureKind, MetricContext, Sample, Score, Task
+from svgeval.svg.renderers import make_renderer
+from svgeval.tasks.base import MetricContext, Sample, Task
+from svgeval.tasks.outcome import Failure, FailureKind, MetricValues, Outcome
 
 EXECUTORS = ("local", "ray")
 
@@ -40,28 +41,21 @@ class ExecutorError(RuntimeError):
     """An executor that cannot start or lost a worker; one line saying what to do."""
 
 
-def score_sample(task: Task, sample: Sample, response: str, renderer: Renderer) -> dict[str, Any]:
-    """Score one response into the scoring fields of a record; a scorer crash is a failure.
+def score_sample(task: Task[Any], sample: Sample[Any], response: str,
+                 renderer: Renderer) -> Outcome:
+    """The task's outcome of one response; a scorer crash is the sample's ``scorer_error``.
     Render workers lost for good (:class:`RenderWorkersLost`) are svgeval's failure, not the
     sample's: the error is raised and the run stops, keeping the samples it finished."""
     try:
-        score = task.score(sample, response, renderer)
+        return task.score(sample, response, renderer)
     except RenderWorkersLost:
         raise
     except Exception as error:  # noqa: BLE001 - a bug in a scorer must not take the run down
         last = traceback.format_exception_only(type(error), error)[-1].strip()
-        return {"failure": Failure(kind=FailureKind.SCORER_ERROR, detail=last)}
-    return {
-        "failure": score.failure,
-        "metrics": score.metrics,
-        "extracted": score.extracted,
-        "extraction_rule": score.extraction_rule,
-        "not_computed": score.not_computed,
-        "judge_requests": score.judge_requests,
-    }
+        return Outcome.of(sample, failure=Failure(kind=FailureKind.SCORER_ERROR, detail=last))
 
 
-def settings_renderer(settings: Settings, workers: int | None) -> Renderer:
+def settings_renderer(settings: RunSettings, workers: int | None) -> Renderer:
     """The isolated renderer ``settings`` ask for (renderer, timeout, cache), with ``workers``."""
     return make_renderer(settings.renderer, workers, settings.render_timeout_s,
                          settings.render_cache)
@@ -70,7 +64,7 @@ def settings_renderer(settings: Settings, workers: int | None) -> Renderer:
 class Executor(ABC):
     """Runs the scoring of one run; :meth:`close` releases its workers."""
 
-    def __init__(self, task: Task, settings: Settings) -> None:
+    def __init__(self, task: Task[Any], settings: RunSettings) -> None:
         self.task = task
         self.settings = settings
         self._threads = ThreadPoolExecutor(max_workers=self.threads())
@@ -84,8 +78,8 @@ class Executor(ABC):
         return await asyncio.get_running_loop().run_in_executor(self._threads, function, *args)
 
     @abstractmethod
-    async def score(self, sample: Sample, response: str) -> dict[str, Any]:
-        """The scoring fields of ``sample``'s record (see :func:`score_sample`)."""
+    async def score(self, sample: Sample[Any], response: str) -> Outcome:
+        """The outcome of ``response`` to ``sample`` (see :func:`score_sample`)."""
 
     @abstractmethod
     def metric_backend(self) -> MetricBackend:
@@ -93,10 +87,10 @@ class Executor(ABC):
 
     async def batch_stage(
         self,
-        samples: Mapping[str, Sample],
+        samples: Mapping[str, Sample[Any]],
         records: MutableMapping[RecordKey, SampleRecord],
         samples_file: Path,
-    ) -> dict[int, Score]:
+    ) -> dict[int, MetricValues]:
         """Fill the batched metrics of ``records`` (stored in ``samples_file`` batch by batch) and
         return the set-level metrics of each epoch (see :mod:`svgeval.runner.metric_stage`)."""
         if not self.task.batched_metrics and not self.task.set_metrics:
@@ -118,14 +112,14 @@ class Executor(ABC):
 class LocalExecutor(Executor):
     """Scoring in this process's threads, rendering in one isolated :class:`Renderer` pool."""
 
-    def __init__(self, task: Task, settings: Settings) -> None:
+    def __init__(self, task: Task[Any], settings: RunSettings) -> None:
         self.renderer = settings_renderer(settings, settings.render_workers)
         super().__init__(task, settings)
 
     def threads(self) -> int:
         return SCORING_THREADS_PER_WORKER * self.renderer.workers
 
-    async def score(self, sample: Sample, response: str) -> dict[str, Any]:
+    async def score(self, sample: Sample[Any], response: str) -> Outcome:
         return await self.in_thread(score_sample, self.task, sample, response, self.renderer)
 
     def metric_backend(self) -> MetricBackend:
@@ -138,7 +132,7 @@ class LocalExecutor(Executor):
         self.renderer.close()
 
 
-def make_executor(task: Task, settings: Settings) -> Executor:
+def make_executor(task: Task[Any], settings: RunSettings) -> Executor:
     """The executor ``settings.executor`` names; Ray is imported only when it is chosen."""
     if settings.executor == "local":
         return LocalExecutor(task, settings)

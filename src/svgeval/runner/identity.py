@@ -20,9 +20,10 @@ from typing import Any
 from svgeval import __version__
 from svgeval.models.base import Model
 from svgeval.runner.judging import Judge
-from svgeval.runner.records import RunConfig, Settings
+from svgeval.runner.records import RunConfig, RunSettings
 from svgeval.tasks import get_task
-from svgeval.tasks.base import Sample, Task, TaskOptions
+from svgeval.tasks.base import Sample, Task, TaskOptions, target_json
+from svgeval.tasks.options import recorded_options
 
 
 class RunConflict(RuntimeError):
@@ -55,7 +56,7 @@ def dataset_hash(samples: Sequence[Sample]) -> str:
     """
     digest = hashlib.sha256(b"[")
     for index, s in enumerate(samples):
-        item = json.dumps((s.id, s.group, s.messages, s.reference, dict(s.target)),
+        item = json.dumps((s.id, s.group, s.messages, s.reference, target_json(s.target)),
                           sort_keys=True, ensure_ascii=False, default=str)
         digest.update(((", " if index else "") + item).encode("utf-8"))
     digest.update(b"]")
@@ -87,7 +88,7 @@ def task_options_record(task: Task) -> dict[str, Any]:
 def build_config(
     task: Task,
     model: Model,
-    settings: Settings,
+    settings: RunSettings,
     samples: Sequence[Sample],
     judge: Judge | None = None,
 ) -> RunConfig:
@@ -153,16 +154,8 @@ def check_resumable(old: RunConfig, new: RunConfig, root: Path,
 def task_from_config(config: RunConfig, data: Path | None = None) -> Task:
     """The task of a run with the run's options; ``data`` replaces the recorded data folder."""
     options = config.task_options
-    extra = {
-        key: "none" if value is None else str(value)
-        for key, value in options.get("set", {}).items()
-    }
+    task = get_task(config.task)
     where = data if data is not None else (Path(config.data) if config.data else None)
-    return get_task(config.task)(
-        TaskOptions(
-            data=where,
-            seed=int(options.get("seed", 0)),
-            tier=str(options.get("tier", "all")),
-            extra=extra,
-        )
-    )
+    common = TaskOptions(data=where, seed=int(options.get("seed", 0)),
+                         tier=str(options.get("tier", "all")))
+    return task(common, recorded_options(task.Options, options.get("set", {})))

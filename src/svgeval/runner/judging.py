@@ -26,12 +26,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from svgeval.messages import has_images
 from svgeval.models.base import GenerationRequest, Model, ModelError, ModelUnavailable
-from svgeval.runner.records import JudgeFailure, JudgmentRecord, Timing, Usage, now
+from svgeval.runner.records import JudgmentRecord, Timing, Usage, now
 from svgeval.runner.run_dir import RecordAppender
 from svgeval.tasks.base import Sample, Task
 from svgeval.tasks.judge import JudgeRequest
-from svgeval.tasks.messages import has_images
+from svgeval.tasks.outcome import JudgeFailure, Outcome
 
 NO_JUDGE = "needs a judge model: pass --judge MODEL (see docs/judges.md)"
 """Why judged metrics are not computed in a run without a judge."""
@@ -81,7 +82,7 @@ def judgment_cache(records: Iterable[JudgmentRecord]) -> dict[str, JudgmentRecor
 
 
 def check_image_inputs(
-    task: Task, samples: Sequence[Sample], model: Model, judge: Judge | None
+    task: Task[Any], samples: Sequence[Sample[Any]], model: Model, judge: Judge | None
 ) -> None:
     """Refuse, before any request, images for a text-only model, a text-only judge for a task
     that shows its judge images, and a judge for a task that has none to ask."""
@@ -131,7 +132,7 @@ class Judging:
     def __init__(
         self,
         judge: Judge | None,
-        task: Task,
+        task: Task[Any],
         path: Path,
         cache: dict[str, JudgmentRecord],
     ) -> None:
@@ -145,19 +146,20 @@ class Judging:
         self.asked = 0
         """Requests sent to the judge by this run."""
 
-    async def apply(self, sample_id: str, scored: dict[str, Any]) -> None:
-        """Replace ``scored["judge_requests"]`` by the verdicts: ``metrics``, ``not_computed``
-        and ``judge_failures`` of the sample's record."""
-        requests: list[JudgeRequest] = scored.pop("judge_requests", None) or []
-        metrics: dict[str, float | None] = scored.setdefault("metrics", {})
+    async def apply(self, outcome: Outcome) -> Outcome:
+        """``outcome`` with the verdicts of the questions it asked the judge: its judged
+        ``metrics``, and ``not_computed`` or ``judge_failures`` where there is none."""
+        requests = outcome.judge_requests
+        metrics = dict(outcome.metrics)
         if self.judge is None:
             judged = {request.metric for request in requests} | set(metrics)
+            not_computed = dict(outcome.not_computed)
             for metric in self.task.judge_metrics:
                 if metric in judged:
                     metrics[metric] = None
-                    scored.setdefault("not_computed", {})[metric] = NO_JUDGE
-            return
-        verdicts = await asyncio.gather(*(self._verdict(sample_id, r) for r in requests))
+                    not_computed[metric] = NO_JUDGE
+            return outcome.model_copy(update={"metrics": metrics, "not_computed": not_computed})
+        verdicts = await asyncio.gather(*(self._verdict(outcome.id, r) for r in requests))
         by_metric: dict[str, list[float | JudgeFailure]] = {}
         for request, verdict in zip(requests, verdicts):
             by_metric.setdefault(request.metric, []).append(verdict)
@@ -170,7 +172,7 @@ class Judging:
                 metrics[metric] = None
             else:
                 metrics[metric] = sum(scores) / len(scores)
-        scored["judge_failures"] = failures
+        return outcome.model_copy(update={"metrics": metrics, "judge_failures": failures})
 
     async def _verdict(self, sample_id: str, request: JudgeRequest) -> float | JudgeFailure:
         assert self.judge is not None

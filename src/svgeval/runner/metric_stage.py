@@ -16,18 +16,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from svgeval.runner.records import RecordKey, SampleRecord
 from svgeval.runner.run_dir import latest_by_key, read_records, rewrite_records
-from svgeval.tasks.base import (
-    BLANK_SVG,
-    BatchItem,
-    FailureKind,
-    MetricContext,
-    Sample,
-    Score,
-    Task,
-)
+from svgeval.tasks.base import BLANK_SVG, BatchItem, MetricContext, Sample, Task
+from svgeval.tasks.outcome import FailureKind, MetricValues
 
 
 @dataclass(frozen=True)
@@ -36,13 +30,13 @@ class MetricBackend:
     (:mod:`svgeval.runner.ray_executor`); ``batch_size`` samples per :attr:`batch_score` call."""
 
     batch_size: int
-    batch_score: Callable[[list[BatchItem]], list[Score]]
+    batch_score: Callable[[list[BatchItem[Any]]], list[MetricValues]]
     """:meth:`Task.batch_score` of one batch."""
-    set_score: Callable[[dict[str, list[BatchItem]]], Score]
+    set_score: Callable[[dict[str, list[BatchItem[Any]]]], MetricValues]
     """:meth:`Task.set_score` of every group."""
 
     @classmethod
-    def local(cls, task: Task, context: MetricContext) -> MetricBackend:
+    def local(cls, task: Task[Any], context: MetricContext) -> MetricBackend:
         return cls(
             context.batch_size,
             lambda items: task.batch_score(items, context),
@@ -50,11 +44,11 @@ class MetricBackend:
         )
 
 
-def _backend(task: Task, where: MetricContext | MetricBackend) -> MetricBackend:
+def _backend(task: Task[Any], where: MetricContext | MetricBackend) -> MetricBackend:
     return where if isinstance(where, MetricBackend) else MetricBackend.local(task, where)
 
 
-def needs_batched_metrics(task: Task, record: SampleRecord) -> bool:
+def needs_batched_metrics(task: Task[Any], record: SampleRecord) -> bool:
     """True when a record lacks one of the task's batched metrics (None counts as computed)."""
     return any(
         key not in record.metrics and f"{key}_all" not in record.metrics
@@ -62,7 +56,7 @@ def needs_batched_metrics(task: Task, record: SampleRecord) -> bool:
     ) and (record.failure is None or record.failure.is_models)
 
 
-def batch_item(sample: Sample, record: SampleRecord) -> BatchItem:
+def batch_item(sample: Sample[Any], record: SampleRecord) -> BatchItem[Any]:
     """What the stage draws for a record: its answer, or a blank canvas for a failure."""
     if record.failure is None and record.extracted is not None:
         return BatchItem(sample, record.extracted, in_paper_reading=True)
@@ -78,8 +72,8 @@ def _chunks(items: Sequence[SampleRecord], size: int) -> Iterator[Sequence[Sampl
 
 
 def fill_batched_metrics(
-    task: Task,
-    samples: Mapping[str, Sample],
+    task: Task[Any],
+    samples: Mapping[str, Sample[Any]],
     records: MutableMapping[RecordKey, SampleRecord],
     context: MetricContext | MetricBackend,
     samples_file: Path,
@@ -112,16 +106,16 @@ def fill_batched_metrics(
 
 
 def set_level_metrics(
-    task: Task,
-    samples: Mapping[str, Sample],
+    task: Task[Any],
+    samples: Mapping[str, Sample[Any]],
     records: Mapping[RecordKey, SampleRecord],
     context: MetricContext | MetricBackend,
-) -> dict[int, Score]:
+) -> dict[int, MetricValues]:
     """Epoch -> the task's set-level metrics over every scored sample of each group of that
     epoch (see :meth:`Task.set_score`); empty when the task declares none."""
     if not task.set_metrics:
         return {}
-    epochs: dict[int, dict[str, list[BatchItem]]] = {}
+    epochs: dict[int, dict[str, list[BatchItem[Any]]]] = {}
     for record in records.values():
         if record.id in samples and (record.failure is None or record.failure.is_models):
             groups = epochs.setdefault(record.epoch, {})

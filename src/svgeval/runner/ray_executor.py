@@ -34,8 +34,9 @@ from typing import Any
 from svgeval.models.base import Generation, GenerationRequest, Model
 from svgeval.runner.executors import Executor, ExecutorError, score_sample, settings_renderer
 from svgeval.runner.metric_stage import MetricBackend
-from svgeval.runner.records import Settings
-from svgeval.tasks.base import BatchItem, MetricContext, Sample, Score, Task
+from svgeval.runner.records import RunSettings
+from svgeval.tasks.base import BatchItem, MetricContext, Sample, Task
+from svgeval.tasks.outcome import MetricValues, Outcome
 
 NAMESPACE = "svgeval"
 """The Ray namespace of the endpoint limiters (shared by every driver on a cluster)."""
@@ -97,11 +98,11 @@ def connect(address: str | None) -> bool:
 class Scorer:
     """A Ray actor scoring samples with its own isolated one-process renderer."""
 
-    def __init__(self, task: Task, settings: Settings) -> None:
+    def __init__(self, task: Task[Any], settings: RunSettings) -> None:
         self.task = task
         self.renderer = settings_renderer(settings, 1)
 
-    def score(self, sample: Sample, response: str) -> dict[str, Any]:
+    def score(self, sample: Sample[Any], response: str) -> Outcome:
         return score_sample(self.task, sample, response, self.renderer)
 
     def pid(self) -> int:
@@ -114,15 +115,15 @@ class Scorer:
 class MetricWorker:
     """A Ray actor computing a task's batched and set-level model metrics."""
 
-    def __init__(self, task: Task, settings: Settings) -> None:
+    def __init__(self, task: Task[Any], settings: RunSettings) -> None:
         self.task = task
         renderer = settings_renderer(settings, settings.render_workers)
         self.context = MetricContext(renderer, settings.metric_batch_size, settings.device)
 
-    def batch_score(self, items: list[BatchItem]) -> list[Score]:
+    def batch_score(self, items: list[BatchItem[Any]]) -> list[MetricValues]:
         return self.task.batch_score(items, self.context)
 
-    def set_score(self, groups: dict[str, list[BatchItem]]) -> Score:
+    def set_score(self, groups: dict[str, list[BatchItem[Any]]]) -> MetricValues:
         return self.task.set_score(groups, self.context)
 
     def close(self) -> None:
@@ -217,7 +218,7 @@ class ClusterLimitedModel(Model):
 class RayExecutor(Executor):
     """Scoring on a pool of :class:`Scorer` actors, model metrics on a :class:`MetricWorker`."""
 
-    def __init__(self, task: Task, settings: Settings) -> None:
+    def __init__(self, task: Task[Any], settings: RunSettings) -> None:
         self.ray = import_ray()
         self.started = connect(settings.ray_address)
         self.token = uuid.uuid4().hex[:12]
@@ -243,11 +244,11 @@ class RayExecutor(Executor):
                 self._idle.put_nowait(scorer)
         return self._idle
 
-    async def score(self, sample: Sample, response: str) -> dict[str, Any]:
+    async def score(self, sample: Sample[Any], response: str) -> Outcome:
         idle = self._pool()
         scorer = await idle.get()
         try:
-            result: dict[str, Any] = await scorer.score.remote(sample, response)
+            result: Outcome = await scorer.score.remote(sample, response)
         except self.ray.exceptions.RayActorError as error:
             raise ExecutorError(
                 f"a Ray scoring worker died while scoring {sample.id} ({type(error).__name__}); "

@@ -21,9 +21,11 @@ from pydantic import (
     model_validator,
 )
 
+from svgeval.messages import Message
 from svgeval.runner.safe_text import StorableText
 from svgeval.svg.forkserver import DEFAULT_RENDERER
-from svgeval.tasks.base import Failure
+from svgeval.tasks.aggregate import GroupCounts
+from svgeval.tasks.outcome import Failure, Outcome
 
 SCHEMA_VERSION = 1
 """Bump when a record changes shape; readers refuse records of another version."""
@@ -75,7 +77,7 @@ class Shard(BaseModel):
         return f"{self.index}/{self.count}"
 
 
-class Settings(OmitsDefaults):
+class RunSettings(OmitsDefaults):
     """Generation and execution settings of a run."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -102,7 +104,7 @@ class Settings(OmitsDefaults):
     render_timeout_s: float = 10.0
     """Wall-clock limit of one render."""
     renderer: str = DEFAULT_RENDERER
-    """Renderer of every render: cairosvg (the papers'), skia or resvg (svgeval.svg.render_fast)."""
+    """Renderer of every render: cairosvg (the papers'), skia or resvg (svgeval.svg.renderers)."""
     render_cache: str | None = None
     """Folder of the on-disk render cache (svgeval.svg.render_cache); None: no cache."""
     metric_batch_size: int = 32
@@ -140,7 +142,7 @@ class RunConfig(Record):
     """``--set`` options as typed values, plus ``tier`` and ``seed``."""
     data: str | None = None
     """The data folder, resolved to an absolute path (None: the downloaded release)."""
-    settings: Settings
+    settings: RunSettings
     """Generation and execution settings."""
     n_samples: int
     """Samples of the full dataset (before ``--limit``)."""
@@ -257,30 +259,14 @@ class JudgmentRecord(Record):
     """When the reply (or the failure) arrived."""
 
 
-class JudgeFailure(BaseModel):
-    """Why a judged metric of a sample has no value."""
+class SampleRecord(Outcome, Record):
+    """A line of ``samples.jsonl``: a scored answer's :class:`~svgeval.tasks.outcome.Outcome`
+    (sample, metrics, failure, what was extracted) and the conversation that produced it."""
 
     model_config = ConfigDict(extra="forbid")
-
-    kind: Literal["unparsed", "error"]
-    """``unparsed``: the judge replied without a verdict of the expected form (cached, counted,
-    never asked again); ``error``: the request failed for good (asked again on --resume)."""
-    detail: str
-    """One line for people (the start of the reply, or the error)."""
-
-
-class SampleRecord(Record):
-    """A line of ``samples.jsonl``: one scored sample."""
-
     omitted_at_default = (*Record.omitted_at_default, "epoch")
 
-    id: str
-    """Sample id."""
-    epoch: int = 1
-    """Which of the ``--epochs`` answers to the prompt this is (left out of the file when 1)."""
-    group: str
-    """Group the sample is reported under (subtask, tier)."""
-    prompt: list[dict[str, Any]]
+    prompt: list[Message]
     """The chat messages sent."""
     prompt_hash: str
     """Hash of ``prompt``."""
@@ -288,18 +274,6 @@ class SampleRecord(Record):
     """The short correct answer where the task has one (a multiple-choice letter)."""
     response: str | None = None
     """The raw answer."""
-    extracted: str | None = None
-    """What was taken from the answer (SVG code, an option letter)."""
-    extraction_rule: str | None = None
-    """The rule that matched, or the one tried when extraction failed."""
-    failure: Failure | None = None
-    """Why the sample has no valid output (None: valid)."""
-    metrics: dict[str, float | None] = Field(default_factory=dict)
-    """Per-sample metric values; None where a metric could not be computed."""
-    not_computed: dict[str, str] = Field(default_factory=dict)
-    """Metric -> why it could not run."""
-    judge_failures: dict[str, JudgeFailure] = Field(default_factory=dict)
-    """Judged metric -> why the judge gave it no value (the metric is None)."""
     usage: Usage = Field(default_factory=Usage)
     """Token counts of the answer."""
     timing: Timing = Field(default_factory=Timing)
@@ -309,14 +283,41 @@ class SampleRecord(Record):
     created_at: str = Field(default_factory=now)
     """When the sample was scored."""
 
+    @classmethod
+    def answered(
+        cls,
+        outcome: Outcome,
+        answer: ResponseRecord,
+        prompt: list[Message],
+        expected: str | None,
+        failure: Failure | None,
+    ) -> SampleRecord:
+        """The record of ``outcome``, the scored ``answer`` to ``prompt`` (its epoch, text,
+        tokens and times), with ``failure`` in place of the outcome's (the runner's reading:
+        a failed request, an answer cut off)."""
+        return cls(
+            id=outcome.id,
+            epoch=answer.epoch,
+            group=outcome.group,
+            metrics=outcome.metrics,
+            not_computed=outcome.not_computed,
+            failure=failure,
+            judge_failures=outcome.judge_failures,
+            extracted=outcome.extracted,
+            extraction_rule=outcome.extraction_rule,
+            prompt=prompt,
+            prompt_hash=answer.prompt_hash,
+            expected=expected,
+            response=answer.response,
+            usage=answer.usage,
+            timing=answer.timing,
+            finish_reason=answer.finish_reason,
+            replaced_surrogates=answer.replaced_surrogates,
+        )
+
     @property
     def key(self) -> RecordKey:
         return (self.id, self.epoch)
-
-    @property
-    def valid(self) -> bool:
-        """True when the output was used."""
-        return self.failure is None
 
     @property
     def judge_error(self) -> bool:
@@ -410,7 +411,7 @@ class Results(Record):
     """``"<group>/<metric>"`` -> mean."""
     stats: dict[str, MetricSummary] = Field(default_factory=dict)
     """``"<group>/<metric>"`` -> sample count, standard error, bootstrap interval."""
-    counts: dict[str, dict[str, Any]]
+    counts: dict[str, GroupCounts]
     """Per group: n, n_valid, n_invalid, n_reference, failures by tag and, for judged tasks,
     judge failures by metric."""
     not_computed: dict[str, str] = Field(default_factory=dict)

@@ -41,8 +41,8 @@ from svgeval.runner.records import (
     ResponseRecord,
     Results,
     RunConfig,
+    RunSettings,
     SampleRecord,
-    Settings,
     Timing,
     Usage,
 )
@@ -62,14 +62,13 @@ from svgeval.runner.units import (
     select_samples,
     work_units,
 )
-from svgeval.tasks.base import Failure, FailureKind, Sample, Score, Task
+from svgeval.tasks.base import Sample, Task
+from svgeval.tasks.outcome import Failure, FailureKind, MetricValues
 
 SCORE_FLUSH_INTERVAL_S = 0.05
 """How often finished samples reach ``samples.jsonl``: a ``kill -9`` loses at most this much
 scoring, which ``--resume`` redoes from the answers in ``responses.jsonl`` (flushed at once)."""
 
-RunSettings = Settings
-"""Generation and execution settings shared by every task (see :class:`Settings`)."""
 
 @dataclass
 class Resumed:
@@ -85,13 +84,14 @@ Progress = Callable[[SampleRecord], None]
 """Called with each finished sample record (the CLI advances its progress display)."""
 
 
-
-
-def _truncation(failure: Failure | None, finish_reason: str | None, max_tokens: int | None) -> (
-    Failure | None
-):
-    """A model failure of an answer the server cut off becomes a ``truncated`` failure."""
-    if failure is None or not failure.is_models or finish_reason != "length":
+def _answer_failure(failure: Failure | None, answer: ResponseRecord,
+                    max_tokens: int | None) -> Failure | None:
+    """The failure of a scored answer: a request that failed for good is the model's error
+    (it was scored as an empty answer, so the task's failure values apply), and a model failure
+    of an answer the server cut off is a ``truncated`` one."""
+    if answer.error is not None:
+        failure = Failure(kind=FailureKind.MODEL_ERROR, detail=answer.error)
+    if failure is None or not failure.is_models or answer.finish_reason != "length":
         return failure
     limit = f"--max-tokens {max_tokens}" if max_tokens else "the server's token limit"
     return Failure(
@@ -109,7 +109,7 @@ class Runner:
         task: Task,
         model: Model,
         run_dir: RunDir,
-        settings: Settings,
+        settings: RunSettings,
         progress: Progress | None = None,
         judge: Judge | None = None,
     ) -> None:
@@ -120,7 +120,7 @@ class Runner:
         self.settings = settings
         self.progress = progress or (lambda record: None)
         self._config: RunConfig | None = None
-        self._set_level: dict[int, Score] = {}
+        self._set_level: dict[int, MetricValues] = {}
 
     def _load(self) -> tuple[list[WorkUnit], RunConfig]:
         everything = load_samples(self.task)
@@ -233,26 +233,13 @@ class Runner:
                 if cached.error is None and response_log is not None:
                     response_log.append(cached)
                     generated_tokens += cached.usage.completion_tokens
-            scored = await executor.score(sample, cached.response or "")
-            await judging.apply(sample.id, scored)
-            if cached.error is not None:  # scored as an empty answer: failure values apply
-                scored["failure"] = Failure(kind=FailureKind.MODEL_ERROR, detail=cached.error)
-            scored["failure"] = _truncation(
-                scored["failure"], cached.finish_reason, self.settings.max_tokens
-            )
-            record = SampleRecord(
-                id=sample.id,
-                epoch=unit.epoch,
-                group=sample.group,
+            outcome = await judging.apply(await executor.score(sample, cached.response or ""))
+            record = SampleRecord.answered(
+                outcome,
+                cached,  # its prompt hash is the sample's: checked above, or just asked
                 prompt=sample.messages,
-                prompt_hash=cached.prompt_hash,  # the sample's: checked above, or just asked
                 expected=sample.expected,
-                response=cached.response,
-                usage=cached.usage,
-                timing=cached.timing,
-                finish_reason=cached.finish_reason,
-                replaced_surrogates=cached.replaced_surrogates,  # the answer's, stored as U+FFFD
-                **scored,
+                failure=_answer_failure(outcome.failure, cached, self.settings.max_tokens),
             )
             sample_log.append(record)
             self.progress(record)

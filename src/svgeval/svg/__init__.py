@@ -6,7 +6,7 @@ workers' server (:mod:`svgeval.svg.forkserver`) costs no imports of ours:
 * :mod:`~svgeval.svg.extract`: the SVG in a model's answer (``extract_svg``).
 * :mod:`~svgeval.svg.sanitize`: what may be rendered (``check_svg``, ``SvgRejected``).
 * :mod:`~svgeval.svg.render`: CairoSVG renders (``render_svg``, ``RenderSpec``); the fast
-  renderers are in :mod:`~svgeval.svg.render_fast`.
+  renderers are in :mod:`~svgeval.svg.renderers`.
 * :mod:`~svgeval.svg.isolation`: renders in worker processes with time and memory limits.
 * :mod:`~svgeval.svg.animation`: animated (and still) SVG in headless Chromium, isolated the same
   way (``BrowserRenderer``); its parts are :mod:`~svgeval.svg.browser_policy`,

@@ -27,7 +27,7 @@ from multiprocessing import forkserver, popen_forkserver, spawn
 from multiprocessing.context import ForkServerContext, ForkServerProcess
 from typing import Any
 
-COMMON_PRELOAD = ("svgeval.svg.render", "svgeval.svg.render_fast")
+COMMON_PRELOAD = ("svgeval.svg.render", "svgeval.svg.renderers")
 """Modules every render worker needs (the render functions are pickled by reference to them)."""
 
 RENDERER_PRELOAD = {"cairosvg": "cairosvg.surface", "skia": "skia", "resvg": "resvg_py"}

@@ -11,14 +11,8 @@ from __future__ import annotations
 
 from svgeval.registry import Registry
 from svgeval.tasks.aggregate import Aggregate
-from svgeval.tasks.base import (
-    Failure,
-    FailureKind,
-    Sample,
-    Score,
-    Task,
-    TaskOptions,
-)
+from svgeval.tasks.base import Sample, Task, TaskOptions
+from svgeval.tasks.outcome import Failure, FailureKind, MetricValues, Outcome
 
 TASKS: Registry[type[Task]] = Registry("task", "svgeval.tasks")
 """Every task by name."""
@@ -57,8 +51,9 @@ __all__ = [
     "Aggregate",
     "Failure",
     "FailureKind",
+    "MetricValues",
+    "Outcome",
     "Sample",
-    "Score",
     "Task",
     "TaskOptions",
     "all_tasks",

@@ -21,6 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+
+from svgeval.tasks.outcome import Outcome
 
 BOOTSTRAP_RESAMPLES = 2000
 BOOTSTRAP_SEED = 0
@@ -38,6 +41,39 @@ class MetricStats:
     ci95: tuple[float, float] | None
 
 
+class GroupCounts(BaseModel):
+    """The answers of one group by outcome: ``counts.<group>`` of ``results.json``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    n: int = 0
+    """Answers scored."""
+    n_valid: int = 0
+    """Answers whose output was used."""
+    n_invalid: int = 0
+    """Failures of the model."""
+    n_reference: int = 0
+    """Failures that are not the model's: a broken dataset reference (``reference``) or a
+    scorer that raised (``scorer_error``)."""
+    failures: dict[str, int] = Field(default_factory=dict)
+    """Failure tag (``extract``, ``render:timeout``) -> answers."""
+    judge_failures: dict[str, int] | None = None
+    """For a task scored by a judge: judged metric -> answers the judge gave no verdict for
+    (left out of the file otherwise)."""
+
+    @model_serializer(mode="wrap")
+    def _without_judge(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if self.judge_failures is None:
+            data.pop("judge_failures", None)
+        return data
+
+    @property
+    def n_judge_failures(self) -> int:
+        """Judged metrics without a verdict, over all judged metrics."""
+        return sum((self.judge_failures or {}).values())
+
+
 @dataclass(frozen=True)
 class Aggregate:
     """Flat ``"<group>/<metric>"`` numbers plus sample and failure counts per group.
@@ -47,7 +83,7 @@ class Aggregate:
     """
 
     metrics: dict[str, float | None]
-    counts: dict[str, dict[str, Any]]
+    counts: dict[str, GroupCounts]
     stats: dict[str, MetricStats] = field(default_factory=dict)
     not_computed: dict[str, str] = field(default_factory=dict)
 
@@ -90,49 +126,42 @@ def mean_stats_many(series: Mapping[str, list[float]]) -> dict[str, MetricStats]
     return {key: stats[key] for key in series}
 
 
-def _failure_tag(record: Mapping[str, Any]) -> tuple[str, bool]:
-    """The failure tag of a failed record and whether the model is to blame."""
-    failure = record.get("failure") or {}
-    kind = str(failure.get("kind") or "unknown")
-    reason = failure.get("reason")
-    tag = f"{kind}:{reason}" if reason else kind
-    return tag, kind not in ("reference", "scorer_error")
-
-
 def mean_per_group(
-    records: Iterable[Mapping[str, Any]],
+    outcomes: Iterable[Outcome],
     summed: Collection[str] = (),
     judged: Collection[str] = (),
 ) -> Aggregate:
-    """Per group, the mean of each metric over the records that carry a value for it.
+    """Per group, the mean of each metric over the outcomes that carry a value for it.
 
-    Metrics named in ``summed`` are added up instead (counts). A metric no record could compute
+    Metrics named in ``summed`` are added up instead (counts). A metric no outcome could compute
     appears as None. Counts per group: ``n``, ``n_valid``, ``n_invalid`` (failures of the
     model), ``n_reference`` (samples whose dataset reference is broken), failures by tag and,
     for the metrics in ``judged`` (scored by a judge model), ``judge_failures``: per metric, the
     samples the judge gave no verdict for.
     """
     values: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    counts: dict[str, dict[str, Any]] = {}
+    counts: dict[str, GroupCounts] = {}
     not_computed: dict[str, str] = {}
-    for record in records:
-        not_computed.update(record.get("not_computed") or {})
-        group = str(record["group"])
-        count = counts.setdefault(
-            group, {"n": 0, "n_valid": 0, "n_invalid": 0, "n_reference": 0, "failures": {}}
-        )
-        count["n"] += 1
-        if judged or record.get("judge_failures"):
-            judge_failures = count.setdefault("judge_failures", dict.fromkeys(judged, 0))
-            for metric in record.get("judge_failures") or {}:
-                judge_failures[metric] = judge_failures.get(metric, 0) + 1
-        if record.get("failure") is None:
-            count["n_valid"] += 1
+    for outcome in outcomes:
+        not_computed.update(outcome.not_computed)
+        group = outcome.group
+        count = counts.setdefault(group, GroupCounts())
+        count.n += 1
+        if judged or outcome.judge_failures:
+            if count.judge_failures is None:
+                count.judge_failures = dict.fromkeys(judged, 0)
+            for metric in outcome.judge_failures:
+                count.judge_failures[metric] = count.judge_failures.get(metric, 0) + 1
+        failure = outcome.failure
+        if failure is None:
+            count.n_valid += 1
         else:
-            tag, models = _failure_tag(record)
-            count["n_invalid" if models else "n_reference"] += 1
-            count["failures"][tag] = count["failures"].get(tag, 0) + 1
-        for metric, value in (record.get("metrics") or {}).items():
+            if failure.is_models:
+                count.n_invalid += 1
+            else:
+                count.n_reference += 1
+            count.failures[failure.tag] = count.failures.get(failure.tag, 0) + 1
+        for metric, value in outcome.metrics.items():
             series = values[group][metric]
             if value is not None and not math.isnan(value):
                 series.append(float(value))
@@ -152,12 +181,15 @@ def mean_per_group(
                      not_computed=not_computed)
 
 
-def with_pooled_group(records: Iterable[Mapping[str, Any]], pooled: str = "all") -> Aggregate:
-    """:func:`mean_per_group` of ``records`` and of the same records pooled as one group
+def with_pooled_group(
+    outcomes: Iterable[Outcome], pooled: str = "all", judged: Collection[str] = ()
+) -> Aggregate:
+    """:func:`mean_per_group` of ``outcomes`` and of the same outcomes pooled as one group
     ``pooled``: the sample-weighted mean over every group (a suite's overall score)."""
-    kept = list(records)
-    per_group = mean_per_group(kept)
-    overall = mean_per_group([{**record, "group": pooled} for record in kept])
+    kept = list(outcomes)
+    per_group = mean_per_group(kept, judged=judged)
+    overall = mean_per_group((outcome.model_copy(update={"group": pooled}) for outcome in kept),
+                             judged=judged)
     return Aggregate(
         metrics={**per_group.metrics, **overall.metrics},
         counts={**per_group.counts, **overall.counts},

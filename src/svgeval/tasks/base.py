@@ -3,46 +3,54 @@
 A task module defines a :class:`Task` subclass and registers it with ``@register_task``
 (see :mod:`svgeval.tasks`). The runner asks the task for its :class:`Sample` list, sends each
 sample's ``messages`` to the model, and hands the response text to :meth:`Task.score`, which
-returns a :class:`Score`. :meth:`Task.aggregate` turns the per-sample records into the flat
-``"<group>/<metric>"`` numbers of ``results.json`` (see :mod:`svgeval.tasks.aggregate`).
+returns the answer's :class:`~svgeval.tasks.outcome.Outcome`. :meth:`Task.aggregate` turns the
+outcomes into the flat ``"<group>/<metric>"`` numbers of ``results.json`` (see
+:mod:`svgeval.tasks.aggregate`).
 
-A task declares its ``--set`` options as a dataclass (:attr:`Task.Options`, see
+A task is generic in the target of its samples (what its scorer reads, e.g. the answer SVG:
+``Task[EditTarget]`` scores ``Sample[EditTarget]``), so ``sample.target.answer_svg`` is checked
+by mypy. It declares its ``--set`` options as a dataclass (:attr:`Task.Options`, see
 :mod:`svgeval.tasks.options`) and the registered metric behind each number it reports
 (:attr:`Task.metrics`), so the direction of every number is declared once, on the metric.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
 from pathlib import Path
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar, Generic, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
+from typing_extensions import TypeVar
 
+from svgeval.messages import Message
 from svgeval.metrics.registry import METRICS, MetricUnavailable
 from svgeval.svg.extract import Extraction
-from svgeval.svg.isolation import Renderer, RenderOutcome
+from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
-from svgeval.tasks.judge import JudgeRequest
-from svgeval.tasks.messages import Message as Message  # noqa: PLC0414 (re-exported)
 from svgeval.tasks.options import NoOptions, parse_options
+from svgeval.tasks.outcome import Failure, FailureKind, MetricValues, Outcome
 from svgeval.tasks.tables import PaperTable
+
+TargetT = TypeVar("TargetT", default=Any)
+"""What a task's scorer reads of a sample (its suite's target type)."""
 
 
 @dataclass(frozen=True)
-class Sample:
+class Sample(Generic[TargetT]):
     """One item of a benchmark.
 
     ``group`` is what results are reported by (an SVGEditBench subtask, an SVGenius tier).
     ``input_svg`` is what the ``identity`` model answers (None when the task has no input SVG)
-    and ``reference`` is the complete response the ``oracle`` model gives. ``target`` holds
-    whatever the scorer needs (answer SVG, correct option, ...); it must be JSON-serialisable.
-    ``expected`` is the short correct answer, where there is one (a multiple-choice letter),
-    copied into the sample's record.
+    and ``reference`` is the complete response the ``oracle`` model gives. ``target`` holds what
+    the scorer needs (answer SVG, correct option, ...), of the suite's own type: a
+    :class:`Target` (or a frozen dataclass) whose fields are JSON values, hashed into the run's
+    identity (:func:`target_json`). ``expected`` is the short correct answer, where there is one (a
+    multiple-choice letter), copied into the sample's record.
     """
 
     id: str
@@ -50,103 +58,36 @@ class Sample:
     messages: list[Message]
     reference: str
     input_svg: str | None = None
-    target: Mapping[str, Any] = field(default_factory=dict)
+    target: TargetT = field(kw_only=True)
     expected: str | None = None
 
 
-class FailureKind(str, Enum):
-    """Why a sample has no valid output."""
+class Target(BaseModel):
+    """Base of a suite's sample target: frozen, its fields JSON values (what the scorer reads).
 
-    EXTRACT = "extract"
-    """No answer could be read from the response (no SVG, no option letter)."""
-    RENDER = "render"
-    """The answer's SVG was refused by the sanitizer or did not render."""
-    TRUNCATED = "truncated"
-    """The answer was cut off by ``--max-tokens`` (the server's ``finish_reason`` was length)."""
-    MODEL_ERROR = "model_error"
-    """The request failed for good after its retries."""
-    REFERENCE = "reference"
-    """The dataset's own reference (answer, original) is broken: a data problem, not the model's."""
-    SCORER_ERROR = "scorer_error"
-    """svgeval's scorer raised: a bug to report."""
+    The dataset hash reads a target as the fields it was built with (an optional field left out
+    is left out of the hash, as a key missing from a mapping was)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class Failure(BaseModel):
-    """A sample's failure: its kind, a sub-reason (e.g. ``timeout``) and a human detail."""
-
-    model_config = ConfigDict(frozen=True)
-
-    kind: FailureKind
-    """What went wrong."""
-    reason: str | None = None
-    """A short machine-readable sub-kind, e.g. ``timeout`` or ``rejected:script`` for renders."""
-    detail: str | None = None
-    """One line for people."""
-
-    @property
-    def tag(self) -> str:
-        """The label failures are counted under, e.g. ``render:timeout`` or ``extract``."""
-        return f"{self.kind.value}:{self.reason}" if self.reason else self.kind.value
-
-    @property
-    def is_models(self) -> bool:
-        """True unless the dataset or svgeval is to blame."""
-        return self.kind not in (FailureKind.REFERENCE, FailureKind.SCORER_ERROR)
-
-    @classmethod
-    def of_render(cls, outcome: RenderOutcome, kind: FailureKind = FailureKind.RENDER) -> Failure:
-        """The failure of a render that produced no image (``kind`` REFERENCE for references)."""
-        if outcome.failure is None:
-            return cls(kind=kind, reason="unknown")
-        return cls(kind=kind, reason=outcome.failure.tag, detail=outcome.failure.message)
-
-
-@dataclass
-class Score:
-    """The outcome of scoring one response.
-
-    ``failure`` says why the response could not be used (None when it could). ``metrics`` maps
-    metric names to values; a metric that could not be computed is None (never a stand-in 0)
-    and ``not_computed`` says why. ``extraction_rule`` names the rule that matched, or the one
-    that was tried when extraction failed. ``judge_requests`` are the questions for the judge
-    model whose parsed answers the runner stores under their metric keys (see
-    :mod:`svgeval.tasks.judge`).
-    """
-
-    metrics: dict[str, float | None] = field(default_factory=dict)
-    extracted: str | None = None
-    extraction_rule: str | None = None
-    failure: Failure | None = None
-    not_computed: dict[str, str] = field(default_factory=dict)
-    judge_requests: list[JudgeRequest] = field(default_factory=list)
-
-    @property
-    def valid(self) -> bool:
-        """True when the response was used (no failure)."""
-        return self.failure is None
-
-    @classmethod
-    def unextracted(cls, extraction: Extraction, metrics: dict[str, float | None]) -> Score:
-        """The score of a response with no answer in it, carrying the failure values
-        ``metrics`` and the rule that was tried."""
-        return cls(
-            metrics=metrics,
-            extraction_rule=extraction.rule,
-            failure=Failure(kind=FailureKind.EXTRACT, detail=extraction.error),
-        )
-
-    def add_metric(self, name: str, compute: Callable[[], float | None]) -> None:
-        """Store ``compute()`` under ``name``; if the metric cannot run here (weights or a
-        package missing), store None and the reason instead."""
-        try:
-            self.metrics[name] = compute()
-        except MetricUnavailable as error:
-            self.metrics[name] = None
-            self.not_computed[name] = str(error)
+def target_json(target: object) -> Any:
+    """A sample's target as the JSON value hashed into the dataset hash: a pydantic model's
+    fields as set when it was built, a dataclass's fields, a mapping as a dict, no target as
+    ``{}`` (so a target reads the same as the mapping it replaced)."""
+    if target is None:
+        return {}
+    if isinstance(target, BaseModel):
+        return target.model_dump(exclude_unset=True)
+    if dataclasses.is_dataclass(target) and not isinstance(target, type):
+        return dataclasses.asdict(target)
+    if isinstance(target, Mapping):
+        return dict(target)
+    return target
 
 
 @dataclass(frozen=True)
-class BatchItem:
+class BatchItem(Generic[TargetT]):
     """One sample in the batched metric stage.
 
     ``output_svg`` is what is drawn for the sample: the extracted answer, or a blank canvas for
@@ -155,7 +96,7 @@ class BatchItem:
     its value.
     """
 
-    sample: Sample
+    sample: Sample[TargetT]
     output_svg: str
     in_paper_reading: bool
 
@@ -175,52 +116,54 @@ class MetricContext:
 
 
 def batch_values(
-    scores: Sequence[Score], keys: Sequence[str], compute: Callable[[], Sequence[float | None]]
+    values: Sequence[MetricValues], keys: Sequence[str],
+    compute: Callable[[], Sequence[float | None]],
 ) -> Sequence[float | None]:
-    """The values of one batched model metric, one per score; when the metric cannot run here
-    (:class:`MetricUnavailable`), None for each and the reason under every key in ``keys``."""
+    """The values of one batched model metric, one per item of ``values``; when the metric
+    cannot run here (:class:`MetricUnavailable`), None for each and the reason under every key
+    in ``keys``."""
     try:
         return compute()
     except MetricUnavailable as error:
-        for score in scores:
-            score.not_computed.update(dict.fromkeys(keys, str(error)))
-        return [None] * len(scores)
+        for held in values:
+            held.not_computed.update(dict.fromkeys(keys, str(error)))
+        return [None] * len(values)
 
 
 def render_extracted(
-    extraction: Extraction, renderer: Renderer, spec: RenderSpec
-) -> tuple[Score, FloatImage | None]:
-    """A score holding ``extraction``, and the render of its SVG: None, with the failure
-    (nothing extracted, or the render failed) recorded on the score."""
-    score = Score(extracted=extraction.svg, extraction_rule=extraction.rule)
+    sample: Sample[Any], extraction: Extraction, renderer: Renderer, spec: RenderSpec
+) -> tuple[Outcome, FloatImage | None]:
+    """An outcome holding ``extraction``, and the render of its SVG: None, with the failure
+    (nothing extracted, or the render failed) recorded on the outcome."""
+    outcome = Outcome.of(sample, extracted=extraction.svg, extraction_rule=extraction.rule)
     if extraction.svg is None:
-        score.failure = Failure(kind=FailureKind.EXTRACT, detail=extraction.error)
-        return score, None
+        outcome.failure = Failure(kind=FailureKind.EXTRACT, detail=extraction.error)
+        return outcome, None
     rendered = renderer.render(extraction.svg, spec)
     if rendered.image is None:
-        score.failure = Failure.of_render(rendered)
-    return score, rendered.image
+        outcome.failure = Failure.of_render(rendered)
+    return outcome, rendered.image
 
 
 def distribution_metrics(
-    score: Score,
+    values: MetricValues,
     key: str,
     metrics: Mapping[str, Callable[..., float]],
     references: Sequence[FloatImage],
     outputs: Sequence[FloatImage],
     **options: Any,
 ) -> None:
-    """Set ``score.metrics[key.format(name)]`` for each set-level metric (FID, CLIP-FID) of
+    """Set ``values.metrics[key.format(name)]`` for each set-level metric (FID, CLIP-FID) of
     ``references`` against ``outputs``: None under two pictures (a Gaussian needs two points),
     and the reason under ``not_computed`` when the metric cannot run here."""
     for name, metric in metrics.items():
-        score.metrics[key.format(name)] = None
+        values.metrics[key.format(name)] = None
         if len(outputs) < 2:
             continue
         try:
-            score.metrics[key.format(name)] = metric(references, outputs, **options)
+            values.metrics[key.format(name)] = metric(references, outputs, **options)
         except MetricUnavailable as error:
-            score.not_computed[key.format(name).rsplit("/", 1)[-1]] = str(error)
+            values.not_computed[key.format(name).rsplit("/", 1)[-1]] = str(error)
 
 
 @dataclass(frozen=True)
@@ -260,8 +203,8 @@ class TaskOptions:
     extra: Mapping[str, str] = field(default_factory=dict)
 
 
-class Task(ABC):
-    """Base class of every benchmark task."""
+class Task(ABC, Generic[TargetT]):
+    """Base class of every benchmark task: ``Task[Target]`` scores ``Sample[Target]``."""
 
     name: ClassVar[str]
     """Name used on the command line, e.g. ``svgeditbench``."""
@@ -290,8 +233,11 @@ class Task(ABC):
     batched_metrics: ClassVar[tuple[str, ...]] = ()
     """Metric keys computed after scoring, in batches, by :meth:`batch_score` (model-based
     metrics that load a network once and run it on many samples at a time)."""
+    set_metrics: ClassVar[tuple[str, ...]] = ()
+    """Metrics of a whole group rather than of a sample (FID), computed by :meth:`set_score`
+    after the batched stage; they appear in ``results.json`` as ``<group>/<metric>``."""
     judge_metrics: ClassVar[tuple[str, ...]] = ()
-    """The metric keys a judge model scores (:attr:`Score.judge_requests`); a run without
+    """The metric keys a judge model scores (:meth:`Outcome.ask_judge`); a run without
     ``--judge`` records them as not computed, on every sample."""
     judge_sees_images: ClassVar[bool] = False
     """True when the task's judge requests carry images (a text-only judge is refused)."""
@@ -303,7 +249,10 @@ class Task(ABC):
     """The layout of the paper's table of this task, for ``svgeval leaderboard`` (None: the
     flat layout); see :mod:`svgeval.tasks.tables`."""
 
-    def __init__(self, options: TaskOptions) -> None:
+    def __init__(self, options: TaskOptions, settings: Any = None) -> None:
+        """The task with the ``options`` every task takes and its own options: ``settings``, an
+        instance of :attr:`Options` already typed (a recorded run's), or else parsed from the
+        ``--set`` strings of ``options.extra``."""
         if options.tier != "all" and options.tier not in self.tiers:
             if not self.tiers:
                 raise ValueError(f"{self.name} has no difficulty tiers; leave out --tier")
@@ -312,7 +261,8 @@ class Task(ABC):
                 f"choose {', '.join(self.tiers)} or all"
             )
         self.options = options
-        self.settings = parse_options(self.Options, options.extra, self.name)
+        self.settings = (settings if settings is not None
+                         else parse_options(self.Options, options.extra, self.name))
 
     @classmethod
     def higher_is_better(cls, key: str) -> bool | None:
@@ -321,12 +271,12 @@ class Task(ABC):
         return METRICS.get(metric).higher_is_better if metric is not None else None
 
     @abstractmethod
-    def load(self) -> Sequence[Sample]:
+    def load(self) -> Sequence[Sample[TargetT]]:
         """Return the samples, in a stable order: a list, or samples read when used
         (:class:`~svgeval.tasks.lazy.LazySamples`) where the release is many small files."""
 
     @abstractmethod
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+    def score(self, sample: Sample[TargetT], response: str, renderer: Renderer) -> Outcome:
         """Score one model response; must not raise for bad responses (return a failure)."""
 
     def asks_per_sample(self) -> int:
@@ -340,28 +290,26 @@ class Task(ABC):
         released format); every reply is complete unless the task says otherwise."""
         return True
 
-    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
-        """The :attr:`batched_metrics` of a batch: one :class:`Score` per item, holding its
-        metric values and ``not_computed`` reasons (none for a task without batched metrics)."""
-        return [Score() for _ in items]
-
-    set_metrics: ClassVar[tuple[str, ...]] = ()
-    """Metrics of a whole group rather than of a sample (FID), computed by :meth:`set_score`
-    after the batched stage; they appear in ``results.json`` as ``<group>/<metric>``."""
+    def batch_score(
+        self, items: Sequence[BatchItem[TargetT]], context: MetricContext
+    ) -> list[MetricValues]:
+        """The :attr:`batched_metrics` of a batch: one :class:`MetricValues` per item, holding
+        its metric values and ``not_computed`` reasons (none for a task without batched
+        metrics)."""
+        return [MetricValues() for _ in items]
 
     def set_score(
-        self, groups: Mapping[str, Sequence[BatchItem]], context: MetricContext
-    ) -> Score:
+        self, groups: Mapping[str, Sequence[BatchItem[TargetT]]], context: MetricContext
+    ) -> MetricValues:
         """The :attr:`set_metrics` of each group (keys ``<group>/<metric>``) and why any could
         not be computed; empty for a task without set-level metrics."""
-        return Score()
+        return MetricValues()
 
-    def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
+    def aggregate(self, outcomes: Sequence[Outcome]) -> Aggregate:
         """Per-group means of the per-sample metrics (see :func:`mean_per_group`).
 
-        ``records`` are the lines of ``samples.jsonl``, including failed samples: the runner
-        scores an empty response for a failed model call, so the task's own failure values
-        apply to it too.
+        ``outcomes`` are every scored answer's, failed ones included (the records of
+        ``samples.jsonl``): the runner scores an empty response for a failed model call, so the
+        task's own failure values apply to it too.
         """
-        return mean_per_group(records)
-
+        return mean_per_group(outcomes)

@@ -1,8 +1,9 @@
 """What a task asks of a judge model, and how the judge's verdicts are read.
 
 Tasks stay pure: :meth:`~svgeval.tasks.base.Task.score` never calls a model. A task whose metric
-needs a judge returns, on its :class:`~svgeval.tasks.base.Score`, one :class:`JudgeRequest` per
-question to the judge; the runner asks the judge (``--judge``), caches the reply in the run
+needs a judge asks, on its :class:`~svgeval.tasks.outcome.Outcome`
+(:meth:`~svgeval.tasks.outcome.Outcome.ask_judge`), one :class:`JudgeRequest` per question to
+the judge; the runner asks the judge (``--judge``), caches the reply in the run
 directory and stores ``parse(reply)`` under ``metric`` (see :mod:`svgeval.runner.judging`).
 
 Several requests may name the same metric (a pairwise comparison asked in both orders): the
@@ -21,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from svgeval.tasks.messages import Message
+from svgeval.messages import Message
 
 RESULT_MARKER = re.compile(r"\[\s*RESULT\s*\]", re.IGNORECASE)
 """The marker that precedes the verdict."""

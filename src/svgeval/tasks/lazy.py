@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterator, Sequence
-from typing import Generic, NamedTuple, TypeVar, overload
+from typing import Any, Generic, NamedTuple, TypeVar, overload
 
 from typing_extensions import Self
 
@@ -59,18 +59,18 @@ class Header(NamedTuple):
     group: str
 
 
-class LazySamples(LazySequence[tuple[Header, Key], Sample]):
+class LazySamples(LazySequence[tuple[Header, Key], Sample[Any]]):
     """Samples built on access: ``build(keys[i])`` is item ``i``, whose id and group are
     ``headers[i]`` (checked when it is built)."""
 
     def __init__(self, headers: Sequence[Header], keys: Sequence[Key],
-                 build: Callable[[Key], Sample]) -> None:
+                 build: Callable[[Key], Sample[Any]]) -> None:
         if len(headers) != len(keys):
             raise ValueError(f"{len(headers)} headers for {len(keys)} keys")
         self._build = build
         super().__init__(list(zip(headers, keys)), self._checked)
 
-    def _checked(self, entry: tuple[Header, Key]) -> Sample:
+    def _checked(self, entry: tuple[Header, Key]) -> Sample[Any]:
         header, key = entry
         sample = self._build(key)
         if (sample.id, sample.group) != header:
@@ -83,10 +83,10 @@ class LazySamples(LazySequence[tuple[Header, Key], Sample]):
         return [header for header, _ in self._keys]
 
 
-class SampleView(LazySequence[int, Sample]):
+class SampleView(LazySequence[int, Sample[Any]]):
     """The samples of ``base`` at ``indices``, in that order, read from ``base`` when used."""
 
-    def __init__(self, base: Sequence[Sample], indices: Sequence[int]) -> None:
+    def __init__(self, base: Sequence[Sample[Any]], indices: Sequence[int]) -> None:
         self._base = base
         super().__init__(list(indices), base.__getitem__)
 
@@ -96,7 +96,7 @@ class SampleView(LazySequence[int, Sample]):
         return [every[i] for i in self._keys]
 
 
-def headers(samples: Sequence[Sample]) -> list[Header]:
+def headers(samples: Sequence[Sample[Any]]) -> list[Header]:
     """The id and group of each of ``samples``, without reading lazy samples."""
     if isinstance(samples, (LazySamples, SampleView)):
         return samples.headers()

@@ -8,7 +8,9 @@ their metadata::
         extract: Literal["svgeditbench", "auto"] = field(
             default="svgeditbench", metadata={"help": "answer extraction rule"})
 
-:func:`parse_options` turns the command line's strings into that dataclass. A key the task does
+:func:`parse_options` turns the command line's strings into that dataclass, and
+:func:`recorded_options` turns the JSON values a run recorded (``config.json``) back into it,
+typed as they were, without going through strings. A key the task does
 not have, or a value of the wrong type or outside a ``Literal``'s choices, raises ValueError
 with one line that lists the valid keys or values. Supported field types: ``str``, ``int``,
 ``float``, ``bool``, ``Path``, a ``Literal`` of strings, and any of these ``| None``.
@@ -124,3 +126,12 @@ def parse_options(
         raise ValueError(f"unknown option {unknown[0]!r} for {task}; valid options: {valid}")
     converted = {key: _convert(key, text, hints[key], flag) for key, text in values.items()}
     return options_class(**converted)
+
+
+def recorded_options(options_class: type[T], values: Mapping[str, Any]) -> T:
+    """The options a run recorded as JSON values (``task_options.set`` of ``config.json``) as an
+    instance of ``options_class``, each value validated against its field's type (a path
+    recorded as text is a Path again, None stays None)."""
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(options_class).validate_python(dict(values))

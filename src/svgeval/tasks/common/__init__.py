@@ -12,7 +12,7 @@
 """
 
 from svgeval.tasks.common.drawing import Drawing, FailedPicture
-from svgeval.tasks.common.image_generation import DrawnBatch, ImageGenerationTask
+from svgeval.tasks.common.image_generation import DrawnBatch, DrawnTarget, ImageGenerationTask
 from svgeval.tasks.common.readings import FailedValue, TwoReadings
 from svgeval.tasks.common.references import ReferenceRenders
 from svgeval.tasks.common.rows import parquet_files, read_parquet_tables, unique_ids
@@ -20,6 +20,7 @@ from svgeval.tasks.common.rows import parquet_files, read_parquet_tables, unique
 __all__ = [
     "Drawing",
     "DrawnBatch",
+    "DrawnTarget",
     "FailedPicture",
     "FailedValue",
     "ImageGenerationTask",

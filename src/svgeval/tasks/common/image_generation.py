@@ -23,23 +23,28 @@ import functools
 from abc import abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
+
+from typing_extensions import TypeVar
 
 from svgeval.svg.extract import Extraction, extract_svg
 from svgeval.svg.isolation import Renderer, RenderOutcome
 from svgeval.svg.render import FloatImage
-from svgeval.tasks.base import (
-    BatchItem,
-    Failure,
-    FailureKind,
-    MetricContext,
-    Sample,
-    Score,
-    Task,
-    render_extracted,
-)
+from svgeval.tasks.base import BatchItem, MetricContext, Sample, Task, render_extracted
 from svgeval.tasks.common.drawing import Drawing
 from svgeval.tasks.common.references import ReferenceRenders
+from svgeval.tasks.outcome import Failure, FailureKind, Outcome
+
+
+class DrawnTarget(Protocol):
+    """The target of a sample whose answer is drawn: it holds the SVG compared with."""
+
+    @property
+    def reference_svg(self) -> str:
+        """The SVG whose picture an answer's picture is compared with."""
+
+
+DrawnT = TypeVar("DrawnT", bound=DrawnTarget, default=Any)
 
 
 @dataclass(frozen=True)
@@ -53,13 +58,12 @@ class DrawnBatch:
     references: list[FloatImage]
 
 
-class ImageGenerationTask(Task):
-    """A task whose answer is SVG code compared, drawn, with a reference SVG's picture."""
+class ImageGenerationTask(Task[DrawnT]):
+    """A task whose answer is SVG code compared, drawn, with a reference SVG's picture (its
+    samples' targets are :class:`DrawnTarget`)."""
 
     drawing: ClassVar[Drawing]
     """How answers and references are drawn, and what a failed answer is compared as."""
-    reference_key: ClassVar[str] = "reference"
-    """The key of :attr:`Sample.target` that holds the reference SVG."""
     extraction_rule: ClassVar[str] = "auto"
     """The registered rule that reads an answer's SVG, unless the task's options name one (an
     ``extract`` option, ``--set extract=...``)."""
@@ -70,22 +74,22 @@ class ImageGenerationTask(Task):
         return ReferenceRenders(self.drawing.spec)
 
     @abstractmethod
-    def score_picture(self, score: Score, sample: Sample, answer: Extraction,
+    def score_picture(self, outcome: Outcome, sample: Sample[DrawnT], answer: Extraction,
                       picture: FloatImage | None, reference: FloatImage,
                       renderer: Renderer) -> None:
-        """Add to ``score`` the per-sample metrics of the answer's ``picture`` (None: nothing
+        """Add to ``outcome`` the per-sample metrics of the answer's ``picture`` (None: nothing
         was extracted, or it did not draw) against the ``reference`` picture."""
 
-    def reference_svg(self, sample: Sample) -> str:
-        """The SVG an answer to ``sample`` is compared with."""
-        return str(sample.target[self.reference_key])
+    def reference_svg(self, sample: Sample[DrawnT]) -> str:
+        """The SVG an answer to ``sample`` is compared with (its target's)."""
+        return sample.target.reference_svg
 
     def extract(self, response: str) -> Extraction:
         """The answer's SVG code, read by the rule the options or :attr:`extraction_rule`
         name."""
         return extract_svg(response, rule=getattr(self.settings, "extract", self.extraction_rule))
 
-    def reference(self, sample: Sample, renderer: Renderer) -> RenderOutcome:
+    def reference(self, sample: Sample[DrawnT], renderer: Renderer) -> RenderOutcome:
         """The render of the sample's reference SVG (cached)."""
         return self.references.get(self.reference_svg(sample), renderer)
 
@@ -94,16 +98,16 @@ class ImageGenerationTask(Task):
         pipeline repairs answers first (StarVector, VectorGym) does so here."""
         return answer
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+    def score(self, sample: Sample[DrawnT], response: str, renderer: Renderer) -> Outcome:
         reference = self.reference(sample, renderer)
         if reference.image is None:
-            return Score(failure=Failure.of_render(reference, FailureKind.REFERENCE))
+            return Outcome.of(sample, failure=Failure.of_render(reference, FailureKind.REFERENCE))
         answer = self.prepare(self.extract(response), renderer)
-        score, picture = render_extracted(answer, renderer, self.drawing.spec)
-        self.score_picture(score, sample, answer, picture, reference.image, renderer)
-        return score
+        outcome, picture = render_extracted(sample, answer, renderer, self.drawing.spec)
+        self.score_picture(outcome, sample, answer, picture, reference.image, renderer)
+        return outcome
 
-    def drawn(self, items: Sequence[BatchItem], renderer: Renderer) -> DrawnBatch:
+    def drawn(self, items: Sequence[BatchItem[DrawnT]], renderer: Renderer) -> DrawnBatch:
         """The pictures of ``items`` for the batched and set-level metrics."""
         pictures = [self.drawing.render(item.output_svg, renderer) for item in items]
         references = [self.reference(item.sample, renderer).image for item in items]

@@ -20,7 +20,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from svgeval.tasks.base import Score, batch_values
+from svgeval.tasks.base import batch_values
+from svgeval.tasks.outcome import MetricValues
 
 FailedValue = Literal["left_out", "stand_in", "worst"]
 
@@ -42,18 +43,18 @@ class TwoReadings:
         return {f"{key}{suffix}": metric for key, metric in metrics.items()
                 for suffix in ("", self.suffix)}
 
-    def put(self, score: Score, key: str, value: float | None, ok: bool) -> None:
+    def put(self, values: MetricValues, key: str, value: float | None, ok: bool) -> None:
         """Store ``value`` under both readings of ``key``; ``ok`` is False for a failed answer."""
-        score.metrics[key] = self._reading(self.paper, key, value, ok)
-        score.metrics[f"{key}{self.suffix}"] = self._reading(self.other, key, value, ok)
+        values.metrics[key] = self._reading(self.paper, key, value, ok)
+        values.metrics[f"{key}{self.suffix}"] = self._reading(self.other, key, value, ok)
 
-    def put_batch(self, scores: Sequence[Score], ok: Sequence[bool], key: str,
+    def put_batch(self, held: Sequence[MetricValues], ok: Sequence[bool], key: str,
                   compute: Callable[[], Sequence[float | None]]) -> None:
-        """One batched model metric under both readings (``ok`` per score); when it cannot run
-        here, None under both and the reason for every score."""
-        values = batch_values(scores, (key, f"{key}{self.suffix}"), compute)
-        for score, valid, value in zip(scores, ok, values):
-            self.put(score, key, value, valid)
+        """One batched model metric under both readings (``ok`` per item of ``held``); when it
+        cannot run here, None under both and the reason for every item."""
+        values = batch_values(held, (key, f"{key}{self.suffix}"), compute)
+        for item, valid, value in zip(held, ok, values):
+            self.put(item, key, value, valid)
 
     def _reading(self, failed: FailedValue, key: str, value: float | None,
                  ok: bool) -> float | None:

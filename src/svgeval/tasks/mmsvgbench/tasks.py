@@ -32,6 +32,7 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 from numpy.typing import NDArray
 
+from svgeval.messages import png_bytes, user_message
 from svgeval.metrics.clip import aesthetic, clip_score
 from svgeval.metrics.dino import dino
 from svgeval.metrics.fid import TORCHVISION_WEIGHTS, inception_features
@@ -47,12 +48,12 @@ from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate
-from svgeval.tasks.base import BatchItem, MetricContext, Sample, Score, Task, render_extracted
+from svgeval.tasks.base import BatchItem, MetricContext, Sample, Task, render_extracted
 from svgeval.tasks.common import Drawing, TwoReadings
 from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.download import DataUnavailable
-from svgeval.tasks.messages import png_bytes, user_message
 from svgeval.tasks.mmsvgbench import data
+from svgeval.tasks.outcome import MetricValues, Outcome
 
 PRESET = variant(
     "omnisvg",
@@ -186,9 +187,9 @@ class MMSVGBenchTask(Task):
         """The ``omnisvg`` preset with the options that change it."""
         return get_preset(PRESET)
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+    def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
         extraction = extract_svg(response, self.settings.extract)
-        score, picture = render_extracted(extraction, renderer, self.drawing.spec)
+        score, picture = render_extracted(sample, extraction, renderer, self.drawing.spec)
         score.metrics["tokens"] = None
         svg = extraction.svg
         if picture is not None and svg is not None:
@@ -197,16 +198,16 @@ class MMSVGBenchTask(Task):
         self.score_picture(score, sample, picture)
         return score
 
-    def score_picture(self, score: Score, sample: Sample, picture: FloatImage | None) -> None:
+    def score_picture(self, score: Outcome, sample: Sample, picture: FloatImage | None) -> None:
         """Per-sample pixel metrics (none for text-to-SVG)."""
 
     def options_of(self, context: MetricContext) -> dict[str, Any]:
         return {"preset": self.metric_preset(), "batch_size": context.batch_size,
                 "device": context.device}
 
-    def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
+    def aggregate(self, outcomes: Sequence[Outcome]) -> Aggregate:
         """Per group, and ``all/<metric>``: the mean of the two groups' means."""
-        result = super().aggregate(records)
+        result = super().aggregate(outcomes)
         for key in [k for k in result.metrics if k.split("/", 1)[0] in GROUPS]:
             metric = key.split("/", 1)[1]
             means = [result.metrics.get(f"{g}/{metric}") for g in GROUPS]
@@ -241,13 +242,13 @@ class MMSVGBenchText2Svg(MMSVGBenchTask):
         return replace(get_preset(PRESET), hps_version=self.settings.hps_version,
                        background=self.settings.fid_background)
 
-    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
+    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[MetricValues]:
         pictures = [self.drawing.render(item.output_svg, context.renderer) for item in items]
         valid = [p is not None for p in pictures]
         drawn = [self.drawing.stand_in(p) for p in pictures]
         prompts = [str(item.sample.target["prompt"]) for item in items]
         kw = self.options_of(context)
-        scores = [Score() for _ in items]
+        scores = [MetricValues() for _ in items]
         READINGS.put_batch(scores, valid, "clip_score", lambda: clip_score(drawn, prompts, **kw))
         READINGS.put_batch(scores, valid, "aesthetic", lambda: aesthetic(drawn, **kw))
         READINGS.put_batch(scores, valid, "hps", lambda: hps(
@@ -255,10 +256,10 @@ class MMSVGBenchText2Svg(MMSVGBenchTask):
         return scores
 
     def set_score(self, groups: Mapping[str, Sequence[BatchItem]],
-                  context: MetricContext) -> Score:
+                  context: MetricContext) -> MetricValues:
         """FID per group: every rendered answer (``fid``) or every answer, a failure drawn
         white (``fid_all``), against the group's reference pictures."""
-        score = Score()
+        score = MetricValues()
         kw = self.options_of(context)
         for group, items in groups.items():
             for key in ("fid", "fid_all", "fid_references"):
@@ -329,13 +330,13 @@ class MMSVGBenchImg2Svg(MMSVGBenchTask):
         """The bench picture on white, [0, 1] floats."""
         return on_white(data.decode(base64.b64decode(sample.target["picture"])))
 
-    def score_picture(self, score: Score, sample: Sample, picture: FloatImage | None) -> None:
+    def score_picture(self, score: Outcome, sample: Sample, picture: FloatImage | None) -> None:
         truth = self.truth(sample)
         drawn = resize_to(self.drawing.stand_in(picture), truth.shape)
         READINGS.put(score, "mse", mse(drawn, truth), picture is not None)
         READINGS.put(score, "ssim", ssim(drawn, truth, preset=PRESET), picture is not None)
 
-    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
+    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[MetricValues]:
         truths = [self.truth(item.sample) for item in items]
         pictures = [self.drawing.render(item.output_svg, context.renderer) for item in items]
         valid = [p is not None for p in pictures]
@@ -343,7 +344,7 @@ class MMSVGBenchImg2Svg(MMSVGBenchTask):
         kw = self.options_of(context)
         if len({t.shape for t in truths}) > 1:  # LPIPS stacks a batch: one size per batch
             kw = {**kw, "batch_size": 1}
-        scores = [Score() for _ in items]
+        scores = [MetricValues() for _ in items]
         READINGS.put_batch(scores, valid, "lpips", lambda: lpips(drawn, truths, **kw))
         READINGS.put_batch(scores, valid, "dino", lambda: dino(drawn, truths, **kw))
         return scores

@@ -54,16 +54,14 @@ from svgeval.tasks import register_task
 from svgeval.tasks.base import (
     BLANK_SVG,
     BatchItem,
-    Failure,
-    FailureKind,
     MetricContext,
     Sample,
-    Score,
     TaskOptions,
     batch_values,
 )
 from svgeval.tasks.data_files import MalformedData, read_jsonl_items
 from svgeval.tasks.download import DataUnavailable
+from svgeval.tasks.outcome import Failure, FailureKind, MetricValues, Outcome
 from svgeval.tasks.sarena import data
 from svgeval.tasks.sarena.animation_video import (
     FVD_SIZE,
@@ -151,7 +149,7 @@ class SArenaAnimationTask(SArenaTask):
     def messages(self, path: Path, row: AnimationRow) -> list[dict[str, Any]]:
         return [{"role": "user", "content": row.prompt}]
 
-    def answer(self, response: str, score: Score, size: int, name: str,
+    def answer(self, response: str, score: Outcome, size: int, name: str,
                select: Selection) -> Frames | None:
         """Extract and draw the answer (``select`` of its video), recording a failure on
         ``score``; None when it failed."""
@@ -216,20 +214,22 @@ class SArenaAnimationVideo2Sani(SArenaAnimationTask):
             drawn = _first8(black_video(SIZE))
         return None if truth is None else (drawn, truth)
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+    def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
         truth = _truth_frames(sample.target["video"])
         if truth is None:
-            return Score(failure=Failure(kind=FailureKind.REFERENCE, reason="video",
-                                         detail=f"no ground-truth video {sample.target['video']}"))
-        score = Score()
+            return Outcome.of(sample, failure=Failure(
+                kind=FailureKind.REFERENCE, reason="video",
+                detail=f"no ground-truth video {sample.target['video']}"))
+        score = Outcome.of(sample)
         drawn = self.answer(response, score, SIZE, "frames8", _first8)
         pair = self.pair(sample, BLANK_SVG) if drawn is None else (drawn, truth)
         for key, metric in (("video_ssim", _ssim), ("video_psnr", psnr)):
             score.metrics[key] = None if pair is None else frame_mean(pair, metric)
         return score
 
-    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
-        scores = [Score() for _ in items]
+    def batch_score(self, items: Sequence[BatchItem],
+                    context: MetricContext) -> list[MetricValues]:
+        scores = [MetricValues() for _ in items]
         pairs = [self.pair(item.sample, item.output_svg) for item in items]
         kept = [p for p in pairs if p is not None]
         options: dict[str, Any] = {"frames": 8, "preset": PRESET,
@@ -288,8 +288,8 @@ class SArenaAnimationText2Sani(SArenaAnimationTask):
             return frames[start : start + FVD_WINDOW]
         return select
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
-        score = Score()
+    def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
+        score = Outcome.of(sample)
         self.answer(response, score, FVD_SIZE, self.window_key(), self.window(sample.id))
         return score
 
@@ -309,8 +309,8 @@ class SArenaAnimationText2Sani(SArenaAnimationTask):
 
     def set_score(
         self, groups: Mapping[str, Sequence[BatchItem]], context: MetricContext
-    ) -> Score:
-        score = Score()
+    ) -> MetricValues:
+        score = MetricValues()
         for group, items in groups.items():
             fakes = []
             for item in items:

@@ -16,14 +16,15 @@ Two readings (``--set reading=...``), differing only in how an answer is read:
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from svgeval.metrics.presets import variant
 from svgeval.svg.extract import Extraction
-from svgeval.tasks.aggregate import Aggregate, mean_per_group
+from svgeval.tasks.aggregate import Aggregate, with_pooled_group
 from svgeval.tasks.base import Task
+from svgeval.tasks.outcome import Outcome
 
 Reading = Literal["internsvg", "vlmevalkit"]
 PRESET = variant(
@@ -69,22 +70,15 @@ class SArenaTask(Task):
     preset: ClassVar[str] = PRESET.name
     Options: ClassVar[type[Any]] = SArenaOptions
 
-    def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
+    def aggregate(self, outcomes: Sequence[Outcome]) -> Aggregate:
         """Per group means, plus the ``all`` group pooling every sample."""
-        return with_overall(records)
+        return with_overall(outcomes)
 
 
-def with_overall(records: Sequence[Mapping[str, Any]]) -> Aggregate:
-    """:func:`mean_per_group` of ``records`` and of the same records pooled as ``all``: the
+def with_overall(outcomes: Sequence[Outcome]) -> Aggregate:
+    """:func:`mean_per_group` of ``outcomes`` and of the same outcomes pooled as ``all``: the
     sample-weighted mean InternSVG's ``AverageMeter`` reports across groups."""
-    per_group = mean_per_group(records)
-    pooled = mean_per_group([{**record, "group": OVERALL} for record in records])
-    return Aggregate(
-        metrics={**per_group.metrics, **pooled.metrics},
-        counts={**per_group.counts, **pooled.counts},
-        stats={**per_group.stats, **pooled.stats},
-        not_computed={**per_group.not_computed, **pooled.not_computed},
-    )
+    return with_pooled_group(outcomes, OVERALL)
 
 
 def extract_svg(response: str, reading: Reading) -> Extraction:

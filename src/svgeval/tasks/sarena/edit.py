@@ -4,7 +4,7 @@ Each ``Icon/edit/<type>.jsonl`` line asks for one edit of the SVG in its prompt;
 scripts (``metrics/inference/inference_edit.py``, VLMEvalKit ``SArena.build_prompt``) send the
 prompt turn followed by ``\\nOnly output the svg code, no other text.``. The ground truth is
 ``Icon/edit/data/<type>/images/<id>.png`` (and ``svg/<id>.svg``). Scored as image-to-SVG
-(:mod:`svgeval.tasks.sarena.generation`): DINO, LPIPS, SSIM, PSNR and token counts per type;
+(:mod:`svgeval.tasks.sarena.image_tasks`): DINO, LPIPS, SSIM, PSNR and token counts per type;
 for DINO, LPIPS, SSIM and PSNR the ``all`` group pools every sample, which is
 ``evaluate_edit.py``'s summary (its meters weight each type's mean by its sample count).
 ``--set edit=<type>`` keeps one type; ``all`` runs every type the folder has.
@@ -33,12 +33,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
+from svgeval.messages import user_message
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate
-from svgeval.tasks.messages import user_message
+from svgeval.tasks.outcome import Outcome
 from svgeval.tasks.sarena import data
 from svgeval.tasks.sarena.common import OVERALL, with_overall
-from svgeval.tasks.sarena.generation import PIXEL_METRICS, ImageOptions, SArenaImageTask
+from svgeval.tasks.sarena.image_tasks import PIXEL_METRICS, ImageOptions, SArenaImageTask
 
 SUFFIX = "\nOnly output the svg code, no other text."
 _SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL | re.IGNORECASE)
@@ -83,15 +84,15 @@ class SArenaIconEdit(SArenaImageTask):
     metrics: ClassVar[Mapping[str, str]] = PIXEL_METRICS
     batched_metrics = ("dino", "lpips", "lpips_standard")
 
-    def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
+    def aggregate(self, outcomes: Sequence[Outcome]) -> Aggregate:
         """Per type and pooled means; ``tokens`` as the release prints it unless
         ``tokens=pooled``."""
-        result = with_overall(records)
+        result = with_overall(outcomes)
         if self.settings.tokens == "pooled":
             return result
         kinds = sorted(group for group in result.counts if group != OVERALL)
-        rendered = {kind: sum(1 for record in records if record["group"] == kind
-                              and (record.get("metrics") or {}).get("tokens") is not None)
+        rendered = {kind: sum(1 for outcome in outcomes if outcome.group == kind
+                              and outcome.metrics.get("tokens") is not None)
                     for kind in kinds}
         running, summary = running_token_means(
             [(kind, result.metrics.get(f"{kind}/tokens") or 0.0, rendered[kind])

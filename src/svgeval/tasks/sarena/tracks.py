@@ -1,5 +1,5 @@
 """The SArena generation tasks, one per track and kind (InternSVG ``evaluate_gen.py`` with
-``--bench_name Icon|Illustration|Chem``); see :mod:`svgeval.tasks.sarena.generation`."""
+``--bench_name Icon|Illustration|Chem``); see :mod:`svgeval.tasks.sarena.image_tasks`."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from svgeval.tasks import register_task
-from svgeval.tasks.sarena.generation import TEXT_METRICS, SArenaImg2Svg, SArenaText2Svg
+from svgeval.tasks.sarena.image_tasks import TEXT_METRICS, SArenaImg2Svg, SArenaText2Svg
 
 
 @register_task

@@ -17,10 +17,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
+from svgeval.messages import user_message
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
-from svgeval.tasks.base import Failure, FailureKind, Sample, Score
-from svgeval.tasks.messages import user_message
+from svgeval.tasks.base import Sample
+from svgeval.tasks.outcome import Failure, FailureKind, Outcome
 from svgeval.tasks.sarena import data
 from svgeval.tasks.sarena.common import SArenaTask, extract_choice
 
@@ -48,10 +49,10 @@ class SArenaIconUnderstanding(SArenaTask):
             ))
         return samples
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+    def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
         choice = extract_choice(response, self.settings.reading)
         if choice is None:
-            return Score(metrics={"accuracy": 0.0}, extraction_rule=self.settings.reading,
+            return Outcome.of(sample, metrics={"accuracy": 0.0}, extraction_rule=self.settings.reading,
                          failure=Failure(kind=FailureKind.EXTRACT, detail="no option in the answer"))
-        return Score(metrics={"accuracy": 100.0 if choice == sample.target["correct"] else 0.0},
+        return Outcome.of(sample, metrics={"accuracy": 100.0 if choice == sample.target["correct"] else 0.0},
                      extracted=choice, extraction_rule=self.settings.reading)

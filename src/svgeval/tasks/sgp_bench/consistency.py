@@ -14,8 +14,9 @@ an answer, and ``<family>/left_out`` counts the others.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable
+
+from svgeval.tasks.outcome import Outcome
 
 TRANSLATION = ("inv", "inv_t0", "inv_t1", "inv_t2", "inv_t3", "inv_t4")
 ROTATION = ("inv", "inv_r0", "inv_r1", "inv_r2", "inv_r3", "inv_r4")
@@ -33,16 +34,16 @@ def _mean(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
-def consistency_metrics(records: Iterable[Mapping[str, Any]]) -> dict[str, float | None]:
+def consistency_metrics(outcomes: Iterable[Outcome]) -> dict[str, float | None]:
     """``<family>/consistency``, ``consistency_answered``, ``left_out`` and ``accuracy`` of the
-    invariance records (ids ``<split>/<index>``; epochs apart). A question missing from one of
+    invariance outcomes (ids ``<split>/<index>``; epochs apart). A question missing from one of
     a family's splits is left out of both consistencies and counted in ``left_out``."""
     answers: dict[tuple[int, str], dict[str, str | None]] = defaultdict(dict)
     accuracy: dict[str, list[float]] = defaultdict(list)
-    for record in records:
-        split, index = str(record["id"]).split("/", 1)
-        answers[(int(record.get("epoch") or 0), index)][split] = record.get("extracted")
-        value = (record.get("metrics") or {}).get("accuracy")
+    for outcome in outcomes:
+        split, index = outcome.id.split("/", 1)
+        answers[(outcome.epoch, index)][split] = outcome.extracted
+        value = outcome.metrics.get("accuracy")
         if value is not None:
             accuracy[split].append(float(value))
     metrics: dict[str, float | None] = {}

@@ -21,13 +21,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from svgeval.messages import Message, user_message
 from svgeval.metrics.presets import variant
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, with_pooled_group
-from svgeval.tasks.base import Failure, FailureKind, Message, Sample, Score, Task
+from svgeval.tasks.base import Sample, Task
 from svgeval.tasks.judge import JudgeRequest
-from svgeval.tasks.messages import user_message
+from svgeval.tasks.outcome import Failure, FailureKind, Outcome
 from svgeval.tasks.sgp_bench import consistency, data
 from svgeval.tasks.sgp_bench.prompts import (
     EQUALITY_TEMPLATE,
@@ -86,8 +87,8 @@ class SGPBenchTask(Task):
         head: list[Message] = [] if system is None else [{"role": "system", "content": system}]
         return head + user_message(text)
 
-    def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
-        return with_pooled_group(records)
+    def aggregate(self, outcomes: Sequence[Outcome]) -> Aggregate:
+        return with_pooled_group(outcomes)
 
 
 class SGPBenchMCQ(SGPBenchTask):
@@ -121,15 +122,15 @@ class SGPBenchMCQ(SGPBenchTask):
         """The release asks again until its regex matches (``sgp_eval.py:33-45``)."""
         return extract_letter(response, "sgp-bench") is not None
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+    def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
         letter = extract_letter(response, self.settings.extract)
         if letter is None:
-            return Score(metrics={"accuracy": 0.0}, extraction_rule=self.settings.extract,
-                         failure=Failure(kind=FailureKind.EXTRACT,
-                                         detail="no 'Answer: <A-D>' in the response"))
+            return Outcome.of(sample, {"accuracy": 0.0}, extraction_rule=self.settings.extract,
+                              failure=Failure(kind=FailureKind.EXTRACT,
+                                              detail="no 'Answer: <A-D>' in the response"))
         correct = letter == sample.target["answer"]
-        return Score(metrics={"accuracy": 100.0 if correct else 0.0}, extracted=letter,
-                     extraction_rule=self.settings.extract)
+        return Outcome.of(sample, {"accuracy": 100.0 if correct else 0.0}, extracted=letter,
+                          extraction_rule=self.settings.extract)
 
 
 @register_task
@@ -170,9 +171,9 @@ class SGPBenchInvariance(SGPBenchMCQ):
     def group_of(self, split: str, row: Mapping[str, str]) -> str:
         return split
 
-    def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
-        pooled = with_pooled_group(records)
-        pooled.metrics.update(consistency.consistency_metrics(records))
+    def aggregate(self, outcomes: Sequence[Outcome]) -> Aggregate:
+        pooled = with_pooled_group(outcomes)
+        pooled.metrics.update(consistency.consistency_metrics(outcomes))
         return pooled
 
 
@@ -200,7 +201,7 @@ class SGPBenchMNIST(SGPBenchTask):
         """The release asks again until ``Answer: ...`` matches (``mnist_eval.py:50-56``)."""
         return extract_line(response) is not None
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+    def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
         line = extract_line(response)
         gold = str(sample.target["answer"])
         # the release asks the judge even without an answer, comparing with the text "None"
@@ -210,9 +211,10 @@ class SGPBenchMNIST(SGPBenchTask):
                                                        "expression2": line}),
             parse=equality_verdict,
         )
-        score = Score(metrics={"accuracy_exact": 100.0 if same_number(line, gold) else 0.0}, extracted=line,
-                      extraction_rule="sgp-bench", judge_requests=[request])
+        outcome = Outcome.of(sample, {"accuracy_exact": 100.0 if same_number(line, gold) else 0.0},
+                             extracted=line, extraction_rule="sgp-bench")
+        outcome.ask_judge(request)
         if line is None:
-            score.failure = Failure(kind=FailureKind.EXTRACT,
-                                    detail="no 'Answer: ...' line in the response")
-        return score
+            outcome.failure = Failure(kind=FailureKind.EXTRACT,
+                                      detail="no 'Answer: ...' line in the response")
+        return outcome

@@ -46,6 +46,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
+from svgeval.messages import png_bytes, user_message
 from svgeval.metrics.clip import clip_score
 from svgeval.metrics.dino import dino
 from svgeval.metrics.fid import clip_fid, fid
@@ -57,16 +58,10 @@ from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.svg.repair import repair
 from svgeval.tasks import register_task
-from svgeval.tasks.base import (
-    BatchItem,
-    MetricContext,
-    Sample,
-    Score,
-    distribution_metrics,
-)
+from svgeval.tasks.base import BatchItem, MetricContext, Sample, distribution_metrics
 from svgeval.tasks.common import Drawing, ImageGenerationTask, TwoReadings
 from svgeval.tasks.data_files import MalformedData
-from svgeval.tasks.messages import png_bytes, user_message
+from svgeval.tasks.outcome import MetricValues, Outcome
 from svgeval.tasks.starvector.data import CAPTION_COLUMNS, BenchRow, load_rows
 
 RENDER = RenderSpec.square(512, background="white", dpi=100)
@@ -184,6 +179,9 @@ class StarVectorTask(ImageGenerationTask):
         return Sample(id=row.id, group=self.settings.dataset, messages=messages,
                       reference=row.svg, target={"reference": row.svg, "caption": caption})
 
+    def reference_svg(self, sample: Sample) -> str:
+        return str(sample.target["reference"])
+
     def extract(self, response: str) -> Extraction:
         """The answer as given (released), or the SVG read out of it (``--set extract=auto``)."""
         if self.settings.extract == "auto":
@@ -198,15 +196,15 @@ class StarVectorTask(ImageGenerationTask):
             return repair(answer.svg, answer.rule, renderer)
         return answer
 
-    def score_picture(self, score: Score, sample: Sample, answer: Extraction,
+    def score_picture(self, score: Outcome, sample: Sample, answer: Extraction,
                       picture: FloatImage | None, reference: FloatImage,
                       renderer: Renderer) -> None:
         """The per-sample pixel metrics (none for text-to-SVG)."""
 
     def set_score(self, groups: Mapping[str, Sequence[BatchItem]],
-                  context: MetricContext) -> Score:
+                  context: MetricContext) -> MetricValues:
         """FID and CLIP-FID per dataset, over every sample (a failure drawn white, released)."""
-        score = Score()
+        score = MetricValues()
         for group, items in groups.items():
             drawn = self.drawn(items, context.renderer)
             distribution_metrics(score, f"{group}/{{}}", {"fid": fid, "clip_fid": clip_fid},
@@ -233,7 +231,7 @@ class StarVectorImg2Svg(StarVectorTask):
         return [self.sample(row, user_message(IMAGE_PROMPT, [png] if png else []))
                 for row, png in zip(rows, pngs)]
 
-    def score_picture(self, score: Score, sample: Sample, answer: Extraction,
+    def score_picture(self, score: Outcome, sample: Sample, answer: Extraction,
                       picture: FloatImage | None, reference: FloatImage,
                       renderer: Renderer) -> None:
         drawn = self.drawing.stand_in(picture)
@@ -241,11 +239,11 @@ class StarVectorImg2Svg(StarVectorTask):
             READINGS.put(score, name, metric(drawn, reference), picture is not None)
         READINGS.put(score, "ssim", ssim(drawn, reference, preset=PRESET), picture is not None)
 
-    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
+    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[MetricValues]:
         drawn = self.drawn(items, context.renderer)
         outputs, references = drawn.outputs, drawn.references
         options = self.metric_options(context)
-        scores = [Score() for _ in items]
+        scores = [MetricValues() for _ in items]
         modes = ("imagenet", "standard")
         if self.settings.lpips == "standard":
             modes = ("standard", "imagenet")
@@ -282,10 +280,10 @@ class StarVectorText2Svg(StarVectorTask):
                                        caption))
         return samples
 
-    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
+    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[MetricValues]:
         drawn = self.drawn(items, context.renderer)
         captions = [item.sample.target["caption"] for item in items]
-        scores = [Score() for _ in items]
+        scores = [MetricValues() for _ in items]
         READINGS.put_batch(scores, drawn.valid, "clip_score", lambda: clip_score(
             drawn.outputs, captions, **self.metric_options(context)))
         return scores

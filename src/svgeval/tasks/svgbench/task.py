@@ -34,6 +34,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
+from svgeval.messages import png_bytes, user_message
 from svgeval.metrics.presets import variant
 from svgeval.metrics.registry import MetricInfo, describe_metric
 from svgeval.svg.extract import Extraction, extract_svg, extraction_rule
@@ -41,9 +42,9 @@ from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
-from svgeval.tasks.base import Sample, Score, Task, render_extracted
+from svgeval.tasks.base import Sample, Task, render_extracted
 from svgeval.tasks.judge import JudgeRequest
-from svgeval.tasks.messages import png_bytes, user_message
+from svgeval.tasks.outcome import Outcome
 from svgeval.tasks.svgbench.data import load_questions
 from svgeval.tasks.svgbench.size import fixed_size, released_size
 
@@ -182,11 +183,11 @@ class SVGBench(Task):
         whole question on any error, up to 3 times)."""
         return extract_answer(response).svg is not None
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+    def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
         extraction = extract_svg(response, "svgbench")
         svg = extraction.svg or ""
         width, height = (fixed_size if self.settings.size == "fixed" else released_size)(svg)
-        score, image = render_extracted(extraction, renderer, RenderSpec(width, height))
+        score, image = render_extracted(sample, extraction, renderer, RenderSpec(width, height))
         if image is None:
             score.metrics = dict.fromkeys(KEYS, 0.0)
             return score
@@ -195,16 +196,14 @@ class SVGBench(Task):
         messages = user_message(JUDGE_PROMPT.format(count=count,
                                                     requirements=numbered(requirements)),
                                 images=[png_bytes(image)])
-        score.judge_requests = [
-            JudgeRequest("requirement_share", messages,
-                         lambda reply: released_share(reply, count),
-                         temperature=None, response_format=RESPONSE_FORMAT),
-            JudgeRequest("requirement_share_checked", messages,
-                         lambda reply: checked_share(reply, count),
-                         temperature=None, response_format=RESPONSE_FORMAT),
-        ]
+        score.ask_judge(JudgeRequest("requirement_share", messages,
+                                     lambda reply: released_share(reply, count),
+                                     temperature=None, response_format=RESPONSE_FORMAT))
+        score.ask_judge(JudgeRequest("requirement_share_checked", messages,
+                                     lambda reply: checked_share(reply, count),
+                                     temperature=None, response_format=RESPONSE_FORMAT))
         return score
 
-    def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
-        return mean_per_group(records, judged=KEYS)
+    def aggregate(self, outcomes: Sequence[Outcome]) -> Aggregate:
+        return mean_per_group(outcomes, judged=KEYS)
 

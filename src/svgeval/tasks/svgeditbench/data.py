@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
-from svgeval.tasks.base import Sample
+from svgeval.tasks.base import Sample, Target
 from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.download import GithubRelease
 from svgeval.tasks.lazy import Header, LazySamples
@@ -17,6 +17,15 @@ RELEASE = GithubRelease("mti-lab/SVGEditBench", "5744bd4", marker="1_ChangeColor
 """The official release the paper's numbers come from (data only; CC BY 4.0 images)."""
 
 _INPUT_SVG = re.compile(r"```svg\n(.*?)\n```", re.DOTALL)
+
+
+class EditTarget(Target):
+    """What an SVGEditBench answer is scored against."""
+
+    answer_svg: str
+    """The reference edit (the release's ``answer/<id>.svg``)."""
+    input_length: int
+    """Characters of the input SVG (the compression ratio's denominator)."""
 
 
 class _Case(NamedTuple):
@@ -63,7 +72,7 @@ def load_release(root: Path) -> LazySamples[_Case]:
     return LazySamples(headers, cases, _read_case)
 
 
-def _read_case(case: _Case) -> Sample:
+def _read_case(case: _Case) -> Sample[EditTarget]:
     """The sample of one case, read from its query and answer files."""
     try:
         with open(case.query, encoding="utf-8") as query_file, \
@@ -81,5 +90,5 @@ def _read_case(case: _Case) -> Sample:
         messages=[{"role": "user", "content": query}],
         reference=f"```svg\n{answer}\n```",
         input_svg=input_svg,
-        target={"answer_svg": answer, "input_length": len(input_svg)},
+        target=EditTarget(answer_svg=answer, input_length=len(input_svg)),
     )

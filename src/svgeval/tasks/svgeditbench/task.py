@@ -37,9 +37,10 @@ from svgeval.svg.extract import Extraction, extract_svg, extraction_rule
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks import register_task
-from svgeval.tasks.base import Failure, FailureKind, Sample, Score, Task
+from svgeval.tasks.base import Sample, Task
 from svgeval.tasks.download import resolve_data
-from svgeval.tasks.svgeditbench.data import RELEASE, load_release
+from svgeval.tasks.outcome import Failure, FailureKind, Outcome
+from svgeval.tasks.svgeditbench.data import RELEASE, EditTarget, load_release
 from svgeval.tasks.tables import MetricRowsTable, TableRow
 
 RENDER = RenderSpec.square(72)
@@ -92,7 +93,7 @@ class SvgEditBenchOptions:
 
 
 @register_task
-class SvgEditBench(Task):
+class SvgEditBench(Task[EditTarget]):
     """SVGEditBench (CVPRW 2024): change_color, set_contour, compression, upside_down,
     transparency, crop_to_half."""
 
@@ -111,20 +112,22 @@ class SvgEditBench(Task):
     Options = SvgEditBenchOptions
     paper_table = TABLE_1
 
-    def load(self) -> Sequence[Sample]:
+    def load(self) -> Sequence[Sample[EditTarget]]:
         return load_release(resolve_data(RELEASE, self.options.data))
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
-        answer = renderer.render(sample.target["answer_svg"], RENDER)
+    def score(self, sample: Sample[EditTarget], response: str, renderer: Renderer) -> Outcome:
+        answer = renderer.render(sample.target.answer_svg, RENDER)
         if answer.image is None:
-            return Score(failure=Failure.of_render(answer, FailureKind.REFERENCE))
+            return Outcome.of(sample, failure=Failure.of_render(answer, FailureKind.REFERENCE))
         extraction = extract_svg(response, rule=self.settings.extract)
         if extraction.svg is None:
-            return Score.unextracted(extraction, self._no_edit(sample, answer.image, renderer))
+            return Outcome.unextracted(sample, extraction,
+                                       self._no_edit(sample, answer.image, renderer))
         output = renderer.render(extraction.svg, RENDER)
         if output.image is None:
-            return Score(
-                metrics=self._no_edit(sample, answer.image, renderer),
+            return Outcome.of(
+                sample,
+                self._no_edit(sample, answer.image, renderer),
                 extracted=extraction.svg,
                 extraction_rule=extraction.rule,
                 failure=Failure.of_render(output),
@@ -132,12 +135,13 @@ class SvgEditBench(Task):
         value = mse(output.image, answer.image)
         metrics: dict[str, float | None] = {"mse": value, "mse_all": value}
         if sample.group == "compression":
-            ratio = length_ratio(extraction.svg, int(sample.target["input_length"]))
+            ratio = length_ratio(extraction.svg, sample.target.input_length)
             metrics.update(ratio=ratio, ratio_all=ratio)
-        return Score(metrics=metrics, extracted=extraction.svg, extraction_rule=extraction.rule)
+        return Outcome.of(sample, metrics, extracted=extraction.svg,
+                          extraction_rule=extraction.rule)
 
     def _no_edit(
-        self, sample: Sample, answer: FloatImage, renderer: Renderer
+        self, sample: Sample[EditTarget], answer: FloatImage, renderer: Renderer
     ) -> dict[str, float | None]:
         """The ``*_all`` values of an invalid output: those of the unchanged input (No Edit)."""
         assert sample.input_svg is not None

@@ -40,8 +40,9 @@ from svgeval.svg.extract import Extraction, extraction_rule
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks import register_task
-from svgeval.tasks.base import BatchItem, MetricContext, Sample, Score, batch_values
+from svgeval.tasks.base import BatchItem, MetricContext, Sample, batch_values
 from svgeval.tasks.common import Drawing, ImageGenerationTask
+from svgeval.tasks.outcome import MetricValues, Outcome
 from svgeval.tasks.svgeditbench_v2.data import (
     Triplet,
     emoji_name,
@@ -121,7 +122,6 @@ class SvgEditBenchV2(ImageGenerationTask):
     preset = PRESET
     render_timeout_s = 5.0
     drawing = Drawing(RENDER, failed="none")
-    reference_key = "after_svg"
     """A failed answer has no picture: the released metrics loop over the PNGs that rendered."""
     Options = SvgEditBenchV2Options
     batched_metrics: ClassVar[tuple[str, ...]] = ("dino", "clip")
@@ -145,7 +145,10 @@ class SvgEditBenchV2(ImageGenerationTask):
             reference=f"```svg\n{triplet.after_svg}\n```", input_svg=triplet.before_svg,
             target=target)
 
-    def score_picture(self, score: Score, sample: Sample, answer: Extraction,
+    def reference_svg(self, sample: Sample) -> str:
+        return str(sample.target["after_svg"])
+
+    def score_picture(self, score: Outcome, sample: Sample, answer: Extraction,
                       picture: FloatImage | None, reference: FloatImage,
                       renderer: Renderer) -> None:
         if answer.svg is None or picture is None:
@@ -158,8 +161,8 @@ class SvgEditBenchV2(ImageGenerationTask):
         if chamfer.failure is not None:
             score.not_computed["chamfer"] = f"Chamfer distance: {chamfer.failure.message}"
 
-    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
-        scores = [Score(metrics={"dino": None, "clip": None}) for _ in items]
+    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[MetricValues]:
+        scores = [MetricValues(metrics={"dino": None, "clip": None}) for _ in items]
         drawn: list[tuple[int, FloatImage, FloatImage]] = []
         for index, item in enumerate(items):
             output = self.drawing.render(item.output_svg, context.renderer)

@@ -29,7 +29,8 @@ from svgeval.metrics.editing import same_code
 from svgeval.svg.extract import Extraction, extract_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
-from svgeval.tasks.base import Failure, FailureKind, Sample, Score
+from svgeval.tasks.base import Sample, Target
+from svgeval.tasks.outcome import Failure, FailureKind, Outcome
 from svgeval.tasks.svgenius import prompts
 from svgeval.tasks.svgenius.code_task import SvgeniusCodeTask
 from svgeval.tasks.svgenius.data import TaskFile, tier_table
@@ -61,6 +62,15 @@ class BugFixItem(BaseModel):
     error_type: str = ""
 
 
+class BugFixTarget(Target):
+    """What a repair is scored against."""
+
+    ground_truth: str
+    """The released repaired SVG."""
+    error_type: str = ""
+    """The kind of bug injected (for reading results by bug)."""
+
+
 @register_task
 class SvgeniusBugFix(SvgeniusCodeTask):
     """Repair tag, path-command and attribute errors in SVG code."""
@@ -86,20 +96,20 @@ class SvgeniusBugFix(SvgeniusCodeTask):
             messages=prompts.user_message(prompts.BUG_FIXING.format(bug_svg=item.bug_svg)),
             reference=f"Answer:{item.ground_truth}",
             input_svg=item.bug_svg,
-            target={"ground_truth": item.ground_truth, "error_type": item.error_type},
+            target=BugFixTarget(ground_truth=item.ground_truth, error_type=item.error_type),
         )
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+    def score(self, sample: Sample[BugFixTarget], response: str, renderer: Renderer) -> Outcome:
         answer = extract_repair(response, self.settings.extract)
         if answer.svg is None:
-            return Score.unextracted(
+            return Outcome.unextracted(sample, 
                 answer,
                 {"acc": None, "acc_all": 0.0, "render_acc": None, "render_acc_all": 0.0},
             )
-        truth = sample.target["ground_truth"]
+        truth = sample.target.ground_truth
         exact = 100.0 if same_code(answer.svg, truth) else 0.0
         metrics: dict[str, float | None] = {"acc": exact, "acc_all": exact}
-        score = Score(metrics=metrics, extracted=answer.svg, extraction_rule=answer.rule)
+        score = Outcome.of(sample, metrics=metrics, extracted=answer.svg, extraction_rule=answer.rule)
         reference = self.references.get(truth, renderer)
         if reference.image is None:  # the text comparison stands; the render one cannot run
             metrics.update(render_acc=None, render_acc_all=None)

@@ -32,16 +32,9 @@ from svgeval.metrics.pss import InvalidReference, pss
 from svgeval.svg.extract import Extraction
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage
-from svgeval.tasks.base import (
-    BatchItem,
-    Failure,
-    FailureKind,
-    MetricContext,
-    Sample,
-    Score,
-    distribution_metrics,
-)
+from svgeval.tasks.base import BatchItem, MetricContext, Sample, Target, distribution_metrics
 from svgeval.tasks.common import ImageGenerationTask
+from svgeval.tasks.outcome import Failure, FailureKind, MetricValues, Outcome
 from svgeval.tasks.svgenius.code_task import SvgeniusCodeTask
 from svgeval.tasks.svgenius.protocol import DRAWING, READINGS
 
@@ -58,6 +51,20 @@ class CaptionItem(BaseModel):
         return self.question[0] if isinstance(self.question, list) else self.question
 
 
+class CaptionTarget(Target):
+    """What a generated SVG is compared with: the released SVG and its caption."""
+
+    caption: str
+    """The released caption (the text-to-SVG prompt; CLIP's text)."""
+    answer: str
+    """The released SVG."""
+
+    @property
+    def reference_svg(self) -> str:
+        """The SVG an answer's picture is compared with (:class:`DrawnTarget`)."""
+        return self.answer
+
+
 def pss_percent(reference: str, generated: str) -> float | None:
     """PSS x 100 (the papers' scale), None when the reference fails PSS' validity rules; run
     through :meth:`Renderer.call`."""
@@ -67,7 +74,7 @@ def pss_percent(reference: str, generated: str) -> float | None:
         return None
 
 
-class SvgeniusGenerationTask(ImageGenerationTask, SvgeniusCodeTask):
+class SvgeniusGenerationTask(ImageGenerationTask[CaptionTarget], SvgeniusCodeTask):
     """Base of text-to-SVG and image-to-SVG.
 
     Set-level metrics per tier, as the released ``calculate_batch_fid``: ``fid`` (Inception v3)
@@ -79,13 +86,12 @@ class SvgeniusGenerationTask(ImageGenerationTask, SvgeniusCodeTask):
     item_type = CaptionItem
     set_metrics = ("fid", "clip_fid")
     drawing = DRAWING
-    reference_key = "answer"
 
     @abstractmethod
     def pixel_metrics(self, output: FloatImage, reference: FloatImage) -> dict[str, float]:
         """The per-sample image metrics of a render against the reference render."""
 
-    def score_picture(self, score: Score, sample: Sample, answer: Extraction,
+    def score_picture(self, score: Outcome, sample: Sample, answer: Extraction,
                       picture: FloatImage | None, reference: FloatImage,
                       renderer: Renderer) -> None:
         in_paper = answer.svg is not None
@@ -96,7 +102,7 @@ class SvgeniusGenerationTask(ImageGenerationTask, SvgeniusCodeTask):
         self._score_pss(score, self.reference_svg(sample), answer.svg, renderer)
 
     def _score_pss(
-        self, score: Score, reference: str, generated: str | None, renderer: Renderer
+        self, score: Outcome, reference: str, generated: str | None, renderer: Renderer
     ) -> None:
         if generated is None:
             READINGS.put(score, "pss", 0.0, False)
@@ -113,8 +119,8 @@ class SvgeniusGenerationTask(ImageGenerationTask, SvgeniusCodeTask):
 
     def set_score(
         self, groups: Mapping[str, Sequence[BatchItem]], context: MetricContext
-    ) -> Score:
-        score = Score()
+    ) -> MetricValues:
+        score = MetricValues()
         for group, items in groups.items():
             drawn = self.drawn(items, context.renderer)
             readings = {
@@ -130,14 +136,14 @@ class SvgeniusGenerationTask(ImageGenerationTask, SvgeniusCodeTask):
         return score
 
     def batch_context(self, items: Sequence[BatchItem], context: MetricContext) -> tuple[
-        list[Score], list[FloatImage], list[FloatImage], dict[str, Any]
+        list[MetricValues], list[FloatImage], list[FloatImage], dict[str, Any]
     ]:
         """Empty scores, output renders, reference renders and the metric keyword arguments."""
         drawn = self.drawn(items, context.renderer)
-        return ([Score() for _ in items], drawn.outputs, drawn.references,
+        return ([MetricValues() for _ in items], drawn.outputs, drawn.references,
                 self.metric_options(context))
 
-    def batched(self, items: Sequence[BatchItem], scores: list[Score], name: str,
+    def batched(self, items: Sequence[BatchItem], scores: list[MetricValues], name: str,
                 compute: Callable[[], Sequence[float | None]]) -> None:
         """One model metric over a batch under both readings."""
         READINGS.put_batch(scores, [item.in_paper_reading for item in items], name, compute)

@@ -25,11 +25,16 @@ from svgeval.metrics.lpips import lpips
 from svgeval.metrics.pixel import mse, opaque_rgba_mse, ssim
 from svgeval.svg.render import FloatImage
 from svgeval.tasks import register_task
-from svgeval.tasks.base import BatchItem, MetricContext, Sample, Score
+from svgeval.tasks.base import BatchItem, MetricContext, Sample
 from svgeval.tasks.data_files import MalformedData
+from svgeval.tasks.outcome import MetricValues
 from svgeval.tasks.svgenius import prompts
 from svgeval.tasks.svgenius.data import TaskFile
-from svgeval.tasks.svgenius.generation_task import CaptionItem, SvgeniusGenerationTask
+from svgeval.tasks.svgenius.generation_task import (
+    CaptionItem,
+    CaptionTarget,
+    SvgeniusGenerationTask,
+)
 from svgeval.tasks.svgenius.protocol import READINGS
 
 
@@ -58,7 +63,7 @@ class SvgeniusImg2Svg(SvgeniusGenerationTask):
             group=task_file.group,
             messages=prompts.user_message(prompt, [png.read_bytes()]),
             reference=f"Answer: {item.answer}",
-            target={"caption": item.caption, "answer": item.answer},
+            target=CaptionTarget(caption=item.caption, answer=item.answer),
         )
 
     def pixel_metrics(self, output: FloatImage, reference: FloatImage) -> dict[str, float]:
@@ -68,7 +73,7 @@ class SvgeniusImg2Svg(SvgeniusGenerationTask):
             "ssim": ssim(output, reference),
         }
 
-    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
+    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[MetricValues]:
         scores, outputs, references, options = self.batch_context(items, context)
         self.batched(items, scores, "lpips", lambda: lpips(outputs, references, **options))
         self.batched(items, scores, "dino", lambda: dino(outputs, references, **options))

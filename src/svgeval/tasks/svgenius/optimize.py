@@ -25,7 +25,8 @@ from svgeval.metrics.pixel import mse
 from svgeval.svg.extract import extract_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
-from svgeval.tasks.base import Failure, FailureKind, Sample, Score
+from svgeval.tasks.base import Sample, Target
+from svgeval.tasks.outcome import Failure, FailureKind, Outcome
 from svgeval.tasks.svgenius import prompts
 from svgeval.tasks.svgenius.code_task import SvgeniusCodeTask
 from svgeval.tasks.svgenius.data import TaskFile, tier_table
@@ -38,6 +39,15 @@ class OptimizeItem(BaseModel):
     origin_svg: str
     opti_svg: str
     opti_ratio: float | None = None
+
+
+class OptimizeTarget(Target):
+    """What an optimisation is scored against."""
+
+    origin_svg: str
+    """The SVG to optimise (the compression ratio's denominator and the render compared)."""
+    opti_ratio: float | None
+    """The released reference optimisation's ratio, where the release gives one."""
 
 
 @register_task
@@ -62,16 +72,16 @@ class SvgeniusOptimize(SvgeniusCodeTask):
             ),
             reference=f"Answer: {item.opti_svg}",
             input_svg=item.origin_svg,
-            target={"origin_svg": item.origin_svg, "opti_ratio": item.opti_ratio},
+            target=OptimizeTarget(origin_svg=item.origin_svg, opti_ratio=item.opti_ratio),
         )
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+    def score(self, sample: Sample[OptimizeTarget], response: str, renderer: Renderer) -> Outcome:
         answer = extract_svg(response, rule=self.settings.extract)
         if answer.svg is None:
-            return Score.unextracted(answer, {"ccr": None, "ccr_all": 0.0, "mse": None})
-        original = sample.target["origin_svg"]
+            return Outcome.unextracted(sample, answer, {"ccr": None, "ccr_all": 0.0, "mse": None})
+        original = sample.target.origin_svg
         ccr = compression_ratio(original, answer.svg)
-        score = Score(
+        score = Outcome.of(sample, 
             metrics={"ccr": ccr, "ccr_all": ccr, "mse": None},
             extracted=answer.svg,
             extraction_rule=answer.rule,

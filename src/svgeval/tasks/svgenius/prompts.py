@@ -11,7 +11,7 @@ import base64
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from svgeval.tasks.base import Message
+from svgeval.messages import Message
 
 UNDERSTANDING = """You are a svg analysis expert. Follow these steps carefully to answer the given \
 multiple choice question.

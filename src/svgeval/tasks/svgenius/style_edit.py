@@ -22,7 +22,7 @@ image). ``acc_all`` and ``rmse_all`` count every failed sample as 0, over all sa
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from pydantic import BaseModel
 
@@ -32,13 +32,9 @@ from svgeval.svg.extract import extract_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
-from svgeval.tasks.base import (
-    Failure,
-    FailureKind,
-    Sample,
-    Score,
-)
+from svgeval.tasks.base import Sample, Target
 from svgeval.tasks.data_files import MalformedData
+from svgeval.tasks.outcome import Failure, FailureKind, Outcome
 from svgeval.tasks.svgenius import prompts
 from svgeval.tasks.svgenius.code_task import SvgeniusCodeTask
 from svgeval.tasks.svgenius.data import TaskFile, tier_table
@@ -51,6 +47,13 @@ class StyleEdit(BaseModel):
     command: str
     original: str
     modified: str
+
+
+class StyleEditTarget(StyleEdit, Target):
+    """What a style edit is scored against: the released edit and the edit's name."""
+
+    name: str
+    """The kind of edit (the released file's key)."""
 
 
 @register_task
@@ -87,15 +90,15 @@ class SvgeniusStyleEdit(SvgeniusCodeTask):
             messages=prompts.user_message(prompt),
             reference=f"Answer:{edit.modified}",
             input_svg=edit.original,
-            target={"name": name, **edit.model_dump()},
+            target=StyleEditTarget(name=name, **edit.model_dump()),
         )
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
-        original, truth = sample.target["original"], sample.target["modified"]
+    def score(self, sample: Sample[StyleEditTarget], response: str, renderer: Renderer) -> Outcome:
+        original, truth = sample.target.original, sample.target.modified
         ori = self.references.get(original, renderer)
         gt = self.references.get(truth, renderer)
         if ori.image is None or gt.image is None:
-            return Score(
+            return Outcome.of(sample, 
                 metrics=dict.fromkeys(self.metrics),
                 failure=Failure.of_render(ori if ori.image is None else gt, FailureKind.REFERENCE),
             )
@@ -112,9 +115,9 @@ class SvgeniusStyleEdit(SvgeniusCodeTask):
         }
         answer = extract_svg(response, rule=self.settings.extract)
         if answer.svg is None:
-            return Score.unextracted(answer, metrics)
+            return Outcome.unextracted(sample, answer, metrics)
         metrics["rld"] = float(relative_change_distance(original, answer.svg, truth))
-        score = Score(metrics=metrics, extracted=answer.svg, extraction_rule=answer.rule)
+        score = Outcome.of(sample, metrics=metrics, extracted=answer.svg, extraction_rule=answer.rule)
         output = renderer.render(answer.svg, RENDER_SPEC)
         if output.image is None:
             score.failure = Failure.of_render(output)
@@ -130,6 +133,6 @@ class SvgeniusStyleEdit(SvgeniusCodeTask):
         metrics["acc_all"] = metrics["acc"]
         return score
 
-    def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
+    def aggregate(self, outcomes: Sequence[Outcome]) -> Aggregate:
         """Per-tier means; ``n_rmse_undefined`` is a count."""
-        return mean_per_group(records, summed=("n_rmse_undefined",))
+        return mean_per_group(outcomes, summed=("n_rmse_undefined",))

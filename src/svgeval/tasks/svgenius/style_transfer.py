@@ -31,15 +31,16 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel
 
+from svgeval.messages import png_bytes, user_message
 from svgeval.svg.extract import extract_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
-from svgeval.tasks.base import Failure, FailureKind, RecordedAnswer, Sample, Score, TaskOptions
+from svgeval.tasks.base import RecordedAnswer, Sample, Target, TaskOptions
 from svgeval.tasks.common import ReferenceRenders
 from svgeval.tasks.judge import JudgeRequest, parse_result_choice, parse_result_score
-from svgeval.tasks.messages import png_bytes, user_message
+from svgeval.tasks.outcome import Failure, FailureKind, Outcome
 from svgeval.tasks.svgenius.code_task import SvgeniusCodeTask
 from svgeval.tasks.svgenius.data import SvgeniusEditingOptions, TaskFile
 from svgeval.tasks.svgenius.style_transfer_prompts import (
@@ -75,6 +76,26 @@ class StyleTransferItem(BaseModel):
     code: str
 
 
+class ReferenceAnswer(Target):
+    """The other run's answer to a sample (``--set reference_run``)."""
+
+    recorded: bool
+    """False when the other run has no record of the sample."""
+    answer: str | None
+    """Its SVG (None: it had none)."""
+
+
+class TransferTarget(Target):
+    """What a style transfer is judged against."""
+
+    style: Style
+    """The style asked for."""
+    original: str
+    """The SVG to redraw."""
+    versus: ReferenceAnswer | None = None
+    """With ``--set reference_run``: the other run's answer, for the win rate."""
+
+
 @dataclass(frozen=True)
 class StyleTransferOptions(SvgeniusEditingOptions):
     """``--set`` options of ``svgenius-style-transfer``."""
@@ -106,8 +127,8 @@ class SvgeniusStyleTransfer(SvgeniusCodeTask):
     item_type = StyleTransferItem
     Options = StyleTransferOptions
 
-    def __init__(self, options: TaskOptions) -> None:
-        super().__init__(options)
+    def __init__(self, options: TaskOptions, settings: Any = None) -> None:
+        super().__init__(options, settings)
         self._renders = ReferenceRenders(JUDGE_RENDER)
         self._styles: dict[str, str] = {}
         self._versus: Mapping[str, RecordedAnswer] | None = None
@@ -137,7 +158,7 @@ class SvgeniusStyleTransfer(SvgeniusCodeTask):
             reference_svg=item.code, description=description, style=item.question
         )
         messages = user_message(prompt)
-        target: dict[str, Any] = {"style": item.question, "original": item.code}
+        target = TransferTarget(style=item.question, original=item.code)
         if self._versus is not None:
             theirs = self._versus.get(sample_id)
             if theirs is not None and theirs.prompt != messages:
@@ -145,10 +166,9 @@ class SvgeniusStyleTransfer(SvgeniusCodeTask):
                     f"--set reference_run={self.settings.reference_run} asked another question "
                     f"as {sample_id}; compare runs on the same data"
                 )
-            target["versus"] = {
-                "recorded": theirs is not None,
-                "answer": theirs.svg if theirs is not None else None,
-            }
+            target = TransferTarget(style=item.question, original=item.code,
+                                    versus=ReferenceAnswer(recorded=theirs is not None,
+                                                           answer=theirs.svg if theirs is not None else None))
         self._styles[sample_id] = STYLE_KEYS[item.question]
         return Sample(
             id=sample_id,
@@ -159,10 +179,10 @@ class SvgeniusStyleTransfer(SvgeniusCodeTask):
             target=target,
         )
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
-        original = self._renders.get(sample.target["original"], renderer)
+    def score(self, sample: Sample[TransferTarget], response: str, renderer: Renderer) -> Outcome:
+        original = self._renders.get(sample.target.original, renderer)
         if original.image is None:
-            return Score(
+            return Outcome.of(sample, 
                 metrics=dict.fromkeys(CRITERIA),
                 failure=Failure.of_render(original, FailureKind.REFERENCE),
             )
@@ -170,56 +190,54 @@ class SvgeniusStyleTransfer(SvgeniusCodeTask):
         invalid: dict[str, float | None] = dict.fromkeys(CRITERIA, 0.0)  # the paper's 0
         ours: bytes | None = None
         if answer.svg is None:
-            score = Score.unextracted(answer, invalid)
+            score = Outcome.unextracted(sample, answer, invalid)
         else:
-            score = Score(extracted=answer.svg, extraction_rule=answer.rule)
+            score = Outcome.of(sample, extracted=answer.svg, extraction_rule=answer.rule)
             output = renderer.render(answer.svg, JUDGE_RENDER)
             if output.image is None:
                 score.metrics, score.failure = invalid, Failure.of_render(output)
             else:
                 ours = png_bytes(output.image)
         before = png_bytes(original.image)
-        style = sample.target["style"]
+        style = sample.target.style
         if ours is not None:
-            score.judge_requests += [
-                JudgeRequest(
+            for rubric in RUBRICS:
+                score.ask_judge(JudgeRequest(
                     metric=rubric.key,
                     messages=user_message(
                         JUDGE.format(style=style, rubric=rubric_text(rubric)), [before, ours]
                     ),
                     parse=parse_result_score,
                     temperature=JUDGE_TEMPERATURE,
-                )
-                for rubric in RUBRICS
-            ]
-        if "versus" in sample.target:
-            self._compare(score, sample.target["versus"], style, before, ours, renderer)
+                ))
+        if sample.target.versus is not None:
+            self._compare(score, sample.target.versus, style, before, ours, renderer)
         return score
 
     def _compare(
         self,
-        score: Score,
-        versus: Mapping[str, Any],
+        score: Outcome,
+        versus: ReferenceAnswer,
         style: str,
         before: bytes,
         ours: bytes | None,
         renderer: Renderer,
     ) -> None:
         """Add ``win_rate``: judged in both orders when both answers render, else decided."""
-        if not versus["recorded"]:
+        if not versus.recorded:
             score.metrics["win_rate"] = None
             score.not_computed["win_rate"] = "the reference run has no record of some samples"
             return
         theirs: bytes | None = None
-        if versus["answer"] is not None:
-            rendered = self._renders.get(versus["answer"], renderer)
+        if versus.answer is not None:
+            rendered = self._renders.get(versus.answer, renderer)
             theirs = png_bytes(rendered.image) if rendered.image is not None else None
         if ours is None or theirs is None:
             score.metrics["win_rate"] = WIN if ours else LOSS if theirs else TIE
             return
         prompt = PAIRWISE.format(style=style)
         for images, ours_is in (([before, ours, theirs], "A"), ([before, theirs, ours], "B")):
-            score.judge_requests.append(
+            score.ask_judge(
                 JudgeRequest(
                     metric="win_rate",
                     messages=user_message(prompt, images),
@@ -228,25 +246,25 @@ class SvgeniusStyleTransfer(SvgeniusCodeTask):
                 )
             )
 
-    def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
+    def aggregate(self, outcomes: Sequence[Outcome]) -> Aggregate:
         """Per tier: each criterion, their mean (``judge_score``) and its mean per style;
         judge failures are counted per metric when a judge ran."""
         judged = self.judge_metrics if self.settings.reference_run else CRITERIA
-        if any(set(judged) & set(record.get("not_computed") or {}) for record in records):
+        if any(set(judged) & set(outcome.not_computed) for outcome in outcomes):
             judged = ()  # no judge
-        return mean_per_group([self._with_style_scores(r) for r in records], judged=judged)
+        return mean_per_group([self._with_style_scores(o) for o in outcomes], judged=judged)
 
-    def _with_style_scores(self, record: Mapping[str, Any]) -> Mapping[str, Any]:
-        """The record with ``judge_score`` (the mean of the five criteria, None unless all
+    def _with_style_scores(self, outcome: Outcome) -> Outcome:
+        """The outcome with ``judge_score`` (the mean of the five criteria, None unless all
         five have a value) under its own key and its style's key (None under the others)."""
-        metrics = dict(record.get("metrics") or {})
+        metrics = dict(outcome.metrics)
         values = [metrics.get(key) for key in CRITERIA]
         overall = None if None in values else sum(v for v in values if v is not None) / 5
         metrics["judge_score"] = overall
-        style = self._styles.get(str(record["id"]))
+        style = self._styles.get(outcome.id)
         for key in STYLE_KEYS.values():
             metrics[key] = overall if key == style else None
-        return {**record, "metrics": metrics}
+        return outcome.model_copy(update={"metrics": metrics})
 
 
 def pairwise_outcome(reply: str, ours: str) -> float | None:

@@ -22,11 +22,16 @@ from svgeval.metrics.hps import hps
 from svgeval.metrics.svgauge import SvgaugeResult, load_projection_file, svgauge
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks import register_task
-from svgeval.tasks.base import BatchItem, MetricContext, Sample, Score
+from svgeval.tasks.base import BatchItem, MetricContext, Sample
 from svgeval.tasks.common import Drawing
+from svgeval.tasks.outcome import MetricValues
 from svgeval.tasks.svgenius import prompts
 from svgeval.tasks.svgenius.data import TaskFile
-from svgeval.tasks.svgenius.generation_task import CaptionItem, SvgeniusGenerationTask
+from svgeval.tasks.svgenius.generation_task import (
+    CaptionItem,
+    CaptionTarget,
+    SvgeniusGenerationTask,
+)
 from svgeval.tasks.svgenius.protocol import READINGS
 
 
@@ -47,7 +52,7 @@ class SvgeniusText2Svg(SvgeniusGenerationTask):
 
     def load(self) -> list[Sample]:
         samples = super().load()
-        self._captions = tuple(sample.target["caption"] for sample in samples)
+        self._captions = tuple(sample.target.caption for sample in samples)
         return samples
 
     def make_sample(self, sample_id: str, task_file: TaskFile[CaptionItem], item: CaptionItem) -> (
@@ -58,15 +63,15 @@ class SvgeniusText2Svg(SvgeniusGenerationTask):
             group=task_file.group,
             messages=prompts.user_message(prompts.TEXT_TO_SVG.format(prompt=item.caption)),
             reference=f"Answer: {item.answer}",
-            target={"caption": item.caption, "answer": item.answer},
+            target=CaptionTarget(caption=item.caption, answer=item.answer),
         )
 
     def pixel_metrics(self, output: FloatImage, reference: FloatImage) -> dict[str, float]:
         return {}
 
-    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
+    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[MetricValues]:
         scores, outputs, references, options = self.batch_context(items, context)
-        captions = [item.sample.target["caption"] for item in items]
+        captions = [item.sample.target.caption for item in items]
         clip_of_outputs = functools.cache(lambda: clip_score(outputs, captions, **options))
         self.batched(items, scores, "clip", clip_of_outputs)
         self.batched(items, scores, "rclip", lambda: rclip_from_scores(
@@ -86,7 +91,7 @@ class SvgeniusText2Svg(SvgeniusGenerationTask):
         drawing = Drawing(RenderSpec.square(load_projection_file().render_size,
                                             background="white"))
         return svgauge(captions,
-                       [drawing.draw(item.sample.target["answer"], context.renderer)
+                       [drawing.draw(item.sample.target.answer, context.renderer)
                         for item in items],
                        [drawing.draw(item.output_svg, context.renderer) for item in items],
                        corpus=self._captions or captions, device=context.device,

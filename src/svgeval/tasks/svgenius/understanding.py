@@ -18,19 +18,15 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel
 
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
-from svgeval.tasks.base import (
-    Failure,
-    FailureKind,
-    Sample,
-    Score,
-)
+from svgeval.tasks.base import Sample, Target
+from svgeval.tasks.outcome import Failure, FailureKind, Outcome
 from svgeval.tasks.svgenius import prompts
 from svgeval.tasks.svgenius.data import (
     TIERS,
@@ -89,6 +85,15 @@ class Question(BaseModel):
     answer: str
 
 
+class QuestionTarget(Target):
+    """The correct option of a question and the question's type."""
+
+    answer: str
+    """The correct option letter."""
+    category: str
+    """The question type (``semantic``, ``geometric``, ...)."""
+
+
 class UnderstandingItem(BaseModel):
     """A released understanding record (the fields svgeval reads)."""
 
@@ -141,11 +146,11 @@ class SvgeniusUnderstanding(SvgeniusTask):
                         samples.append(_sample(task_file.group, item, key, svg))
         return samples
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
-        category = sample.target["category"]
+    def score(self, sample: Sample[QuestionTarget], response: str, renderer: Renderer) -> Outcome:
+        category = sample.target.category
         choice = parse_choice(response)
         if choice is None:
-            return Score(
+            return Outcome.of(sample, 
                 metrics={f"{category}_acc": 0.0, "acc": 0.0, "n_unparsed": 1.0},
                 extraction_rule="option_letter",
                 failure=Failure(
@@ -153,17 +158,17 @@ class SvgeniusUnderstanding(SvgeniusTask):
                     detail="no option letter found; counted as a wrong answer",
                 ),
             )
-        correct = 100.0 if choice == sample.target["answer"] else 0.0
-        return Score(
+        correct = 100.0 if choice == sample.target.answer else 0.0
+        return Outcome.of(sample, 
             metrics={f"{category}_acc": correct, "acc": correct, "n_unparsed": 0.0},
             extracted=choice,
             extraction_rule="option_letter",
         )
 
-    def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
+    def aggregate(self, outcomes: Sequence[Outcome]) -> Aggregate:
         """Accuracy per question type and tier; ``n_unparsed`` is a count (a failed model call
         is scored as an empty, unparseable answer)."""
-        return mean_per_group(records, summed=("n_unparsed",))
+        return mean_per_group(outcomes, summed=("n_unparsed",))
 
 
 def _icon_path(task_file: TaskFile[UnderstandingItem], image_path: str) -> Path:
@@ -190,6 +195,6 @@ def _sample(group: str, item: UnderstandingItem, key: str, svg: str) -> Sample:
         messages=prompts.user_message(prompt),
         reference=f"Answer: {question.answer}",
         input_svg=None,
-        target={"answer": question.answer, "category": category},
+        target=QuestionTarget(answer=question.answer, category=category),
         expected=question.answer,
     )

@@ -36,6 +36,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
+from svgeval.messages import user_message
 from svgeval.metrics.clip import clip_image_score
 from svgeval.metrics.lpips import lpips
 from svgeval.metrics.pixel import psnr, ssim
@@ -46,20 +47,11 @@ from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
-from svgeval.tasks.base import (
-    BLANK_SVG,
-    BatchItem,
-    Failure,
-    FailureKind,
-    MetricContext,
-    Sample,
-    Score,
-    batch_values,
-)
+from svgeval.tasks.base import BLANK_SVG, BatchItem, MetricContext, Sample, batch_values
 from svgeval.tasks.common import Drawing, ImageGenerationTask, unique_ids
 from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.download import DataUnavailable
-from svgeval.tasks.messages import user_message
+from svgeval.tasks.outcome import Failure, FailureKind, MetricValues, Outcome
 from svgeval.tasks.unisvg import authors, rules
 from svgeval.tasks.unisvg.data import UniSvgRow, load_rows
 
@@ -192,7 +184,7 @@ class UniSvgTask(ImageGenerationTask):
         """VLMEvalKit's ``extract_svg_from_text``, or the authors' (their ``fix_svg``)."""
         return (authors.extract_answer_svg if self.authors else rules.extract_answer_svg)(response)
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+    def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
         category = sample.target["category"]
         if category in GENERATION:
             return super().score(sample, response, renderer)
@@ -200,26 +192,26 @@ class UniSvgTask(ImageGenerationTask):
             # evaluation.py reads answers from JSON: "" stays a string and the rules score it
             value = AUTHORS_RULES[category](response, sample.target)
             if value is None:
-                return Score(extracted=response, failure=Failure(
+                return Outcome.of(sample, extracted=response, failure=Failure(
                     kind=FailureKind.REFERENCE, reason="authors_dropped",
                     detail="the authors' evaluation.py drops this row: no keywords.colors / "
                     "keywords.category in its metadata, or white its only colour"))
-            return Score(metrics={"accuracy": value}, extracted=response)
+            return Outcome.of(sample, metrics={"accuracy": value}, extracted=response)
         if category in RULES:
             # VLMEvalKit reads an empty answer cell as NaN and scores the row 0
             # (uni_svg.py:450-455); the rules themselves would give "" a 1 on a shape or
             # transform question whose ground truth names none
             accuracy = RULES[category](response, sample.target) if response.strip() else 0.0
-            return Score(metrics={"accuracy": accuracy}, extracted=response)
+            return Outcome.of(sample, metrics={"accuracy": accuracy}, extracted=response)
         empty = not (response and sample.target["answer"])
-        return Score(metrics={"bertscore": 0.0, "sbert": 0.0} if empty else {},
-                     extracted=response)
+        return Outcome.of(sample, metrics={"bertscore": 0.0, "sbert": 0.0} if empty else {},
+                          extracted=response)
 
     def reference_svg(self, sample: Sample) -> str:
         answer: str = sample.target["answer"]
         return rules.extract_answer_svg(answer).svg or answer
 
-    def score_picture(self, score: Score, sample: Sample, answer: Extraction,
+    def score_picture(self, score: Outcome, sample: Sample, answer: Extraction,
                       picture: FloatImage | None, reference: FloatImage,
                       renderer: Renderer) -> None:
         """The released values of a generation answer (see the module docstring)."""
@@ -235,10 +227,10 @@ class UniSvgTask(ImageGenerationTask):
                                  psnr=rules.released_psnr(picture, reference, identical),
                                  psnr_fixed=psnr(picture, reference))
 
-    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
+    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[MetricValues]:
         """LPIPS and CLIP of the generation answers drawn here (a failure scored in
         :meth:`score` keeps its values), BERTScore and SBERT of the non-empty text answers."""
-        scores = [Score() for _ in items]
+        scores = [MetricValues() for _ in items]
         blank_ok = self.settings.no_svg == "blank"
         drawn = [i for i, item in enumerate(items)
                  if item.sample.target["category"] in GENERATION
@@ -274,10 +266,10 @@ class UniSvgTask(ImageGenerationTask):
         """The 336 px render of ``svg`` (references cached), white when it does not render."""
         return self.drawing.stand_in(self.references.get(svg, renderer).image)
 
-    def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
+    def aggregate(self, outcomes: Sequence[Outcome]) -> Aggregate:
         """Per-type means, ``<type>/score`` for the generation types, and the released weighted
         components and final score under ``overall/`` (see :func:`rules.final_score`)."""
-        result = mean_per_group(records)
+        result = mean_per_group(outcomes)
         means: dict[str, dict[str, float | None]] = {}
         for key, value in result.metrics.items():
             group, metric = key.split("/", 1)

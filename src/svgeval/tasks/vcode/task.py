@@ -34,6 +34,7 @@ import numpy as np
 from lxml import etree
 from numpy.typing import NDArray
 
+from svgeval.messages import Message, png_bytes, png_data_url
 from svgeval.metrics.presets import get_preset, variant
 from svgeval.metrics.registry import MetricInfo, describe_metric
 from svgeval.metrics.siglip import siglip_image_score
@@ -42,22 +43,12 @@ from svgeval.svg.extract import Extraction
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec
 from svgeval.tasks import register_task
-from svgeval.tasks.aggregate import Aggregate, mean_per_group
-from svgeval.tasks.base import (
-    BLANK_SVG,
-    BatchItem,
-    Failure,
-    FailureKind,
-    MetricContext,
-    Sample,
-    Score,
-    Task,
-    render_extracted,
-)
+from svgeval.tasks.aggregate import Aggregate, mean_per_group, with_pooled_group
+from svgeval.tasks.base import BLANK_SVG, BatchItem, MetricContext, Sample, Task, render_extracted
 from svgeval.tasks.common import TwoReadings
 from svgeval.tasks.download import DataUnavailable
 from svgeval.tasks.judge import JudgeRequest
-from svgeval.tasks.messages import Message, png_bytes, png_data_url
+from svgeval.tasks.outcome import Failure, FailureKind, MetricValues, Outcome
 from svgeval.tasks.vcode import answers, data
 
 PROMPT = """Convert this image to SVG code. Follow these rules:
@@ -212,21 +203,24 @@ class VCodeTask(Task):
                                           "answer": item.answer, **item.extra}))
         return samples
 
-    def draw(self, svg: str | None, renderer: Renderer) -> tuple[Score, NDArray[Any] | None]:
-        """The score holding the cleaned answer and its render at 3 x (RGBA), or the failure."""
+    def draw(self, sample: Sample, svg: str | None,
+             renderer: Renderer) -> tuple[Outcome, NDArray[Any] | None]:
+        """The outcome holding the cleaned answer and its render at 3 x (RGBA), or the
+        failure."""
         extraction = Extraction(svg, "vcode", None if svg else "no <svg ...</svg> after "
                                 "VCode's clean-up")
         width, height = render_size(svg or "")
         if svg is not None and max(width, height) > MAX_SIDE:
-            score = Score(extracted=svg, extraction_rule="vcode", failure=Failure(
+            score = Outcome.of(sample, extracted=svg, extraction_rule="vcode", failure=Failure(
                 kind=FailureKind.RENDER, reason="size",
                 detail=f"{width} x {height} px at 3 x is over {MAX_SIDE} px a side"))
             return score, None
-        return render_extracted(extraction, renderer, RenderSpec(width, height, background=None))
+        return render_extracted(sample, extraction, renderer,
+                                RenderSpec(width, height, background=None))
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+    def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
         svg = answers.clean_svg(response)
-        score, picture = self.draw(svg, renderer)
+        score, picture = self.draw(sample, svg, renderer)
         score.metrics["success_rate"] = 0.0 if picture is None else 100.0
         score.metrics["tokens"] = None
         if svg is not None:
@@ -238,16 +232,18 @@ class VCodeTask(Task):
         if picture is None:
             score.metrics.update(codevqa=self.missing_released, codevqa_all=0.0)
             return score
-        score.judge_requests = self.codevqa(sample, png_bytes(shown(picture, background)))
+        for request in self.codevqa(sample, png_bytes(shown(picture, background))):
+            score.ask_judge(request)
         return score
 
     def codevqa(self, sample: Sample, png: bytes) -> list[JudgeRequest]:
         """The judge requests of both readings (``codevqa``, ``codevqa_all``)."""
         raise NotImplementedError
 
-    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
+    def batch_score(self, items: Sequence[BatchItem],
+                    context: MetricContext) -> list[MetricValues]:
         background = self.settings.background
-        pictures = [self.draw(item.output_svg, context.renderer)[1]
+        pictures = [self.draw(item.sample, item.output_svg, context.renderer)[1]
                     if item.output_svg != BLANK_SVG else None for item in items]
         valid = [p is not None for p in pictures]
         pairs = [(load_picture(str(item.sample.target["image"]), background),
@@ -261,12 +257,12 @@ class VCodeTask(Task):
                                             device=context.device) if pairs else [])
             return [next(found) if ok else 0.0 for ok in valid]
 
-        scores = [Score() for _ in items]
+        scores = [MetricValues() for _ in items]
         SIGLIP.put_batch(scores, valid, "siglip", similarities)
         return scores
 
-    def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
-        return mean_per_group(records, judged=KEYS)
+    def aggregate(self, outcomes: Sequence[Outcome]) -> Aggregate:
+        return mean_per_group(outcomes, judged=KEYS)
 
 
 def image_first(png: bytes, text: str) -> list[Message]:
@@ -327,9 +323,9 @@ class VCodeCVBench(VCodeTask):
                              lambda reply: percent(answers.cvbench_correct(reply, gold)))
                 for key in KEYS]
 
-    def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
+    def aggregate(self, outcomes: Sequence[Outcome]) -> Aggregate:
         """Per source; ``2D`` the mean of ADE20K and COCO, ``3D`` Omni3D, ``all`` their mean."""
-        result = super().aggregate(records)
+        result = super().aggregate(outcomes)
 
         def mean(metric: str, *groups: str) -> float | None:
             found = [result.metrics.get(f"{g}/{metric}") for g in groups]
@@ -372,12 +368,6 @@ class VCodeMMMU(VCodeTask):
                 JudgeRequest("codevqa_all", messages, lambda reply: percent(
                     answers.mmmu_choice(reply, choices, index2ans, None) == gold))]
 
-    def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
+    def aggregate(self, outcomes: Sequence[Outcome]) -> Aggregate:
         """Per subject, and ``all``: over every question."""
-        kept = list(records)
-        per_subject = mean_per_group(kept, judged=KEYS)
-        overall = mean_per_group([{**r, "group": "all"} for r in kept], judged=KEYS)
-        return Aggregate(metrics={**per_subject.metrics, **overall.metrics},
-                         counts={**per_subject.counts, **overall.counts},
-                         stats={**per_subject.stats, **overall.stats},
-                         not_computed={**per_subject.not_computed, **overall.not_computed})
+        return with_pooled_group(outcomes, "all", judged=KEYS)

@@ -6,6 +6,6 @@ paper's overall VectorGym score and :mod:`~svgeval.builders.vectorgym.sketch` dr
 of any SVG collection. See docs/vectorgym.md.
 """
 
-from svgeval.tasks.vectorgym import caption, generation
+from svgeval.tasks.vectorgym import caption, image_tasks
 
-__all__ = ["caption", "generation"]
+__all__ = ["caption", "image_tasks"]

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import re
 from abc import abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 from svgeval.metrics.presets import variant
 from svgeval.svg.extract import Extraction, extraction_rule
@@ -29,6 +29,7 @@ from svgeval.tasks.base import Sample, Task
 from svgeval.tasks.common import unique_ids
 from svgeval.tasks.download import DataUnavailable
 from svgeval.tasks.judge import JudgeRequest
+from svgeval.tasks.outcome import Outcome
 from svgeval.tasks.vectorgym.data import VectorGymRow, load_rows
 from svgeval.tasks.vectorgym.prompts import judge_message, parse_released, parse_score_line
 
@@ -130,22 +131,22 @@ class VectorGymTask(Task):
             temperature=JUDGE_TEMPERATURE,
         )
 
-    def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
+    def aggregate(self, outcomes: Sequence[Outcome]) -> Aggregate:
         """Per split, the mean of each metric; with a judge, its failures are counted
         (``counts.<split>.judge_failures``) and ``judged_share`` is the percentage of the
         answers sent to the judge that it gave a score (the released code silently drops the
         rest)."""
-        ran = not any("judge" in (record.get("not_computed") or {}) for record in records)
-        rows = [with_judged_share(record) if ran else record for record in records]
+        ran = not any("judge" in outcome.not_computed for outcome in outcomes)
+        rows = [with_judged_share(outcome) if ran else outcome for outcome in outcomes]
         return mean_per_group(rows, judged=("judge",) if ran else ())
 
 
-def with_judged_share(record: Mapping[str, Any]) -> Mapping[str, Any]:
-    """The record with ``judged_share``: 0 when the judge gave no score, 100 when it did, and
+def with_judged_share(outcome: Outcome) -> Outcome:
+    """The outcome with ``judged_share``: 0 when the judge gave no score, 100 when it did, and
     absent for an answer never sent to the judge (a failed one)."""
-    metrics = dict(record.get("metrics") or {})
-    if "judge" in (record.get("judge_failures") or {}):
+    metrics = dict(outcome.metrics)
+    if "judge" in outcome.judge_failures:
         metrics["judged_share"] = 0.0
-    elif record.get("failure") is None and metrics.get("judge") is not None:
+    elif outcome.failure is None and metrics.get("judge") is not None:
         metrics["judged_share"] = 100.0
-    return {**record, "metrics": metrics}
+    return outcome.model_copy(update={"metrics": metrics})

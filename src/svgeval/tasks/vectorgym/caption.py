@@ -18,13 +18,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
+from svgeval.messages import user_message
 from svgeval.metrics.text import bge_m3, rouge_l
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
-from svgeval.tasks.base import BatchItem, Failure, FailureKind, MetricContext, Sample, Score
+from svgeval.tasks.base import BatchItem, MetricContext, Sample
 from svgeval.tasks.common import TwoReadings
 from svgeval.tasks.judge import JudgeRequest
-from svgeval.tasks.messages import user_message
+from svgeval.tasks.outcome import Failure, FailureKind, MetricValues, Outcome
 from svgeval.tasks.vectorgym import prompts
 from svgeval.tasks.vectorgym.base import JUDGE_TEMPERATURE, VectorGymTask
 from svgeval.tasks.vectorgym.data import VectorGymRow
@@ -60,19 +61,19 @@ class VectorGymCaption(VectorGymTask):
             target={"caption": row.text_caption},
         )
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+    def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
         caption = response.strip()
         reference = str(sample.target["caption"])
         if not caption:
-            return Score(
+            return Outcome.of(sample, 
                 metrics={"rouge_l": None, "rouge_l_all": 0.0, "judge": 0.0},
                 extraction_rule="whole",
                 failure=Failure(kind=FailureKind.EXTRACT, detail="empty answer"),
             )
         value = rouge_l([reference], [caption])[0]
-        score = Score(metrics={"rouge_l": value, "rouge_l_all": value}, extracted=caption,
+        score = Outcome.of(sample, metrics={"rouge_l": value, "rouge_l_all": value}, extracted=caption,
                       extraction_rule="whole")
-        score.judge_requests.append(JudgeRequest(
+        score.ask_judge(JudgeRequest(
             metric="judge",
             messages=user_message(prompts.CAPTION_RUBRIC.format(reference=reference,
                                                                 candidate=caption)),
@@ -81,8 +82,8 @@ class VectorGymCaption(VectorGymTask):
         ))
         return score
 
-    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
-        scores = [Score() for _ in items]
+    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[MetricValues]:
+        scores = [MetricValues() for _ in items]
         references = [str(item.sample.target["caption"]) for item in items]
         # the stage hands a failed sample the blank SVG; its caption is scored as empty
         captions = [item.output_svg if item.in_paper_reading else "" for item in items]

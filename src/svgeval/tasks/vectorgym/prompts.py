@@ -22,7 +22,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from svgeval.tasks.messages import Message, image_part
+from svgeval.messages import Message, image_part
 
 _OUTPUT_RULES = (
     "4. Do not include any additional text, explanations, comments, or formatting—only output "

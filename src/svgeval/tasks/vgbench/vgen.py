@@ -31,14 +31,9 @@ from svgeval.svg.extract import Extraction, extraction_rule
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks import register_task
-from svgeval.tasks.base import (
-    BatchItem,
-    MetricContext,
-    Sample,
-    Score,
-    distribution_metrics,
-)
+from svgeval.tasks.base import BatchItem, MetricContext, Sample, distribution_metrics
 from svgeval.tasks.common import Drawing, ImageGenerationTask, TwoReadings
+from svgeval.tasks.outcome import MetricValues, Outcome
 from svgeval.tasks.vgbench.data import load_captions
 
 SUITE = "VGBench"
@@ -100,23 +95,26 @@ class VGen(ImageGenerationTask):
             target={"reference": record.code, "caption": record.caption},
         ) for record in load_captions(self.options.data)]
 
-    def score_picture(self, score: Score, sample: Sample, answer: Extraction,
+    def reference_svg(self, sample: Sample) -> str:
+        return str(sample.target["reference"])
+
+    def score_picture(self, score: Outcome, sample: Sample, answer: Extraction,
                       picture: FloatImage | None, reference: FloatImage,
                       renderer: Renderer) -> None:
         """No per-sample pixel metric: CLIP runs batched, FID per group."""
 
-    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
+    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[MetricValues]:
         drawn = self.drawn(items, context.renderer)
         captions = [str(item.sample.target["caption"]) for item in items]
-        scores = [Score() for _ in items]
+        scores = [MetricValues() for _ in items]
         READINGS.put_batch(scores, drawn.valid, "clip_score", lambda: clip_score(
             drawn.outputs, captions, **self.metric_options(context)))
         return scores
 
     def set_score(self, groups: Mapping[str, Sequence[BatchItem]],
-                  context: MetricContext) -> Score:
+                  context: MetricContext) -> MetricValues:
         """FID per group: over the answers that drew (released) and over all, failures white."""
-        score = Score()
+        score = MetricValues()
         settings = get_preset(self.preset)
         for group, items in groups.items():
             drawn = self.drawn(items, context.renderer)

@@ -25,10 +25,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
+from svgeval.messages import Message
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, with_pooled_group
-from svgeval.tasks.base import Failure, FailureKind, Message, Sample, Score, Task
+from svgeval.tasks.base import Sample, Task
+from svgeval.tasks.outcome import Failure, FailureKind, Outcome
 from svgeval.tasks.vgbench.data import Question, load_questions
 from svgeval.tasks.vgbench.vgen import PRESET, SUITE, SUITE_SOURCE
 
@@ -111,17 +113,17 @@ class VGQA(Task):
                 ))
         return samples
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+    def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
         choice = read_choice(response, self.settings.extract)
         right = 100.0 if choice == sample.target["answer"] else 0.0
         if not response:
-            return Score(metrics={"accuracy": None, "accuracy_all": 0.0},
-                         extraction_rule=self.settings.extract,
-                         failure=Failure(kind=FailureKind.EXTRACT, detail="empty reply"))
+            return Outcome.of(sample, {"accuracy": None, "accuracy_all": 0.0},
+                              extraction_rule=self.settings.extract,
+                              failure=Failure(kind=FailureKind.EXTRACT, detail="empty reply"))
         failure = None if choice is not None else Failure(
             kind=FailureKind.EXTRACT, detail="no option letter in the reply")
-        return Score(metrics={"accuracy": right, "accuracy_all": right}, extracted=choice,
-                     extraction_rule=self.settings.extract, failure=failure)
+        return Outcome.of(sample, {"accuracy": right, "accuracy_all": right}, extracted=choice,
+                          extraction_rule=self.settings.extract, failure=failure)
 
-    def aggregate(self, records: Sequence[Mapping[str, Any]]) -> Aggregate:
-        return with_pooled_group(records)
+    def aggregate(self, outcomes: Sequence[Outcome]) -> Aggregate:
+        return with_pooled_group(outcomes)

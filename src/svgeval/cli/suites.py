@@ -6,7 +6,7 @@ as a plugin declares its own (:mod:`svgeval.registry`). The command line mounts 
 app without importing it (:class:`SuiteCommands`): ``svgeval --help`` lists the names from the
 packages' metadata, and ``svgeval svgenius ...`` imports the SVGenius tools alone.
 
-Every command of a suite runs inside :func:`~svgeval.cli_errors.user_errors`: a suite raises
+Every command of a suite runs inside :func:`~svgeval.cli.errors.user_errors`: a suite raises
 ValueError (or another error the command line knows) with one line saying what happened and what
 to do, and the user sees that line and exit code 1.
 """
@@ -18,7 +18,7 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from svgeval.cli_errors import user_errors
+from svgeval.cli.errors import user_errors
 from svgeval.registry import Registry
 
 COMMANDS: Registry[typer.Typer] = Registry(

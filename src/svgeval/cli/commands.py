@@ -1,7 +1,7 @@
-"""Command line: ``svgeval run`` and ``score`` (from :mod:`svgeval.cli_run`), ``export``,
-``list``, ``demo``, the report commands of :mod:`svgeval.cli_report` (``report``,
+"""Command line: ``svgeval run`` and ``score`` (from :mod:`svgeval.cli.run`), ``export``,
+``list``, ``demo``, the report commands of :mod:`svgeval.cli.reports` (``report``,
 ``leaderboard``, ``compare``), and each suite's commands (``svgeval svgenius ...``), mounted
-from the ``svgeval.commands`` entry points by :mod:`svgeval.cli_suites`.
+from the ``svgeval.commands`` entry points by :mod:`svgeval.cli.suites`.
 
 Every error a user can cause (bad path, bad flag, unreachable endpoint, malformed data) ends with a
 one-line message saying what happened and what to do, and exit code 1.
@@ -19,12 +19,11 @@ import typer
 from rich.markup import escape
 
 from svgeval import __version__
-from svgeval.cli_errors import UserError, say, user_errors
-from svgeval.cli_execute import execute, stdout_console
-from svgeval.cli_merge import merge
-from svgeval.cli_report import compare, leaderboard, report
-from svgeval.cli_rewards import serve_rewards
-from svgeval.cli_run import (
+from svgeval.cli.errors import UserError, say, user_errors
+from svgeval.cli.execute import execute, stdout_console
+from svgeval.cli.reports import compare, leaderboard, report
+from svgeval.cli.rewards import serve_rewards
+from svgeval.cli.run import (
     HELP,
     DataPath,
     Limit,
@@ -37,8 +36,9 @@ from svgeval.cli_run import (
     make_task,
     new_app,
 )
-from svgeval.cli_suites import SuiteCommands
-from svgeval.cli_svgauge import audit, correlate, svgauge_app
+from svgeval.cli.score import merge
+from svgeval.cli.suites import SuiteCommands
+from svgeval.cli.validation import audit, correlate, svgauge_app
 from svgeval.metrics.presets import presets_using
 from svgeval.metrics.registry import METRICS
 from svgeval.models import MODELS, load_model

@@ -21,7 +21,7 @@ from typing import Any, Literal
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from svgeval.cli_errors import console, say
+from svgeval.cli.errors import console, say
 from svgeval.models.base import RetryEvent
 from svgeval.models.baselines import IdentityModel, OracleModel
 from svgeval.report.summary import readings_note, summary_table
@@ -163,13 +163,11 @@ def print_summary(runner: Runner, results: Results, root: Path | None = None) ->
         by_reason.setdefault(reason, []).append(metric)
     for reason, metrics in by_reason.items():
         say(f"warning: not computed: {', '.join(metrics)}: {reason}")
-    judge_failures = sum(
-        sum(count.get("judge_failures", {}).values()) for count in results.counts.values()
-    )
+    judge_failures = sum(count.n_judge_failures for count in results.counts.values())
     if judge_failures:
         say(f"warning: {judge_failures} judged metrics have no verdict (counts.<group>."
             "judge_failures in results.json; the judge's replies are in judgments.jsonl)")
-    broken = sum(count.get("n_reference", 0) for count in results.counts.values())
+    broken = sum(count.n_reference for count in results.counts.values())
     if broken:
         say(f"warning: {broken} samples have a reference in the dataset that cannot be rendered "
             "or parsed; they are recorded as 'reference' failures, not the model's")

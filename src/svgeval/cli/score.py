@@ -9,8 +9,8 @@ from typing import Annotated
 
 import typer
 
-from svgeval.cli_errors import UserError, say, user_errors
-from svgeval.cli_execute import execute
+from svgeval.cli.errors import UserError, say, user_errors
+from svgeval.cli.execute import execute
 from svgeval.models import load_model
 from svgeval.runner import RunConfig, RunDir, Runner
 from svgeval.runner.identity import task_from_config

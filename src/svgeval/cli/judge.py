@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from svgeval.cli_errors import UserError
+from svgeval.cli.errors import UserError
 from svgeval.models import ModelUnavailable, load_model
 from svgeval.runner.judging import Judge, judge_wording
 

@@ -19,7 +19,7 @@ from rich.text import Text
 from svgeval.models.base import ModelUnavailable
 from svgeval.runner import RunConflict
 from svgeval.runner.executors import ExecutorError
-from svgeval.svg.render_fast import RendererUnavailable
+from svgeval.svg.renderers import RendererUnavailable
 from svgeval.svg.worker_pool import RenderWorkersLost
 from svgeval.tasks.download import DataUnavailable
 

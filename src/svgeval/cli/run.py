@@ -1,7 +1,7 @@
 """``svgeval run`` and ``svgeval score``, and the flags and checks other commands share.
 
 They live apart from :mod:`svgeval.cli` so that a run imports what it uses and no more:
-:mod:`svgeval.launch` builds a command line of these two commands alone when one of them is
+:mod:`svgeval.cli.main` builds a command line of these two commands alone when one of them is
 asked for (``svgeval run --help`` reads the same either way), and the whole command line adds
 them with :func:`add_run_commands`.
 """
@@ -15,10 +15,10 @@ from typing import Annotated
 import typer
 from typer.core import TyperGroup
 
-from svgeval.cli_errors import UserError, user_errors
-from svgeval.cli_execute import execute
-from svgeval.cli_executor import ExecutorFlag, RayAddressFlag, check_executor
-from svgeval.cli_judge import (
+from svgeval.cli.errors import UserError, user_errors
+from svgeval.cli.execute import execute
+from svgeval.cli.executor import ExecutorFlag, RayAddressFlag, check_executor
+from svgeval.cli.judge import (
     JudgeApiKeyEnv,
     JudgeBaseUrl,
     JudgeConcurrency,
@@ -27,7 +27,7 @@ from svgeval.cli_judge import (
     TextOnlyModel,
     build_judge,
 )
-from svgeval.cli_merge import cached_runner
+from svgeval.cli.score import cached_runner
 from svgeval.metrics._models import PRECISIONS
 from svgeval.models import load_model
 from svgeval.runner import RunConfig, RunDir, Runner, RunSettings
@@ -36,7 +36,7 @@ from svgeval.runner.runner import Resumed
 from svgeval.runner.units import SamplesById, parse_shard
 from svgeval.svg.forkserver import DEFAULT_RENDERER
 from svgeval.svg.isolation import DEFAULT_TIMEOUT_S
-from svgeval.svg.render_fast import RENDERERS, check_renderer
+from svgeval.svg.renderers import RENDERERS, check_renderer
 from svgeval.tasks import get_task
 from svgeval.tasks.base import Task, TaskOptions
 

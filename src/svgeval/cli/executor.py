@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from svgeval.cli_errors import UserError
+from svgeval.cli.errors import UserError
 from svgeval.runner.executors import EXECUTORS
 
 ExecutorFlag = Annotated[

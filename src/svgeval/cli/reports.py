@@ -1,7 +1,7 @@
 """Command line for reports built from run directories: ``report``, ``leaderboard``, ``compare``.
 
 None of them calls a model. Each error a user can cause (not a run directory, runs that cannot
-be compared, an unknown format) is one line and exit code 1 (:mod:`svgeval.cli_errors`).
+be compared, an unknown format) is one line and exit code 1 (:mod:`svgeval.cli.errors`).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import Annotated
 
 import typer
 
-from svgeval.cli_errors import UserError, say, user_errors
-from svgeval.cli_execute import stdout_console
+from svgeval.cli.errors import UserError, say, user_errors
+from svgeval.cli.execute import stdout_console
 from svgeval.report.compare import compare_runs
 from svgeval.report.compare_page import build_comparison, comparison_table
 from svgeval.report.leaderboard import FORMATS, LAYOUTS, leaderboard_text, split_boards

@@ -10,9 +10,9 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from svgeval.cli_errors import UserError, say, user_errors
-from svgeval.cli_execute import stdout_console
-from svgeval.cli_run import set_model_paths
+from svgeval.cli.errors import UserError, say, user_errors
+from svgeval.cli.execute import stdout_console
+from svgeval.cli.run import set_model_paths
 from svgeval.report.correlate import COEFFICIENTS, Correlation, Study
 from svgeval.svg.isolation import Renderer
 

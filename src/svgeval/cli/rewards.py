@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from svgeval.cli_errors import UserError, user_errors
+from svgeval.cli.errors import UserError, user_errors
 from svgeval.svg.forkserver import DEFAULT_RENDERER
 
 MIB = 1024 * 1024
@@ -37,7 +37,7 @@ def serve_rewards(
                             'pip install -e ".[rewards]"') from None
         from svgeval.rewards.availability import RewardUnavailable
         from svgeval.rewards.scorer import RewardScorer
-        from svgeval.svg.render_fast import render_function
+        from svgeval.svg.renderers import render_function
 
         settings = ServerSettings(max_queue=max_queue, max_body_bytes=int(max_body_mb * MIB))
         draw = render_function(renderer)  # a renderer that cannot load here: one line, exit 1

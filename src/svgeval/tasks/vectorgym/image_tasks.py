@@ -35,6 +35,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
+from svgeval.messages import png_bytes
 from svgeval.metrics.clip import clip_score
 from svgeval.metrics.dino import dino
 from svgeval.metrics.lpips import lpips
@@ -44,14 +45,9 @@ from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.svg.repair import repair
 from svgeval.tasks import register_task
-from svgeval.tasks.base import (
-    BatchItem,
-    MetricContext,
-    Sample,
-    Score,
-)
+from svgeval.tasks.base import BatchItem, MetricContext, Sample
 from svgeval.tasks.common import Drawing, ImageGenerationTask, TwoReadings
-from svgeval.tasks.messages import png_bytes
+from svgeval.tasks.outcome import MetricValues, Outcome
 from svgeval.tasks.vectorgym import prompts
 from svgeval.tasks.vectorgym.base import VectorGymOptions, VectorGymTask
 from svgeval.tasks.vectorgym.data import VectorGymRow
@@ -128,6 +124,9 @@ class VectorGymGenerationTask(ImageGenerationTask, VectorGymTask):
                       reference=reference, input_svg=input_svg,
                       target={"reference": reference, "caption": caption})
 
+    def reference_svg(self, sample: Sample) -> str:
+        return str(sample.target["reference"])
+
     def judge_images(self, reference: bytes, output: bytes) -> list[bytes]:
         return [reference, output]
 
@@ -149,7 +148,7 @@ class VectorGymGenerationTask(ImageGenerationTask, VectorGymTask):
             return error_image(RENDER.height, RENDER.width)
         return self.drawing.stand_in(picture)
 
-    def score_picture(self, score: Score, sample: Sample, answer: Extraction,
+    def score_picture(self, score: Outcome, sample: Sample, answer: Extraction,
                       picture: FloatImage | None, reference: FloatImage,
                       renderer: Renderer) -> None:
         drawn = self.stand_in(picture, refused=answer.svg is not None)
@@ -159,16 +158,16 @@ class VectorGymGenerationTask(ImageGenerationTask, VectorGymTask):
             score.metrics["judge"] = _JUDGE_FAILED
         else:
             images = self.judge_images(png_bytes(reference), png_bytes(picture))
-            score.judge_requests.append(self.judge_request(sample.target["caption"], images))
+            score.ask_judge(self.judge_request(sample.target["caption"], images))
 
-    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
+    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[MetricValues]:
         drawn = self.drawn(items, context.renderer)
         references = drawn.references
         # a failed item is in the paper's reading only when its SVG did not render (refused)
         outputs = [output if valid else self.stand_in(None, refused=item.in_paper_reading)
                    for item, output, valid in zip(items, drawn.outputs, drawn.valid)]
         options = self.metric_options(context)
-        scores = [Score() for _ in items]
+        scores = [MetricValues() for _ in items]
         first, second = ("imagenet", "standard")
         if self.settings.lpips == "standard":
             first, second = second, first
@@ -181,7 +180,7 @@ class VectorGymGenerationTask(ImageGenerationTask, VectorGymTask):
         return scores
 
     def more_batched(self, items: Sequence[BatchItem], valid: Sequence[bool],
-                     outputs: Sequence[FloatImage], scores: list[Score],
+                     outputs: Sequence[FloatImage], scores: list[MetricValues],
                      options: dict[str, Any]) -> None:
         """Task-specific batched metrics (none here)."""
 
@@ -250,7 +249,7 @@ class VectorGymText(VectorGymGenerationTask):
         return [output]
 
     def more_batched(self, items: Sequence[BatchItem], valid: Sequence[bool],
-                     outputs: Sequence[FloatImage], scores: list[Score],
+                     outputs: Sequence[FloatImage], scores: list[MetricValues],
                      options: dict[str, Any]) -> None:
         captions = [item.sample.target["caption"] for item in items]
         READINGS.put_batch(scores, valid, "clip", lambda: clip_score(outputs, captions, **options))

@@ -2,7 +2,7 @@
 
 ``svgeval run`` and ``svgeval score`` render; their worker server
 (:mod:`svgeval.svg.forkserver`) starts before svgeval is imported, so the two overlap on two
-cores, and they get a command line of those two commands alone (:mod:`svgeval.cli_run`), which
+cores, and they get a command line of those two commands alone (:mod:`svgeval.cli.run`), which
 does not import the data builders, reports and other suites' tools. Every other command starts
 the whole command line.
 
@@ -42,11 +42,11 @@ def main() -> None:
         from svgeval.svg.forkserver import start_early
 
         start_early(renderer_named(sys.argv))
-        from svgeval.cli_run import add_run_commands, new_app
+        from svgeval.cli.run import add_run_commands, new_app
 
         app = new_app()
         add_run_commands(app)
     else:
-        from svgeval.cli import app
+        from svgeval.cli.commands import app
     gc.freeze()
     app()

@@ -43,6 +43,7 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 from PIL import Image
 
+from svgeval.messages import user_message
 from svgeval.metrics.clip import clip_image_score, clip_score
 from svgeval.metrics.dino import dino
 from svgeval.metrics.fid import clip_fid, fid
@@ -52,19 +53,10 @@ from svgeval.metrics.presets import MetricPreset
 from svgeval.metrics.tokens import DEFAULT_TOKENIZER, token_counts
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
-from svgeval.tasks.base import (
-    BatchItem,
-    Failure,
-    FailureKind,
-    MetricContext,
-    Sample,
-    Score,
-    batch_values,
-    distribution_metrics,
-)
+from svgeval.tasks.base import BatchItem, MetricContext, Sample, batch_values, distribution_metrics
 from svgeval.tasks.common import Drawing
 from svgeval.tasks.download import DataUnavailable
-from svgeval.tasks.messages import user_message
+from svgeval.tasks.outcome import Failure, FailureKind, MetricValues, Outcome
 from svgeval.tasks.sarena import data
 from svgeval.tasks.sarena.common import PRESET, SArenaOptions, SArenaTask, extract_svg
 
@@ -167,13 +159,13 @@ class SArenaImageTask(SArenaTask):
             return read_picture(Path(path))
         return renderer.render(sample.target["answer"], SPEC).image
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Score:
+    def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
         truth = self.picture(sample, renderer)
         if truth is None:
-            return Score(failure=Failure(kind=FailureKind.REFERENCE, reason="render",
+            return Outcome.of(sample, failure=Failure(kind=FailureKind.REFERENCE, reason="render",
                                          detail="the ground-truth SVG does not render"))
         extraction = extract_svg(response, self.settings.reading)
-        score = Score(extracted=extraction.svg, extraction_rule=extraction.rule)
+        score = Outcome.of(sample, extracted=extraction.svg, extraction_rule=extraction.rule)
         image = self.drawing.canvas
         if extraction.svg is None:
             score.failure = Failure(kind=FailureKind.EXTRACT, detail=extraction.error)
@@ -193,8 +185,8 @@ class SArenaImageTask(SArenaTask):
                 token_counts([svg], tokenizer=self.settings.tokenizer)[0]))
         return score
 
-    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[Score]:
-        scores = [Score() for _ in items]
+    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[MetricValues]:
+        scores = [MetricValues() for _ in items]
         truths = [self.picture(item.sample, context.renderer) for item in items]
         outputs = [self.drawing.draw(item.output_svg, context.renderer) for item in items]
         references = [self.drawing.stand_in(truth) for truth in truths]
@@ -219,9 +211,9 @@ class SArenaImageTask(SArenaTask):
 
     def set_score(
         self, groups: Mapping[str, Sequence[BatchItem]], context: MetricContext
-    ) -> Score:
+    ) -> MetricValues:
         """FID and FID-C per group over every sample (failures drawn black), text-to-SVG only."""
-        score = Score()
+        score = MetricValues()
         if self.kind != "text2svg":
             return score
         for group, items in groups.items():
