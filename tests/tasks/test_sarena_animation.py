@@ -26,6 +26,7 @@ from svgeval.metrics.pixel import psnr
 from svgeval.svg.animation import BrowserUnavailable, check_browser
 from svgeval.tasks import get_task
 from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.outcome import Failure, FailureKind, Outcome
 from svgeval.tasks.sarena import animation
 from svgeval.tasks.sarena.animation import _first8, _ssim, frame_mean, fvd_start
 
@@ -65,10 +66,10 @@ def test_aggregation_drops_what_the_released_mean_drops() -> None:
     # released BaseMetric.calculate_score on (identical, +10, a missing file): the missing
     # video's NaN is dropped, 64.06540180433956 over 2 samples (AverageMeter count 2)
     task = get_task("sarena-animation-video2sani")(TaskOptions(extra={"failure_video": "drop"}))
-    records = [{"id": str(i), "group": "video2sani", "metrics": {"video_psnr": value},
-                "failure": None if value is not None else {"kind": "render"}}
-               for i, value in enumerate([100.0, 28.130803608679106, None])]
-    result = task.aggregate(records)
+    outcomes = [Outcome(id=str(i), group="video2sani", metrics={"video_psnr": value},
+                        failure=None if value is not None else Failure(kind=FailureKind.RENDER))
+                for i, value in enumerate([100.0, 28.130803608679106, None])]
+    result = task.aggregate(outcomes)
     assert result.metrics["video2sani/video_psnr"] == pytest.approx(64.06540180433956)
     assert result.metrics["all/video_psnr"] == pytest.approx(64.06540180433956)
 
