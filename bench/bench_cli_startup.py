@@ -62,7 +62,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     repeats = parser.parse_args().repeats
     print(f"load average at start: {os.getloadavg()[0]:.1f}, cores: {os.cpu_count()}")
-    print("| command | best of %d (s) | x floor | modules |" % repeats)
+    print(f"| command | best of {repeats} (s) | x floor | modules |")
     print("| --- | --- | --- | --- |")
     floor = None
     for name, args in COMMANDS.items():

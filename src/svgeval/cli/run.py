@@ -1,22 +1,20 @@
 """``svgeval run`` and ``svgeval score``, and the flags and checks other commands share.
 
-They live apart from :mod:`svgeval.cli` so that a run imports what it uses and no more:
-:mod:`svgeval.cli.main` builds a command line of these two commands alone when one of them is
-asked for (``svgeval run --help`` reads the same either way), and the whole command line adds
-them with :func:`add_run_commands`.
+This module declares the flags and imports no more than their declarations need (typer, the
+default renderer's name): ``svgeval run --help`` reads them without importing the runner,
+models or tasks, which each command imports when it runs (:mod:`svgeval.cli.root`).
 """
 
 from __future__ import annotations
 
+import gc
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from typer.core import TyperGroup
 
 from svgeval.cli.errors import UserError, user_errors
-from svgeval.cli.execute import execute
 from svgeval.cli.executor import ExecutorFlag, RayAddressFlag, check_executor
 from svgeval.cli.judge import (
     JudgeApiKeyEnv,
@@ -27,31 +25,12 @@ from svgeval.cli.judge import (
     TextOnlyModel,
     build_judge,
 )
-from svgeval.cli.score import cached_runner
-from svgeval.models import load_model
-from svgeval.runner import RunConfig, RunDir, Runner, RunSettings
-from svgeval.runner.identity import prompt_hash
-from svgeval.runner.runner import Resumed
-from svgeval.runner.units import SamplesById, parse_shard
 from svgeval.svg.forkserver import DEFAULT_RENDERER
-from svgeval.svg.isolation import DEFAULT_TIMEOUT_S
-from svgeval.svg.renderers import RENDERERS, check_renderer
-from svgeval.tasks import get_task
-from svgeval.tasks.base import Task, TaskOptions
 
-HELP = {"help_option_names": ["-h", "--help"]}
-
-
-def new_app(group: type[TyperGroup] | None = None) -> typer.Typer:
-    """The ``svgeval`` command with no commands yet (``group``: its click group class)."""
-    return typer.Typer(
-        add_completion=False,
-        no_args_is_help=True,
-        context_settings=HELP,
-        help="Evaluate models on SVG benchmarks.",
-        cls=group,
-    )
-
+if TYPE_CHECKING:
+    from svgeval.runner import RunConfig, RunDir
+    from svgeval.runner.runner import Resumed
+    from svgeval.tasks.base import Task
 
 TaskName = Annotated[str, typer.Argument(help="Task name; see `svgeval list tasks`.")]
 DataPath = Annotated[Path | None, typer.Option(help="Local copy of the official release.")]
@@ -88,6 +67,9 @@ def set_model_paths(pairs: list[str] | None) -> None:
 
 def make_task(name: str, data: Path | None, tier: str, seed: int, sets: list[str]) -> Task:
     """The task ``name`` with its options checked (unknown keys and bad values are errors)."""
+    from svgeval.tasks import get_task
+    from svgeval.tasks.base import TaskOptions
+
     task_cls = get_task(name)
     return task_cls(TaskOptions(data=data, seed=seed, tier=tier, extra=parse_sets(sets)))
 
@@ -170,6 +152,15 @@ def run(
     ray_address: RayAddressFlag = None,
 ) -> None:
     """Run TASK with a model and write the run directory."""
+    # imported here: `svgeval run --help` declares the flags without the runner
+    from svgeval.cli.execute import execute
+    from svgeval.models import load_model
+    from svgeval.runner import RunDir, Runner, RunSettings
+    from svgeval.runner.units import parse_shard
+    from svgeval.svg.isolation import DEFAULT_TIMEOUT_S
+    from svgeval.svg.renderers import RENDERERS, check_renderer
+
+    gc.freeze()  # the runner's modules and schemas, as svgeval.cli.main froze the command line's
     with user_errors():
         check_numbers(
             limit=(limit, 1, True),
@@ -254,6 +245,12 @@ def score(
     verdicts; only with --judge is a judge asked, for the verdicts not in the cache. Scoring
     runs with the local executor, whatever executor the run used.
     """
+    from svgeval.cli.execute import execute
+    from svgeval.cli.score import cached_runner
+    from svgeval.runner import RunDir
+    from svgeval.svg.renderers import check_renderer
+
+    gc.freeze()  # as in run
     with user_errors():
         run_dir = RunDir(run_directory)
         config = run_dir.read_config()
@@ -276,6 +273,9 @@ def score(
 def _check_answers(run_dir: RunDir, config: RunConfig, resumed: Resumed) -> None:
     """Refuse to score answers to other prompts than those of the data ``config.json`` names:
     that ``config.json`` is another run's (scoring would ask a stand-in model again)."""
+    from svgeval.runner.identity import prompt_hash
+    from svgeval.runner.units import SamplesById
+
     if resumed.responses:  # answers to the run's samples: each to the same prompt?
         samples = SamplesById(resumed.units)
         answers = len(resumed.responses)
@@ -290,10 +290,3 @@ def _check_answers(run_dir: RunDir, config: RunConfig, resumed: Resumed) -> None
             f"{config.data or 'the downloaded release'}): config.json is another run's; put "
             "back the run's own"
         )
-
-
-
-def add_run_commands(app: typer.Typer) -> None:
-    """Add ``run`` and ``score`` to ``app``."""
-    app.command()(run)
-    app.command()(score)
