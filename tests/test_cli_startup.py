@@ -30,8 +30,8 @@ COMMAND_LINE = {"svgeval", "svgeval.cli", "svgeval.cli.errors", "svgeval.cli.mai
                 "svgeval.cli.root", "svgeval.cli.suites", "svgeval.registry"}
 """svgeval's modules that every command imports: the group, its errors, the registry's names."""
 
-RUN_FLAGS = {"svgeval.cli.run", "svgeval.cli.executor", "svgeval.cli.judge", "svgeval.svg",
-             "svgeval.svg.forkserver"}
+RUN_FLAGS = {"svgeval.cli.run", "svgeval.cli.request", "svgeval.cli.executor",
+             "svgeval.cli.judge", "svgeval.svg", "svgeval.svg.forkserver"}
 """What declaring ``run``'s and ``score``'s flags adds (the default renderer's name)."""
 
 HEAVY = ("numpy", "lxml", "PIL", "cairosvg", "httpx", "torch", "svgeval.runner",

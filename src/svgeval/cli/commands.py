@@ -12,6 +12,7 @@ import typer
 
 from svgeval.cli.errors import UserError, say, user_errors
 from svgeval.cli.execute import execute
+from svgeval.cli.request import check_numbers
 from svgeval.cli.run import (
     DataPath,
     Limit,
@@ -19,7 +20,6 @@ from svgeval.cli.run import (
     Sets,
     TaskName,
     Tier,
-    check_numbers,
     make_task,
 )
 from svgeval.models import load_model
