@@ -14,18 +14,19 @@ from svgeval.cli import main as launch
 
 
 def test_rendering_commands_start_the_forkserver_first(monkeypatch: pytest.MonkeyPatch) -> None:
-    """...and every command freezes the collector's view once its command line is imported."""
+    """...and every command freezes the collector's view once its command line is imported; a
+    command's help renders nothing and starts no server."""
     events: list[str] = []
     monkeypatch.setattr(launch.gc, "freeze", lambda: events.append("freeze"))
     monkeypatch.setattr("svgeval.svg.forkserver.start_early",
                         lambda renderer: events.append("forkserver"))
-    monkeypatch.setattr("svgeval.cli.commands.app", lambda: events.append("whole app"))  # imports it first
-    monkeypatch.setattr("svgeval.cli.run.new_app", lambda: lambda: events.append("run app"))
-    monkeypatch.setattr("svgeval.cli.run.add_run_commands", lambda app: None)
-    for argv, expected in ((["svgeval", "run", "x"], ["forkserver", "freeze", "run app"]),
-                           (["svgeval", "list", "tasks"], ["freeze", "whole app"]),
-                           (["svgeval"], ["freeze", "whole app"]),
-                           (["svgeval", "score", "runs/x"], ["forkserver", "freeze", "run app"])):
+    monkeypatch.setattr("svgeval.cli.root.app", lambda: events.append("app"))  # imports it first
+    for argv, expected in ((["svgeval", "run", "x"], ["forkserver", "freeze", "app"]),
+                           (["svgeval", "list", "tasks"], ["freeze", "app"]),
+                           (["svgeval"], ["freeze", "app"]),
+                           (["svgeval", "run", "--help"], ["freeze", "app"]),
+                           (["svgeval", "score", "-h"], ["freeze", "app"]),
+                           (["svgeval", "score", "runs/x"], ["forkserver", "freeze", "app"])):
         events.clear()
         monkeypatch.setattr(sys, "argv", argv)
         launch.main()

@@ -346,11 +346,11 @@ class VisionTask(Task):
 def test_a_text_only_model_is_refused_before_any_request(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import svgeval.cli.run
+    import svgeval.tasks
 
-    known: Callable[[str], type[Task]] = svgeval.cli.run.get_task
-    monkeypatch.setattr(
-        svgeval.cli.run, "get_task", lambda name: VisionTask if name == "vision-check" else known(name)
+    known: Callable[[str], type[Task]] = svgeval.tasks.get_task
+    monkeypatch.setattr(  # the command line looks the task up when it runs
+        svgeval.tasks, "get_task", lambda name: VisionTask if name == "vision-check" else known(name)
     )
     with FakeOpenAIServer(reply=lambda body: "black") as model:
         args = [

@@ -10,7 +10,7 @@ __all__ = ["app"]
 
 def __getattr__(name: str) -> Any:
     if name == "app":
-        from svgeval.cli.commands import app
+        from svgeval.cli.root import app
 
         return app
     raise AttributeError(f"module 'svgeval.cli' has no attribute {name!r}")

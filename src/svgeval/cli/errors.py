@@ -9,6 +9,7 @@ otherwise read ``[models]`` in ``pip install -e ".[models]"`` as a style tag and
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -16,15 +17,16 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from svgeval.models.base import ModelUnavailable
-from svgeval.runner import RunConflict
-from svgeval.runner.executors import ExecutorError
-from svgeval.svg.renderers import RendererUnavailable
-from svgeval.svg.worker_pool import RenderWorkersLost
-from svgeval.tasks.download import DataUnavailable
-
 console = Console(stderr=True, emoji=False, highlight=False)
 """Standard error: progress, notes, warnings and errors."""
+
+
+def stdout_console() -> Console:
+    """A console for results: at its natural width when stdout is not a terminal, so that a
+    table piped to a log is never cut at 80 columns."""
+    if sys.stdout.isatty():
+        return Console(emoji=False, highlight=False)
+    return Console(width=10_000, emoji=False, highlight=False)
 
 
 class UserError(Exception):
@@ -36,6 +38,21 @@ def say(message: str, to: Console = console) -> None:
     to.print(Text(message), soft_wrap=True)
 
 
+def _known_errors() -> tuple[type[RuntimeError], ...]:
+    """The errors of svgeval's layers that are the user's to fix, printed as their one line.
+    Imported when an error is caught, not with the command line: ``svgeval --help`` imports
+    none of these modules, and a command that raised one of them has imported it already."""
+    from svgeval.models.base import ModelUnavailable
+    from svgeval.runner import RunConflict
+    from svgeval.runner.executors import ExecutorError
+    from svgeval.svg.renderers import RendererUnavailable
+    from svgeval.svg.worker_pool import RenderWorkersLost
+    from svgeval.tasks.download import DataUnavailable
+
+    return (RunConflict, ModelUnavailable, DataUnavailable, ExecutorError,
+            RendererUnavailable, RenderWorkersLost)
+
+
 def _print_error(message: str) -> None:
     console.print(Text.assemble(("error:", "red"), " ", message), soft_wrap=True)
 
@@ -45,8 +62,12 @@ def user_errors() -> Iterator[None]:
     """Turn the errors a user can cause into one line on stderr and exit code 1."""
     try:
         yield
-    except (UserError, RunConflict, ModelUnavailable, DataUnavailable, ExecutorError,
-            RendererUnavailable, RenderWorkersLost) as error:
+    except UserError as error:
+        _print_error(str(error))
+        raise typer.Exit(1) from None
+    except RuntimeError as error:  # each of the layers' errors is one
+        if not isinstance(error, _known_errors()):
+            raise
         _print_error(str(error))
         raise typer.Exit(1) from None
     except (KeyError, ValueError, FileNotFoundError) as error:

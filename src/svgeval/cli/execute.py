@@ -13,15 +13,13 @@ computed, broken dataset references, samples still missing.
 from __future__ import annotations
 
 import asyncio
-import sys
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any, Literal
 
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from svgeval.cli.errors import console, say
+from svgeval.cli.errors import console, say, stdout_console
 from svgeval.models.base import RetryEvent
 from svgeval.models.baselines import IdentityModel, OracleModel
 from svgeval.report.summary import readings_note, summary_table
@@ -36,14 +34,6 @@ PROGRESS_INTERVAL_S = 30.0
 Mode = Literal["run", "score", "merge"]
 """What ``work`` does: ask the model (``run``), score cached answers (``score``), or only
 complete the results of merged records (``merge``)."""
-
-
-def stdout_console() -> Console:
-    """A console for results: at its natural width when stdout is not a terminal, so that a
-    table piped to a log is never cut at 80 columns."""
-    if sys.stdout.isatty():
-        return Console(emoji=False, highlight=False)
-    return Console(width=10_000, emoji=False, highlight=False)
 
 
 def reuse_line(resumed: Resumed, mode: Mode) -> str | None:

@@ -6,9 +6,6 @@ from typing import Annotated
 
 import typer
 
-from svgeval.cli.errors import UserError
-from svgeval.runner.executors import EXECUTORS
-
 ExecutorFlag = Annotated[
     str, typer.Option(help="Where scoring and model metrics run: local or ray (README: Ray).")
 ]
@@ -17,14 +14,10 @@ RayAddressFlag = Annotated[
 ]
 
 
-def check_executor(executor: str, ray_address: str | None) -> None:
-    """``--executor`` and ``--ray-address`` make sense together, and with Ray chosen, join its
-    cluster or start a local instance (one line naming the extra when Ray is missing); Ray is
-    imported only when chosen."""
-    if executor not in EXECUTORS:
-        raise UserError(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
-    if ray_address is not None and executor != "ray":
-        raise UserError("--ray-address needs --executor ray")
+def connect_executor(executor: str, ray_address: str | None) -> None:
+    """With Ray chosen, join its cluster or start a local instance (one line naming the extra
+    when Ray is missing); Ray is imported only when chosen. The flags' values are checked with
+    the run's others (:meth:`svgeval.cli.request.RunRequest.check`)."""
     if executor == "ray":  # before the run directory is touched
         from svgeval.runner.ray_executor import connect
 

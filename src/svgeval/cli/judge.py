@@ -8,13 +8,14 @@ timeouts and streaming settings of the run apply to it too. ``--text-only-model`
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from svgeval.cli.errors import UserError
-from svgeval.models import ModelUnavailable, load_model
-from svgeval.runner.judging import Judge, judge_wording
+
+if TYPE_CHECKING:  # imported when a judge is built: `svgeval run --help` declares these flags only
+    from svgeval.runner.judging import Judge
 
 JudgeSpec = Annotated[
     str | None,
@@ -63,6 +64,9 @@ def build_judge(
         if given:
             raise UserError(f"{given[0]} needs --judge MODEL")
         return None
+    from svgeval.models import ModelUnavailable, load_model
+    from svgeval.runner.judging import Judge, judge_wording
+
     try:
         model = load_model(
             spec,

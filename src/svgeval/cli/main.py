@@ -2,14 +2,13 @@
 
 ``svgeval run`` and ``svgeval score`` render; their worker server
 (:mod:`svgeval.svg.forkserver`) starts before svgeval is imported, so the two overlap on two
-cores, and they get a command line of those two commands alone (:mod:`svgeval.cli.run`), which
-does not import the data builders, reports and other suites' tools. Every other command starts
-the whole command line.
+cores. The command line (:mod:`svgeval.cli.root`) then imports the command asked for alone.
 
-Once the command line is imported, its objects (modules, classes, pydantic schemas: about
-50,000) are moved out of the garbage collector's view (:func:`gc.freeze`): they live as long as
-the process, yet each full collection walked them, and so did the one at exit, which took
-0.1-0.15 s of a 2 s SVGEditBench run.
+Once the command line is imported, its objects are moved out of the garbage collector's view
+(:func:`gc.freeze`); ``run`` and ``score`` freeze again once they have imported the runner
+(modules, classes, pydantic schemas: about 50,000 objects). They live as long as the process,
+yet each full collection walked them, and so did the one at exit, which took 0.1-0.15 s of a 2 s
+SVGEditBench run.
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ import gc
 import sys
 
 RENDERING_COMMANDS = frozenset({"run", "score"})
+HELP_FLAGS = frozenset({"-h", "--help"})
 
 
 def renderer_named(argv: list[str]) -> str | None:
@@ -36,17 +36,19 @@ def renderer_named(argv: list[str]) -> str | None:
     return DEFAULT_RENDERER
 
 
+def asks_for_help(argv: list[str]) -> bool:
+    """Whether the command line asks for a command's help (``svgeval run --help``), which
+    renders nothing: no render workers' server is started for it."""
+    return bool(HELP_FLAGS.intersection(argv[2:]))
+
+
 def main() -> None:
     """Entry point of the ``svgeval`` script."""
-    if RENDERING_COMMANDS.intersection(sys.argv[1:2]):
+    if RENDERING_COMMANDS.intersection(sys.argv[1:2]) and not asks_for_help(sys.argv):
         from svgeval.svg.forkserver import start_early
 
         start_early(renderer_named(sys.argv))
-        from svgeval.cli.run import add_run_commands, new_app
+    from svgeval.cli.root import app
 
-        app = new_app()
-        add_run_commands(app)
-    else:
-        from svgeval.cli.commands import app
     gc.freeze()
     app()

@@ -14,8 +14,7 @@ from typing import Annotated
 
 import typer
 
-from svgeval.cli.errors import UserError, say, user_errors
-from svgeval.cli.execute import stdout_console
+from svgeval.cli.errors import UserError, say, stdout_console, user_errors
 from svgeval.report.compare import compare_runs
 from svgeval.report.compare_page import build_comparison, comparison_table
 from svgeval.report.leaderboard import FORMATS, LAYOUTS, leaderboard_text, split_boards

@@ -1,23 +1,21 @@
 """``svgeval run`` and ``svgeval score``, and the flags and checks other commands share.
 
-They live apart from :mod:`svgeval.cli` so that a run imports what it uses and no more:
-:mod:`svgeval.cli.main` builds a command line of these two commands alone when one of them is
-asked for (``svgeval run --help`` reads the same either way), and the whole command line adds
-them with :func:`add_run_commands`.
+This module declares the flags and imports no more than their declarations need (typer, the
+default renderer's name): ``svgeval run --help`` reads them without importing the runner,
+models or tasks, which each command imports when it runs (:mod:`svgeval.cli.root`).
 """
 
 from __future__ import annotations
 
+import gc
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from typer.core import TyperGroup
 
 from svgeval.cli.errors import UserError, user_errors
-from svgeval.cli.execute import execute
-from svgeval.cli.executor import ExecutorFlag, RayAddressFlag, check_executor
+from svgeval.cli.executor import ExecutorFlag, RayAddressFlag, connect_executor
 from svgeval.cli.judge import (
     JudgeApiKeyEnv,
     JudgeBaseUrl,
@@ -27,32 +25,13 @@ from svgeval.cli.judge import (
     TextOnlyModel,
     build_judge,
 )
-from svgeval.cli.score import cached_runner
-from svgeval.metrics._models import PRECISIONS
-from svgeval.models import load_model
-from svgeval.runner import RunConfig, RunDir, Runner, RunSettings
-from svgeval.runner.identity import prompt_hash
-from svgeval.runner.runner import Resumed
-from svgeval.runner.units import SamplesById, parse_shard
+from svgeval.cli.request import RunRequest
 from svgeval.svg.forkserver import DEFAULT_RENDERER
-from svgeval.svg.isolation import DEFAULT_TIMEOUT_S
-from svgeval.svg.renderers import RENDERERS, check_renderer
-from svgeval.tasks import get_task
-from svgeval.tasks.base import Task, TaskOptions
 
-HELP = {"help_option_names": ["-h", "--help"]}
-
-
-def new_app(group: type[TyperGroup] | None = None) -> typer.Typer:
-    """The ``svgeval`` command with no commands yet (``group``: its click group class)."""
-    return typer.Typer(
-        add_completion=False,
-        no_args_is_help=True,
-        context_settings=HELP,
-        help="Evaluate models on SVG benchmarks.",
-        cls=group,
-    )
-
+if TYPE_CHECKING:
+    from svgeval.runner import Results, RunConfig, RunDir
+    from svgeval.runner.runner import Resumed
+    from svgeval.tasks.base import Task
 
 TaskName = Annotated[str, typer.Argument(help="Task name; see `svgeval list tasks`.")]
 DataPath = Annotated[Path | None, typer.Option(help="Local copy of the official release.")]
@@ -89,18 +68,11 @@ def set_model_paths(pairs: list[str] | None) -> None:
 
 def make_task(name: str, data: Path | None, tier: str, seed: int, sets: list[str]) -> Task:
     """The task ``name`` with its options checked (unknown keys and bad values are errors)."""
+    from svgeval.tasks import get_task
+    from svgeval.tasks.base import TaskOptions
+
     task_cls = get_task(name)
     return task_cls(TaskOptions(data=data, seed=seed, tier=tier, extra=parse_sets(sets)))
-
-
-def check_numbers(**flags: tuple[float | None, float, bool]) -> None:
-    """Each flag's value must be above its bound (``True``: or equal to it); one line if not."""
-    for flag, (value, bound, inclusive) in flags.items():
-        if value is None:
-            continue
-        if value < bound or (value == bound and not inclusive):
-            relation = "at least" if inclusive else "more than"
-            raise UserError(f"--{flag.replace('_', '-')} must be {relation} {bound:g}, got {value:g}")
 
 
 def run(
@@ -175,74 +147,62 @@ def run(
     ray_address: RayAddressFlag = None,
 ) -> None:
     """Run TASK with a model and write the run directory."""
+    request = RunRequest(
+        task=task, model=model, out_dir=out_dir, data=data, tier=tier, resume=resume,
+        limit=limit, epochs=epochs, shard=shard, seed=seed, temperature=temperature,
+        omit_temperature=omit_temperature, max_tokens=max_tokens, concurrency=concurrency,
+        timeout=timeout, first_token_timeout=first_token_timeout, stream=stream,
+        base_url=base_url, api_key_env=api_key_env, render_workers=render_workers,
+        render_timeout=render_timeout, renderer=renderer, render_cache=render_cache,
+        metric_batch_size=metric_batch_size, device=device, precision=precision, sets=set_ or [],
+        model_args=model_arg or [], model_paths=model_path or [],
+        text_only_model=text_only_model, judge=judge, judge_base_url=judge_base_url,
+        judge_api_key_env=judge_api_key_env, judge_concurrency=judge_concurrency,
+        text_only_judge=text_only_judge, executor=executor, ray_address=ray_address,
+    )
     with user_errors():
-        check_numbers(
-            limit=(limit, 1, True),
-            epochs=(epochs, 1, True),
-            temperature=(temperature, 0, True),
-            max_tokens=(max_tokens, 1, True),
-            concurrency=(concurrency, 1, True),
-            timeout=(timeout, 0, False),
-            first_token_timeout=(first_token_timeout, 0, False),
-            render_workers=(render_workers, 1, True),
-            render_timeout=(render_timeout, 0, False),
-            metric_batch_size=(metric_batch_size, 1, True),
-        )
-        slice_ = parse_shard(shard) if shard is not None else None
-        if renderer not in RENDERERS:
-            raise UserError(f"--renderer must be one of {', '.join(RENDERERS)}, got {renderer!r}")
-        check_renderer(renderer)  # before anything is written: else every render would fail
-        if device not in ("auto", "cpu", "cuda", "mps"):
-            raise UserError(f"--device must be auto, cpu, cuda or mps, got {device!r}")
-        if precision not in PRECISIONS:
-            raise UserError(f"--precision must be one of {', '.join(PRECISIONS)}, "
-                            f"got {precision!r}")
-        os.environ["SVGEVAL_PRECISION"] = precision  # read by every model metric's forward pass
-        if temperature > 2:
-            raise UserError(f"--temperature must be at most 2, got {temperature:g}")
-        set_model_paths(model_path)
-        task_obj = make_task(task, data, tier, seed, set_ or [])
-        backend = load_model(
-            model,
-            base_url=base_url,
-            api_key_env=api_key_env,
-            concurrency=concurrency,
-            timeout_s=timeout,
-            first_token_timeout_s=first_token_timeout,
-            stream=stream,
-            accepts_images=not text_only_model,
-            model_args=parse_sets(model_arg or [], "--model-arg"),
-        )
-        judge_setup = build_judge(
-            judge, base_url=judge_base_url, api_key_env=judge_api_key_env,
-            concurrency=judge_concurrency, text_only=text_only_judge, timeout_s=timeout,
-            first_token_timeout_s=first_token_timeout, stream=stream,
-        )
-        settings = RunSettings(
-            temperature=None if omit_temperature else temperature,
-            max_tokens=max_tokens,
-            seed=seed,
-            concurrency=concurrency,
-            timeout_s=timeout,
-            first_token_timeout_s=first_token_timeout,
-            stream=stream,
-            limit=limit,
-            render_workers=render_workers,
-            render_timeout_s=render_timeout or task_obj.render_timeout_s or DEFAULT_TIMEOUT_S,
-            renderer=renderer,
-            render_cache=str(render_cache) if render_cache else None,
-            metric_batch_size=metric_batch_size,
-            device=None if device == "auto" else device,
-            epochs=epochs,
-            shard=slice_,
-            executor=executor, ray_address=ray_address,
-        )
-        check_executor(executor, ray_address)  # last: starting Ray takes seconds
-        runner = Runner(task_obj, backend, RunDir(out_dir), settings, judge=judge_setup)
-        results = execute(runner, runner.prepare(resume), runner.run)
-    if not results.complete:
+        request.check()
+    if not start_run(request).complete:
         raise typer.Exit(1)
 
+
+def start_run(request: RunRequest) -> Results:
+    """Set up the run ``request`` asks for on this machine and run it: the renderer, the task,
+    the model, the judge and the executor each fail with one line before anything is written."""
+    # imported here: `svgeval run --help` declares the flags without the runner
+    from svgeval.cli.execute import execute
+    from svgeval.models import load_model
+    from svgeval.runner import RunDir, Runner
+    from svgeval.svg.renderers import check_renderer
+
+    gc.freeze()  # the runner's modules and schemas, as svgeval.cli.main froze the command line's
+    with user_errors():
+        check_renderer(request.renderer)  # before anything is written: else every render fails
+        os.environ["SVGEVAL_PRECISION"] = request.precision  # read by each model metric's forward
+        set_model_paths(request.model_paths)
+        task_obj = make_task(request.task, request.data, request.tier, request.seed,
+                             request.sets)
+        backend = load_model(
+            request.model,
+            base_url=request.base_url,
+            api_key_env=request.api_key_env,
+            concurrency=request.concurrency,
+            timeout_s=request.timeout,
+            first_token_timeout_s=request.first_token_timeout,
+            stream=request.stream,
+            accepts_images=not request.text_only_model,
+            model_args=parse_sets(request.model_args, "--model-arg"),
+        )
+        judge_setup = build_judge(
+            request.judge, base_url=request.judge_base_url,
+            api_key_env=request.judge_api_key_env, concurrency=request.judge_concurrency,
+            text_only=request.text_only_judge, timeout_s=request.timeout,
+            first_token_timeout_s=request.first_token_timeout, stream=request.stream,
+        )
+        settings = request.settings(task_obj.render_timeout_s)
+        connect_executor(request.executor, request.ray_address)  # last: starting Ray takes seconds
+        runner = Runner(task_obj, backend, RunDir(request.out_dir), settings, judge=judge_setup)
+        return execute(runner, runner.prepare(request.resume), runner.run)
 
 
 def score(
@@ -263,6 +223,12 @@ def score(
     verdicts; only with --judge is a judge asked, for the verdicts not in the cache. Scoring
     runs with the local executor, whatever executor the run used.
     """
+    from svgeval.cli.execute import execute
+    from svgeval.cli.score import cached_runner
+    from svgeval.runner import RunDir
+    from svgeval.svg.renderers import check_renderer
+
+    gc.freeze()  # as in run
     with user_errors():
         run_dir = RunDir(run_directory)
         config = run_dir.read_config()
@@ -285,6 +251,9 @@ def score(
 def _check_answers(run_dir: RunDir, config: RunConfig, resumed: Resumed) -> None:
     """Refuse to score answers to other prompts than those of the data ``config.json`` names:
     that ``config.json`` is another run's (scoring would ask a stand-in model again)."""
+    from svgeval.runner.identity import prompt_hash
+    from svgeval.runner.units import SamplesById
+
     if resumed.responses:  # answers to the run's samples: each to the same prompt?
         samples = SamplesById(resumed.units)
         answers = len(resumed.responses)
@@ -299,10 +268,3 @@ def _check_answers(run_dir: RunDir, config: RunConfig, resumed: Resumed) -> None
             f"{config.data or 'the downloaded release'}): config.json is another run's; put "
             "back the run's own"
         )
-
-
-
-def add_run_commands(app: typer.Typer) -> None:
-    """Add ``run`` and ``score`` to ``app``."""
-    app.command()(run)
-    app.command()(score)

@@ -10,13 +10,12 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from svgeval.cli.errors import UserError, say, user_errors
-from svgeval.cli.execute import stdout_console
+from svgeval.cli.errors import UserError, say, stdout_console, user_errors
+from svgeval.cli.root import HELP
 from svgeval.cli.run import set_model_paths
 from svgeval.report.correlate import COEFFICIENTS, Correlation, Study
 from svgeval.svg.isolation import Renderer
 
-HELP = {"help_option_names": ["-h", "--help"]}
 svgauge_app = typer.Typer(no_args_is_help=True, context_settings=HELP,
                           help="SVGauge tools (projection fitting).")
 out = stdout_console()
