@@ -115,6 +115,7 @@ def records(out: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in lines if line.strip()]
 
 
+@pytest.mark.slow  # 45 s on two cores: 150-frame Chromium renders of each answer, DINO, LPIPS
 @browser
 def test_video2sani_oracle_scores_best_and_the_empty_answer_lower(
     sarena: Path, tmp_path: Path, models: None, tiny_clip_dir: Path
@@ -226,6 +227,8 @@ def hostile_folder(root: Path, seen: Witnesses) -> Path:
     return root
 
 
+@pytest.mark.slow  # 28 s: seven hostile answers through `svgeval run` in Chromium (the
+# renderer-level checks, tests/svg/test_animation_hostile.py, run by default)
 @browser
 def test_hostile_answers_are_recorded_failures_without_network_or_files(
     tmp_path: Path, seen: Witnesses, models: None
