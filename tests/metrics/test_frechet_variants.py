@@ -121,6 +121,7 @@ def test_torchvision_input_is_pil_bilinear_299_imagenet_normalised() -> None:
 
 
 def test_pre_resize_squashes_to_256_with_pil_bilinear_first() -> None:
+    pytest.importorskip("torch")
     from PIL import Image
 
     rng = np.random.default_rng(5)

@@ -60,6 +60,7 @@ def test_frame_dino_uses_the_batched_image_metric(tiny_dino_dir: Path) -> None:
 
 
 def test_fvd_clip_scales_the_shorter_side_and_crops_the_centre() -> None:
+    pytest.importorskip("torch")
     video = np.zeros((20, 60, 90, 3), np.uint8)
     video[:, :, 45:] = 200                       # right half bright
     clip = fvd_clip(video, start=2, length=16, resolution=32)

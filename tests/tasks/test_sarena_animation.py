@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +86,8 @@ def test_fvd_windows_are_seeded_per_video() -> None:
 def sarena(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if not HAS_BROWSER:
         pytest.skip(NO_BROWSER)
+    if find_spec("imageio_ffmpeg") is None:
+        pytest.skip("needs imageio-ffmpeg (the video extra)")
     from sarena_animation_data import build_animation
 
     return build_animation(tmp_path_factory.mktemp("sarena") / "SArena", video_ids=(1,))
@@ -273,6 +276,7 @@ def test_a_missing_browser_stops_the_run_with_one_line(
 
 
 @browser
+@pytest.mark.skipif(find_spec("imageio_ffmpeg") is None, reason="needs imageio-ffmpeg (the video extra)")
 def test_a_missing_ground_truth_video_is_the_references_failure(tmp_path: Path) -> None:
     from sarena_animation_data import turns, write_lines
 
