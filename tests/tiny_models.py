@@ -5,6 +5,7 @@ shared by every test through ``tests/conftest.py``."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -102,17 +103,7 @@ def inception_weights(tmp_path_factory: pytest.TempPathFactory) -> Path:
     torch = pytest.importorskip("torch")
     from svgeval.metrics._inception import network_class
 
-    torch.manual_seed(0)
-    net = network_class()()
-    for module in net.modules():
-        if isinstance(module, torch.nn.Conv2d):
-            torch.nn.init.kaiming_normal_(module.weight)
-        elif isinstance(module, torch.nn.BatchNorm2d):
-            module.running_mean.uniform_(-0.1, 0.1)
-            module.running_var.uniform_(0.5, 1.5)
-            module.weight.data.uniform_(0.5, 1.5)
-            module.bias.data.uniform_(-0.1, 0.1)
-    state = {k: v for k, v in net.state_dict().items() if not k.endswith("num_batches_tracked")}
+    state = spread_out_state(network_class(), torch.nn.Conv2d, torch.nn.BatchNorm2d)
     folder = tmp_path_factory.mktemp("torch_home") / "hub" / "checkpoints"
     folder.mkdir(parents=True)
     torch.save(state, folder / FID_WEIGHTS)
@@ -243,17 +234,7 @@ def i3d_weights(tmp_path_factory: pytest.TempPathFactory) -> Path:
     torch = pytest.importorskip("torch")
     from svgeval.metrics._i3d import network_class
 
-    torch.manual_seed(0)
-    net = network_class()()
-    for module in net.modules():
-        if isinstance(module, torch.nn.Conv3d):
-            torch.nn.init.kaiming_normal_(module.weight)
-        elif isinstance(module, torch.nn.BatchNorm3d):
-            module.running_mean.uniform_(-0.1, 0.1)
-            module.running_var.uniform_(0.5, 1.5)
-            module.weight.data.uniform_(0.5, 1.5)
-            module.bias.data.uniform_(-0.1, 0.1)
-    state = {k: v for k, v in net.state_dict().items() if not k.endswith("num_batches_tracked")}
+    state = spread_out_state(network_class(), torch.nn.Conv3d, torch.nn.BatchNorm3d)
     path = tmp_path_factory.mktemp("i3d") / "i3d_pretrained_400.pt"
     torch.save(state, path)
     return path
@@ -310,3 +291,22 @@ def tiny_dreamsim_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
             image_size=224, patch_size=32, projection_dim=16, hidden_act=act)
         transformers.CLIPVisionModelWithProjection(config).save_pretrained(folder / name)
     return folder
+
+
+def spread_out_state(network: Any, conv: type, norm: type) -> dict[str, Any]:
+    """The state dict of a freshly built ``network()`` (seed 0) with He-normal ``conv`` weights
+    and random ``norm`` statistics, so activations keep their scale through deep networks and
+    features differ between inputs (``num_batches_tracked`` left out, as released files have)."""
+    import torch
+
+    torch.manual_seed(0)
+    net = network()
+    for module in net.modules():
+        if isinstance(module, conv):
+            torch.nn.init.kaiming_normal_(module.weight)
+        elif isinstance(module, norm):
+            module.running_mean.uniform_(-0.1, 0.1)
+            module.running_var.uniform_(0.5, 1.5)
+            module.weight.data.uniform_(0.5, 1.5)
+            module.bias.data.uniform_(-0.1, 0.1)
+    return {k: v for k, v in net.state_dict().items() if not k.endswith("num_batches_tracked")}
