@@ -25,7 +25,7 @@ from svgeval.runner import RunSettings
 from svgeval.runner.ray_executor import OBJECT_STORE_BYTES
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec
-from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.svgeditbench import SvgEditBench
 
 SPEC = RenderSpec.square(72)
@@ -73,7 +73,7 @@ def main() -> None:
     ray.get(actor.nothing.remote())
     print(f"empty actor call round trip: "
           f"{per_call_ms(lambda: ray.get(actor.nothing.remote()), 500):.2f} ms")
-    svg = SvgEditBench(TaskOptions(data=args.data)).load()[0].input_svg or ""
+    svg = SvgEditBench(CommonOptions(data=args.data)).load()[0].input_svg or ""
     with Renderer(workers=1) as local:
         renders(local, svg, 4)  # warm: the render process is up and has imported CairoSVG
         ray.get(actor.renders.remote(svg, 4))

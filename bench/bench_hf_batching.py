@@ -47,7 +47,7 @@ from svgeval.builders.svgeditbench.builder import build_cases, write_release
 from svgeval.models import GenerationRequest, load_model
 from svgeval.models.hf import HFModel
 from svgeval.svg.demo_corpus import write_demo_corpus
-from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.svgeditbench import SvgEditBench
 
 
@@ -56,7 +56,7 @@ def prompts(scratch: Path) -> list[list[dict[str, Any]]]:
     names = write_demo_corpus(scratch / "icons")
     write_release(build_cases(sorted((scratch / "icons").glob("*.svg")), names=names),
                   scratch / "data")
-    return [sample.messages for sample in SvgEditBench(TaskOptions(data=scratch / "data")).load()]
+    return [sample.messages for sample in SvgEditBench(CommonOptions(data=scratch / "data")).load()]
 
 
 Rates = tuple[float, float]

@@ -40,7 +40,7 @@ from pathlib import Path
 from common import SHARED_SVGEDITBENCH
 from plain_loop import plain_loop
 
-from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.svgeditbench import SvgEditBench
 
 
@@ -112,7 +112,7 @@ def main() -> None:
         if args.copies > 1:
             data = root / "release"
             copy_release(args.data, data, args.copies)
-        samples = SvgEditBench(TaskOptions(data=data)).load()
+        samples = SvgEditBench(CommonOptions(data=data)).load()
         pairs = {s.id: (s.input_svg or "", s.target.answer_svg) for s in samples}
         loop_s, reference = plain_loop(pairs)
         started = time.perf_counter()

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from svgeval.models.baselines import IdentityModel
 from svgeval.runner import RunDir, Runner, RunSettings
-from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.svgeditbench import SvgEditBench
 
 SHARED_SVGEDITBENCH = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "svgeditbench"
@@ -39,7 +39,7 @@ def identity_run_rate(data: Path, settings: RunSettings) -> tuple[int, float]:
     """(samples, samples/s) of the identity model on the SVGEditBench release ``data``, run by
     :class:`Runner` with ``settings`` into a scratch directory (loading the data not timed)."""
     with tempfile.TemporaryDirectory() as scratch:
-        runner = Runner(SvgEditBench(TaskOptions(data=data)), IdentityModel(),
+        runner = Runner(SvgEditBench(CommonOptions(data=data)), IdentityModel(),
                         RunDir(Path(scratch)), settings)
         resumed = runner.prepare(resume=False)
         started = time.perf_counter()

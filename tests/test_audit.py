@@ -23,7 +23,7 @@ from svgeval.cli import app
 from svgeval.runner import Results, RunSettings
 from svgeval.svg.extract import extract_svg
 from svgeval.tasks import get_task
-from svgeval.tasks.base import Sample, TaskOptions
+from svgeval.tasks.base import CommonOptions, Sample
 
 cli = CliRunner()
 SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24">'
@@ -53,7 +53,7 @@ def test_baselines_answer_every_sample_and_shuffle_within_groups() -> None:
 
 
 def test_an_audit_folder_of_other_answers_is_refused(demo_data: Path, tmp_path: Path) -> None:
-    task = get_task("svgeditbench")(TaskOptions(data=demo_data))
+    task = get_task("svgeditbench")(CommonOptions(data=demo_data))
     (tmp_path / "oracle.replay.jsonl").write_text('{"id": "x", "response": ""}\n')
     with pytest.raises(ValueError, match="holds an audit with other answers"):
         run_baselines(task, tmp_path, RunSettings(limit=1))
@@ -104,7 +104,7 @@ def test_audit_command_runs_svgeditbench_on_the_demo_cases(demo_data: Path,
 
 @pytest.mark.shared_data
 def test_style_edit_acc_is_flagged_and_acc_strict_is_not(tmp_path: Path) -> None:
-    task = get_task("svgenius-style-edit")(TaskOptions(data=shared_release("svgenius")))
+    task = get_task("svgenius-style-edit")(CommonOptions(data=shared_release("svgenius")))
     rows = audit_rows(task, run_baselines(task, tmp_path, RunSettings(seed=0)))
     for row in rows:
         metric = row.key.rsplit("/", 1)[1]

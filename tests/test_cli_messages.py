@@ -19,7 +19,7 @@ from svgeval.report.summary import summary_table
 from svgeval.runner import Results, RunDir, Runner, RunSettings
 from svgeval.svg.demo_corpus import write_demo_corpus
 from svgeval.tasks import get_task
-from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.base import CommonOptions
 
 INSTALL = 'install the model extra: pip install -e ".[models]"'
 
@@ -46,7 +46,7 @@ def test_an_error_prints_its_text_exactly(demo_data: Path, tmp_path: Path) -> No
 def test_warnings_print_their_text_exactly_on_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    task = get_task("svgeditbench")(TaskOptions(data=tmp_path))
+    task = get_task("svgeditbench")(CommonOptions(data=tmp_path))
     runner = Runner(task, load_model("identity"), RunDir(tmp_path / "run"), RunSettings())
     found = results("svgeditbench", "openai-compatible:m:x", {"change_color/mse": 0.5})
     reason = f"{INSTALL}; " + ", ".join(["a long reason"] * 20)

@@ -46,7 +46,7 @@ from svgeval.runner import Results, RunDir, Runner, RunSettings, SampleRecord
 from svgeval.svg.forkserver import DEFAULT_RENDERER
 from svgeval.svg.isolation import DEFAULT_TIMEOUT_S
 from svgeval.tasks import get_task
-from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.base import CommonOptions
 
 T = TypeVar("T")
 
@@ -104,7 +104,7 @@ def evaluate(
     ``resume=True`` a run already there continues. ``name`` is the model's name in the run's
     records for a model passed as an object (default: its ``name_or_path`` or function name).
     """
-    task_obj = get_task(task)(TaskOptions(
+    task_obj = get_task(task)(CommonOptions(
         data=Path(data) if data is not None else None, seed=seed, tier=tier,
         extra=_as_strings(options or {}),
     ))

@@ -16,7 +16,7 @@ from svgeval.builders.svgenius.svg_text import scan_tags
 from svgeval.svg.demo_corpus import DEMO_ICONS, demo_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec
-from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.svgenius.bugfix import SvgeniusBugFix
 
 SVG = (
@@ -107,7 +107,7 @@ def test_error_types_are_controllable(renderer: Renderer) -> None:
 def test_generated_cases_run_as_a_task(tmp_path: Path, renderer: Renderer) -> None:
     out = tmp_path / "bugs.json"
     write_cases(build_bugfix_cases(SVGS, seed=0, renderer=renderer), out)
-    task = SvgeniusBugFix(TaskOptions(extra={"file": str(out)}))
+    task = SvgeniusBugFix(CommonOptions(extra={"file": str(out)}))
     samples = task.load()
     assert samples and {sample.group for sample in samples} == {"custom"}
     for sample in samples:

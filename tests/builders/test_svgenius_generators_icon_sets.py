@@ -40,7 +40,7 @@ from svgeval.cli import app
 from svgeval.metrics.pixel import mse
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec
-from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.svgenius.optimize import SvgeniusOptimize
 from svgeval.tasks.svgenius.style_edit import SvgeniusStyleEdit
 
@@ -120,7 +120,7 @@ def test_empty_and_unchanged_answers_score_low_on_every_tier(
         assert all(made & names for names in KINDS_OF_ICON.values())
     assert len(made) >= 4
     write_cases(cases, tmp_path / "edits.json")
-    task = SvgeniusStyleEdit(TaskOptions(extra={"file": str(tmp_path / "edits.json")}))
+    task = SvgeniusStyleEdit(CommonOptions(extra={"file": str(tmp_path / "edits.json")}))
     samples = task.load()
     assert len(samples) == len(cases)
     scores: dict[str, list[float]] = {"empty": [], "identity": [], "oracle": []}
@@ -150,7 +150,7 @@ def test_optimize_targets_render_like_their_originals(tmp_path: Path, renderer: 
         released = svgo.optimize(CORPUS[name], svgo_config(1))["data"]
         assert mse(_image(CORPUS[name], renderer), _image(released, renderer)) > 1e-3
     write_cases(cases, tmp_path / "opt.json")
-    task = SvgeniusOptimize(TaskOptions(extra={"file": str(tmp_path / "opt.json")}))
+    task = SvgeniusOptimize(CommonOptions(extra={"file": str(tmp_path / "opt.json")}))
     for sample in task.load():
         assert task.score(sample, sample.reference, renderer).metrics["mse"] <= MAX_TARGET_MSE
 

@@ -15,7 +15,7 @@ from svgeval.builders.svgenius.qa_generation import generate_qa_items, parse_gen
 from svgeval.models.base import Generation, GenerationRequest, Model, ModelError
 from svgeval.svg.demo_corpus import demo_svg
 from svgeval.svg.isolation import Renderer
-from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.svgenius import prompts
 from svgeval.tasks.svgenius.understanding import SvgeniusUnderstanding
 
@@ -98,7 +98,7 @@ def test_generates_items_in_the_released_layout(tmp_path: Path, renderer: Render
     assert items[0]["image_path"] == "../icons/fish.png"
     assert items[0]["questions"]["question1"]["answer"] == "B"
 
-    task = SvgeniusUnderstanding(TaskOptions(tier="easy", extra={"file": str(out)}))
+    task = SvgeniusUnderstanding(CommonOptions(tier="easy", extra={"file": str(out)}))
     samples = task.load()
     assert [sample.id for sample in samples] == ["easy/0/perceptual", "easy/0/semantic"]
     assert demo_svg("fish") in samples[0].messages[0]["content"]

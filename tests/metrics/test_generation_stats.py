@@ -13,7 +13,7 @@ from svgeval.metrics.generation_stats import generation_stats
 from svgeval.metrics.registry import MetricUnavailable
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks.aggregate import mean_per_group
-from svgeval.tasks.base import BatchItem, MetricContext, Sample, TaskOptions
+from svgeval.tasks.base import BatchItem, CommonOptions, MetricContext, Sample
 from svgeval.tasks.outcome import Outcome
 from svgeval.tasks.svgenius import text2svg
 from svgeval.tasks.svgenius.generation_task import CaptionTarget
@@ -41,7 +41,7 @@ def test_statistics_of_one_answer() -> None:
 
 
 def test_text2svg_reports_table_1_shares(renderer: Renderer) -> None:
-    task = SvgeniusText2Svg(TaskOptions())
+    task = SvgeniusText2Svg(CommonOptions())
     answers = [f"Answer: {SQUARE}", f"Answer: {WHITE}", "no svg here",
                'Answer: <svg xmlns="http://www.w3.org/2000/svg"><rect></svg>']
     records = []
@@ -73,7 +73,7 @@ def test_text2svg_computes_svgauge_with_a_projection(
     monkeypatch.setenv("SVGEVAL_SVGAUGE_MODEL", str(tiny_siglip_dir))
     monkeypatch.setenv("SVGEVAL_SVGAUGE_PROJECTION_MODEL", str(tiny_projection))
     monkeypatch.setenv("SVGEVAL_SVGAUGE_CAPTIONER_MODEL", str(tiny_captioner_dir))
-    task = SvgeniusText2Svg(TaskOptions())
+    task = SvgeniusText2Svg(CommonOptions())
     items = [BatchItem(sample(i), SQUARE, True) for i in range(2)]
     scores = task.batch_score(items, MetricContext(renderer, 8, "cpu"))
     for score in scores:
@@ -87,7 +87,7 @@ def test_text2svg_without_a_projection_says_how_to_fit_one(
     renderer: Renderer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_other_models: None,
 ) -> None:
     monkeypatch.setenv("SVGEVAL_SVGAUGE_PROJECTION_MODEL", str(tmp_path / "none.npz"))
-    task = SvgeniusText2Svg(TaskOptions())
+    task = SvgeniusText2Svg(CommonOptions())
     scores = task.batch_score([BatchItem(sample(0), SQUARE, True)], MetricContext(renderer))
     assert scores[0].metrics["svgauge"] is None
     assert "svgeval svgauge fit" in scores[0].not_computed["svgauge"]

@@ -11,7 +11,7 @@ from browser import headless_chromium
 from report_runs import DemoRuns, RecordingServer, SmallRun, answer, invoke, make_data
 
 from svgeval.runner.units import select_samples
-from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.svgeditbench import SvgEditBench
 
 
@@ -21,7 +21,7 @@ def small_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SmallRun]:
     data = make_data(root)
     server = RecordingServer()
     run = SmallRun(root=root / "run", data=data, server=server)
-    samples = select_samples(SvgEditBench(TaskOptions(data=data)).load(), 2)
+    samples = select_samples(SvgEditBench(CommonOptions(data=data)).load(), 2)
     lines = []
     for index, sample in enumerate(samples):
         response, outcome = answer(index, sample.input_svg or "", server.url)

@@ -15,7 +15,7 @@ from report_runs import DemoRuns, invoke, invoke_streams
 from shared_paths import shared_release
 from test_leaderboard import table_1_rows
 
-from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.svgeditbench import SvgEditBench
 
 
@@ -36,7 +36,7 @@ class Ranked:
 def ranked(demo_runs: DemoRuns, tmp_path_factory: pytest.TempPathFactory) -> Ranked:
     root = tmp_path_factory.mktemp("ranked")
     data = Path(json.loads((demo_runs.identity / "config.json").read_text())["data"])
-    samples = SvgEditBench(TaskOptions(data=data)).load()
+    samples = SvgEditBench(CommonOptions(data=data)).load()
     mixed = [{"id": s.id, "response": s.reference if s.group == "change_color"
               else f"```svg\n{s.input_svg}\n```"} for s in samples]
     partial = [{"id": s.id, "response": s.reference}

@@ -23,7 +23,7 @@ from fake_openai_server import FakeOpenAIServer, Fault, RecordedRequest, message
 from svgeval.models import RetryPolicy
 from svgeval.models.openai_compat import OpenAICompatibleModel
 from svgeval.runner import RunDir, Runner, RunSettings
-from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.svgeditbench import SvgEditBench
 
 
@@ -64,7 +64,7 @@ def test_faults_are_retried_and_every_sample_recorded_once(tmp_path: Path, demo_
             first_token_timeout_s=0.4,
             retry=RetryPolicy(max_retries=3, base_delay_s=0.01, max_delay_s=0.05),
         )
-        task = SvgEditBench(TaskOptions(data=demo_data))
+        task = SvgEditBench(CommonOptions(data=demo_data))
         runner = Runner(task, model, RunDir(tmp_path / "run"), RunSettings(concurrency=8))
         results = asyncio.run(runner.run(runner.prepare(resume=False))).model_dump(mode="json")
         statuses = Counter(request.fault for request in server.chat_requests)

@@ -25,7 +25,7 @@ from svgeval.runner.units import (
     shard_number,
     work_units,
 )
-from svgeval.tasks.base import Sample, TaskOptions
+from svgeval.tasks.base import CommonOptions, Sample
 from svgeval.tasks.lazy import LazySamples, headers
 from svgeval.tasks.svgenius.understanding import SvgeniusUnderstanding
 
@@ -57,7 +57,7 @@ def understanding_record(sample_id: str, epoch: int, correct: bool) -> SampleRec
                         metrics={"acc": value, "semantic_acc": value, "n_unparsed": 0.0})
 
 
-TASK = SvgeniusUnderstanding(TaskOptions())
+TASK = SvgeniusUnderstanding(CommonOptions())
 # prompt a: right in epoch 1 only; prompt b: never right
 RECORDS = [
     understanding_record(sample_id, epoch, sample_id == "a" and epoch == 1)

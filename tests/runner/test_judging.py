@@ -16,7 +16,7 @@ from svgeval.runner.judging import Judge, Judging, judgment_cache, judgment_key
 from svgeval.runner.records import JudgmentRecord
 from svgeval.runner.run_dir import read_records
 from svgeval.svg.isolation import Renderer
-from svgeval.tasks.base import Sample, Task, TaskOptions
+from svgeval.tasks.base import CommonOptions, Sample, Task
 from svgeval.tasks.judge import JudgeRequest, parse_result_score
 from svgeval.tasks.outcome import JudgeFailure, Outcome
 
@@ -66,7 +66,7 @@ def judging(tmp_path: Path, model: Model | None, concurrency: int = 8) -> Judgin
     path = tmp_path / "judgments.jsonl"
     cache = judgment_cache(read_records(path, JudgmentRecord))
     judge = Judge("scripted-judge", model, concurrency)
-    return Judging(judge, Judged(TaskOptions()), path, cache)
+    return Judging(judge, Judged(CommonOptions()), path, cache)
 
 
 def asking(sample_id: str, requests: list[JudgeRequest],
@@ -188,7 +188,7 @@ def test_requests_of_one_metric_are_averaged_and_fail_together(tmp_path: Path) -
 
 def test_without_a_judge_judged_metrics_are_not_computed(tmp_path: Path) -> None:
     path = tmp_path / "judgments.jsonl"
-    no_judge = Judging(None, Judged(TaskOptions()), path, {})
+    no_judge = Judging(None, Judged(CommonOptions()), path, {})
     scored = apply(no_judge, [request("q")], {"pair": 0.0, "drawn": 1.0})
     assert scored.metrics == {"quality": None, "pair": None, "drawn": 1.0}
     assert set(scored.not_computed) == {"quality", "pair"}

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from svgeval.cli import app
 from svgeval.runner.records import ResponseRecord, SampleRecord
 from svgeval.svg.demo_corpus import demo_svg
-from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.outcome import Failure, FailureKind
 from svgeval.tasks.svgeditbench import SvgEditBench
 
@@ -43,7 +43,7 @@ def test_a_clean_record_is_written_as_before() -> None:
 def test_a_replay_answer_with_a_lone_surrogate_is_recorded_and_resumed(
     tmp_path: Path, demo_data: Path
 ) -> None:
-    samples = SvgEditBench(TaskOptions(data=demo_data)).load()
+    samples = SvgEditBench(CommonOptions(data=demo_data)).load()
     broken = samples[0].id
     answer = demo_svg("sun").replace("</svg>", f"<text>caf{HALF_EMOJI}</text></svg>")
     lines = [json.dumps({"id": s.id,

@@ -11,7 +11,7 @@ from svgeval.models.baselines import IdentityModel
 from svgeval.runner import RunDir, Runner, RunSettings
 from svgeval.runner.merge import merge_run_dirs, merged_work
 from svgeval.runner.records import Results, Shard
-from svgeval.tasks.base import BatchItem, MetricContext, TaskOptions
+from svgeval.tasks.base import BatchItem, CommonOptions, MetricContext
 from svgeval.tasks.outcome import MetricValues
 from svgeval.tasks.svgeditbench import SvgEditBench
 
@@ -30,7 +30,7 @@ def settings(shard: Shard | None = None) -> RunSettings:
 
 
 def run(data: Path, out: Path, shard: Shard | None = None) -> Results:
-    runner = Runner(Counted(TaskOptions(data=data)), IdentityModel(), RunDir(out), settings(shard))
+    runner = Runner(Counted(CommonOptions(data=data)), IdentityModel(), RunDir(out), settings(shard))
     return asyncio.run(runner.run(runner.prepare(resume=False)))
 
 
@@ -43,7 +43,7 @@ def test_set_level_metrics_of_a_merge_are_those_of_the_whole_run(
     assert any(shard.metrics.get("crop_to_half/n_set", 0.0) < 2.0 for shard in shards)
     out = RunDir(tmp_path / "merged")
     config = merge_run_dirs([tmp_path / "s0", tmp_path / "s1"], out)
-    runner = Runner(Counted(TaskOptions(data=demo_data)), IdentityModel(), out, config.settings)
+    runner = Runner(Counted(CommonOptions(data=demo_data)), IdentityModel(), out, config.settings)
     merged = asyncio.run(runner.finish(merged_work(runner, config)))
     assert merged.complete and merged.n == full.n == 24
     assert merged.metrics == full.metrics and merged.stats == full.stats

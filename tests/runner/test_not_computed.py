@@ -14,7 +14,7 @@ from svgeval.svg.demo_corpus import demo_svg
 from svgeval.svg.extract import extract_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec
-from svgeval.tasks.base import Sample, Task, TaskOptions
+from svgeval.tasks.base import CommonOptions, Sample, Task
 from svgeval.tasks.outcome import Outcome
 
 
@@ -37,14 +37,14 @@ class DinoTask(Task):
         image = renderer.render(svg, RenderSpec.square(32)).image
         assert image is not None
         score = Outcome.of(sample, {"drawn": 1.0})
-        weights = str(self.settings.weights)
+        weights = str(self.options.weights)
         score.add_metric("dino", lambda: dino([image], [image], model_path=weights)[0])
         return score
 
 
 def test_missing_weights_are_recorded_as_not_computed(tmp_path: Path) -> None:
     weights = tmp_path / "no-such-dinov2"
-    task = DinoTask(TaskOptions(extra={"weights": str(weights)}))
+    task = DinoTask(CommonOptions(extra={"weights": str(weights)}))
     runner = Runner(task, OracleModel(), RunDir(tmp_path / "run"), RunSettings())
     results = asyncio.run(runner.run(runner.prepare(resume=False))).model_dump(mode="json")
     assert results["metrics"] == {"g/dino": None, "g/drawn": 1.0}

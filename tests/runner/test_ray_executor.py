@@ -31,7 +31,7 @@ from svgeval.runner.executors import ExecutorError
 from svgeval.runner.ray_executor import ClusterLimitedModel, endpoint_limiter
 from svgeval.runner.records import SampleRecord
 from svgeval.runner.units import select_samples
-from svgeval.tasks.base import BatchItem, MetricContext, TaskOptions
+from svgeval.tasks.base import BatchItem, CommonOptions, MetricContext
 from svgeval.tasks.outcome import MetricValues
 from svgeval.tasks.svgeditbench import SvgEditBench
 from svgeval.tasks.svgeditbench.task import RENDER
@@ -81,7 +81,7 @@ def hostile_answers(tmp_path: Path, server: str) -> list[tuple[str, str]]:
 def answers(tmp_path: Path, data: Path, server: str) -> Path:
     """A replay file for the samples of a run with ``--limit LIMIT``: the hostile corpus first
     (one SVG per sample), then the references, and answers with no SVG."""
-    samples = select_samples(SvgEditBench(TaskOptions(data=data)).load(), LIMIT)
+    samples = select_samples(SvgEditBench(CommonOptions(data=data)).load(), LIMIT)
     hostile = hostile_answers(tmp_path, server)
     lines = []
     for index, sample in enumerate(samples):
@@ -140,7 +140,7 @@ def test_a_killed_worker_loses_no_finished_sample_and_resume_completes(
     demo_data: Path, tmp_path: Path
 ) -> None:
     replay = answers(tmp_path, demo_data, "http://127.0.0.1:9")
-    task = InkedEdit(TaskOptions(data=demo_data))
+    task = InkedEdit(CommonOptions(data=demo_data))
     settings = RunSettings(limit=LIMIT, render_workers=1, executor="ray")  # one scorer
     seen: dict[str, SampleRecord] = {}
 

@@ -10,7 +10,7 @@ import pytest
 from svgeval.models.base import Generation, GenerationRequest, Model, ModelError
 from svgeval.runner.reask import ask_until_complete
 from svgeval.svg.isolation import Renderer
-from svgeval.tasks.base import Sample, Task, TaskOptions
+from svgeval.tasks.base import CommonOptions, Sample, Task
 from svgeval.tasks.outcome import Outcome
 
 
@@ -54,7 +54,7 @@ class Formatted(Task):
 
 def ask(replies: list[str | Exception], reask: str = "3") -> tuple[Generation, Scripted]:
     model = Scripted(replies)
-    task = Formatted(TaskOptions(extra={"reask": reask}))
+    task = Formatted(CommonOptions(extra={"reask": reask}))
     return asyncio.run(ask_until_complete(model, GenerationRequest("s", []), task)), model
 
 

@@ -24,7 +24,7 @@ from svgeval.tasks.aggregate import (
     mean_stats,
     mean_stats_many,
 )
-from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.svgeditbench import SvgEditBench
 
 
@@ -41,7 +41,7 @@ class CutOffModel(Model):
 
 
 def run(task_data: Path, model: Model, out: Path, **settings: Any) -> dict[str, Any]:
-    task = SvgEditBench(TaskOptions(data=task_data))
+    task = SvgEditBench(CommonOptions(data=task_data))
     runner = Runner(task, model, RunDir(out), RunSettings(render_workers=1, **settings))
     results = asyncio.run(runner.run(runner.prepare(resume=False)))
     return results.model_dump(mode="json")
@@ -101,7 +101,7 @@ def test_results_carry_counts_stats_and_the_schema(demo_data: Path, tmp_path: Pa
     (tmp_path / "r" / "config.json").write_text(json.dumps({**config, "data_as_given": "x"}))
     loaded = RunDir(tmp_path / "r").read_config()
     assert loaded is not None and loaded.dataset_hash == config["dataset_hash"]
-    task = SvgEditBench(TaskOptions(data=demo_data))
+    task = SvgEditBench(CommonOptions(data=demo_data))
     runner = Runner(task, _identity(), RunDir(tmp_path / "r"), RunSettings(render_workers=1))
     assert asyncio.run(runner.run(runner.prepare(resume=True))).complete
 

@@ -34,7 +34,7 @@ from worker_processes import (
 
 from svgeval.cli import app
 from svgeval.svg.forkserver import render_context
-from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.svgeditbench import SvgEditBench
 
 
@@ -139,7 +139,7 @@ def test_a_run_whose_render_workers_cannot_restart_stops_with_one_line(
     assert resumed.exit_code == 0, resumed.output
     records = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
     assert sorted(r["id"] for r in records) == sorted(
-        s.id for s in SvgEditBench(TaskOptions(data=demo_data)).load())
+        s.id for s in SvgEditBench(CommonOptions(data=demo_data)).load())
     assert [r for r in records if r.get("failure")] == []  # no machinery failure was recorded
 
 
@@ -165,7 +165,7 @@ def test_render_workers_die_with_a_killed_run(tmp_path: Path, demo_data: Path) -
     within seconds (orphaned, they drew on for about 30 s, past the 10 s render limit)."""
     answer = f"```svg\n{hanging_svg()}\n```"
     replay = tmp_path / "answers.jsonl"
-    ids = [s.id for s in SvgEditBench(TaskOptions(data=demo_data)).load()]
+    ids = [s.id for s in SvgEditBench(CommonOptions(data=demo_data)).load()]
     replay.write_text("".join(json.dumps({"id": i, "response": answer}) + "\n" for i in ids))
     process = subprocess.Popen(
         [sys.executable, "-m", "svgeval", "run", "svgeditbench", "--data", str(demo_data),

@@ -22,7 +22,7 @@ from shared_paths import shared_release
 
 from svgeval.models.baselines import IdentityModel
 from svgeval.runner import RunDir, Runner, RunSettings
-from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.svgeditbench import SvgEditBench
 
 # Table 1 of Nishina & Matsui (CVPRW 2024), "No Edit" column, and whether resvg reproduces it.
@@ -46,7 +46,7 @@ PACKAGES = {"skia": "skia", "resvg": "resvg_py"}
 def test_fast_renderer_against_svgeditbench_table_1(tmp_path: Path, renderer: str) -> None:
     pytest.importorskip(PACKAGES[renderer])
     settings = RunSettings(renderer=renderer)
-    runner = Runner(SvgEditBench(TaskOptions(data=shared_release("svgeditbench"))),
+    runner = Runner(SvgEditBench(CommonOptions(data=shared_release("svgeditbench"))),
                     IdentityModel(), RunDir(tmp_path / "run"), settings)
     results = asyncio.run(runner.run(runner.prepare(resume=False)))
     metrics = results.model_dump(mode="json")["metrics"]

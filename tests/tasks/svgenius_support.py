@@ -12,7 +12,7 @@ from shared_paths import shared_release
 
 from svgeval.models.base import Model
 from svgeval.runner import RunDir, Runner, RunSettings
-from svgeval.tasks.base import Task, TaskOptions
+from svgeval.tasks.base import CommonOptions, Task
 
 
 def svgenius_root() -> Path:
@@ -40,7 +40,7 @@ def run_task(
     limit: int | None = None,
 ) -> dict[str, Any]:
     """Run ``task_class`` with ``model`` through the runner; returns ``results.json``."""
-    options = TaskOptions(data=data or svgenius_root(), tier=tier, extra=dict(extra or {}))
+    options = CommonOptions(data=data or svgenius_root(), tier=tier, extra=dict(extra or {}))
     settings = RunSettings(render_workers=2, render_timeout_s=render_timeout_s, limit=limit)
     runner = Runner(task_class(options), model, RunDir(out), settings)
     results = asyncio.run(runner.run(runner.prepare(resume=False)))

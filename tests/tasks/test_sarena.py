@@ -18,7 +18,7 @@ from svgeval.cli import app
 from svgeval.metrics.pixel import psnr, ssim
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import get_task
-from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.sarena import image_tasks
 from svgeval.tasks.sarena.common import extract_choice, extract_svg
 from svgeval.tasks.sarena.composite import composite, composite_from_results
@@ -126,10 +126,10 @@ def test_text2svg_oracle_scores_best(sarena: Path, tmp_path: Path, models: None)
 
 def test_chemistry_has_no_caption_so_no_clip_t2i(sarena: Path) -> None:
     chemistry = get_task("sarena-chemistry-text2svg")
-    samples = chemistry(TaskOptions(data=sarena)).load()
+    samples = chemistry(CommonOptions(data=sarena)).load()
     assert [sample.target["caption"] for sample in samples] == ["", "", ""]
     assert "clip_t2i" not in chemistry.metrics and chemistry.batched_metrics == ("clip_i2i",)
-    icons = get_task("sarena-icon-text2svg")(TaskOptions(data=sarena)).load()
+    icons = get_task("sarena-icon-text2svg")(CommonOptions(data=sarena)).load()
     assert icons[0].target["caption"] == "a red square icon"  # stripped, as released
 
 
@@ -146,7 +146,7 @@ def test_edit_oracle_best_and_the_unedited_svg_lower(
 
 def test_edit_prompt_asks_for_code_only(sarena: Path) -> None:
     [first, *_] = get_task("sarena-icon-edit")(
-        TaskOptions(data=sarena, extra={"edit": "flip"})).load()
+        CommonOptions(data=sarena, extra={"edit": "flip"})).load()
     assert first.id == "flip/1" and first.group == "flip"
     assert first.messages[0]["content"].endswith("\nOnly output the svg code, no other text.")
     assert first.input_svg is not None and first.input_svg.startswith("<svg")
@@ -167,7 +167,7 @@ def test_missing_data_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 
 
 def test_img2svg_sends_the_lines_picture(sarena: Path) -> None:
-    [first, *_] = get_task("sarena-icon-img2svg")(TaskOptions(data=sarena)).load()
+    [first, *_] = get_task("sarena-icon-img2svg")(CommonOptions(data=sarena)).load()
     text, image = first.messages[0]["content"]
     assert text["text"].startswith("<image>\nWrite the SVG code")
     encoded = image["image_url"]["url"].split(",", 1)[1]
@@ -178,7 +178,7 @@ def test_img2svg_sends_the_lines_picture(sarena: Path) -> None:
 def test_a_failed_answer_is_the_black_picture_and_counted(
     sarena: Path, renderer: Renderer
 ) -> None:
-    task = get_task("sarena-chemistry-img2svg")(TaskOptions(data=sarena))
+    task = get_task("sarena-chemistry-img2svg")(CommonOptions(data=sarena))
     [first, *_] = task.load()
     truth = read_picture(sarena / "chemistry" / "images" / "1.png")
     black = np.zeros_like(truth)
@@ -208,7 +208,7 @@ def test_the_hub_archive_is_unzipped_once_into_the_cache(
 
     monkeypatch.setattr(huggingface_hub, "hf_hub_download", download)
     monkeypatch.setenv("SVGEVAL_CACHE", str(tmp_path / "cache"))
-    task = get_task("sarena-icon-understanding")(TaskOptions(extra={"subset": "mini"}))
+    task = get_task("sarena-icon-understanding")(CommonOptions(extra={"subset": "mini"}))
     assert len(task.load()) == 4
     archive.unlink()  # the second load reads the unzipped copy
     assert len(task.load()) == 4
@@ -246,7 +246,7 @@ def test_a_malformed_line_names_its_file_and_line(tmp_path: Path) -> None:
     path.write_text('{"id": 1, "conversations": [{"value": "q"}, {"value": "A."}]}\n'
                     '{"id": 2, "conversations": [{"value": "q"}]}\n')
     with pytest.raises(MalformedData, match=r"sarena_un.jsonl: line 2: conversations"):
-        get_task("sarena-icon-understanding")(TaskOptions(data=tmp_path)).load()
+        get_task("sarena-icon-understanding")(CommonOptions(data=tmp_path)).load()
 
 
 # Released token lengths of the editing run of issue 27 (sarena_numbers.json "icon_edit"):
@@ -293,10 +293,10 @@ def test_edit_tokens_released_by_default_pooled_on_request(
 
 def test_text2svg_options_choose_each_released_reading(sarena: Path) -> None:
     task = get_task("sarena-icon-text2svg")
-    released = task(TaskOptions(data=sarena)).metric_preset()
+    released = task(CommonOptions(data=sarena)).metric_preset()
     assert (released.fid_batchnorm, released.clip_clamp_zero, released.clip_truncation) == (
         "train", False, "cut")
-    other = task(TaskOptions(data=sarena, extra={
+    other = task(CommonOptions(data=sarena, extra={
         "fid": "eval", "clip_clamp": "zero", "clip_truncation": "eot"})).metric_preset()
     assert (other.fid_batchnorm, other.clip_clamp_zero, other.clip_truncation) == (
         "eval", True, "eot")

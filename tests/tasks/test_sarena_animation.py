@@ -26,7 +26,7 @@ from svgeval.cli import app
 from svgeval.metrics.pixel import psnr
 from svgeval.svg.animation import BrowserUnavailable, check_browser
 from svgeval.tasks import get_task
-from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.outcome import Failure, FailureKind, Outcome
 from svgeval.tasks.sarena import animation
 from svgeval.tasks.sarena.animation import _first8, _ssim, frame_mean, fvd_start
@@ -66,7 +66,7 @@ def test_psnr_and_ssim_per_frame_are_the_released_numbers() -> None:
 def test_aggregation_drops_what_the_released_mean_drops() -> None:
     # released BaseMetric.calculate_score on (identical, +10, a missing file): the missing
     # video's NaN is dropped, 64.06540180433956 over 2 samples (AverageMeter count 2)
-    task = get_task("sarena-animation-video2sani")(TaskOptions(extra={"failure_video": "drop"}))
+    task = get_task("sarena-animation-video2sani")(CommonOptions(extra={"failure_video": "drop"}))
     outcomes = [Outcome(id=str(i), group="video2sani", metrics={"video_psnr": value},
                         failure=None if value is not None else Failure(kind=FailureKind.RENDER))
                 for i, value in enumerate([100.0, 28.130803608679106, None])]
@@ -148,7 +148,7 @@ def test_video2sani_oracle_scores_best_and_the_empty_answer_lower(
 
 @browser
 def test_video2sani_shows_eight_jpeg_frames_after_the_text(sarena: Path) -> None:
-    task = get_task("sarena-animation-video2sani")(TaskOptions(data=sarena))
+    task = get_task("sarena-animation-video2sani")(CommonOptions(data=sarena))
     content = task.load()[0].messages[0]["content"]
     assert content[0]["type"] == "text" and len(content) == 9
     assert all(part["image_url"]["url"].startswith("data:image/jpeg;base64,")
@@ -176,7 +176,7 @@ def test_fvd_real_set_is_overall_or_the_runs_samples(sarena: Path) -> None:
     from svgeval.tasks.sarena.animation_video import read_video
 
     def real_set(**extra: str) -> list[Any]:
-        task = get_task("sarena-animation-text2sani")(TaskOptions(data=sarena, extra=extra))
+        task = get_task("sarena-animation-text2sani")(CommonOptions(data=sarena, extra=extra))
         items = [BatchItem(sample, BLANK_SVG, True) for sample in task.load()[:2]]
         return list(task.references(items))  # type: ignore[attr-defined]
 

@@ -17,7 +17,7 @@ from shared_paths import shared_release
 
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import get_task
-from svgeval.tasks.base import Sample, TaskOptions
+from svgeval.tasks.base import CommonOptions, Sample
 
 RELEASED_IMG2SVG = {  # sample id: (ssim, psnr)
     0: (0.0007406498120092546, 1.4535576424208372),
@@ -60,7 +60,7 @@ TOLERANCE = 1e-12
 def test_img2svg_ssim_and_psnr_equal_internsvg(renderer: Renderer) -> None:
     if not (shared_release("svgenius") / "src").is_dir():
         pytest.skip("needs ../shared/data/svgenius")
-    task = get_task("sarena-icon-img2svg")(TaskOptions())
+    task = get_task("sarena-icon-img2svg")(CommonOptions())
     values = {}
     for i, svg in enumerate(svgenius_icons(32)):
         sample = Sample(str(i), "icon", [], svg, target={"answer": svg, "picture": ""})

@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 from svgeval.cli import app
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import get_task
-from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.outcome import Outcome
 from svgeval.tasks.sgp_bench import consistency, prompts
 
@@ -100,7 +100,7 @@ def test_per_subject_aggregation_matches_the_released_one() -> None:
     records = [Outcome(id=str(i), group=subject, metrics={"accuracy": value})
                for i, (subject, value) in enumerate(
                    [("Color", 100.0), ("Color", 0.0), ("Shape", 100.0), ("Color", 100.0)])]
-    metrics = get_task("sgp-bench-svg")(TaskOptions()).aggregate(records).metrics
+    metrics = get_task("sgp-bench-svg")(CommonOptions()).aggregate(records).metrics
     assert metrics["all/accuracy"] == pytest.approx(75.0)
     assert metrics["Color/accuracy"] == pytest.approx(100 * 0.6666666666666666)
     assert metrics["Shape/accuracy"] == 100.0
@@ -169,7 +169,7 @@ def test_mnist_exact_reading_and_the_released_judge_request(tmp_path: Path) -> N
     best = run("sgp-bench-mnist", "oracle", folder, tmp_path / "o")
     assert best["all/accuracy_exact"] == 100.0 and best["all/accuracy"] is None  # no --judge
     assert run("sgp-bench-mnist", "identity", folder, tmp_path / "i")["all/accuracy_exact"] == 0.0
-    task = get_task("sgp-bench-mnist")(TaskOptions(data=folder))
+    task = get_task("sgp-bench-mnist")(CommonOptions(data=folder))
     sample = task.load()[0]
     assert sample.messages[0] == {"role": "system", "content": "You are a helpful assistant."}
     score = task.score(sample, "Step by step...\nAnswer: 1 ", Renderer())
@@ -196,7 +196,7 @@ def test_csv_copy_and_a_missing_column_is_one_line(tmp_path: Path) -> None:
                                       str(bad), "--out", str(tmp_path / "b")])
     assert result.exit_code != 0
     assert "no column Subject; columns found: Question, A, B, C, D, Answer" in result.output
-    system = get_task("sgp-bench-svg")(TaskOptions(data=copy, extra={"system": "none"}))
+    system = get_task("sgp-bench-svg")(CommonOptions(data=copy, extra={"system": "none"}))
     assert [m["role"] for m in system.load()[0].messages] == ["user"]
 
 

@@ -19,7 +19,7 @@ from vectorgym_data import BLUE, RED
 from svgeval.cli import app
 from svgeval.metrics.pixel import masked_mse
 from svgeval.svg.isolation import Renderer
-from svgeval.tasks.base import Sample, TaskOptions
+from svgeval.tasks.base import CommonOptions, Sample
 from svgeval.tasks.starvector import tasks
 from svgeval.tasks.starvector.data import load_rows
 from svgeval.tasks.starvector.tasks import StarVectorImg2Svg, StarVectorText2Svg
@@ -93,7 +93,7 @@ def test_text2svg_oracle_beats_a_wrong_answer(tmp_path: Path, tiny_weights: None
 
 
 def test_pixel_metrics_follow_the_released_formulas(renderer: Renderer) -> None:
-    task = StarVectorImg2Svg(TaskOptions())
+    task = StarVectorImg2Svg(CommonOptions())
     sample = Sample("a", "svg-stack", [], RED, target={"reference": RED, "caption": ""})
     score = task.score(sample, BLUE, renderer)
     red, blue = (renderer.render(s, tasks.RENDER).image for s in (RED, BLUE))
@@ -107,7 +107,7 @@ def test_pixel_metrics_follow_the_released_formulas(renderer: Renderer) -> None:
 
 
 def test_answers_as_given_repaired_or_white_and_the_options(renderer: Renderer) -> None:
-    task = StarVectorImg2Svg(TaskOptions())
+    task = StarVectorImg2Svg(CommonOptions())
     sample = Sample("a", "svg-stack", [], RED, target={"reference": RED, "caption": ""})
     red = renderer.render(RED, tasks.RENDER).image
     assert red is not None
@@ -120,9 +120,9 @@ def test_answers_as_given_repaired_or_white_and_the_options(renderer: Renderer) 
     placeholder = task.score(sample, chat, renderer)
     assert placeholder.failure is not None and placeholder.failure.tag == "extract"
     assert placeholder.metrics["l2"] == pytest.approx(white_l2)
-    read = StarVectorImg2Svg(TaskOptions(extra={"extract": "auto"})).score(sample, chat, renderer)
+    read = StarVectorImg2Svg(CommonOptions(extra={"extract": "auto"})).score(sample, chat, renderer)
     assert read.valid and read.metrics["l2"] == 0.0
-    plain = StarVectorImg2Svg(TaskOptions(extra={"repair": "none"}))
+    plain = StarVectorImg2Svg(CommonOptions(extra={"repair": "none"}))
     unrepaired = plain.score(sample, broken, renderer)
     assert unrepaired.failure is not None and unrepaired.metrics["l2"] == pytest.approx(white_l2)
 
@@ -171,7 +171,7 @@ RELEASED_L2_SSIM = {
 def test_equals_the_released_scorer_on_every_answer_kind(renderer: Renderer) -> None:
     """L2 to 1e-7 (the release's float32 tensors), SSIM exact: the answer as given, the repair
     chain, the white placeholder and dpi 100 all as released."""
-    task = StarVectorImg2Svg(TaskOptions())
+    task = StarVectorImg2Svg(CommonOptions())
     answers = answered(32, "sv")
     assert set(answers) == set(RELEASED_L2_SSIM)
     for sample_id, (kind, reference, answer) in answers.items():
@@ -196,8 +196,8 @@ def test_masked_mse_by_hand() -> None:
 
 def test_captions_are_seeded_released_prefixes(tmp_path: Path) -> None:
     data = bench_file(tmp_path / "t.parquet")
-    samples = StarVectorText2Svg(TaskOptions(data=data, seed=3)).load()
-    again = StarVectorText2Svg(TaskOptions(data=data, seed=3)).load()
+    samples = StarVectorText2Svg(CommonOptions(data=data, seed=3)).load()
+    again = StarVectorText2Svg(CommonOptions(data=data, seed=3)).load()
     assert [s.target for s in samples] == [s.target for s in again]
     caption = samples[0].target["caption"]
     assert caption.startswith(tasks.CAPTION_PREFIXES) and "red square" in caption
@@ -209,7 +209,7 @@ def test_data_errors_are_one_line(tmp_path: Path) -> None:
         load_rows(bad, "svg-stack", "test")
     no_captions = write(tmp_path / "nc.parquet", [{"Filename": "x", "Svg": RED}])
     with pytest.raises(Exception, match="no caption column"):
-        StarVectorText2Svg(TaskOptions(data=no_captions)).load()
+        StarVectorText2Svg(CommonOptions(data=no_captions)).load()
     with pytest.raises(Exception, match="no test-\\*.parquet"):
         load_rows(tmp_path, "svg-stack", "test")
 
@@ -217,10 +217,10 @@ def test_data_errors_are_one_line(tmp_path: Path) -> None:
 def test_fid_and_long_captions_follow_the_released_code_by_default() -> None:
     """The released FIDCalculator runs Inception in train mode and torchmetrics cuts caption
     ids at 77 (issue 27; the relations are tested in tests/metrics); both have an option."""
-    released = StarVectorText2Svg(TaskOptions()).metric_preset()
+    released = StarVectorText2Svg(CommonOptions()).metric_preset()
     assert (released.fid_batchnorm, released.clip_truncation, released.clip_clamp_zero) == (
         "train", "cut", False)
     other = StarVectorText2Svg(
-        TaskOptions(extra={"fid": "eval", "clip_truncation": "eot"})).metric_preset()
+        CommonOptions(extra={"fid": "eval", "clip_truncation": "eot"})).metric_preset()
     assert (other.fid_batchnorm, other.clip_truncation) == ("eval", "eot")
-    assert StarVectorImg2Svg(TaskOptions()).metric_preset().fid_batchnorm == "train"
+    assert StarVectorImg2Svg(CommonOptions()).metric_preset().fid_batchnorm == "train"

@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 
 from svgeval.cli import app
 from svgeval.tasks import get_task
-from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.svgbench.size import fixed_size, released_size
 from svgeval.tasks.svgbench.task import (
     JUDGE_PROMPT,
@@ -54,7 +54,7 @@ def write_questions(path: Path) -> Path:
 
 
 def test_prompts_are_the_released_ones_word_for_word(tmp_path: Path) -> None:
-    task = get_task("svgbench")(TaskOptions(data=write_questions(tmp_path / "q.json")))
+    task = get_task("svgbench")(CommonOptions(data=write_questions(tmp_path / "q.json")))
     sample = task.load()[0]
     assert sample.messages == [{"role": "user", "content": RELEASED_PROMPT}]
     assert JUDGE_PROMPT.format(count=3, requirements=numbered(REQUIREMENTS)) == (

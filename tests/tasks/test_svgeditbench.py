@@ -16,7 +16,7 @@ from svgeval.models.baselines import IdentityModel, OracleModel
 from svgeval.runner import RunDir, Runner, RunSettings
 from svgeval.svg.demo_corpus import DEMO_ICONS, write_demo_corpus
 from svgeval.svg.isolation import Renderer
-from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.svgeditbench import SvgEditBench
 from svgeval.tasks.svgeditbench.data import load_release
 from svgeval.tasks.svgeditbench.prompts import SUBTASKS
@@ -34,7 +34,7 @@ NO_EDIT = {
 
 
 def run(data: Path, model: Model, out: Path) -> dict[str, object]:
-    runner = Runner(SvgEditBench(TaskOptions(data=data)), model, RunDir(out), RunSettings())
+    runner = Runner(SvgEditBench(CommonOptions(data=data)), model, RunDir(out), RunSettings())
     return asyncio.run(runner.run(runner.prepare(resume=False))).model_dump(mode="json")
 
 

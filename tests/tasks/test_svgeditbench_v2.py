@@ -16,7 +16,7 @@ from svgeval.cli import app
 from svgeval.metrics.clip import clip_score
 from svgeval.svg.extract import extract_svg
 from svgeval.svg.isolation import Renderer
-from svgeval.tasks.base import Sample, TaskOptions
+from svgeval.tasks.base import CommonOptions, Sample
 from svgeval.tasks.download import DataUnavailable
 from svgeval.tasks.svgeditbench_v2.data import emoji_name, read_zwj_sequences
 from svgeval.tasks.svgeditbench_v2.task import RENDER, SvgEditBenchV2
@@ -53,7 +53,7 @@ def test_the_released_answer_rule() -> None:
 
 
 def test_samples_carry_the_released_prompt(tmp_path: Path) -> None:
-    task = SvgEditBenchV2(TaskOptions(data=write_triplets(tmp_path / "triplets")))
+    task = SvgEditBenchV2(CommonOptions(data=write_triplets(tmp_path / "triplets")))
     first, second, third = task.load()
     assert [first.id, second.id, third.id] == ["0000", "0001", "0002"]
     assert first.messages == [{"role": "user", "content": (
@@ -64,11 +64,11 @@ def test_samples_carry_the_released_prompt(tmp_path: Path) -> None:
     assert second.target["caption"] == "red square"
     assert third.target["caption"] == "CLOCK FACE THREE OCLOCK"
     with pytest.raises(DataUnavailable, match="--data"):
-        SvgEditBenchV2(TaskOptions()).load()
+        SvgEditBenchV2(CommonOptions()).load()
 
 
 def test_failures_are_recorded_with_no_value(renderer: Renderer) -> None:
-    task = SvgEditBenchV2(TaskOptions())
+    task = SvgEditBenchV2(CommonOptions())
     sample = Sample("0000", "edit", [], "", target={"after_svg": BLUE_CIRCLE})
     missing = task.score(sample, "no code", renderer)
     assert missing.failure is not None and missing.failure.tag == "extract"
@@ -79,7 +79,7 @@ def test_failures_are_recorded_with_no_value(renderer: Renderer) -> None:
     released = task.score(sample, polygon, renderer)
     assert released.valid and released.metrics["mse"] is not None
     assert released.metrics["chamfer"] > 0  # the release samples polygons too
-    corrected = SvgEditBenchV2(TaskOptions(extra={"chamfer": "corrected"}))
+    corrected = SvgEditBenchV2(CommonOptions(extra={"chamfer": "corrected"}))
     assert corrected.score(sample, polygon, renderer).metrics["chamfer"] == pytest.approx(
         released.metrics["chamfer"])
     skewed = SVG.format('<rect width="9" height="9" transform="skewX(10)"/>')
@@ -107,7 +107,7 @@ RELEASED_MSE_CHAMFER = {
 
 
 def test_equals_the_released_scorer_on_every_answer_kind(renderer: Renderer) -> None:
-    task = SvgEditBenchV2(TaskOptions())
+    task = SvgEditBenchV2(CommonOptions())
     for triplet, (kind, target, answer) in twemoji_answered().items():
         sample = Sample(triplet, "edit", [], "", target={"after_svg": target})
         score = task.score(sample, answer, renderer)

@@ -11,7 +11,7 @@ from svgenius_support import released_items, run_task, sample_records, svgenius_
 from svgeval.models.baselines import IdentityModel, OracleModel
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import get_task
-from svgeval.tasks.base import Sample, TaskOptions
+from svgeval.tasks.base import CommonOptions, Sample
 from svgeval.tasks.outcome import FailureKind, Outcome
 from svgeval.tasks.svgenius.bugfix import BugFixTarget, SvgeniusBugFix, extract_repair
 
@@ -25,7 +25,7 @@ def _sample(ground_truth: str = GOOD, bug: str = GOOD.replace("<rect", "<rct")) 
 
 
 def _task() -> SvgeniusBugFix:
-    return SvgeniusBugFix(TaskOptions())
+    return SvgeniusBugFix(CommonOptions())
 
 
 def test_registered_under_its_cli_name() -> None:
@@ -102,7 +102,7 @@ def test_aggregate_counts_model_errors_only_in_the_all_keys(renderer: Renderer) 
 
 @pytest.mark.shared_data
 def test_loads_the_released_tiers() -> None:
-    samples = SvgeniusBugFix(TaskOptions(data=svgenius_root(), tier="all")).load()
+    samples = SvgeniusBugFix(CommonOptions(data=svgenius_root(), tier="all")).load()
     assert [sum(s.group == tier for s in samples) for tier in ("easy", "medium", "hard")] == [
         100,
         100,

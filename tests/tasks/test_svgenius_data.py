@@ -9,7 +9,7 @@ from svgenius_support import svgenius_root
 
 from svgeval.builders.svg_files import write_cases
 from svgeval.tasks import all_tasks, get_task
-from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.download import DataUnavailable
 from svgeval.tasks.svgenius.bugfix import BugFixItem
@@ -29,12 +29,12 @@ def test_tiers_are_checked_by_the_task() -> None:
     task = get_task("svgenius-bugfix")
     assert task.tiers == ("easy", "medium", "hard")
     with pytest.raises(ValueError, match="unknown tier 'expert' for svgenius-bugfix"):
-        task(TaskOptions(tier="expert"))
+        task(CommonOptions(tier="expert"))
 
 
 def test_data_path_must_hold_the_release(tmp_path: Path) -> None:
     with pytest.raises(DataUnavailable, match="src/tasks"):
-        load_task_files(TaskOptions(data=tmp_path), None, "bugfix", BugFixItem)
+        load_task_files(CommonOptions(data=tmp_path), None, "bugfix", BugFixItem)
 
 
 @pytest.mark.parametrize(
@@ -55,7 +55,7 @@ def test_malformed_task_files_name_the_file_record_and_field(
     path = tmp_path / "bugs.json"
     path.write_text(content, encoding="utf-8")
     with pytest.raises(MalformedData) as caught:
-        load_task_files(TaskOptions(), path, "bugfix", BugFixItem)
+        load_task_files(CommonOptions(), path, "bugfix", BugFixItem)
     assert str(caught.value).startswith(str(path)) and message in str(caught.value)
 
 
@@ -68,7 +68,7 @@ def test_release_counts_per_tier() -> None:
         "style_edit": ([79, 79, 78], dict[str, StyleEdit]),
     }
     for task, (counts, schema) in expected.items():
-        files = load_task_files(TaskOptions(data=svgenius_root()), None, task, schema)
+        files = load_task_files(CommonOptions(data=svgenius_root()), None, task, schema)
         assert [file.group for file in files] == ["easy", "medium", "hard"]
         assert [len(file.items) for file in files] == counts
 
@@ -77,7 +77,7 @@ def test_custom_file_is_grouped_by_tier(tmp_path: Path) -> None:
     path = tmp_path / "cases.json"
     item = {"bug_svg": "<svg/>", "ground_truth": "<svg></svg>"}
     write_cases([item], path)
-    custom = load_task_files(TaskOptions(), path, "bugfix", BugFixItem)
+    custom = load_task_files(CommonOptions(), path, "bugfix", BugFixItem)
     assert [(file.group, file.items) for file in custom] == [("custom", [BugFixItem(**item)])]
-    hard = load_task_files(TaskOptions(tier="hard"), path, "bugfix", BugFixItem)
+    hard = load_task_files(CommonOptions(tier="hard"), path, "bugfix", BugFixItem)
     assert hard[0].group == "hard"

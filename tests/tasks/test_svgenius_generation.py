@@ -19,7 +19,7 @@ from svgeval.models.baselines import OracleModel
 from svgeval.runner.metric_stage import fill_batched_metrics
 from svgeval.runner.records import SampleRecord
 from svgeval.svg.isolation import Renderer
-from svgeval.tasks.base import MetricContext, Sample, TaskOptions
+from svgeval.tasks.base import CommonOptions, MetricContext, Sample
 from svgeval.tasks.svgenius.generation_task import CaptionTarget
 from svgeval.tasks.svgenius.img2svg import SvgeniusImg2Svg
 from svgeval.tasks.svgenius.text2svg import SvgeniusText2Svg
@@ -44,7 +44,7 @@ def no_weights(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 
 def test_failure_readings(renderer: Renderer) -> None:
-    task = SvgeniusImg2Svg(TaskOptions())
+    task = SvgeniusImg2Svg(CommonOptions())
     good = task.score(sample(), f"Answer: {SQUARE}", renderer)
     assert good.valid and good.metrics["mse"] == 0.0 and good.metrics["pss"] == 100.0
     assert good.metrics["ssim"] == pytest.approx(1.0)
@@ -63,7 +63,7 @@ def test_failure_readings(renderer: Renderer) -> None:
 @pytest.mark.shared_data
 def test_release_loads_every_tier() -> None:
     for task in (SvgeniusText2Svg, SvgeniusImg2Svg):
-        samples = task(TaskOptions(data=svgenius_root())).load()
+        samples = task(CommonOptions(data=svgenius_root())).load()
         counts = {tier: sum(1 for s in samples if s.group == tier) for tier in ("easy", "medium",
                                                                                "hard")}
         assert counts == {"easy": 100, "medium": 99, "hard": 100}
@@ -120,7 +120,7 @@ def test_the_stage_computes_only_what_a_record_lacks(tmp_path: Path, renderer: R
             calls.append(len(items))
             return super().batch_score(items, context)
 
-    task = Counting(TaskOptions())
+    task = Counting(CommonOptions())
     samples = {f"easy/{i:03d}": Sample(f"easy/{i:03d}", "easy", [], "", target=CaptionTarget(
         caption="c", answer=SQUARE)) for i in range(3)}
     done = {(key, 1): SampleRecord(id=key, group="easy", prompt=[], prompt_hash="h",

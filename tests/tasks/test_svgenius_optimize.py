@@ -15,7 +15,7 @@ from svgeval.models.baselines import IdentityModel, OracleModel
 from svgeval.svg.demo_corpus import DEMO_ICONS, demo_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec
-from svgeval.tasks.base import Sample, TaskOptions
+from svgeval.tasks.base import CommonOptions, Sample
 from svgeval.tasks.svgenius.optimize import OptimizeTarget, SvgeniusOptimize
 
 ORIGINAL = (
@@ -35,7 +35,7 @@ def _sample() -> Sample:
 
 def test_scores_compression_and_render_error(renderer: Renderer) -> None:
     smaller = ORIGINAL.replace("<!-- editor metadata -->", "").replace(".000", "")
-    score = SvgeniusOptimize(TaskOptions()).score(_sample(), f"Answer: {smaller}", renderer)
+    score = SvgeniusOptimize(CommonOptions()).score(_sample(), f"Answer: {smaller}", renderer)
     expected = (1 - len(smaller) / len(ORIGINAL)) * 100
     assert score.valid
     assert score.metrics["ccr"] == pytest.approx(expected)
@@ -44,7 +44,7 @@ def test_scores_compression_and_render_error(renderer: Renderer) -> None:
 
 
 def test_failures_follow_both_protocols(renderer: Renderer) -> None:
-    task = SvgeniusOptimize(TaskOptions())
+    task = SvgeniusOptimize(CommonOptions())
     missing = task.score(_sample(), "Sorry, I cannot.", renderer)
     assert not missing.valid and missing.failure.tag == "extract"
     assert missing.metrics == {"ccr": None, "ccr_all": 0.0, "mse": None}
@@ -97,7 +97,7 @@ def test_svgo_cases_are_deterministic_and_loadable(tmp_path: Path, renderer: Ren
     write_cases(build_optimize_cases(svgs), first)
     write_cases(build_optimize_cases(svgs), second)
     assert first.read_bytes() == second.read_bytes()
-    options = TaskOptions(tier="easy", extra={"file": str(first)})
+    options = CommonOptions(tier="easy", extra={"file": str(first)})
     samples = SvgeniusOptimize(options).load()
     assert [s.group for s in samples] == ["easy", "easy"]
     items = json.loads(first.read_text(encoding="utf-8"))

@@ -25,7 +25,7 @@ from svgeval.models.baselines import IdentityModel, OracleModel
 from svgeval.svg.demo_corpus import DEMO_ICONS, demo_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec
-from svgeval.tasks.base import Sample, TaskOptions
+from svgeval.tasks.base import CommonOptions, Sample
 from svgeval.tasks.outcome import Outcome
 from svgeval.tasks.svgenius.style_edit import StyleEditTarget, SvgeniusStyleEdit
 
@@ -51,7 +51,7 @@ def _sample() -> Sample:
 
 def test_half_way_edit_scores_by_the_formula(renderer: Renderer) -> None:
     half = ORIGINAL.replace("#000000", "#800000")  # red channel 128/255 of the way
-    score = SvgeniusStyleEdit(TaskOptions()).score(_sample(), f"Answer:{half}", renderer)
+    score = SvgeniusStyleEdit(CommonOptions()).score(_sample(), f"Answer:{half}", renderer)
     ratio = ((255 - 128) / 255) ** 2  # MSE(gen, gt) / MSE(ori, gt): only red differs, same area
     assert score.valid
     assert score.metrics["rmse"] == pytest.approx(np.sqrt(1 - ratio) * 100, abs=0.5)
@@ -60,7 +60,7 @@ def test_half_way_edit_scores_by_the_formula(renderer: Renderer) -> None:
 
 
 def test_failures_follow_both_protocols(renderer: Renderer) -> None:
-    task = SvgeniusStyleEdit(TaskOptions())
+    task = SvgeniusStyleEdit(CommonOptions())
     missing = task.score(_sample(), "I would change the colour.", renderer)
     assert not missing.valid and missing.failure.tag == "extract"
     assert (missing.metrics["acc"], missing.metrics["acc_all"]) == (None, 0.0)
@@ -74,7 +74,7 @@ def test_an_edit_that_does_not_change_the_render_has_no_rmse(renderer: Renderer)
     invisible = ORIGINAL.replace("<rect", '<rect id="a"')
     target = StyleEditTarget(original=ORIGINAL, modified=invisible, command="", name="x")
     sample = Sample("t/000", "t", [], "", ORIGINAL, target=target)
-    score = SvgeniusStyleEdit(TaskOptions()).score(sample, f"Answer:{invisible}", renderer)
+    score = SvgeniusStyleEdit(CommonOptions()).score(sample, f"Answer:{invisible}", renderer)
     assert score.metrics["rmse"] is None and score.metrics["rmse_all"] is None
     assert score.metrics["n_rmse_undefined"] == 1.0 and score.metrics["acc"] == 100.0
 
@@ -203,7 +203,7 @@ def test_a_reference_that_does_not_render_leaves_the_sample_out(renderer: Render
     target = StyleEditTarget(original="<svg><rect></svg>", modified=MODIFIED, command="",
                              name="x")
     sample = Sample("t/001", "t", [], "", ORIGINAL, target=target)
-    task = SvgeniusStyleEdit(TaskOptions())
+    task = SvgeniusStyleEdit(CommonOptions())
     score = task.score(sample, f"Answer:{MODIFIED}", renderer)
     assert not score.valid and score.failure.tag == "reference:rejected:malformed_xml"
     good = task.score(_sample(), f"Answer:{MODIFIED}", renderer)

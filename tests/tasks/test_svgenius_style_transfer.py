@@ -22,7 +22,7 @@ from svgeval.models.base import Generation, GenerationRequest, Model
 from svgeval.runner import RunDir, Runner, RunSettings, load_samples
 from svgeval.svg.demo_corpus import demo_svg
 from svgeval.svg.isolation import Renderer
-from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.outcome import FailureKind, Outcome
 from svgeval.tasks.svgenius.style_transfer import SvgeniusStyleTransfer, pairwise_outcome
@@ -32,7 +32,7 @@ CRITERIA = ("cp", "df", "sc", "ch", "cb")
 
 
 def task(file: Path, **extra: str) -> SvgeniusStyleTransfer:
-    return SvgeniusStyleTransfer(TaskOptions(tier="easy", extra={"file": str(file), **extra}))
+    return SvgeniusStyleTransfer(CommonOptions(tier="easy", extra={"file": str(file), **extra}))
 
 
 def images(messages: list[dict[str, Any]]) -> list[np.ndarray]:
@@ -60,7 +60,7 @@ def test_prompts_and_rubrics_are_the_papers_word_for_word() -> None:
 
 
 def test_release_loads_every_tier_with_its_styles() -> None:
-    samples = SvgeniusStyleTransfer(TaskOptions(data=svgenius_root())).load()
+    samples = SvgeniusStyleTransfer(CommonOptions(data=svgenius_root())).load()
     assert Counter(s.group for s in samples) == {"easy": 21, "medium": 30, "hard": 29}
     styles = Counter((s.group, s.target.style) for s in samples)
     assert styles[("easy", "Cartoon Style")] == 6 and styles[("hard", "Pixel-art")] == 16

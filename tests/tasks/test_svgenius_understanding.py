@@ -9,7 +9,7 @@ from svgenius_support import released_items, run_task, svgenius_root
 
 from svgeval.models.baselines import IdentityModel, OracleModel
 from svgeval.svg.isolation import Renderer
-from svgeval.tasks.base import Sample, TaskOptions
+from svgeval.tasks.base import CommonOptions, Sample
 from svgeval.tasks.outcome import Outcome
 from svgeval.tasks.svgenius.understanding import QuestionTarget, SvgeniusUnderstanding, parse_choice
 
@@ -43,7 +43,7 @@ def _sample(category: str = "perceptual", answer: str = "B") -> Sample:
 
 
 def test_scores_right_wrong_and_unparsed(renderer: Renderer) -> None:
-    task = SvgeniusUnderstanding(TaskOptions())
+    task = SvgeniusUnderstanding(CommonOptions())
     right = task.score(_sample(), "Answer: B", renderer)
     wrong = task.score(_sample("semantic"), "Answer: A", renderer)
     unparsed = task.score(_sample(), "no idea", renderer)
@@ -56,7 +56,7 @@ def test_scores_right_wrong_and_unparsed(renderer: Renderer) -> None:
 def failed_call_metrics(renderer: Renderer) -> dict[str, float | None]:
     target = QuestionTarget(category="semantic", answer="A")
     sample = Sample("easy/1/semantic", "easy", [], "Answer: A", None, target=target)
-    return SvgeniusUnderstanding(TaskOptions()).score(sample, "", renderer).metrics
+    return SvgeniusUnderstanding(CommonOptions()).score(sample, "", renderer).metrics
 
 
 def test_aggregate_counts_unparsed_and_failed_calls_as_wrong(renderer: Renderer) -> None:
@@ -79,7 +79,7 @@ def test_aggregate_counts_unparsed_and_failed_calls_as_wrong(renderer: Renderer)
         # the runner scores a failed model call as an empty response
         record("easy/1/semantic", failed_call_metrics(renderer), "model_error"),
     ]
-    metrics = SvgeniusUnderstanding(TaskOptions()).aggregate([Outcome.model_validate(r) for r in records]).metrics
+    metrics = SvgeniusUnderstanding(CommonOptions()).aggregate([Outcome.model_validate(r) for r in records]).metrics
     assert metrics == {
         "easy/acc": 50.0,
         "easy/perceptual_acc": 50.0,
@@ -90,7 +90,7 @@ def test_aggregate_counts_unparsed_and_failed_calls_as_wrong(renderer: Renderer)
 
 @pytest.mark.shared_data
 def test_loads_question1_as_perceptual_and_question2_as_semantic() -> None:
-    samples = SvgeniusUnderstanding(TaskOptions(data=svgenius_root(), tier="medium")).load()
+    samples = SvgeniusUnderstanding(CommonOptions(data=svgenius_root(), tier="medium")).load()
     items = released_items("understanding/medium_generation_results.json")
     assert len(samples) == 2 * len(items) == 156
     first = items[0]
@@ -110,7 +110,7 @@ def test_loads_question1_as_perceptual_and_question2_as_semantic() -> None:
 
 @pytest.mark.shared_data
 def test_all_questions_adds_the_design_question() -> None:
-    options = TaskOptions(data=svgenius_root(), tier="hard", extra={"questions": "all"})
+    options = CommonOptions(data=svgenius_root(), tier="hard", extra={"questions": "all"})
     samples = SvgeniusUnderstanding(options).load()
     assert len(samples) == 3 * 48
     assert {s.target.category for s in samples} == {"perceptual", "semantic", "design"}

@@ -17,7 +17,7 @@ from vectorgym_data import BLUE, RED, png
 
 from svgeval.cli import app
 from svgeval.svg.isolation import Renderer
-from svgeval.tasks.base import Sample, TaskOptions
+from svgeval.tasks.base import CommonOptions, Sample
 from svgeval.tasks.unisvg import rules
 from svgeval.tasks.unisvg.tasks import FAILED, UniSvgAll, UniSvgImg2Svg
 
@@ -123,7 +123,7 @@ def sample(category: str, answer: str, metadata: dict[str, Any] | None = None) -
 
 
 def test_failed_generation_rows_are_scored(renderer: Renderer) -> None:
-    task = UniSvgImg2Svg(TaskOptions())
+    task = UniSvgImg2Svg(CommonOptions())
     broken = task.score(sample("ISVGEN", RED), '<svg xmlns="http://www.w3.org/2000/svg"><rect>'
                         '</svg>', renderer)
     assert broken.failure is not None and broken.failure.kind.value == "render"
@@ -131,14 +131,14 @@ def test_failed_generation_rows_are_scored(renderer: Renderer) -> None:
     blank = task.score(sample("ISVGEN", RED), "no code, sorry", renderer)
     assert blank.failure is not None and blank.failure.tag == "extract"
     assert 0.0 < blank.metrics["ssim"] < 1.0  # the released white canvas, not the failure value
-    worst = UniSvgImg2Svg(TaskOptions(extra={"no_svg": "worst"}))
+    worst = UniSvgImg2Svg(CommonOptions(extra={"no_svg": "worst"}))
     assert worst.score(sample("ISVGEN", RED), "no code", renderer).metrics == dict(FAILED)
     truncated = task.score(sample("ISVGEN", RED), RED[:-10], renderer)  # repaired by fix_svg
     assert truncated.valid and truncated.extracted is not None
 
 
 def test_understanding_rules_by_hand(renderer: Renderer) -> None:
-    task = UniSvgAll(TaskOptions())
+    task = UniSvgAll(CommonOptions())
     colour = sample("CSVGUN_color", "", {"colors": {"colors": ["red", "blue", "White"]}})
     assert task.score(colour, "Red and green", renderer).metrics["accuracy"] == 0.5
     assert rules.category_score("An Animal icon", {"category": ["animal"]}) == 1.0
@@ -171,16 +171,16 @@ def test_released_psnr_wraps_around_in_uint8() -> None:
 def test_unknown_types_and_missing_images_are_one_line(tmp_path: Path) -> None:
     bad = write_tsv(tmp_path / "a.tsv", [tsv_row(0, "NEWTYPE", "q", "a")])
     with pytest.raises(Exception, match="unknown type\\(s\\) NEWTYPE"):
-        UniSvgAll(TaskOptions(data=bad)).load()
+        UniSvgAll(CommonOptions(data=bad)).load()
     no_image = write_tsv(tmp_path / "b.tsv", [tsv_row(0, "ISVGEN", "q", RED)])
     with pytest.raises(Exception, match="has no image"):
-        UniSvgAll(TaskOptions(data=no_image)).load()
+        UniSvgAll(CommonOptions(data=no_image)).load()
     dangling = write_tsv(tmp_path / "c.tsv", [tsv_row(0, "ISVGEN", "q", RED, image="7")])
     with pytest.raises(Exception, match="names row '7', which has no image"):
-        UniSvgAll(TaskOptions(data=dangling)).load()
+        UniSvgAll(CommonOptions(data=dangling)).load()
     garbage = write_tsv(tmp_path / "d.tsv", [tsv_row(0, "ISVGEN", "q", RED, image="[1, 2" * 20)])
     with pytest.raises(Exception, match="not a base64 image"):
-        UniSvgAll(TaskOptions(data=garbage)).load()
+        UniSvgAll(CommonOptions(data=garbage)).load()
 
 
 def test_image_cells_as_vlmevalkit_writes_them(tmp_path: Path) -> None:
@@ -188,7 +188,7 @@ def test_image_cells_as_vlmevalkit_writes_them(tmp_path: Path) -> None:
         tsv_row(0, "ISVGEN", "q", RED, image=str([IMAGE, IMAGE])),
         tsv_row(1, "ISVGUN_color", "q", "red", image="0"),  # another row's index
     ])
-    first, second = UniSvgAll(TaskOptions(data=listed)).load()
+    first, second = UniSvgAll(CommonOptions(data=listed)).load()
     parts = [p["type"] for p in first.messages[0]["content"]]
     assert parts == ["text", "image_url", "image_url"]
     assert second.messages[0]["content"][1] == first.messages[0]["content"][1]
@@ -198,7 +198,7 @@ def test_an_empty_understanding_answer_scores_nothing(renderer: Renderer) -> Non
     """VLMEvalKit e8e78f05 reads an empty answer cell as NaN and scores the row 0 (issue 27,
     unisvg_numbers.json: easy_acc 0.4167 there vs 0.6111 with the rules applied to "");
     the rules alone give "" a 1 when the ground truth names no shape or no transform."""
-    task = UniSvgAll(TaskOptions())
+    task = UniSvgAll(CommonOptions())
     no_shape, no_transform = "It is a plain drawing.", "There is no transformation."
     assert rules.shape_score("", no_shape) == 1.0 and rules.transform_score("", no_transform) == 1.0
     for kind, truth in (("CSVGUN_shape", no_shape), ("CSVGUN_transform", no_transform),

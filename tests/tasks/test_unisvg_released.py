@@ -22,7 +22,7 @@ from released_answers import KINDS, make_answer, svgenius_icons
 from shared_paths import shared_release
 
 from svgeval.svg.isolation import Renderer
-from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.outcome import Outcome
 from svgeval.tasks.unisvg import rules
 from svgeval.tasks.unisvg.data import UniSvgRow
@@ -127,7 +127,7 @@ def answers(icons: list[str]) -> list[str]:
 
 
 def scored(reading: str, renderer: Renderer) -> tuple[list[Outcome], dict[str, Any]]:
-    task = UniSvgAll(TaskOptions(extra={"reading": reading}))
+    task = UniSvgAll(CommonOptions(extra={"reading": reading}))
     data = rows()
     scores = [task.score(task.sample(row.index, row), answer, renderer)
               for row, answer in zip(data, answers([row.answer for row in data[:30]]))]

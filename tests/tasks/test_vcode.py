@@ -29,7 +29,7 @@ from typer.testing import CliRunner
 
 from svgeval.cli import app
 from svgeval.tasks import get_task
-from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.vcode import answers
 from svgeval.tasks.vcode.task import PROMPT, render_size
 
@@ -211,7 +211,7 @@ def test_missing_data_is_one_line(tmp_path: Path) -> None:
 
 def test_samples_carry_the_picture_first_then_the_prompt(tmp_path: Path) -> None:
     data = build_data(tmp_path)
-    sample = get_task("vcode-mmvet")(TaskOptions(data=data)).load()[0]
+    sample = get_task("vcode-mmvet")(CommonOptions(data=data)).load()[0]
     assert sample.id == "v1_0"  # ids in the order of the integer after "_"
     (part, text) = sample.messages[0]["content"]
     assert part["image_url"]["url"].startswith("data:image/png;base64,") and text["text"] == PROMPT

@@ -8,7 +8,7 @@ import pytest
 from vectorgym_data import RED, all_splits_file, png, row, rows, write_parquet
 
 from svgeval.messages import has_images, png_data_url
-from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.download import DataUnavailable
 from svgeval.tasks.vectorgym.caption import VectorGymCaption
 from svgeval.tasks.vectorgym.data import COLUMNS
@@ -23,7 +23,7 @@ def test_a_card_parquet_loads_for_every_task_and_split(
     tmp_path: Path, task: type, split: str
 ) -> None:
     data = all_splits_file(tmp_path / "vg.parquet")
-    samples = task(TaskOptions(data=data, extra={"split": split})).load()
+    samples = task(CommonOptions(data=data, extra={"split": split})).load()
     assert [s.group for s in samples] == [split, split]
     expected = [f"{split}-a", f"{split}-b"]
     if task is VectorGymEdit:
@@ -41,19 +41,19 @@ def test_the_columns_are_the_cards() -> None:
 def test_hub_layout_folder_and_what_each_task_sends(tmp_path: Path) -> None:
     write_parquet(tmp_path / "data" / "test-00000-of-00001.parquet", rows("test"))
     write_parquet(tmp_path / "data" / "train-00000-of-00001.parquet", rows("train"))
-    sketch = VectorGymSketch(TaskOptions(data=tmp_path)).load()[0]
+    sketch = VectorGymSketch(CommonOptions(data=tmp_path)).load()[0]
     parts = sketch.messages[0]["content"]
     assert parts[0]["text"].startswith("You are an expert in converting images")
     assert parts[1]["image_url"]["url"] == png_data_url(png(len("test-a") * 20))
     assert parts[2]["text"] == "Convert the input sketch image into an SVG"
     assert sketch.reference == RED and sketch.input_svg is None
-    bare = VectorGymText(TaskOptions(data=tmp_path, extra={"prompt": "vllm"})).load()[0]
+    bare = VectorGymText(CommonOptions(data=tmp_path, extra={"prompt": "vllm"})).load()[0]
     assert bare.messages == [{"role": "user",
                               "content": "Convert the input text into an SVG: a red square"}]
-    edit = VectorGymEdit(TaskOptions(data=tmp_path, extra={"prompt": "vllm"})).load()[0]
+    edit = VectorGymEdit(CommonOptions(data=tmp_path, extra={"prompt": "vllm"})).load()[0]
     assert edit.messages[0]["content"] == (
         f"Edit this SVG with the following instruction: make it green\n\nOriginal SVG:\n{RED}")
-    caption = VectorGymCaption(TaskOptions(data=tmp_path)).load()[0]
+    caption = VectorGymCaption(CommonOptions(data=tmp_path)).load()[0]
     assert caption.reference == "a red square" and not has_images(caption.messages)
 
 
@@ -63,9 +63,9 @@ def test_rows_the_released_filters_drop_and_missing_splits(tmp_path: Path) -> No
         row("no-svg", "test", "not an svg", "", "text"),
         {**row("no-sketch", "test", RED, "", ""), "sketch_image": None},
     ])
-    assert [s.id for s in VectorGymSketch(TaskOptions(data=data)).load()] == ["ok"]
-    assert [s.id for s in VectorGymText(TaskOptions(data=data)).load()] == ["ok"]
+    assert [s.id for s in VectorGymSketch(CommonOptions(data=data)).load()] == ["ok"]
+    assert [s.id for s in VectorGymText(CommonOptions(data=data)).load()] == ["ok"]
     with pytest.raises(DataUnavailable, match="has what vectorgym-edit needs"):
-        VectorGymEdit(TaskOptions(data=data)).load()
+        VectorGymEdit(CommonOptions(data=data)).load()
     with pytest.raises(DataUnavailable, match="no train-"):
-        VectorGymText(TaskOptions(data=tmp_path, extra={"split": "train"})).load()
+        VectorGymText(CommonOptions(data=tmp_path, extra={"split": "train"})).load()

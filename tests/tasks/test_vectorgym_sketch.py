@@ -14,7 +14,7 @@ from vectorgym_data import BLUE, RED
 from svgeval.builders.vectorgym.sketch import sketch_svg
 from svgeval.cli import app
 from svgeval.svg.isolation import Renderer
-from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.vectorgym.image_tasks import VectorGymSketch, VectorGymText
 
 
@@ -50,11 +50,11 @@ def test_build_writes_a_dataset_every_task_reads(tmp_path: Path) -> None:
                                       "--seed", "3", "--captions", str(captions)])
     assert result.exit_code == 0, result.output
     assert "does not render" in result.output
-    samples = VectorGymSketch(TaskOptions(data=out)).load()
+    samples = VectorGymSketch(CommonOptions(data=out)).load()
     assert [s.id for s in samples] == ["blue", "red"] and samples[1].reference == RED
     with Renderer() as renderer:
         expected = sketch_svg(RED, renderer, seed=3, key="red")
     assert expected is not None
     url = samples[1].messages[0]["content"][1]["image_url"]["url"]
     assert url.endswith(__import__("base64").b64encode(expected).decode())
-    assert [s.id for s in VectorGymText(TaskOptions(data=out)).load()] == ["red"]
+    assert [s.id for s in VectorGymText(CommonOptions(data=out)).load()] == ["red"]

@@ -18,7 +18,7 @@ from svgeval.models.baselines import IdentityModel, OracleModel
 from svgeval.models.replay import ReplayModel
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec
-from svgeval.tasks.base import BLANK_SVG, BatchItem, MetricContext, Sample, TaskOptions
+from svgeval.tasks.base import BLANK_SVG, BatchItem, CommonOptions, MetricContext, Sample
 from svgeval.tasks.vectorgym import image_tasks
 from svgeval.tasks.vectorgym.caption import VectorGymCaption
 from svgeval.tasks.vectorgym.image_tasks import (
@@ -84,7 +84,7 @@ def sample(task: VectorGymGenerationTask, reference: str = RED) -> Sample:
 
 
 def test_failures_get_the_placeholder_the_red_x_and_the_worst_value(renderer: Renderer) -> None:
-    task = VectorGymSketch(TaskOptions())
+    task = VectorGymSketch(CommonOptions())
     reference = renderer.render(RED, RenderSpec.square(512)).image
     assert reference is not None
     white = reference * 0 + 1
@@ -103,24 +103,24 @@ def test_failures_get_the_placeholder_the_red_x_and_the_worst_value(renderer: Re
         assert missing.failure is not None and missing.failure.tag == "extract"
         assert missing.metrics["mse"] == pytest.approx(mse(white, reference))  # RGB, = L2
     # --set failed=white: no repair, every failure white
-    plain = VectorGymSketch(TaskOptions(extra={"failed": "white"}))
+    plain = VectorGymSketch(CommonOptions(extra={"failed": "white"}))
     broken = plain.score(sample(plain), RED.replace("/>", ">", 1), renderer)
     assert broken.failure is not None and broken.failure.kind.value == "render"
     assert broken.metrics["mse"] == pytest.approx(mse(white, reference))
 
 
 def test_the_repair_chain_scores_a_broken_answer(renderer: Renderer) -> None:
-    task = VectorGymSketch(TaskOptions())
+    task = VectorGymSketch(CommonOptions())
     score = task.score(sample(task), RED.replace("/>", ">", 1), renderer)  # an element left open
     assert score.valid and score.extraction_rule == "vectorgym+repaired"
     assert score.metrics["mse"] == pytest.approx(0.0, abs=1e-6)
 
 
 def test_the_first_svg_block_is_the_answer_or_the_last_by_option(renderer: Renderer) -> None:
-    task = VectorGymSketch(TaskOptions())
+    task = VectorGymSketch(CommonOptions())
     score = task.score(sample(task), f"first {GREEN} then {RED}", renderer)
     assert score.valid and score.extracted == GREEN and score.metrics["mse"] > 0.1
-    last = VectorGymSketch(TaskOptions(extra={"extract": "last"}))
+    last = VectorGymSketch(CommonOptions(extra={"extract": "last"}))
     score = last.score(sample(last), f"first {GREEN} then {RED}", renderer)
     assert score.valid and score.extracted == RED and score.metrics["mse"] == 0.0
 
@@ -135,7 +135,7 @@ def test_batched_metrics_see_the_red_x_for_a_refused_answer(
 
     monkeypatch.setattr(image_tasks, "lpips", record)
     monkeypatch.setattr(image_tasks, "dino", record)
-    task = VectorGymSketch(TaskOptions())
+    task = VectorGymSketch(CommonOptions())
     items = [BatchItem(sample(task), BLANK_SVG, in_paper_reading=True),  # refused render
              BatchItem(sample(task), BLANK_SVG, in_paper_reading=False)]  # nothing extracted
     task.batch_score(items, MetricContext(renderer))
@@ -187,7 +187,7 @@ RELEASED_L2_SSIM = {
 def test_equals_the_released_scorer_on_every_answer_kind(renderer: Renderer) -> None:
     """L2 to 1e-7 (the release's float32 ToTensor images), SSIM exact: first block, repair
     chain, placeholder and dpi 128 all as released."""
-    task = VectorGymText(TaskOptions())
+    task = VectorGymText(CommonOptions())
     answers = answered(32, "vg")
     assert set(answers) == set(RELEASED_L2_SSIM)
     for sample_id, (kind, reference, answer) in answers.items():
@@ -200,7 +200,7 @@ def test_equals_the_released_scorer_on_every_answer_kind(renderer: Renderer) -> 
 
 
 def test_judge_requests_carry_the_released_prompt_and_renders(renderer: Renderer) -> None:
-    sketch = VectorGymSketch(TaskOptions()).score(sample(VectorGymSketch(TaskOptions())), RED,
+    sketch = VectorGymSketch(CommonOptions()).score(sample(VectorGymSketch(CommonOptions())), RED,
                                                   renderer)
     (request,) = sketch.judge_requests
     parts = request.messages[0]["content"]
@@ -208,13 +208,13 @@ def test_judge_requests_carry_the_released_prompt_and_renders(renderer: Renderer
     assert parts[1]["text"].endswith(OUTPUT_FORMAT)
     assert [p["type"] for p in parts[2:]] == ["image_url", "image_url"]  # reference, output
     assert request.temperature == 0.0 and request.parse("score: 7\nexplanation: ok") == 7.0
-    released = VectorGymEdit(TaskOptions(extra={"judge_format": "released",
-                                                "judge_parser": "released"}))
+    released = VectorGymEdit(CommonOptions(extra={"judge_format": "released",
+                                                 "judge_parser": "released"}))
     (edit,) = released.score(sample(released), RED, renderer).judge_requests
     assert "make it green" in edit.messages[0]["content"][1]["text"]
     assert OUTPUT_FORMAT not in edit.messages[0]["content"][1]["text"]
     assert edit.parse("I'd say 8.") == 8.0  # the released fallback: any number from 1 to 10
-    text = VectorGymText(TaskOptions())
+    text = VectorGymText(CommonOptions())
     (judged,) = text.score(sample(text), RED, renderer).judge_requests
     assert [p["type"] for p in judged.messages[0]["content"]] == ["text", "text", "image_url"]
 

@@ -20,7 +20,7 @@ from svgeval.cli import app
 from svgeval.metrics.presets import get_preset
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import get_task
-from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.vgbench import vgen
 from svgeval.tasks.vgbench.vgqa import read_choice
 
@@ -77,12 +77,12 @@ def test_the_released_clean_up() -> None:
 
 
 def test_zero_and_few_shot_prompts(vgqa: Path) -> None:
-    zero = get_task("vgbench-vgqa")(TaskOptions(data=vgqa)).load()
+    zero = get_task("vgbench-vgqa")(CommonOptions(data=vgqa)).load()
     assert [s.id for s in zero] == ["color/00003", "color/00004", "color/00005", "color/00006"]
     assert zero[0].messages[1]["content"] == (
         f'"{circle("black")}". Given this image, answer What is the colour of the circle?. '
         "Options are A: red, B: blue, C: green, D: black")
-    few = get_task("vgbench-vgqa")(TaskOptions(data=vgqa, extra={"prompt": "few-shot"})).load()
+    few = get_task("vgbench-vgqa")(CommonOptions(data=vgqa, extra={"prompt": "few-shot"})).load()
     messages = few[0].messages
     assert messages[0]["content"].endswith(
         "Do not add any additional comment in your response. For your reference, I will give "
@@ -138,7 +138,7 @@ def test_vgen_oracle_best_and_a_blank_answer_lower(tmp_path: Path, tiny_metrics:
                 "vformat": "svg"} for i, c in enumerate(COLOURS[:4])]
     data = tmp_path / "svg.json"
     data.write_text(json.dumps(records))
-    task = get_task("vgbench-vgen")(TaskOptions(data=data))
+    task = get_task("vgbench-vgen")(CommonOptions(data=data))
     assert task.load()[0].messages[0]["content"] == vgen.SYSTEM
     assert task.score(task.load()[0], "Sure:\n```svg\n<svg/>\n```", Renderer()).failure
     best = run("vgbench-vgen", "oracle", data, tmp_path / "o")

@@ -48,7 +48,7 @@ class ToyCircles(Task[Circles]):
     metrics: ClassVar[Mapping[str, str]] = {"error": "circle_error"}
 
     def load(self) -> Sequence[Sample[Circles]]:
-        data = self.options.data
+        data = self.common.data
         counts = json.loads(data.read_text()) if data is not None else [1, 2, 3]
         return [Sample(id=f"n{count}", group="toy", target=Circles(count=count),
                        messages=user_message(PROMPT.format(count=count)),

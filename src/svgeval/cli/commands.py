@@ -28,7 +28,7 @@ from svgeval.runner.run_dir import folder_name
 from svgeval.runner.units import select_samples
 from svgeval.svg.demo_corpus import write_demo_corpus
 from svgeval.tasks import get_task
-from svgeval.tasks.base import TaskOptions
+from svgeval.tasks.base import CommonOptions
 
 
 def export(
@@ -89,7 +89,7 @@ def demo(
         cases = build_cases(sorted((out_dir / "icons").glob("*.svg")), seed=seed, names=names)
         write_release(cases, data)
         say(f"built {len(cases)} SVGEditBench cases from {len(names)} icons in {data}")
-        task = get_task("svgeditbench")(TaskOptions(data=data, seed=seed))
+        task = get_task("svgeditbench")(CommonOptions(data=data, seed=seed))
         runner = Runner(task, load_model(model), RunDir(out_dir / f"run-{folder_name(model)}"),
                         RunSettings(seed=seed))
         execute(runner, runner.prepare(resume=True), runner.run)

@@ -69,10 +69,10 @@ def set_model_paths(pairs: list[str] | None) -> None:
 def make_task(name: str, data: Path | None, tier: str, seed: int, sets: list[str]) -> Task:
     """The task ``name`` with its options checked (unknown keys and bad values are errors)."""
     from svgeval.tasks import get_task
-    from svgeval.tasks.base import TaskOptions
+    from svgeval.tasks.base import CommonOptions
 
     task_cls = get_task(name)
-    return task_cls(TaskOptions(data=data, seed=seed, tier=tier, extra=parse_sets(sets)))
+    return task_cls(CommonOptions(data=data, seed=seed, tier=tier, extra=parse_sets(sets)))
 
 
 def run(

@@ -155,10 +155,10 @@ def audit(
     from svgeval.audit import audit_rows, markdown_table, run_baselines
     from svgeval.runner import RunSettings
     from svgeval.tasks import get_task
-    from svgeval.tasks.base import TaskOptions
+    from svgeval.tasks.base import CommonOptions
 
     with user_errors():
-        task_obj = get_task(task)(TaskOptions(data=data, seed=seed, tier=tier))
+        task_obj = get_task(task)(CommonOptions(data=data, seed=seed, tier=tier))
         settings = RunSettings(seed=seed, limit=limit, render_workers=render_workers)
         results = run_baselines(
             task_obj, out_dir or Path("runs") / f"audit-{task}", settings,

@@ -22,7 +22,7 @@ from svgeval.models.base import Model
 from svgeval.runner.judging import Judge
 from svgeval.runner.records import RunConfig, RunSettings
 from svgeval.tasks import get_task
-from svgeval.tasks.base import Sample, Task, TaskOptions, target_json
+from svgeval.tasks.base import CommonOptions, Sample, Task, target_json
 from svgeval.tasks.options import recorded_options
 
 
@@ -80,9 +80,9 @@ def task_options_record(task: Task) -> dict[str, Any]:
     """The task's options as JSON values: tier, seed and every ``--set`` option."""
     options = {
         key: str(value) if isinstance(value, Path) else value
-        for key, value in dataclasses.asdict(task.settings).items()
+        for key, value in dataclasses.asdict(task.options).items()
     }
-    return {"tier": task.options.tier, "seed": task.options.seed, "set": options}
+    return {"tier": task.common.tier, "seed": task.common.seed, "set": options}
 
 
 def build_config(
@@ -93,7 +93,7 @@ def build_config(
     judge: Judge | None = None,
 ) -> RunConfig:
     """The record of a run; ``samples`` is the whole dataset (before ``--limit``)."""
-    data = task.options.data
+    data = task.common.data
     return RunConfig(
         task=task.name,
         task_version=task.version,
@@ -156,6 +156,6 @@ def task_from_config(config: RunConfig, data: Path | None = None) -> Task:
     options = config.task_options
     task = get_task(config.task)
     where = data if data is not None else (Path(config.data) if config.data else None)
-    common = TaskOptions(data=where, seed=int(options.get("seed", 0)),
-                         tier=str(options.get("tier", "all")))
+    common = CommonOptions(data=where, seed=int(options.get("seed", 0)),
+                           tier=str(options.get("tier", "all")))
     return task(common, recorded_options(task.Options, options.get("set", {})))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from svgeval.registry import Registry
 from svgeval.tasks.aggregate import Aggregate
-from svgeval.tasks.base import Sample, Task, TaskOptions
+from svgeval.tasks.base import CommonOptions, Sample, Task
 from svgeval.tasks.outcome import Failure, FailureKind, MetricValues, Outcome
 
 TASKS: Registry[type[Task]] = Registry("task", "svgeval.tasks")
@@ -49,13 +49,13 @@ __all__ = [
     "OTHER_SUITE",
     "TASKS",
     "Aggregate",
+    "CommonOptions",
     "Failure",
     "FailureKind",
     "MetricValues",
     "Outcome",
     "Sample",
     "Task",
-    "TaskOptions",
     "all_tasks",
     "get_task",
     "register_task",

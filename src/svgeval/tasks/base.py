@@ -193,7 +193,7 @@ class ComparesWithRun(Protocol):
 
 
 @dataclass(frozen=True)
-class TaskOptions:
+class CommonOptions:
     """Options every task accepts; ``extra`` carries the ``--set key=value`` pairs, which the
     task parses into its own :attr:`Task.Options` dataclass."""
 
@@ -249,20 +249,20 @@ class Task(ABC, Generic[TargetT]):
     """The layout of the paper's table of this task, for ``svgeval leaderboard`` (None: the
     flat layout); see :mod:`svgeval.tasks.tables`."""
 
-    def __init__(self, options: TaskOptions, settings: Any = None) -> None:
-        """The task with the ``options`` every task takes and its own options: ``settings``, an
-        instance of :attr:`Options` already typed (a recorded run's), or else parsed from the
-        ``--set`` strings of ``options.extra``."""
-        if options.tier != "all" and options.tier not in self.tiers:
+    def __init__(self, common: CommonOptions, options: Any = None) -> None:
+        """The task with the ``common`` options every task takes (``self.common``) and its own
+        ``--set`` options (``self.options``, an instance of :attr:`Options`): ``options`` already
+        typed (a recorded run's), or else parsed from the strings of ``common.extra``."""
+        if common.tier != "all" and common.tier not in self.tiers:
             if not self.tiers:
                 raise ValueError(f"{self.name} has no difficulty tiers; leave out --tier")
             raise ValueError(
-                f"unknown tier {options.tier!r} for {self.name}; "
+                f"unknown tier {common.tier!r} for {self.name}; "
                 f"choose {', '.join(self.tiers)} or all"
             )
-        self.options = options
-        self.settings = (settings if settings is not None
-                         else parse_options(self.Options, options.extra, self.name))
+        self.common = common
+        self.options = (options if options is not None
+                        else parse_options(self.Options, common.extra, self.name))
 
     @classmethod
     def higher_is_better(cls, key: str) -> bool | None:
@@ -283,7 +283,7 @@ class Task(ABC, Generic[TargetT]):
         """How many times the model may be asked for one sample's answer: once, unless the
         task reproduces a re-ask protocol (its ``--set reask=N``; see
         :mod:`svgeval.runner.reask`)."""
-        return int(getattr(self.settings, "reask", 1))
+        return int(getattr(self.options, "reask", 1))
 
     def answer_complete(self, response: str) -> bool:
         """False for a reply in which a re-asking protocol asks again (no answer in the

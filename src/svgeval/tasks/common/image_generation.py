@@ -87,7 +87,7 @@ class ImageGenerationTask(Task[DrawnT]):
     def extract(self, response: str) -> Extraction:
         """The answer's SVG code, read by the rule the options or :attr:`extraction_rule`
         name."""
-        return extract_svg(response, rule=getattr(self.settings, "extract", self.extraction_rule))
+        return extract_svg(response, rule=getattr(self.options, "extract", self.extraction_rule))
 
     def reference(self, sample: Sample[DrawnT], renderer: Renderer) -> RenderOutcome:
         """The render of the sample's reference SVG (cached)."""

@@ -173,7 +173,7 @@ class MMSVGBenchTask(Task):
     kind: ClassVar[str]
 
     def load(self) -> list[Sample]:
-        return [self.make_sample(row) for row in data.load_rows(self.options.data, self.kind)]
+        return [self.make_sample(row) for row in data.load_rows(self.common.data, self.kind)]
 
     def make_sample(self, row: data.BenchRow) -> Sample:
         """One sample of a bench row."""
@@ -181,20 +181,20 @@ class MMSVGBenchTask(Task):
 
     @functools.cached_property
     def drawing(self) -> Drawing:
-        return Drawing(RenderSpec.square(self.settings.render_size, background="white"))
+        return Drawing(RenderSpec.square(self.options.render_size, background="white"))
 
     def metric_preset(self) -> MetricPreset:
         """The ``omnisvg`` preset with the options that change it."""
         return get_preset(PRESET)
 
     def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
-        extraction = extract_svg(response, self.settings.extract)
+        extraction = extract_svg(response, self.options.extract)
         score, picture = render_extracted(sample, extraction, renderer, self.drawing.spec)
         score.metrics["tokens"] = None
         svg = extraction.svg
         if picture is not None and svg is not None:
             score.add_metric("tokens", lambda: float(
-                token_counts([svg], tokenizer=self.settings.tokenizer)[0]))
+                token_counts([svg], tokenizer=self.options.tokenizer)[0]))
         self.score_picture(score, sample, picture)
         return score
 
@@ -239,8 +239,8 @@ class MMSVGBenchText2Svg(MMSVGBenchTask):
                       target={"prompt": row.text, "svg": row.svg})
 
     def metric_preset(self) -> MetricPreset:
-        return replace(get_preset(PRESET), hps_version=self.settings.hps_version,
-                       background=self.settings.fid_background)
+        return replace(get_preset(PRESET), hps_version=self.options.hps_version,
+                       background=self.options.fid_background)
 
     def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[MetricValues]:
         pictures = [self.drawing.render(item.output_svg, context.renderer) for item in items]
@@ -252,7 +252,7 @@ class MMSVGBenchText2Svg(MMSVGBenchTask):
         READINGS.put_batch(scores, valid, "clip_score", lambda: clip_score(drawn, prompts, **kw))
         READINGS.put_batch(scores, valid, "aesthetic", lambda: aesthetic(drawn, **kw))
         READINGS.put_batch(scores, valid, "hps", lambda: hps(
-            drawn, prompts, tokenizer=self.settings.hps_tokenizer, **kw))
+            drawn, prompts, tokenizer=self.options.hps_tokenizer, **kw))
         return scores
 
     def set_score(self, groups: Mapping[str, Sequence[BatchItem]],
@@ -282,7 +282,7 @@ class MMSVGBenchText2Svg(MMSVGBenchTask):
     def reference_features(self, group: str, items: Sequence[BatchItem],
                            context: MetricContext, kw: dict[str, Any]) -> NDArray[np.float64]:
         """Inception features of the group's FID references (see ``fid_reference``)."""
-        source = self.settings.fid_reference
+        source = self.options.fid_reference
         if source == "bench":
             svgs = [str(i.sample.target["svg"]) for i in items if i.sample.target["svg"]]
             if not svgs:
@@ -293,10 +293,10 @@ class MMSVGBenchText2Svg(MMSVGBenchTask):
 
         folder = data.hub_folder(data.REFERENCE_HUB_IDS[group]) if source == "mmsvg" else Path(
             source).expanduser()
-        fraction = self.settings.fid_sample
+        fraction = self.options.fid_sample
         if fraction is None and (source == "mmsvg" or not data.has_pictures(folder, group)):
             fraction = kw["preset"].fid_reference_fraction
-        _, chunks = data.reference_pictures(folder, group, fraction, self.settings.fid_seed)
+        _, chunks = data.reference_pictures(folder, group, fraction, self.options.fid_seed)
         parts = [inception_features(chunk, **kw) for chunk in chunks]
         return np.concatenate(parts) if parts else np.zeros((0, 2048))
 

@@ -54,9 +54,9 @@ from svgeval.tasks import register_task
 from svgeval.tasks.base import (
     BLANK_SVG,
     BatchItem,
+    CommonOptions,
     MetricContext,
     Sample,
-    TaskOptions,
     batch_values,
 )
 from svgeval.tasks.data_files import MalformedData, read_jsonl_items
@@ -119,9 +119,9 @@ class SArenaAnimationTask(SArenaTask):
     kind: ClassVar[str]
     Options: ClassVar[type[Any]] = AnimationOptions
 
-    def __init__(self, options: TaskOptions) -> None:
-        super().__init__(options)
-        self.videos = AnswerVideos(self.settings.browser_timeout, self.settings.encode == "mp4")
+    def __init__(self, common: CommonOptions) -> None:
+        super().__init__(common)
+        self.videos = AnswerVideos(self.options.browser_timeout, self.options.encode == "mp4")
 
     def load(self) -> list[Sample]:
         from svgeval.svg.animation import BrowserUnavailable, check_browser
@@ -132,7 +132,7 @@ class SArenaAnimationTask(SArenaTask):
             check_codec()
         except (BrowserUnavailable, VideoCodecUnavailable) as error:
             raise DataUnavailable(f"{self.name} needs a browser and ffmpeg: {error}") from None
-        folder = data.root(self.options.data, self.settings.subset)
+        folder = data.root(self.common.data, self.options.subset)
         path = data.task_file(folder, f"{FOLDER}/{self.kind}.jsonl")
         rows = read_jsonl_items(path, AnimationRow)
         if not rows:
@@ -153,7 +153,7 @@ class SArenaAnimationTask(SArenaTask):
                select: Selection) -> Frames | None:
         """Extract and draw the answer (``select`` of its video), recording a failure on
         ``score``; None when it failed."""
-        extraction = extract_svg(response, self.settings.reading)
+        extraction = extract_svg(response, self.options.reading)
         score.extracted, score.extraction_rule = extraction.svg, extraction.rule
         score.metrics["tokens"] = None
         svg = extraction.svg
@@ -161,7 +161,7 @@ class SArenaAnimationTask(SArenaTask):
             score.failure = Failure(kind=FailureKind.EXTRACT, detail=extraction.error)
             return None
         score.add_metric("tokens", lambda: float(
-            token_counts([svg], tokenizer=self.settings.tokenizer)[0]))
+            token_counts([svg], tokenizer=self.options.tokenizer)[0]))
         drawn = self.videos.part(svg, size, name, select)
         if isinstance(drawn, RenderFailure):
             score.failure = Failure(kind=FailureKind.RENDER, reason=drawn.tag,
@@ -209,7 +209,7 @@ class SArenaAnimationVideo2Sani(SArenaAnimationTask):
         if output_svg != BLANK_SVG:
             drawn = self.videos.part(output_svg, SIZE, "frames8", _first8)
         if not isinstance(drawn, np.ndarray):
-            if self.settings.failure_video == "drop":
+            if self.options.failure_video == "drop":
                 return None
             drawn = _first8(black_video(SIZE))
         return None if truth is None else (drawn, truth)
@@ -284,7 +284,7 @@ class SArenaAnimationText2Sani(SArenaAnimationTask):
 
     def window(self, name: str) -> Selection:
         def select(frames: Frames) -> Frames:
-            start = fvd_start(len(frames), name, self.settings.fvd_window, self.options.seed)
+            start = fvd_start(len(frames), name, self.options.fvd_window, self.common.seed)
             return frames[start : start + FVD_WINDOW]
         return select
 
@@ -294,13 +294,13 @@ class SArenaAnimationText2Sani(SArenaAnimationTask):
         return score
 
     def window_key(self) -> str:
-        return f"fvd:{self.settings.fvd_window}:{self.options.seed}"
+        return f"fvd:{self.options.fvd_window}:{self.common.seed}"
 
     def references(self, items: Sequence[BatchItem]) -> list[Frames]:
         """FVD's real set: every video under ``overall/`` or the same samples' (``task``)."""
         folder = Path(items[0].sample.target["video"]).parent.parent / "overall"
         files = sorted(folder.rglob("*.mp4"))
-        if self.settings.fvd_reference == "task":
+        if self.options.fvd_reference == "task":
             ids = {item.sample.id for item in items}
             files = [path for path in files if path.stem in ids]
         if not files:
@@ -320,7 +320,7 @@ class SArenaAnimationText2Sani(SArenaAnimationTask):
                                              self.window(item.sample.id))
                 if isinstance(drawn, np.ndarray):
                     fakes.append(drawn)
-                elif self.settings.failure_video == "black":
+                elif self.options.failure_video == "black":
                     fakes.append(self.window(item.sample.id)(black_video(FVD_SIZE)))
             reals = self.references(items)
             score.metrics[f"{group}/fvd_n_real"] = float(len(reals))

@@ -88,7 +88,7 @@ class SArenaIconEdit(SArenaImageTask):
         """Per type and pooled means; ``tokens`` as the release prints it unless
         ``tokens=pooled``."""
         result = with_overall(outcomes)
-        if self.settings.tokens == "pooled":
+        if self.options.tokens == "pooled":
             return result
         kinds = sorted(group for group in result.counts if group != OVERALL)
         rendered = {kind: sum(1 for outcome in outcomes if outcome.group == kind
@@ -105,8 +105,8 @@ class SArenaIconEdit(SArenaImageTask):
         return result
 
     def task_files(self, folder: Path) -> list[tuple[str, Path, Path]]:
-        if self.settings.edit != "all":
-            chosen: tuple[str, ...] = (self.settings.edit,)
+        if self.options.edit != "all":
+            chosen: tuple[str, ...] = (self.options.edit,)
         else:  # the types the folder has (SArena and SArena_MINI have all ten)
             chosen = tuple(kind for kind in data.EDIT_TYPES if data.has_edit_file(folder, kind))
             if not chosen:

@@ -120,7 +120,7 @@ class SArenaImageTask(SArenaTask):
         """(group, jsonl file, ground-truth folder holding ``images/`` and ``svg/``)."""
 
     def load(self) -> list[Sample]:
-        folder = data.root(self.options.data, self.settings.subset)
+        folder = data.root(self.common.data, self.options.subset)
         samples = []
         for group, path, truth in self.task_files(folder):
             captions = data.read_captions(path.parent / "caption.jsonl")
@@ -164,7 +164,7 @@ class SArenaImageTask(SArenaTask):
         if truth is None:
             return Outcome.of(sample, failure=Failure(kind=FailureKind.REFERENCE, reason="render",
                                          detail="the ground-truth SVG does not render"))
-        extraction = extract_svg(response, self.settings.reading)
+        extraction = extract_svg(response, self.options.reading)
         score = Outcome.of(sample, extracted=extraction.svg, extraction_rule=extraction.rule)
         image = self.drawing.canvas
         if extraction.svg is None:
@@ -182,7 +182,7 @@ class SArenaImageTask(SArenaTask):
         svg = extraction.svg
         if score.failure is None and svg is not None:
             score.add_metric("tokens", lambda: float(
-                token_counts([svg], tokenizer=self.settings.tokenizer)[0]))
+                token_counts([svg], tokenizer=self.options.tokenizer)[0]))
         return score
 
     def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[MetricValues]:
@@ -237,9 +237,9 @@ class SArenaText2Svg(SArenaImageTask):
     set_metrics = ("fid", "fid_c")
 
     def metric_preset(self) -> MetricPreset:
-        return replace(PRESET, fid_batchnorm=self.settings.fid,
-                       clip_clamp_zero=self.settings.clip_clamp == "zero",
-                       clip_truncation=self.settings.clip_truncation)
+        return replace(PRESET, fid_batchnorm=self.options.fid,
+                       clip_clamp_zero=self.options.clip_clamp == "zero",
+                       clip_truncation=self.options.clip_truncation)
 
     def task_files(self, folder: Path) -> list[tuple[str, Path, Path]]:
         path = data.task_file(folder, f"{data.TRACK_DIRS[self.track]}/text2svg.jsonl")

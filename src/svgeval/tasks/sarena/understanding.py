@@ -35,7 +35,7 @@ class SArenaIconUnderstanding(SArenaTask):
     metrics: ClassVar[Mapping[str, str]] = {"accuracy": "accuracy"}
 
     def load(self) -> list[Sample]:
-        path = data.task_file(data.root(self.options.data, self.settings.subset), data.UNDERSTANDING_FILE)
+        path = data.task_file(data.root(self.common.data, self.options.subset), data.UNDERSTANDING_FILE)
         samples = []
         for row in data.read_rows(path):
             correct = row.answer.strip()[:1]
@@ -50,9 +50,9 @@ class SArenaIconUnderstanding(SArenaTask):
         return samples
 
     def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
-        choice = extract_choice(response, self.settings.reading)
+        choice = extract_choice(response, self.options.reading)
         if choice is None:
-            return Outcome.of(sample, metrics={"accuracy": 0.0}, extraction_rule=self.settings.reading,
+            return Outcome.of(sample, metrics={"accuracy": 0.0}, extraction_rule=self.options.reading,
                          failure=Failure(kind=FailureKind.EXTRACT, detail="no option in the answer"))
         return Outcome.of(sample, metrics={"accuracy": 100.0 if choice == sample.target["correct"] else 0.0},
-                     extracted=choice, extraction_rule=self.settings.reading)
+                     extracted=choice, extraction_rule=self.options.reading)

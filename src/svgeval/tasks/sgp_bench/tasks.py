@@ -83,7 +83,7 @@ class SGPBenchTask(Task):
 
     def messages(self, text: str) -> list[Message]:
         """The user message, after the chosen system message (none for ``system=none``)."""
-        system = SYSTEM_MESSAGES[self.settings.system]
+        system = SYSTEM_MESSAGES[self.options.system]
         head: list[Message] = [] if system is None else [{"role": "system", "content": system}]
         return head + user_message(text)
 
@@ -105,7 +105,7 @@ class SGPBenchMCQ(SGPBenchTask):
     def load(self) -> list[Sample]:
         samples = []
         for split in self.splits:
-            rows = data.load_split(self.options.data, data.BENCH_HUB_ID, split, data.MCQ_COLUMNS)
+            rows = data.load_split(self.common.data, data.BENCH_HUB_ID, split, data.MCQ_COLUMNS)
             for index, row in enumerate(rows):
                 answer = row["Answer"].strip()
                 samples.append(Sample(
@@ -123,14 +123,14 @@ class SGPBenchMCQ(SGPBenchTask):
         return extract_letter(response, "sgp-bench") is not None
 
     def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
-        letter = extract_letter(response, self.settings.extract)
+        letter = extract_letter(response, self.options.extract)
         if letter is None:
-            return Outcome.of(sample, {"accuracy": 0.0}, extraction_rule=self.settings.extract,
+            return Outcome.of(sample, {"accuracy": 0.0}, extraction_rule=self.options.extract,
                               failure=Failure(kind=FailureKind.EXTRACT,
                                               detail="no 'Answer: <A-D>' in the response"))
         correct = letter == sample.target["answer"]
         return Outcome.of(sample, {"accuracy": 100.0 if correct else 0.0}, extracted=letter,
-                          extraction_rule=self.settings.extract)
+                          extraction_rule=self.options.extract)
 
 
 @register_task
@@ -187,7 +187,7 @@ class SGPBenchMNIST(SGPBenchTask):
     judge_metrics: ClassVar[tuple[str, ...]] = ("accuracy",)
 
     def load(self) -> list[Sample]:
-        rows = data.load_split(self.options.data, data.MNIST_HUB_ID, "mnist", data.MNIST_COLUMNS)
+        rows = data.load_split(self.common.data, data.MNIST_HUB_ID, "mnist", data.MNIST_COLUMNS)
         return [Sample(
             id=f"mnist/{index:05d}",
             group="mnist",

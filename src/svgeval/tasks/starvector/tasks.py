@@ -161,14 +161,14 @@ class StarVectorTask(ImageGenerationTask):
 
     def metric_preset(self) -> MetricPreset:
         """The preset with the run's ``fid`` and ``clip_truncation`` options."""
-        return replace(get_preset(PRESET), fid_batchnorm=self.settings.fid,
-                       clip_truncation=self.settings.clip_truncation)
+        return replace(get_preset(PRESET), fid_batchnorm=self.options.fid,
+                       clip_truncation=self.options.clip_truncation)
 
     def metric_options(self, context: MetricContext) -> dict[str, Any]:
         return {**super().metric_options(context), "preset": self.metric_preset()}
 
     def load(self) -> list[Sample]:
-        rows = load_rows(self.options.data, self.settings.dataset, self.settings.split)
+        rows = load_rows(self.common.data, self.options.dataset, self.options.split)
         return self.make_samples(rows)
 
     @abstractmethod
@@ -176,7 +176,7 @@ class StarVectorTask(ImageGenerationTask):
         """One sample per row."""
 
     def sample(self, row: BenchRow, messages: list[Any], caption: str = "") -> Sample:
-        return Sample(id=row.id, group=self.settings.dataset, messages=messages,
+        return Sample(id=row.id, group=self.options.dataset, messages=messages,
                       reference=row.svg, target={"reference": row.svg, "caption": caption})
 
     def reference_svg(self, sample: Sample) -> str:
@@ -184,7 +184,7 @@ class StarVectorTask(ImageGenerationTask):
 
     def extract(self, response: str) -> Extraction:
         """The answer as given (released), or the SVG read out of it (``--set extract=auto``)."""
-        if self.settings.extract == "auto":
+        if self.options.extract == "auto":
             return extract_svg(response, "auto")
         if not response.strip():
             return Extraction(None, AS_GIVEN, "an empty answer")
@@ -192,7 +192,7 @@ class StarVectorTask(ImageGenerationTask):
 
     def prepare(self, answer: Extraction, renderer: Renderer) -> Extraction:
         """The answer through the released repair chain (unless ``--set repair=none``)."""
-        if self.settings.repair == "released" and answer.svg is not None:
+        if self.options.repair == "released" and answer.svg is not None:
             return repair(answer.svg, answer.rule, renderer)
         return answer
 
@@ -245,7 +245,7 @@ class StarVectorImg2Svg(StarVectorTask):
         options = self.metric_options(context)
         scores = [MetricValues() for _ in items]
         modes = ("imagenet", "standard")
-        if self.settings.lpips == "standard":
+        if self.options.lpips == "standard":
             modes = ("standard", "imagenet")
         for name, mode in zip(("lpips", "lpips_standard"), modes):
             READINGS.put_batch(scores, drawn.valid, name, functools.partial(
@@ -269,7 +269,7 @@ class StarVectorText2Svg(StarVectorTask):
         **_readings("clip_score"), "fid": "fid", "clip_fid": "clip_fid"}
 
     def make_samples(self, rows: Sequence[BenchRow]) -> list[Sample]:
-        rng = random.Random(self.options.seed)
+        rng = random.Random(self.common.seed)
         samples = []
         for row in rows:
             if not row.captions:

@@ -168,7 +168,7 @@ class SVGBench(Task):
     judge_sees_images = True
 
     def load(self) -> list[Sample]:
-        questions = load_questions(self.options.data, self.settings.subset)
+        questions = load_questions(self.common.data, self.options.subset)
         return [Sample(
             id=f"{index:03d}",
             group="all",
@@ -186,7 +186,7 @@ class SVGBench(Task):
     def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
         extraction = extract_svg(response, "svgbench")
         svg = extraction.svg or ""
-        width, height = (fixed_size if self.settings.size == "fixed" else released_size)(svg)
+        width, height = (fixed_size if self.options.size == "fixed" else released_size)(svg)
         score, image = render_extracted(sample, extraction, renderer, RenderSpec(width, height))
         if image is None:
             score.metrics = dict.fromkeys(KEYS, 0.0)

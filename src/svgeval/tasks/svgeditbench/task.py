@@ -113,13 +113,13 @@ class SvgEditBench(Task[EditTarget]):
     paper_table = TABLE_1
 
     def load(self) -> Sequence[Sample[EditTarget]]:
-        return load_release(resolve_data(RELEASE, self.options.data))
+        return load_release(resolve_data(RELEASE, self.common.data))
 
     def score(self, sample: Sample[EditTarget], response: str, renderer: Renderer) -> Outcome:
         answer = renderer.render(sample.target.answer_svg, RENDER)
         if answer.image is None:
             return Outcome.of(sample, failure=Failure.of_render(answer, FailureKind.REFERENCE))
-        extraction = extract_svg(response, rule=self.settings.extract)
+        extraction = extract_svg(response, rule=self.options.extract)
         if extraction.svg is None:
             return Outcome.unextracted(sample, extraction,
                                        self._no_edit(sample, answer.image, renderer))

@@ -129,9 +129,9 @@ class SvgEditBenchV2(ImageGenerationTask):
         "mse": "mse", "dino": "dino_cls", "clip": "clip_score", "chamfer": "chamfer"}
 
     def load(self) -> list[Sample]:
-        path = self.settings.zwj_sequences
+        path = self.options.zwj_sequences
         zwj = read_zwj_sequences(path) if path is not None else {}
-        return [self._sample(triplet, zwj) for triplet in load_triplets(self.options.data)]
+        return [self._sample(triplet, zwj) for triplet in load_triplets(self.common.data)]
 
     def _sample(self, triplet: Triplet, zwj: Mapping[str, str]) -> Sample:
         target: dict[str, Any] = {"after_svg": triplet.after_svg}
@@ -156,7 +156,7 @@ class SvgEditBenchV2(ImageGenerationTask):
             return
         score.metrics["mse"] = mse(picture, reference)
         chamfer = renderer.call(svg_chamfer, answer.svg, sample.target["after_svg"],
-                                self.settings.chamfer == "released")
+                                self.options.chamfer == "released")
         score.metrics["chamfer"] = chamfer.value
         if chamfer.failure is not None:
             score.not_computed["chamfer"] = f"Chamfer distance: {chamfer.failure.message}"
@@ -174,7 +174,7 @@ class SvgEditBenchV2(ImageGenerationTask):
         options = self.metric_options(context)
         dino = batch_values([scores[i] for i, _, _ in drawn], ("dino",), lambda: dino_cls(
             [out for _, out, _ in drawn], [ref for _, _, ref in drawn],
-            imagenet_normalize=self.settings.dino_input == "imagenet", **options))
+            imagenet_normalize=self.options.dino_input == "imagenet", **options))
         for (index, _, _), value in zip(drawn, dino):
             scores[index].metrics["dino"] = value
         captioned = [(i, out) for i, out, _ in drawn if "caption" in items[i].sample.target]

@@ -100,7 +100,7 @@ class SvgeniusBugFix(SvgeniusCodeTask):
         )
 
     def score(self, sample: Sample[BugFixTarget], response: str, renderer: Renderer) -> Outcome:
-        answer = extract_repair(response, self.settings.extract)
+        answer = extract_repair(response, self.options.extract)
         if answer.svg is None:
             return Outcome.unextracted(sample, 
                 answer,

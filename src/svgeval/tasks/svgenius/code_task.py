@@ -41,7 +41,7 @@ class SvgeniusCodeTask(SvgeniusTask):
         return ReferenceRenders(RENDER_SPEC)
 
     def load(self) -> list[Sample]:
-        files = load_task_files(self.options, self.settings.file, self.task_file, self.item_type)
+        files = load_task_files(self.common, self.options.file, self.task_file, self.item_type)
         return [
             self.make_sample(f"{task_file.group}/{index:03d}", task_file, item)
             for task_file in files

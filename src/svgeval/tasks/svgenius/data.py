@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Generic, Literal, TypeVar
 
-from svgeval.tasks.base import Task, TaskOptions
+from svgeval.tasks.base import CommonOptions, Task
 from svgeval.tasks.data_files import read_json_items
 from svgeval.tasks.download import GithubRelease, resolve_data
 from svgeval.tasks.tables import GroupColumnsTable
@@ -96,7 +96,7 @@ class TaskFile(Generic[Item]):
 
 
 def load_task_files(
-    options: TaskOptions, file: Path | None, task: str, item_type: type[Item]
+    options: CommonOptions, file: Path | None, task: str, item_type: type[Item]
 ) -> list[TaskFile[Item]]:
     """The task files of ``task`` (a key of :data:`TASK_FILES`) that ``options`` selects, or
     the one custom ``file``; each record is checked against ``item_type``."""

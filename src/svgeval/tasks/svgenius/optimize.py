@@ -76,7 +76,7 @@ class SvgeniusOptimize(SvgeniusCodeTask):
         )
 
     def score(self, sample: Sample[OptimizeTarget], response: str, renderer: Renderer) -> Outcome:
-        answer = extract_svg(response, rule=self.settings.extract)
+        answer = extract_svg(response, rule=self.options.extract)
         if answer.svg is None:
             return Outcome.unextracted(sample, answer, {"ccr": None, "ccr_all": 0.0, "mse": None})
         original = sample.target.origin_svg

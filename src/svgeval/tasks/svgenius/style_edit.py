@@ -113,7 +113,7 @@ class SvgeniusStyleEdit(SvgeniusCodeTask):
             "rld": None,
             "n_rmse_undefined": 1.0 if undefined else 0.0,
         }
-        answer = extract_svg(response, rule=self.settings.extract)
+        answer = extract_svg(response, rule=self.options.extract)
         if answer.svg is None:
             return Outcome.unextracted(sample, answer, metrics)
         metrics["rld"] = float(relative_change_distance(original, answer.svg, truth))

@@ -37,7 +37,7 @@ from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
-from svgeval.tasks.base import RecordedAnswer, Sample, Target, TaskOptions
+from svgeval.tasks.base import CommonOptions, RecordedAnswer, Sample, Target
 from svgeval.tasks.common import ReferenceRenders
 from svgeval.tasks.judge import JudgeRequest, parse_result_choice, parse_result_score
 from svgeval.tasks.outcome import Failure, FailureKind, Outcome
@@ -127,24 +127,24 @@ class SvgeniusStyleTransfer(SvgeniusCodeTask):
     item_type = StyleTransferItem
     Options = StyleTransferOptions
 
-    def __init__(self, options: TaskOptions, settings: Any = None) -> None:
-        super().__init__(options, settings)
+    def __init__(self, common: CommonOptions, options: Any = None) -> None:
+        super().__init__(common, options)
         self._renders = ReferenceRenders(JUDGE_RENDER)
         self._styles: dict[str, str] = {}
         self._versus: Mapping[str, RecordedAnswer] | None = None
 
     def compared_run(self) -> Path | None:
         """``--set reference_run``: the run whose answers are judged against ours."""
-        run: Path | None = self.settings.reference_run
+        run: Path | None = self.options.reference_run
         return run
 
     def receive_answers(self, answers: Mapping[str, RecordedAnswer]) -> None:
         self._versus = answers
 
     def load(self) -> list[Sample]:
-        if self.settings.reference_run is not None and self._versus is None:
+        if self.options.reference_run is not None and self._versus is None:
             raise ValueError(
-                f"--set reference_run={self.settings.reference_run}: its answers were not read; "
+                f"--set reference_run={self.options.reference_run}: its answers were not read; "
                 "load the samples with svgeval.runner.load_samples")
         return super().load()
 
@@ -163,7 +163,7 @@ class SvgeniusStyleTransfer(SvgeniusCodeTask):
             theirs = self._versus.get(sample_id)
             if theirs is not None and theirs.prompt != messages:
                 raise ValueError(
-                    f"--set reference_run={self.settings.reference_run} asked another question "
+                    f"--set reference_run={self.options.reference_run} asked another question "
                     f"as {sample_id}; compare runs on the same data"
                 )
             target = TransferTarget(style=item.question, original=item.code,
@@ -186,7 +186,7 @@ class SvgeniusStyleTransfer(SvgeniusCodeTask):
                 metrics=dict.fromkeys(CRITERIA),
                 failure=Failure.of_render(original, FailureKind.REFERENCE),
             )
-        answer = extract_svg(response, rule=self.settings.extract)
+        answer = extract_svg(response, rule=self.options.extract)
         invalid: dict[str, float | None] = dict.fromkeys(CRITERIA, 0.0)  # the paper's 0
         ours: bytes | None = None
         if answer.svg is None:
@@ -249,7 +249,7 @@ class SvgeniusStyleTransfer(SvgeniusCodeTask):
     def aggregate(self, outcomes: Sequence[Outcome]) -> Aggregate:
         """Per tier: each criterion, their mean (``judge_score``) and its mean per style;
         judge failures are counted per metric when a judge ran."""
-        judged = self.judge_metrics if self.settings.reference_run else CRITERIA
+        judged = self.judge_metrics if self.options.reference_run else CRITERIA
         if any(set(judged) & set(outcome.not_computed) for outcome in outcomes):
             judged = ()  # no judge
         return mean_per_group([self._with_style_scores(o) for o in outcomes], judged=judged)

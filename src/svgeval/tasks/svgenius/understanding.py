@@ -133,10 +133,10 @@ class SvgeniusUnderstanding(SvgeniusTask):
     tiers = TIERS
 
     def load(self) -> list[Sample]:
-        questions = PAPER_QUESTIONS if self.settings.questions == "paper" else QUESTION_CATEGORIES
+        questions = PAPER_QUESTIONS if self.options.questions == "paper" else QUESTION_CATEGORIES
         samples: list[Sample] = []
         files = load_task_files(
-            self.options, self.settings.file, "understanding", UnderstandingItem
+            self.common, self.options.file, "understanding", UnderstandingItem
         )
         for task_file in files:
             for item in task_file.items:

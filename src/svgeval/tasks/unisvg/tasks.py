@@ -149,7 +149,7 @@ class UniSvgTask(ImageGenerationTask):
     }
 
     def load(self) -> list[Sample]:
-        rows = load_rows(self.options.data)
+        rows = load_rows(self.common.data)
         unknown = sorted({row.category for row in rows} - set(GENERATION) - set(UNDERSTANDING))
         if unknown:
             raise MalformedData(f"UniSVG rows of unknown type(s) {', '.join(unknown)}; known: "
@@ -178,7 +178,7 @@ class UniSvgTask(ImageGenerationTask):
     @property
     def authors(self) -> bool:
         """True under ``--set reading=authors``."""
-        return bool(self.settings.reading == "authors")
+        return bool(self.options.reading == "authors")
 
     def extract(self, response: str) -> Extraction:
         """VLMEvalKit's ``extract_svg_from_text``, or the authors' (their ``fix_svg``)."""
@@ -215,7 +215,7 @@ class UniSvgTask(ImageGenerationTask):
                       picture: FloatImage | None, reference: FloatImage,
                       renderer: Renderer) -> None:
         """The released values of a generation answer (see the module docstring)."""
-        if answer.svg is None and self.settings.no_svg == "blank":
+        if answer.svg is None and self.options.no_svg == "blank":
             picture = self.drawing.canvas
         if picture is None and self.authors and answer.svg is not None:
             return  # evaluation.py:314-315: a failed render is skipped, not counted
@@ -231,7 +231,7 @@ class UniSvgTask(ImageGenerationTask):
         """LPIPS and CLIP of the generation answers drawn here (a failure scored in
         :meth:`score` keeps its values), BERTScore and SBERT of the non-empty text answers."""
         scores = [MetricValues() for _ in items]
-        blank_ok = self.settings.no_svg == "blank"
+        blank_ok = self.options.no_svg == "blank"
         drawn = [i for i, item in enumerate(items)
                  if item.sample.target["category"] in GENERATION
                  and (item.output_svg != BLANK_SVG or (blank_ok and not item.in_paper_reading))]

@@ -225,9 +225,9 @@ class VCodeTask(Task):
         score.metrics["tokens"] = None
         if svg is not None:
             score.add_metric("tokens", lambda: float(
-                token_counts([svg], tokenizer=self.settings.tokenizer)[0]))
-        background = self.settings.background
-        if self.settings.answer_from == "original":
+                token_counts([svg], tokenizer=self.options.tokenizer)[0]))
+        background = self.options.background
+        if self.options.answer_from == "original":
             picture = load_picture(str(sample.target["image"]), "drop")
         if picture is None:
             score.metrics.update(codevqa=self.missing_released, codevqa_all=0.0)
@@ -242,7 +242,7 @@ class VCodeTask(Task):
 
     def batch_score(self, items: Sequence[BatchItem],
                     context: MetricContext) -> list[MetricValues]:
-        background = self.settings.background
+        background = self.options.background
         pictures = [self.draw(item.sample, item.output_svg, context.renderer)[1]
                     if item.output_svg != BLANK_SVG else None for item in items]
         valid = [p is not None for p in pictures]
@@ -284,7 +284,7 @@ class VCodeMMVet(VCodeTask):
     missing_released = None
 
     def items(self) -> list[data.Item]:
-        return data.mmvet_items(self.options.data)
+        return data.mmvet_items(self.common.data)
 
     def codevqa(self, sample: Sample, png: bytes) -> list[JudgeRequest]:
         question, gold = str(sample.target["question"]), str(sample.target["answer"])
@@ -314,7 +314,7 @@ class VCodeCVBench(VCodeTask):
     description = "VCode on CV-Bench: picture -> SVG, multiple-choice VQA on the render"
 
     def items(self) -> list[data.Item]:
-        return data.cvbench_items(self.options.data)
+        return data.cvbench_items(self.common.data)
 
     def codevqa(self, sample: Sample, png: bytes) -> list[JudgeRequest]:
         prompt = answers.cvbench_prompt(str(sample.target["question"]), sample.target["choices"])
@@ -347,7 +347,7 @@ class VCodeMMMU(VCodeTask):
     description = "VCode on MMMU (10 subjects): picture -> SVG, VQA on the render"
 
     def items(self) -> list[data.Item]:
-        return data.mmmu_items(self.options.data)
+        return data.mmmu_items(self.common.data)
 
     def codevqa(self, sample: Sample, png: bytes) -> list[JudgeRequest]:
         target = sample.target

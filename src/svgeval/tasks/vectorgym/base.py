@@ -102,10 +102,10 @@ class VectorGymTask(Task):
     """``sketch``, ``edit``, ``text`` or ``caption``: picks prompts."""
 
     def load(self) -> list[Sample]:
-        rows = [row for row in load_rows(self.options.data, self.settings.split) if self.keep(row)]
+        rows = [row for row in load_rows(self.common.data, self.options.split) if self.keep(row)]
         if not rows:
             raise DataUnavailable(
-                f"no row of split {self.settings.split!r} has what {self.name} needs")
+                f"no row of split {self.options.split!r} has what {self.name} needs")
         ids = unique_ids([self.row_id(row) for row in rows])
         return [self.make_sample(sample_id, row) for sample_id, row in zip(ids, rows)]
 
@@ -122,11 +122,11 @@ class VectorGymTask(Task):
 
     def judge_request(self, caption: str, images: list[bytes]) -> JudgeRequest:
         """The released judge question (1-10) about ``images``, read with the chosen parser."""
-        released = self.settings.judge_parser == "released"
+        released = self.options.judge_parser == "released"
         return JudgeRequest(
             metric="judge",
             messages=judge_message(self.kind, caption, images,
-                                   self.settings.judge_format == "sent"),
+                                   self.options.judge_format == "sent"),
             parse=parse_released if released else parse_score_line,
             temperature=JUDGE_TEMPERATURE,
         )

@@ -54,7 +54,7 @@ class VectorGymCaption(VectorGymTask):
     def make_sample(self, sample_id: str, row: VectorGymRow) -> Sample:
         return Sample(
             id=sample_id,
-            group=self.settings.split,
+            group=self.options.split,
             messages=user_message(prompts.CAPTION_PROMPT.format(svg=row.original_svg)),
             reference=str(row.text_caption),
             input_svg=row.original_svg,

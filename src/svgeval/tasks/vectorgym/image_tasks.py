@@ -120,7 +120,7 @@ class VectorGymGenerationTask(ImageGenerationTask, VectorGymTask):
     def sample(self, sample_id: str, row: VectorGymRow, messages: list[Any], reference: str,
                caption: str, input_svg: str | None = None) -> Sample:
         """A sample whose answer is ``reference`` (what the oracle says)."""
-        return Sample(id=sample_id, group=self.settings.split, messages=messages,
+        return Sample(id=sample_id, group=self.options.split, messages=messages,
                       reference=reference, input_svg=input_svg,
                       target={"reference": reference, "caption": caption})
 
@@ -132,19 +132,19 @@ class VectorGymGenerationTask(ImageGenerationTask, VectorGymTask):
 
     def extract(self, response: str) -> Extraction:
         """The first (``--set extract=last``: the last) ``<svg>`` block of the response."""
-        rule = "vectorgym" if self.settings.extract == "first" else "vectorgym-last"
+        rule = "vectorgym" if self.options.extract == "first" else "vectorgym-last"
         return extract_svg(response, rule)
 
     def prepare(self, answer: Extraction, renderer: Renderer) -> Extraction:
         """The extracted SVG through the released repair chain (unless ``--set failed=white``)."""
-        if self.settings.failed == "released" and answer.svg is not None:
+        if self.options.failed == "released" and answer.svg is not None:
             return repair(answer.svg, answer.rule, renderer)
         return answer
 
     def stand_in(self, picture: FloatImage | None, refused: bool) -> FloatImage:
         """The picture an answer is compared as: its render; the red X for an SVG that CairoSVG
         refused (``refused``) in the released reading; else the white placeholder."""
-        if picture is None and refused and self.settings.failed == "released":
+        if picture is None and refused and self.options.failed == "released":
             return error_image(RENDER.height, RENDER.width)
         return self.drawing.stand_in(picture)
 
@@ -169,7 +169,7 @@ class VectorGymGenerationTask(ImageGenerationTask, VectorGymTask):
         options = self.metric_options(context)
         scores = [MetricValues() for _ in items]
         first, second = ("imagenet", "standard")
-        if self.settings.lpips == "standard":
+        if self.options.lpips == "standard":
             first, second = second, first
         for name, mode in (("lpips", first), ("lpips_standard", second)):
             READINGS.put_batch(scores, drawn.valid, name, functools.partial(
@@ -198,7 +198,7 @@ class VectorGymSketch(VectorGymGenerationTask):
 
     def make_sample(self, sample_id: str, row: VectorGymRow) -> Sample:
         messages = prompts.generation_message("sketch", prompts.SKETCH_PROMPT,
-                                              self.settings.prompt, row.sketch_png)
+                                              self.options.prompt, row.sketch_png)
         return self.sample(sample_id, row, messages, str(row.original_svg), "")
 
 
@@ -221,7 +221,7 @@ class VectorGymEdit(VectorGymGenerationTask):
 
     def make_sample(self, sample_id: str, row: VectorGymRow) -> Sample:
         prompt = prompts.EDIT_PROMPT.format(instruction=row.editing_prompt, svg=row.original_svg)
-        messages = prompts.generation_message("edit", prompt, self.settings.prompt)
+        messages = prompts.generation_message("edit", prompt, self.options.prompt)
         return self.sample(sample_id, row, messages, str(row.editing_target_svg),
                            str(row.editing_prompt), input_svg=row.original_svg)
 
@@ -242,7 +242,7 @@ class VectorGymText(VectorGymGenerationTask):
 
     def make_sample(self, sample_id: str, row: VectorGymRow) -> Sample:
         prompt = prompts.TEXT_PROMPT.format(caption=row.text_caption)
-        messages = prompts.generation_message("text", prompt, self.settings.prompt)
+        messages = prompts.generation_message("text", prompt, self.options.prompt)
         return self.sample(sample_id, row, messages, str(row.original_svg), str(row.text_caption))
 
     def judge_images(self, reference: bytes, output: bytes) -> list[bytes]:

@@ -93,7 +93,7 @@ class VGen(ImageGenerationTask):
                       {"role": "user", "content": record.caption}],
             reference=record.code,
             target={"reference": record.code, "caption": record.caption},
-        ) for record in load_captions(self.options.data)]
+        ) for record in load_captions(self.common.data)]
 
     def reference_svg(self, sample: Sample) -> str:
         return str(sample.target["reference"])

@@ -98,7 +98,7 @@ class VGQA(Task):
 
     def load(self) -> list[Sample]:
         samples = []
-        for qtype, questions in load_questions(self.options.data).items():
+        for qtype, questions in load_questions(self.common.data).items():
             examples = questions[:FEW_SHOT_EXAMPLES]
             for index, question in enumerate(questions):
                 if index < FEW_SHOT_EXAMPLES:
@@ -106,7 +106,7 @@ class VGQA(Task):
                 samples.append(Sample(
                     id=f"{qtype}/{index:05d}",
                     group=qtype,
-                    messages=messages_for(question, examples, self.settings.prompt),
+                    messages=messages_for(question, examples, self.options.prompt),
                     reference=question.answer,
                     target={"answer": question.answer},
                     expected=question.answer,
@@ -114,16 +114,16 @@ class VGQA(Task):
         return samples
 
     def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
-        choice = read_choice(response, self.settings.extract)
+        choice = read_choice(response, self.options.extract)
         right = 100.0 if choice == sample.target["answer"] else 0.0
         if not response:
             return Outcome.of(sample, {"accuracy": None, "accuracy_all": 0.0},
-                              extraction_rule=self.settings.extract,
+                              extraction_rule=self.options.extract,
                               failure=Failure(kind=FailureKind.EXTRACT, detail="empty reply"))
         failure = None if choice is not None else Failure(
             kind=FailureKind.EXTRACT, detail="no option letter in the reply")
         return Outcome.of(sample, {"accuracy": right, "accuracy_all": right}, extracted=choice,
-                          extraction_rule=self.settings.extract, failure=failure)
+                          extraction_rule=self.options.extract, failure=failure)
 
     def aggregate(self, outcomes: Sequence[Outcome]) -> Aggregate:
         return with_pooled_group(outcomes)
