@@ -3,6 +3,9 @@ VENV ?= .venv
 PYTHON ?= python3
 # The CPU build of torch; on a machine with CUDA, TORCH_SPEC="torch>=2.1" takes the registry's build.
 TORCH_SPEC ?= torch==2.13.0
+# The suite runs in two pytest-xdist workers, one per core of the 2-core CI machine (much of a test's
+# time is spent waiting on servers, browsers and worker pools); a module's tests stay together.
+PYTEST ?= pytest -n 2 --dist loadscope
 
 .PHONY: demo test test-core lint browser
 
@@ -27,7 +30,7 @@ demo: $(VENV)/.core
 	$(VENV)/bin/svgeval demo --out runs/demo
 
 test: $(VENV)/.dev browser
-	$(VENV)/bin/pytest
+	$(VENV)/bin/$(PYTEST)
 
 # headless Chromium for the report page tests and the animated-SVG renderer: the Debian packages,
 # installed only where missing and apt-get can run (as root or with password-less sudo); never
@@ -53,7 +56,7 @@ browser:
 	touch $@
 
 test-core: .venv-core/.core browser
-	.venv-core/bin/pytest
+	.venv-core/bin/$(PYTEST)
 
 lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check src tests bench

@@ -59,10 +59,10 @@ def check_one_generation_each(demo_data: Path, out: Path, delay: float, words: i
 
 
 def test_single_slot_server_every_sample_once(demo_data: Path, tmp_path: Path) -> None:
-    # 60+ tokens at 0.025 s: >= 1.5 s an answer, >= 4.5 s queued behind 3 others, which is
-    # more than the 1.5 s timeout; the gap between tokens stays far below it even on a busy
-    # machine
-    check_one_generation_each(demo_data, tmp_path / "r", 0.025, 60, "1.5")
+    # 40+ tokens at 0.02 s: >= 0.8 s an answer, >= 2.4 s queued behind 3 others, which is
+    # more than the 1 s timeout; the gap between tokens (0.02 s) stays far below it even on a
+    # busy machine
+    check_one_generation_each(demo_data, tmp_path / "r", 0.02, 40, "1")
 
 
 def test_truncation_by_max_tokens_is_its_own_failure(demo_data: Path, tmp_path: Path) -> None:
