@@ -25,23 +25,29 @@ _COLOUR = re.compile(r"#([0-9a-fA-F]{6}|[0-9a-fA-F]{3})\b")
 _ROOT = re.compile(r"<svg\b[^>]*>", re.DOTALL)
 
 
-def svgenius_icons(n: int) -> list[str]:
-    """``n`` SVGenius icons, one per tier in turn (easy, medium, hard), item ``7 i`` of each
-    tier's understanding results at round ``i``."""
+def svgenius_items(n: int) -> list[tuple[str, str]]:
+    """``n`` SVGenius (icon SVG, caption) pairs, one per tier in turn (easy, medium, hard), item
+    ``7 i`` of each tier's understanding results at round ``i``."""
     root = shared_release("svgenius") / "src"
     tiers = {tier: json.loads((root / f"tasks/understanding/{tier}_generation_results.json")
                               .read_text(encoding="utf-8")) for tier in ("easy", "medium", "hard")}
-    icons: list[str] = []
+    items: list[tuple[str, str]] = []
     round_ = 0
-    while len(icons) < n:
-        for tier, items in tiers.items():
-            item = items[(round_ * 7) % len(items)]
+    while len(items) < n:
+        for tier, results in tiers.items():
+            item = results[(round_ * 7) % len(results)]
             png = root / "data" / tier / "process" / Path(item["image_path"]).name
-            icons.append(png.with_suffix(".svg").read_text(encoding="utf-8").strip())
-            if len(icons) == n:
+            items.append((png.with_suffix(".svg").read_text(encoding="utf-8").strip(),
+                          str(item["caption"])))
+            if len(items) == n:
                 break
         round_ += 1
-    return icons
+    return items
+
+
+def svgenius_icons(n: int) -> list[str]:
+    """The icon SVGs of :func:`svgenius_items`."""
+    return [svg for svg, _ in svgenius_items(n)]
 
 
 def _canvas(svg: str) -> tuple[float, float, float, float]:
@@ -89,6 +95,17 @@ def _recolour(svg: str) -> str:
         head, inner, tail = _split(svg)
         out = head[:-1] + ' fill="#d62728">' + inner + tail
     return out
+
+
+def edited(edit: str, svg: str) -> str:
+    """The SArena editing ground truth of the issue-27 run: ``svg`` flipped, recoloured
+    (``color_simple``) or translated."""
+    _, _, w, h = _canvas(svg)
+    if edit == "flip":
+        return _wrap(svg, f"translate({w:g} 0) scale(-1 1)")
+    if edit == "color_simple":
+        return _recolour(svg)
+    return _wrap(svg, f"translate({w * 0.2:g} {h * 0.1:g})")
 
 
 def make_answer(kind: str, svg: str) -> str:

@@ -12,7 +12,7 @@ kind ``KINDS[(i + 5) % 16]``, its reference rendered at 448 on white (skipped wi
 from __future__ import annotations
 
 import pytest
-from released_answers import KINDS, make_answer, svgenius_icons
+from released_answers import KINDS, edited, make_answer, svgenius_icons
 from shared_paths import shared_release
 
 from svgeval.svg.isolation import Renderer
@@ -71,3 +71,75 @@ def test_img2svg_ssim_and_psnr_equal_internsvg(renderer: Renderer) -> None:
         assert values[i][1] == pytest.approx(psnr, abs=TOLERANCE), i
     for k, mean in enumerate(RELEASED_MEANS):
         assert sum(v[k] for v in values.values()) / 32 == pytest.approx(mean, abs=TOLERANCE)
+
+
+# Icon editing, the same run: ``evaluate_edit.evaluate`` unmodified on three types (listdir order
+# flip, translate, color_simple). Ground truths: SVGenius icons 48-59 flipped, 60-69 recoloured,
+# 70-79 translated (``released_answers.edited``), rendered at 448 on white; the n-th edit in the
+# order flip, color_simple, translate answered in kind ``KINDS[n % 16]``. (ssim, psnr) per sample.
+RELEASED_EDIT = {
+    "flip": [
+        (1.0, 100.0),
+        (0.8921137669489787, 13.684248275692108),
+        (0.7403589244132531, 10.390177356986321),
+        (0.031915746941491005, 0.2039874355920472),
+        (0.0004290716658549031, 1.0731443295420986),
+        (0.007591438290140621, 0.8886686022863857),
+        (0.00026880018223985887, 1.1659321475713866),
+        (1.0, 100.0),
+        (0.7283575251030534, 11.694219355379795),
+        (0.4588544641180808, 3.923689144938926),
+        (0.6580444205977228, 8.553024677819623),
+        (0.00010571247646150367, 0.26289311388231595),
+    ],
+    "color_simple": [
+        (1.0, 100.0),
+        (0.7179701609927077, 10.054068490203491),
+        (0.00028859536246437513, 1.2353637294207331),
+        (0.7414649732475502, 12.208926310362989),
+        (1.0, 100.0),
+        (0.8584867839145688, 15.351758740075406),
+        (0.7780130737953431, 11.863147112090854),
+        (0.000133748359375456, 0.6408862594310372),
+        (8.385229422602406e-05, 0.24474458277940747),
+        (0.0018812701580185494, 3.222944470287967),
+    ],
+    "translate": [
+        (0.00053634965109014, 1.2393009327405033),
+        (1.0, 100.0),
+        (0.7720031705377787, 8.351310762502774),
+        (0.7246945067095633, 7.597932458392123),
+        (0.6716635377141502, 7.964487886482814),
+        (0.00012255118674919457, 0.26757792705324357),
+        (1.0, 100.0),
+        (0.7136815170529133, 7.98658381710106),
+        (0.1369562649847371, 1.2284170491568236),
+        (0.6938031938490501, 10.783601364489625),
+    ],
+}
+RELEASED_EDIT_MEANS = {  # the per-type means evaluate_edit.py printed
+    "flip": (0.45983665589477307, 20.98666536997425),
+    "color_simple": (0.5098322458124255, 25.482183969465186),
+    "translate": (0.5713461091686032, 24.541921219791895),
+}
+
+
+def test_edit_ssim_and_psnr_equal_evaluate_edit(renderer: Renderer) -> None:
+    if not (shared_release("svgenius") / "src").is_dir():
+        pytest.skip("needs ../shared/data/svgenius")
+    task = get_task("sarena-icon-edit")(CommonOptions())
+    icons = iter(svgenius_icons(80)[48:])
+    n = 0
+    for edit, released in RELEASED_EDIT.items():
+        values = []
+        for j in range(len(released)):
+            truth = edited(edit, next(icons))
+            sample = Sample(f"{edit}/{j}", edit, [], truth, target={"answer": truth, "picture": ""})
+            metrics = task.score(sample, make_answer(KINDS[n % 16], truth), renderer).metrics
+            values.append((metrics["ssim"], metrics["psnr"]))
+            n += 1
+        for j, (ssim, psnr) in enumerate(released):
+            assert values[j][0] == pytest.approx(ssim, abs=TOLERANCE), (edit, j)
+            assert values[j][1] == pytest.approx(psnr, abs=TOLERANCE), (edit, j)
+        for k, mean in enumerate(RELEASED_EDIT_MEANS[edit]):
+            assert sum(v[k] for v in values) / len(values) == pytest.approx(mean, abs=TOLERANCE)

