@@ -303,3 +303,21 @@ def test_hub_download_fetches_the_task_file_then_what_it_names(
     monkeypatch.setattr(data, "_hub_listing", lambda: "it holds README.md")
     with pytest.raises(data.DataUnavailable, match="has no svg-9.json .it holds README.md."):
         data.hub_file("svg-9")
+
+
+def test_hostile_answers_are_recorded_failures(bundle: Path) -> None:
+    task = get_task("lica-svg-6")(CommonOptions(data=bundle))
+    sample = task.load()[0]
+    bomb = ('<!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]>'
+            f'<svg {RED.split(" ", 2)[1]}><text>&b;&b;&b;&b;</text></svg>')
+    hostile = {
+        "script": f'<svg {RED.split(" ", 2)[1]}><script>alert(1)</script></svg>',
+        "external": f'<svg {RED.split(" ", 2)[1]}><image href="file:///etc/passwd"/></svg>',
+        "bomb": bomb, "broken": "<svg><rect",
+    }
+    with Renderer(workers=1) as renderer:
+        for name, svg in hostile.items():
+            outcome = task.score(sample, svg, renderer)
+            assert outcome.failure is not None and outcome.failure.kind.value in (
+                "render", "extract"), name
+            assert outcome.metrics["mse"] == 1.0 and outcome.metrics["svg_validity"] == 0.0, name
