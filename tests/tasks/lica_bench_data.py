@@ -1,7 +1,7 @@
 """A tiny LICA-Bench bundle in the release's layout: ``<root>/benchmarks/svg/svg-<n>.json``
 with the records' SVG files and pictures beside them (``tasks/svg.py`` ``load_data`` schemas,
 ``purvanshi/lica-bench`` c5c63dc). Only the standard library and Pillow, so the released code
-can be run on the very same files (``/tmp/lica_check/check.py`` of this suite's notes)."""
+can be run on the very same files (``/work/scratch/i29/checks/check_lica_tasks.py``)."""
 
 from __future__ import annotations
 

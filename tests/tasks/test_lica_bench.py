@@ -8,8 +8,9 @@ data errors a user can hit.
 
 * ``check_lica.py`` of issue 29's notes (``/work/scratch/i29/checks/``, output ``lica.out``): the
   helpers of ``tasks/svg.py`` and ``utils/text_helpers.py`` loaded through ``ast``;
-* ``/tmp/lica_check/check.py`` (output ``check.out``): the released task classes imported from
-  the checkout, ``load_data`` / ``build_model_input`` on the bundle ``lica_bench_data.py`` writes,
+* ``check_lica_tasks.py`` in the same folder (output ``lica_tasks.out``): the released task
+  classes imported from the checkout, ``load_data`` / ``build_model_input`` on the bundle
+  ``lica_bench_data.py`` writes,
   ``parse_model_output`` + ``evaluate`` on :data:`ANSWERS` (``_evaluate_svg_generation`` for
   svg-6..8: ``evaluate`` imports torch for its leave-one-out part).
 """
@@ -35,7 +36,7 @@ from svgeval.tasks.lica_bench.protocol import RENDER_SPEC
 
 cli = CliRunner()
 BUG0 = BUGFIX[0]["bug_svg"]
-ANSWERS = {  # the replayed replies of check.py, per task, in sample order
+ANSWERS = {  # the replayed replies of check_lica_tasks.py, per task, in sample order
     "svg-1": ["The answer is clear: B", "answer: a"],
     "svg-2": ["Answer: C", "D"],
     "svg-3": [f"Here is the fix:\n```svg\n{BUG0}\n```\nFixed:\n```svg\n{RED}\n```",
@@ -46,7 +47,7 @@ ANSWERS = {  # the replayed replies of check.py, per task, in sample order
     "svg-7": [CIRCLE, CIRCLE],
     "svg-8": [HALF, f'```xml\n<?xml version="1.0"?>\n{CIRCLE}\n```'],
 }
-RELEASED_TEXT_SHA256 = {  # check.out: sha256 of each build_model_input(...).text, and its images
+RELEASED_TEXT_SHA256 = {  # lica_tasks.out: sha256 of build_model_input(...).text; images
     "svg-1": (["11b5443d1ad5b80e43925324cc07758f5066bf6fb03071953e0396356f645553",
                "fff438f27fc49dc2ab5aeddfebf830053060231acf44f06f7d11ec58ac7935f4"], [1, 0]),
     "svg-2": (["db25e6a04b7074875dc5e51303ff97901b4924618905b139872ae13c40d61a2e",
@@ -65,7 +66,7 @@ RELEASED_TEXT_SHA256 = {  # check.out: sha256 of each build_model_input(...).tex
 }
 RELEASED_IDS = {"svg-1": "svg_qa_", "svg-2": "svg_qa_", "svg-3": "bugfix_", "svg-4": "optim_",
                 "svg-5": "style_", "svg-6": "svg_gen_", "svg-7": "svg_gen_", "svg-8": "svg_gen_"}
-RELEASED_SCORES: dict[str, dict[str, float]] = {  # check.out, evaluate(...) per task
+RELEASED_SCORES: dict[str, dict[str, float]] = {  # lica_tasks.out, evaluate(...) per task
     "svg-1": {"accuracy": 0.5},  # parsed C (the "c" of "clear"), A
     "svg-2": {"accuracy": 1.0},
     "svg-3": {"repair_accuracy": 1.0, "repair_similarity": 0.9929574345572928,
