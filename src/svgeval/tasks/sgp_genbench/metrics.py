@@ -41,8 +41,8 @@ GENBENCH_PRESET = variant(
     description="SGP-RL evaluate_svg_model.py + eval_tools: CLIP ViT-B/32 and SigLIP base 384 "
     "raw cosines with the prompt, DINOv2-S CLS raw cosine with the reference, diversity over "
     "a prompt's answers, HPS v2.1, TIFA VQA; answers drawn at their own size on white",
-    metrics=("clip_score", "diversity", "dino_cls", "hps", "siglip_score", "success_rate",
-             "tifa"),
+    metrics=("clip_score", "diversity", "dino_cls", "hps", "sample_count", "siglip_score",
+             "success_rate", "tifa"),
     clip_model="openai/clip-vit-base-patch32",
     clip_scale=1.0,
     clip_clamp_zero=False,
