@@ -90,7 +90,8 @@ def summarize(
     epochs: int,
 ) -> Summary:
     """The task's aggregate of ``records`` with the set-level metrics of each epoch
-    (``set_level``: epoch -> :meth:`Task.set_score`) for a run of ``epochs`` epochs."""
+    (``set_level``: epoch -> :meth:`Task.set_score`; epoch 0: those read across every epoch)
+    for a run of ``epochs`` epochs."""
     pooled = task.aggregate(records)
     not_computed = dict(pooled.not_computed)
     for level in set_level.values():
@@ -100,7 +101,8 @@ def summarize(
             key: MetricSummary(n=stat.n, stderr=stat.stderr, ci95=stat.ci95)
             for key, stat in pooled.stats.items()
         }
-        metrics = {**pooled.metrics, **set_level.get(1, MetricValues()).metrics}
+        metrics = {**pooled.metrics, **set_level.get(1, MetricValues()).metrics,
+                   **set_level.get(0, MetricValues()).metrics}
         return Summary(metrics, stats, pooled.counts, not_computed, None)
     by_epoch: dict[int, list[SampleRecord]] = defaultdict(list)
     for record in records:
@@ -118,7 +120,8 @@ def summarize(
             series.setdefault(key, []).extend([] if value is None else [value])
     spread = mean_stats_many({key: values for key, values in series.items() if values})
     return Summary(
-        metrics={key: sum(v) / len(v) if v else None for key, v in series.items()},
+        metrics={**{key: sum(v) / len(v) if v else None for key, v in series.items()},
+                 **set_level.get(0, MetricValues()).metrics},
         stats={key: MetricSummary(n=s.n, stderr=s.stderr, ci95=s.ci95) for key, s in spread.items()},
         counts=pooled.counts,
         not_computed=not_computed,

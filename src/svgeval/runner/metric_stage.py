@@ -112,13 +112,15 @@ def set_level_metrics(
     context: MetricContext | MetricBackend,
 ) -> dict[int, MetricValues]:
     """Epoch -> the task's set-level metrics over every scored sample of each group of that
-    epoch (see :meth:`Task.set_score`); empty when the task declares none."""
+    epoch (see :meth:`Task.set_score`); empty when the task declares none. A task whose set
+    metrics read every epoch at once (:attr:`Task.set_metrics_across_epochs`) gets them under
+    epoch 0."""
     if not task.set_metrics:
         return {}
     epochs: dict[int, dict[str, list[BatchItem[Any]]]] = {}
     for record in records.values():
         if record.id in samples and (record.failure is None or record.failure.is_models):
-            groups = epochs.setdefault(record.epoch, {})
+            groups = epochs.setdefault(0 if task.set_metrics_across_epochs else record.epoch, {})
             groups.setdefault(record.group, []).append(batch_item(samples[record.id], record))
     backend = _backend(task, context)
     return {epoch: backend.set_score(groups) for epoch, groups in sorted(epochs.items())}

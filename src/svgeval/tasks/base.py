@@ -236,6 +236,10 @@ class Task(ABC, Generic[TargetT]):
     set_metrics: ClassVar[tuple[str, ...]] = ()
     """Metrics of a whole group rather than of a sample (FID), computed by :meth:`set_score`
     after the batched stage; they appear in ``results.json`` as ``<group>/<metric>``."""
+    set_metrics_across_epochs: ClassVar[bool] = False
+    """True when :meth:`set_score` reads every epoch's answers of a group together (the spread
+    of the ``--epochs`` answers to one prompt: SGP-GenBench's diversity), computed once for
+    the run; False: once per epoch, and ``K`` epochs report the mean over epochs."""
     judge_metrics: ClassVar[tuple[str, ...]] = ()
     """The metric keys a judge model scores (:meth:`Outcome.ask_judge`); a run without
     ``--judge`` records them as not computed, on every sample."""
