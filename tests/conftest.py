@@ -24,6 +24,7 @@ from tiny_models import (
     tiny_text_encoder_dir,
     torchvision_inception_weights,
 )
+from tiny_viclip import tiny_viclip_dir
 
 from svgeval.builders.svgeditbench.builder import build_cases, write_release
 from svgeval.svg.demo_corpus import write_demo_corpus
@@ -47,4 +48,4 @@ def demo_data(tmp_path: Path) -> Path:
 
 __all__ = ["demo_data", "i3d_weights", "inception_weights", "renderer", "tiny_chat_llm", "tiny_chat_vlm", "tiny_clip_dir",
            "tiny_dino_dir", "tiny_dreamsim_dir", "tiny_hps_dir", "tiny_longclip_dir", "tiny_siglip_dir",
-           "tiny_text_encoder_dir", "torchvision_inception_weights"]
+           "tiny_text_encoder_dir", "tiny_viclip_dir", "torchvision_inception_weights"]

