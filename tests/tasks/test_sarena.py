@@ -127,10 +127,10 @@ def test_text2svg_oracle_scores_best(sarena: Path, tmp_path: Path, models: None)
 def test_chemistry_has_no_caption_so_no_clip_t2i(sarena: Path) -> None:
     chemistry = get_task("sarena-chemistry-text2svg")
     samples = chemistry(CommonOptions(data=sarena)).load()
-    assert [sample.target["caption"] for sample in samples] == ["", "", ""]
+    assert [sample.target.caption for sample in samples] == ["", "", ""]
     assert "clip_t2i" not in chemistry.metrics and chemistry.batched_metrics == ("clip_i2i",)
     icons = get_task("sarena-icon-text2svg")(CommonOptions(data=sarena)).load()
-    assert icons[0].target["caption"] == "a red square icon"  # stripped, as released
+    assert icons[0].target.caption == "a red square icon"  # stripped, as released
 
 
 def test_edit_oracle_best_and_the_unedited_svg_lower(

@@ -18,6 +18,7 @@ from shared_paths import shared_release
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import get_task
 from svgeval.tasks.base import CommonOptions, Sample
+from svgeval.tasks.sarena.image_tasks import PictureTarget
 
 RELEASED_IMG2SVG = {  # sample id: (ssim, psnr)
     0: (0.0007406498120092546, 1.4535576424208372),
@@ -63,7 +64,7 @@ def test_img2svg_ssim_and_psnr_equal_internsvg(renderer: Renderer) -> None:
     task = get_task("sarena-icon-img2svg")(CommonOptions())
     values = {}
     for i, svg in enumerate(svgenius_icons(32)):
-        sample = Sample(str(i), "icon", [], svg, target={"answer": svg, "picture": ""})
+        sample = Sample(str(i), "icon", [], svg, target=PictureTarget(answer=svg, picture="", caption=""))
         metrics = task.score(sample, make_answer(KINDS[(i + 5) % 16], svg), renderer).metrics
         values[i] = (metrics["ssim"], metrics["psnr"])
     for i, (ssim, psnr) in RELEASED_IMG2SVG.items():

@@ -19,7 +19,7 @@ from svgeval.svg.isolation import Renderer
 from svgeval.tasks.base import CommonOptions, Sample
 from svgeval.tasks.download import DataUnavailable
 from svgeval.tasks.svgeditbench_v2.data import emoji_name, read_zwj_sequences
-from svgeval.tasks.svgeditbench_v2.task import RENDER, SvgEditBenchV2
+from svgeval.tasks.svgeditbench_v2.task import RENDER, EditTarget, SvgEditBenchV2
 
 cli = CliRunner()
 
@@ -60,16 +60,16 @@ def test_samples_carry_the_released_prompt(tmp_path: Path) -> None:
         "The following is the SVG code representing an image. Make the circle blue. Only "
         f"return the output SVG code.\n\n```svg\n{RED_CIRCLE}\n```")}]
     assert first.input_svg == RED_CIRCLE and first.reference == f"```svg\n{BLUE_CIRCLE}\n```"
-    assert first.target["caption"] == "LARGE BLUE CIRCLE"
-    assert second.target["caption"] == "red square"
-    assert third.target["caption"] == "CLOCK FACE THREE OCLOCK"
+    assert first.target.caption == "LARGE BLUE CIRCLE"
+    assert second.target.caption == "red square"
+    assert third.target.caption == "CLOCK FACE THREE OCLOCK"
     with pytest.raises(DataUnavailable, match="--data"):
         SvgEditBenchV2(CommonOptions()).load()
 
 
 def test_failures_are_recorded_with_no_value(renderer: Renderer) -> None:
     task = SvgEditBenchV2(CommonOptions())
-    sample = Sample("0000", "edit", [], "", target={"after_svg": BLUE_CIRCLE})
+    sample = Sample("0000", "edit", [], "", target=EditTarget(after_svg=BLUE_CIRCLE))
     missing = task.score(sample, "no code", renderer)
     assert missing.failure is not None and missing.failure.tag == "extract"
     assert missing.metrics == {"mse": None, "chamfer": None}
@@ -109,7 +109,7 @@ RELEASED_MSE_CHAMFER = {
 def test_equals_the_released_scorer_on_every_answer_kind(renderer: Renderer) -> None:
     task = SvgEditBenchV2(CommonOptions())
     for triplet, (kind, target, answer) in twemoji_answered().items():
-        sample = Sample(triplet, "edit", [], "", target={"after_svg": target})
+        sample = Sample(triplet, "edit", [], "", target=EditTarget(after_svg=target))
         score = task.score(sample, answer, renderer)
         if triplet not in RELEASED_MSE_CHAMFER:
             assert score.failure is not None, (triplet, kind)

@@ -19,7 +19,7 @@ from svgeval.cli import app
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks.base import CommonOptions, Sample
 from svgeval.tasks.unisvg import rules
-from svgeval.tasks.unisvg.tasks import FAILED, UniSvgAll, UniSvgImg2Svg
+from svgeval.tasks.unisvg.tasks import FAILED, QuestionTarget, UniSvgAll, UniSvgImg2Svg
 
 cli = CliRunner()
 IMAGE = base64.b64encode(png(200)).decode()
@@ -117,9 +117,10 @@ def test_final_score_by_hand() -> None:
     assert rules.final_score(means)["final_score"] is None
 
 
-def sample(category: str, answer: str, metadata: dict[str, Any] | None = None) -> Sample:
+def sample(category: str, answer: str,
+           metadata: dict[str, Any] | None = None) -> Sample[QuestionTarget]:
     return Sample("0", category, [], answer,
-                  target={"category": category, "answer": answer, "metadata": metadata or {}})
+                  target=QuestionTarget(category=category, answer=answer, metadata=metadata or {}))
 
 
 def test_failed_generation_rows_are_scored(renderer: Renderer) -> None:

@@ -30,6 +30,7 @@ from typer.testing import CliRunner
 from svgeval.cli import app
 from svgeval.tasks import get_task
 from svgeval.tasks.base import CommonOptions
+from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.vcode import answers
 from svgeval.tasks.vcode.task import PROMPT, render_size
 
@@ -215,3 +216,14 @@ def test_samples_carry_the_picture_first_then_the_prompt(tmp_path: Path) -> None
     assert sample.id == "v1_0"  # ids in the order of the integer after "_"
     (part, text) = sample.messages[0]["content"]
     assert part["image_url"]["url"].startswith("data:image/png;base64,") and text["text"] == PROMPT
+
+
+def test_an_mmmu_field_of_the_wrong_type_is_one_line(tmp_path: Path) -> None:
+    data = build_data(tmp_path)
+    output = data / "data/mmmu/mmmu_dev_processed_single_img_subset/Math/output.json"
+    records = json.loads(output.read_text())
+    records[0]["index2ans"] = ["red", "blue"]  # a list where the letters' mapping belongs
+    output.write_text(json.dumps(records))
+    with pytest.raises(MalformedData, match=r"dev_Math_1: index2ans: ") as raised:
+        get_task("vcode-mmmu")(CommonOptions(data=data)).load()
+    assert "\n" not in str(raised.value)

@@ -48,7 +48,15 @@ from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate
-from svgeval.tasks.base import BatchItem, MetricContext, Sample, Task, render_extracted
+from svgeval.tasks.base import (
+    BatchItem,
+    MetricContext,
+    Sample,
+    Target,
+    TargetT,
+    Task,
+    render_extracted,
+)
 from svgeval.tasks.common import Drawing, TwoReadings
 from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.download import DataUnavailable
@@ -163,7 +171,23 @@ def embedded_svg(picture: bytes, width: int, height: int) -> str:
             f'href="{url}"/></svg>')
 
 
-class MMSVGBenchTask(Task):
+class PromptTarget(Target):
+    """What a text-to-SVG answer is scored with: its prompt, and the row's SVG if it has one."""
+
+    prompt: str
+    """The row's text (CLIP's and HPS' text)."""
+    svg: str
+    """The row's SVG, empty when it has none (FID's references with ``fid_reference=bench``)."""
+
+
+class PictureTarget(Target):
+    """What an image-to-SVG answer is compared with: the bench picture."""
+
+    picture: str
+    """The picture composited on white, as base64 PNG (the PNG the model is shown)."""
+
+
+class MMSVGBenchTask(Task[TargetT]):
     """Base of the two MMSVGBench tasks."""
 
     suite: ClassVar[str] = "MMSVGBench"
@@ -172,10 +196,10 @@ class MMSVGBenchTask(Task):
     Options: ClassVar[type[Any]] = MMSVGBenchOptions
     kind: ClassVar[str]
 
-    def load(self) -> list[Sample]:
+    def load(self) -> list[Sample[TargetT]]:
         return [self.make_sample(row) for row in data.load_rows(self.common.data, self.kind)]
 
-    def make_sample(self, row: data.BenchRow) -> Sample:
+    def make_sample(self, row: data.BenchRow) -> Sample[TargetT]:
         """One sample of a bench row."""
         raise NotImplementedError
 
@@ -187,7 +211,7 @@ class MMSVGBenchTask(Task):
         """The ``omnisvg`` preset with the options that change it."""
         return get_preset(PRESET)
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
+    def score(self, sample: Sample[TargetT], response: str, renderer: Renderer) -> Outcome:
         extraction = extract_svg(response, self.options.extract)
         score, picture = render_extracted(sample, extraction, renderer, self.drawing.spec)
         score.metrics["tokens"] = None
@@ -198,7 +222,8 @@ class MMSVGBenchTask(Task):
         self.score_picture(score, sample, picture)
         return score
 
-    def score_picture(self, score: Outcome, sample: Sample, picture: FloatImage | None) -> None:
+    def score_picture(self, score: Outcome, sample: Sample[TargetT],
+                      picture: FloatImage | None) -> None:
         """Per-sample pixel metrics (none for text-to-SVG)."""
 
     def options_of(self, context: MetricContext) -> dict[str, Any]:
@@ -217,7 +242,7 @@ class MMSVGBenchTask(Task):
 
 
 @register_task
-class MMSVGBenchText2Svg(MMSVGBenchTask):
+class MMSVGBenchText2Svg(MMSVGBenchTask[PromptTarget]):
     """Text -> SVG: OmniSVG's system and user messages."""
 
     name = "mmsvgbench-text2svg"
@@ -232,21 +257,22 @@ class MMSVGBenchText2Svg(MMSVGBenchTask):
         "tokens": "token_count", "fid": "fid", "fid_all": "fid",
         "fid_references": "sample_count"}
 
-    def make_sample(self, row: data.BenchRow) -> Sample:
+    def make_sample(self, row: data.BenchRow) -> Sample[PromptTarget]:
         messages = [{"role": "system", "content": SYSTEM},
                     *user_message(TEXT_PROMPT.format(prompt=row.text))]
         return Sample(id=row.id, group=row.group, messages=messages, reference=row.svg,
-                      target={"prompt": row.text, "svg": row.svg})
+                      target=PromptTarget(prompt=row.text, svg=row.svg))
 
     def metric_preset(self) -> MetricPreset:
         return replace(get_preset(PRESET), hps_version=self.options.hps_version,
                        background=self.options.fid_background)
 
-    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[MetricValues]:
+    def batch_score(self, items: Sequence[BatchItem[PromptTarget]],
+                    context: MetricContext) -> list[MetricValues]:
         pictures = [self.drawing.render(item.output_svg, context.renderer) for item in items]
         valid = [p is not None for p in pictures]
         drawn = [self.drawing.stand_in(p) for p in pictures]
-        prompts = [str(item.sample.target["prompt"]) for item in items]
+        prompts = [item.sample.target.prompt for item in items]
         kw = self.options_of(context)
         scores = [MetricValues() for _ in items]
         READINGS.put_batch(scores, valid, "clip_score", lambda: clip_score(drawn, prompts, **kw))
@@ -255,7 +281,7 @@ class MMSVGBenchText2Svg(MMSVGBenchTask):
             drawn, prompts, tokenizer=self.options.hps_tokenizer, **kw))
         return scores
 
-    def set_score(self, groups: Mapping[str, Sequence[BatchItem]],
+    def set_score(self, groups: Mapping[str, Sequence[BatchItem[PromptTarget]]],
                   context: MetricContext) -> MetricValues:
         """FID per group: every rendered answer (``fid``) or every answer, a failure drawn
         white (``fid_all``), against the group's reference pictures."""
@@ -279,12 +305,12 @@ class MMSVGBenchText2Svg(MMSVGBenchTask):
                 score.not_computed.update(dict.fromkeys(("fid", "fid_all"), str(error)))
         return score
 
-    def reference_features(self, group: str, items: Sequence[BatchItem],
+    def reference_features(self, group: str, items: Sequence[BatchItem[PromptTarget]],
                            context: MetricContext, kw: dict[str, Any]) -> NDArray[np.float64]:
         """Inception features of the group's FID references (see ``fid_reference``)."""
         source = self.options.fid_reference
         if source == "bench":
-            svgs = [str(i.sample.target["svg"]) for i in items if i.sample.target["svg"]]
+            svgs = [i.sample.target.svg for i in items if i.sample.target.svg]
             if not svgs:
                 raise DataUnavailable("fid_reference=bench needs an svg column in the bench rows")
             drawn = [self.drawing.render(svg, context.renderer) for svg in svgs]
@@ -302,7 +328,7 @@ class MMSVGBenchText2Svg(MMSVGBenchTask):
 
 
 @register_task
-class MMSVGBenchImg2Svg(MMSVGBenchTask):
+class MMSVGBenchImg2Svg(MMSVGBenchTask[PictureTarget]):
     """Image -> SVG: OmniSVG's messages with the bench picture (composited on white)."""
 
     name = "mmsvgbench-img2svg"
@@ -314,7 +340,7 @@ class MMSVGBenchImg2Svg(MMSVGBenchTask):
         **READINGS.keys({"mse": "mse", "ssim": "ssim", "lpips": "lpips", "dino": "dino"}),
         "tokens": "token_count"}
 
-    def make_sample(self, row: data.BenchRow) -> Sample:
+    def make_sample(self, row: data.BenchRow) -> Sample[PictureTarget]:
         try:
             truth = on_white(data.decode(row.picture))
         except Exception as error:  # noqa: BLE001 (PIL raises several kinds)
@@ -324,19 +350,21 @@ class MMSVGBenchImg2Svg(MMSVGBenchTask):
         messages = [{"role": "system", "content": SYSTEM}, *user_message(IMAGE_PROMPT, [png])]
         return Sample(id=row.id, group=row.group, messages=messages,
                       reference=row.svg or embedded_svg(png, width, height),
-                      target={"picture": base64.b64encode(png).decode("ascii")})
+                      target=PictureTarget(picture=base64.b64encode(png).decode("ascii")))
 
-    def truth(self, sample: Sample) -> FloatImage:
+    def truth(self, sample: Sample[PictureTarget]) -> FloatImage:
         """The bench picture on white, [0, 1] floats."""
-        return on_white(data.decode(base64.b64decode(sample.target["picture"])))
+        return on_white(data.decode(base64.b64decode(sample.target.picture)))
 
-    def score_picture(self, score: Outcome, sample: Sample, picture: FloatImage | None) -> None:
+    def score_picture(self, score: Outcome, sample: Sample[PictureTarget],
+                      picture: FloatImage | None) -> None:
         truth = self.truth(sample)
         drawn = resize_to(self.drawing.stand_in(picture), truth.shape)
         READINGS.put(score, "mse", mse(drawn, truth), picture is not None)
         READINGS.put(score, "ssim", ssim(drawn, truth, preset=PRESET), picture is not None)
 
-    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[MetricValues]:
+    def batch_score(self, items: Sequence[BatchItem[PictureTarget]],
+                    context: MetricContext) -> list[MetricValues]:
         truths = [self.truth(item.sample) for item in items]
         pictures = [self.drawing.render(item.output_svg, context.renderer) for item in items]
         valid = [p is not None for p in pictures]

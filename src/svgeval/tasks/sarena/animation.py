@@ -45,6 +45,7 @@ from typing import Any, ClassVar, Literal
 
 import numpy as np
 
+from svgeval.messages import Message
 from svgeval.metrics.pixel import psnr, ssim
 from svgeval.metrics.registry import MetricUnavailable
 from svgeval.metrics.tokens import DEFAULT_TOKENIZER, token_counts
@@ -60,6 +61,7 @@ from svgeval.tasks.base import (
     CommonOptions,
     MetricContext,
     Sample,
+    Target,
     batch_values,
 )
 from svgeval.tasks.data_files import MalformedData, read_jsonl_items
@@ -114,7 +116,18 @@ class TextOptions(AnimationOptions):
                 "task (the ground-truth videos of this run's samples)"})
 
 
-class SArenaAnimationTask(SArenaTask):
+class AnimationTarget(Target):
+    """What an animation answer is compared with."""
+
+    answer: str
+    """The released animated SVG."""
+    caption: str
+    """The instruction (the prompt after ``Instruction: ``): ViCLIP's text."""
+    video: str
+    """The ground-truth video's path (``video/<id>.mp4``; it may be missing)."""
+
+
+class SArenaAnimationTask(SArenaTask[AnimationTarget]):
     """Base of the two animation tasks."""
 
     kind: ClassVar[str]
@@ -124,7 +137,7 @@ class SArenaAnimationTask(SArenaTask):
         super().__init__(common)
         self.videos = AnswerVideos(self.options.browser_timeout, self.options.encode == "mp4")
 
-    def load(self) -> list[Sample]:
+    def load(self) -> list[Sample[AnimationTarget]]:
         from svgeval.svg.animation import BrowserUnavailable, check_browser
         from svgeval.svg.video import VideoCodecUnavailable
 
@@ -140,14 +153,15 @@ class SArenaAnimationTask(SArenaTask):
             raise MalformedData(f"{path} has no task lines")
         return [self.make_sample(path, row) for row in rows]
 
-    def make_sample(self, path: Path, row: AnimationRow) -> Sample:
+    def make_sample(self, path: Path, row: AnimationRow) -> Sample[AnimationTarget]:
         _, _, caption = row.prompt.partition("Instruction: ")
         return Sample(id=str(row.id), group=self.kind, messages=self.messages(path, row),
                       reference=row.answer,
-                      target={"answer": row.answer, "caption": caption,
-                              "video": str(path.parent / "video" / f"{row.id}.mp4")})
+                      target=AnimationTarget(
+                          answer=row.answer, caption=caption,
+                          video=str(path.parent / "video" / f"{row.id}.mp4")))
 
-    def messages(self, path: Path, row: AnimationRow) -> list[dict[str, Any]]:
+    def messages(self, path: Path, row: AnimationRow) -> list[Message]:
         return [{"role": "user", "content": row.prompt}]
 
     def answer(self, response: str, score: Outcome, size: int, name: str,
@@ -197,7 +211,7 @@ class SArenaAnimationVideo2Sani(SArenaAnimationTask):
         "tokens": "token_count"}
     batched_metrics = ("video_dino", "video_lpips", "video_lpips_standard")
 
-    def messages(self, path: Path, row: AnimationRow) -> list[dict[str, Any]]:
+    def messages(self, path: Path, row: AnimationRow) -> list[Message]:
         import cv2
 
         source = path.parent / (row.video or f"video/{row.id}.mp4")
@@ -212,19 +226,19 @@ class SArenaAnimationVideo2Sani(SArenaAnimationTask):
             parts.append({"type": "image_url", "image_url": {"url": url}})
         return [{"role": "user", "content": parts}]
 
-    def pair(self, sample: Sample, output_svg: str) -> tuple[Frames, Frames] | None:
+    def pair(self, sample: Sample[AnimationTarget], output_svg: str) -> tuple[Frames, Frames] | None:
         """(answer frames, ground-truth frames), 8 of each; None when the ground truth is
         missing, or the answer failed and failures are dropped."""
-        truth = _truth_frames(sample.target["video"])
+        truth = _truth_frames(sample.target.video)
         drawn = self.answer_frames(output_svg)
         return None if truth is None or drawn is None else (drawn, truth)
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
-        truth = _truth_frames(sample.target["video"])
+    def score(self, sample: Sample[AnimationTarget], response: str, renderer: Renderer) -> Outcome:
+        truth = _truth_frames(sample.target.video)
         if truth is None:
             return Outcome.of(sample, failure=Failure(
                 kind=FailureKind.REFERENCE, reason="video",
-                detail=f"no ground-truth video {sample.target['video']}"))
+                detail=f"no ground-truth video {sample.target.video}"))
         score = Outcome.of(sample)
         drawn = self.answer(response, score, SIZE, "frames8", _first8)
         pair = self.pair(sample, BLANK_SVG) if drawn is None else (drawn, truth)
@@ -232,7 +246,7 @@ class SArenaAnimationVideo2Sani(SArenaAnimationTask):
             score.metrics[key] = None if pair is None else frame_mean(pair, metric)
         return score
 
-    def batch_score(self, items: Sequence[BatchItem],
+    def batch_score(self, items: Sequence[BatchItem[AnimationTarget]],
                     context: MetricContext) -> list[MetricValues]:
         scores = [MetricValues() for _ in items]
         pairs = [self.pair(item.sample, item.output_svg) for item in items]
@@ -295,22 +309,22 @@ class SArenaAnimationText2Sani(SArenaAnimationTask):
             return frames[start : start + FVD_WINDOW]
         return select
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
+    def score(self, sample: Sample[AnimationTarget], response: str, renderer: Renderer) -> Outcome:
         score = Outcome.of(sample)
         self.answer(response, score, FVD_SIZE, self.window_key(), self.window(sample.id))
         return score
 
-    def batch_score(self, items: Sequence[BatchItem],
+    def batch_score(self, items: Sequence[BatchItem[AnimationTarget]],
                     context: MetricContext) -> list[MetricValues]:
         """ViCLIP T2V (answer video, caption) and V2V (answer video, ground-truth video) of each
         item; None where the answer is dropped or, for V2V, the ground-truth video is missing."""
         scores = [MetricValues(metrics={"viclip_t2v": None, "viclip_v2v": None}) for _ in items]
         answers = {i: frames for i, item in enumerate(items)
                    if (frames := self.answer_frames(item.output_svg)) is not None}
-        truths = {i: _truth_frames(items[i].sample.target["video"]) for i in answers}
+        truths = {i: _truth_frames(items[i].sample.target.video) for i in answers}
         try:
             t2v, v2v = viclip_scores(
-                list(answers.values()), [items[i].sample.target["caption"] for i in answers],
+                list(answers.values()), [items[i].sample.target.caption for i in answers],
                 list(truths.values()), batch_size=context.batch_size, device=context.device)
         except MetricUnavailable as error:
             for score in scores:
@@ -320,15 +334,15 @@ class SArenaAnimationText2Sani(SArenaAnimationTask):
             scores[i].metrics.update(viclip_t2v=text, viclip_v2v=video)
             if truths[i] is None:
                 scores[i].not_computed["viclip_v2v"] = (
-                    f"no ground-truth video {items[i].sample.target['video']}")
+                    f"no ground-truth video {items[i].sample.target.video}")
         return scores
 
     def window_key(self) -> str:
         return f"fvd:{self.options.fvd_window}:{self.common.seed}"
 
-    def references(self, items: Sequence[BatchItem]) -> list[Frames]:
+    def references(self, items: Sequence[BatchItem[AnimationTarget]]) -> list[Frames]:
         """FVD's real set: every video under ``overall/`` or the same samples' (``task``)."""
-        folder = Path(items[0].sample.target["video"]).parent.parent / "overall"
+        folder = Path(items[0].sample.target.video).parent.parent / "overall"
         files = sorted(folder.rglob("*.mp4"))
         if self.options.fvd_reference == "task":
             ids = {item.sample.id for item in items}
@@ -338,7 +352,8 @@ class SArenaAnimationText2Sani(SArenaAnimationTask):
         return [self.window(path.stem)(read_video(path)) for path in files]
 
     def set_score(
-        self, groups: Mapping[str, Sequence[BatchItem]], context: MetricContext
+        self, groups: Mapping[str, Sequence[BatchItem[AnimationTarget]]],
+        context: MetricContext
     ) -> MetricValues:
         score = MetricValues()
         for group, items in groups.items():

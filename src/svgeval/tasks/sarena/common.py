@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Literal
 from svgeval.metrics.presets import variant
 from svgeval.svg.extract import Extraction
 from svgeval.tasks.aggregate import Aggregate, with_pooled_group
-from svgeval.tasks.base import Task
+from svgeval.tasks.base import TargetT, Task
 from svgeval.tasks.outcome import Outcome
 
 Reading = Literal["internsvg", "vlmevalkit"]
@@ -62,7 +62,7 @@ class SArenaOptions:
         "help": "without --data: InternSVG/SArena (full) or VLMEvalKit's SArena_MINI (mini)"})
 
 
-class SArenaTask(Task):
+class SArenaTask(Task[TargetT]):
     """Base of the SArena tasks."""
 
     suite: ClassVar[str] = "SArena"

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
-from svgeval.messages import user_message
+from svgeval.messages import Message, user_message
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate
 from svgeval.tasks.outcome import Outcome
@@ -114,7 +114,7 @@ class SArenaIconEdit(SArenaImageTask):
         return [(kind, data.edit_file(folder, kind), folder / "Icon/edit/data" / kind)
                 for kind in chosen]
 
-    def messages(self, path: Path, row: data.SArenaRow) -> list[dict[str, Any]]:
+    def messages(self, path: Path, row: data.SArenaRow) -> list[Message]:
         return user_message(row.prompt + SUFFIX)
 
     def input_svg(self, row: data.SArenaRow) -> str | None:

@@ -43,7 +43,7 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 from PIL import Image
 
-from svgeval.messages import user_message
+from svgeval.messages import Message, user_message
 from svgeval.metrics.clip import clip_image_score, clip_score
 from svgeval.metrics.dino import dino
 from svgeval.metrics.fid import clip_fid, fid
@@ -53,7 +53,14 @@ from svgeval.metrics.presets import MetricPreset
 from svgeval.metrics.tokens import DEFAULT_TOKENIZER, token_counts
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
-from svgeval.tasks.base import BatchItem, MetricContext, Sample, batch_values, distribution_metrics
+from svgeval.tasks.base import (
+    BatchItem,
+    MetricContext,
+    Sample,
+    Target,
+    batch_values,
+    distribution_metrics,
+)
 from svgeval.tasks.common import Drawing
 from svgeval.tasks.download import DataUnavailable
 from svgeval.tasks.outcome import Failure, FailureKind, MetricValues, Outcome
@@ -105,7 +112,18 @@ class TextOptions(ImageOptions):
         "help": "captions over 77 tokens: cut (ids sliced, torchmetrics) or eot (end token kept)"})
 
 
-class SArenaImageTask(SArenaTask):
+class PictureTarget(Target):
+    """What an answer is compared with: the ground truth's SVG and picture, and its caption."""
+
+    answer: str
+    """The ground-truth SVG (drawn when the release has no picture of it)."""
+    picture: str
+    """The ground-truth PNG's path; empty when the release has none."""
+    caption: str
+    """The picture's caption (``caption.jsonl``; CLIP-T2I's text), empty when it has none."""
+
+
+class SArenaImageTask(SArenaTask[PictureTarget]):
     """Base of the tasks scored against a ground-truth picture."""
 
     Options: ClassVar[type[Any]] = ImageOptions
@@ -119,7 +137,7 @@ class SArenaImageTask(SArenaTask):
     def task_files(self, folder: Path) -> list[tuple[str, Path, Path]]:
         """(group, jsonl file, ground-truth folder holding ``images/`` and ``svg/``)."""
 
-    def load(self) -> list[Sample]:
+    def load(self) -> list[Sample[PictureTarget]]:
         folder = data.root(self.common.data, self.options.subset)
         samples = []
         for group, path, truth in self.task_files(folder):
@@ -129,7 +147,7 @@ class SArenaImageTask(SArenaTask):
         return samples
 
     def make_sample(self, group: str, path: Path, truth: Path, row: data.SArenaRow,
-                    captions: Mapping[str, str]) -> Sample:
+                    captions: Mapping[str, str]) -> Sample[PictureTarget]:
         picture = truth / "images" / f"{row.id}.png"
         return Sample(
             id=f"{group}/{row.id}" if self.kind == "edit" else str(row.id),
@@ -137,11 +155,12 @@ class SArenaImageTask(SArenaTask):
             messages=self.messages(path, row),
             reference=row.answer,
             input_svg=self.input_svg(row),
-            target={"answer": row.answer, "picture": str(picture) if picture.is_file() else "",
-                    "caption": captions.get(f"{row.id}.png", "")},
+            target=PictureTarget(answer=row.answer,
+                                 picture=str(picture) if picture.is_file() else "",
+                                 caption=captions.get(f"{row.id}.png", "")),
         )
 
-    def messages(self, path: Path, row: data.SArenaRow) -> list[dict[str, Any]]:
+    def messages(self, path: Path, row: data.SArenaRow) -> list[Message]:
         return user_message(row.prompt)
 
     def input_svg(self, row: data.SArenaRow) -> str | None:
@@ -151,15 +170,15 @@ class SArenaImageTask(SArenaTask):
         """The preset the model metrics run with: :data:`PRESET` and the run's options."""
         return PRESET
 
-    def picture(self, sample: Sample, renderer: Renderer) -> FloatImage | None:
+    def picture(self, sample: Sample[PictureTarget], renderer: Renderer) -> FloatImage | None:
         """The ground-truth picture (None when neither the PNG nor the SVG gives one); read
         when needed rather than kept (4.8 MB a picture)."""
-        path = sample.target["picture"]
+        path = sample.target.picture
         if path:
             return read_picture(Path(path))
-        return renderer.render(sample.target["answer"], SPEC).image
+        return renderer.render(sample.target.answer, SPEC).image
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
+    def score(self, sample: Sample[PictureTarget], response: str, renderer: Renderer) -> Outcome:
         truth = self.picture(sample, renderer)
         if truth is None:
             return Outcome.of(sample, failure=Failure(kind=FailureKind.REFERENCE, reason="render",
@@ -185,7 +204,8 @@ class SArenaImageTask(SArenaTask):
                 token_counts([svg], tokenizer=self.options.tokenizer)[0]))
         return score
 
-    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[MetricValues]:
+    def batch_score(self, items: Sequence[BatchItem[PictureTarget]],
+                    context: MetricContext) -> list[MetricValues]:
         scores = [MetricValues() for _ in items]
         truths = [self.picture(item.sample, context.renderer) for item in items]
         outputs = [self.drawing.draw(item.output_svg, context.renderer) for item in items]
@@ -196,7 +216,7 @@ class SArenaImageTask(SArenaTask):
         if self.kind == "text2svg":
             runs["clip_i2i"] = lambda: clip_image_score(outputs, references, **options)
             if "clip_t2i" in self.batched_metrics:
-                captions = [item.sample.target["caption"] for item in items]
+                captions = [item.sample.target.caption for item in items]
                 runs["clip_t2i"] = lambda: clip_score(outputs, captions, **options)
         else:
             runs["dino"] = lambda: dino(outputs, references, **options)
@@ -210,7 +230,7 @@ class SArenaImageTask(SArenaTask):
         return scores
 
     def set_score(
-        self, groups: Mapping[str, Sequence[BatchItem]], context: MetricContext
+        self, groups: Mapping[str, Sequence[BatchItem[PictureTarget]]], context: MetricContext
     ) -> MetricValues:
         """FID and FID-C per group over every sample (failures drawn black), text-to-SVG only."""
         score = MetricValues()
@@ -258,7 +278,7 @@ class SArenaImg2Svg(SArenaImageTask):
         path = data.task_file(folder, f"{data.TRACK_DIRS[self.track]}/img2svg.jsonl")
         return [(self.track, path, path.parent)]
 
-    def messages(self, path: Path, row: data.SArenaRow) -> list[dict[str, Any]]:
+    def messages(self, path: Path, row: data.SArenaRow) -> list[Message]:
         picture = path.parent / (row.image or f"images/{row.id}.png")
         if not picture.is_file():
             raise DataUnavailable(f"{path}: line id {row.id}: its image {picture} does not exist")

@@ -20,21 +20,28 @@ from typing import ClassVar
 from svgeval.messages import user_message
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
-from svgeval.tasks.base import Sample
+from svgeval.tasks.base import Sample, Target
 from svgeval.tasks.outcome import Failure, FailureKind, Outcome
 from svgeval.tasks.sarena import data
 from svgeval.tasks.sarena.common import SArenaTask, extract_choice
 
 
+class ChoiceTarget(Target):
+    """The correct option of a question."""
+
+    correct: str
+    """The first character of the answer turn (``B`` of ``B.``)."""
+
+
 @register_task
-class SArenaIconUnderstanding(SArenaTask):
+class SArenaIconUnderstanding(SArenaTask[ChoiceTarget]):
     """Answer a multiple-choice question about an icon's SVG."""
 
     name = "sarena-icon-understanding"
     description = "SArena Icon understanding: multiple-choice accuracy (%) per subject"
     metrics: ClassVar[Mapping[str, str]] = {"accuracy": "accuracy"}
 
-    def load(self) -> list[Sample]:
+    def load(self) -> list[Sample[ChoiceTarget]]:
         path = data.task_file(data.root(self.common.data, self.options.subset), data.UNDERSTANDING_FILE)
         samples = []
         for row in data.read_rows(path):
@@ -44,15 +51,15 @@ class SArenaIconUnderstanding(SArenaTask):
                 group=row.subject or "unknown",
                 messages=user_message(row.prompt),
                 reference=row.answer,
-                target={"correct": correct},
+                target=ChoiceTarget(correct=correct),
                 expected=correct,
             ))
         return samples
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
+    def score(self, sample: Sample[ChoiceTarget], response: str, renderer: Renderer) -> Outcome:
         choice = extract_choice(response, self.options.reading)
         if choice is None:
             return Outcome.of(sample, metrics={"accuracy": 0.0}, extraction_rule=self.options.reading,
                          failure=Failure(kind=FailureKind.EXTRACT, detail="no option in the answer"))
-        return Outcome.of(sample, metrics={"accuracy": 100.0 if choice == sample.target["correct"] else 0.0},
+        return Outcome.of(sample, metrics={"accuracy": 100.0 if choice == sample.target.correct else 0.0},
                      extracted=choice, extraction_rule=self.options.reading)

@@ -26,7 +26,7 @@ from svgeval.metrics.presets import variant
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, with_pooled_group
-from svgeval.tasks.base import Sample, Task
+from svgeval.tasks.base import Sample, Target, TargetT, Task
 from svgeval.tasks.judge import JudgeRequest
 from svgeval.tasks.outcome import Failure, FailureKind, Outcome
 from svgeval.tasks.sgp_bench import consistency, data
@@ -72,7 +72,23 @@ class MCQOptions(SystemOptions):
                 "last: last match, upper-cased (ours)"})
 
 
-class SGPBenchTask(Task):
+class ChoiceTarget(Target):
+    """The correct option of a multiple-choice question."""
+
+    answer: str
+    """The row's ``Answer`` letter, stripped."""
+    subject: str
+    """The row's ``Subject`` (its group; kept in the dataset hash)."""
+
+
+class DigitTarget(Target):
+    """The digit an SGP-MNIST program draws."""
+
+    answer: str
+    """The row's ``Answer`` as released (the judge's and the exact match's gold)."""
+
+
+class SGPBenchTask(Task[TargetT]):
     """Base of the SGP-Bench tasks: the options, the system message, the pooled group."""
 
     suite: ClassVar[str] = "SGP-Bench"
@@ -91,7 +107,7 @@ class SGPBenchTask(Task):
         return with_pooled_group(outcomes)
 
 
-class SGPBenchMCQ(SGPBenchTask):
+class SGPBenchMCQ(SGPBenchTask[ChoiceTarget]):
     """Multiple-choice questions of one or more splits of ``sgp-bench/sgp-bench``."""
 
     splits: ClassVar[tuple[str, ...]] = ()
@@ -102,7 +118,7 @@ class SGPBenchMCQ(SGPBenchTask):
         """The group a question is reported under: its ``Subject``."""
         return row["Subject"] or "unknown"
 
-    def load(self) -> list[Sample]:
+    def load(self) -> list[Sample[ChoiceTarget]]:
         samples = []
         for split in self.splits:
             rows = data.load_split(self.common.data, data.BENCH_HUB_ID, split, data.MCQ_COLUMNS)
@@ -113,7 +129,7 @@ class SGPBenchMCQ(SGPBenchTask):
                     group=self.group_of(split, row),
                     messages=self.messages(MCQ_TEMPLATE.format(**row)),
                     reference=f"Answer: {answer}",
-                    target={"answer": answer, "subject": row["Subject"]},
+                    target=ChoiceTarget(answer=answer, subject=row["Subject"]),
                     expected=answer,
                 ))
         return samples
@@ -122,13 +138,13 @@ class SGPBenchMCQ(SGPBenchTask):
         """The release asks again until its regex matches (``sgp_eval.py:33-45``)."""
         return extract_letter(response, "sgp-bench") is not None
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
+    def score(self, sample: Sample[ChoiceTarget], response: str, renderer: Renderer) -> Outcome:
         letter = extract_letter(response, self.options.extract)
         if letter is None:
             return Outcome.of(sample, {"accuracy": 0.0}, extraction_rule=self.options.extract,
                               failure=Failure(kind=FailureKind.EXTRACT,
                                               detail="no 'Answer: <A-D>' in the response"))
-        correct = letter == sample.target["answer"]
+        correct = letter == sample.target.answer
         return Outcome.of(sample, {"accuracy": 100.0 if correct else 0.0}, extracted=letter,
                           extraction_rule=self.options.extract)
 
@@ -178,7 +194,7 @@ class SGPBenchInvariance(SGPBenchMCQ):
 
 
 @register_task
-class SGPBenchMNIST(SGPBenchTask):
+class SGPBenchMNIST(SGPBenchTask[DigitTarget]):
     """SGP-MNIST: which digit does the SVG draw; the answer line checked by a judge."""
 
     name = "sgp-bench-mnist"
@@ -186,14 +202,14 @@ class SGPBenchMNIST(SGPBenchTask):
     metrics: ClassVar[Mapping[str, str]] = {"accuracy": "accuracy", "accuracy_exact": "accuracy"}
     judge_metrics: ClassVar[tuple[str, ...]] = ("accuracy",)
 
-    def load(self) -> list[Sample]:
+    def load(self) -> list[Sample[DigitTarget]]:
         rows = data.load_split(self.common.data, data.MNIST_HUB_ID, "mnist", data.MNIST_COLUMNS)
         return [Sample(
             id=f"mnist/{index:05d}",
             group="mnist",
             messages=self.messages(MNIST_TEMPLATE.format(**row)),
             reference=f"Answer: {row['Answer'].strip()}",
-            target={"answer": row["Answer"]},
+            target=DigitTarget(answer=row["Answer"]),
             expected=row["Answer"].strip(),
         ) for index, row in enumerate(rows)]
 
@@ -201,9 +217,9 @@ class SGPBenchMNIST(SGPBenchTask):
         """The release asks again until ``Answer: ...`` matches (``mnist_eval.py:50-56``)."""
         return extract_line(response) is not None
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
+    def score(self, sample: Sample[DigitTarget], response: str, renderer: Renderer) -> Outcome:
         line = extract_line(response)
-        gold = str(sample.target["answer"])
+        gold = sample.target.answer
         # the release asks the judge even without an answer, comparing with the text "None"
         request = JudgeRequest(
             metric="accuracy",

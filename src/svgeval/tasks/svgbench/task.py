@@ -42,7 +42,7 @@ from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
-from svgeval.tasks.base import Sample, Task, render_extracted
+from svgeval.tasks.base import Sample, Target, Task, render_extracted
 from svgeval.tasks.judge import JudgeRequest
 from svgeval.tasks.outcome import Outcome
 from svgeval.tasks.svgbench.data import load_questions
@@ -153,8 +153,15 @@ def numbered(requirements: Sequence[str]) -> str:
     return "\n".join(f"{i + 1}. {requirement}" for i, requirement in enumerate(requirements))
 
 
+class RequirementsTarget(Target):
+    """What the judge checks a render against."""
+
+    requirements: tuple[str, ...]
+    """The question's requirements, in the order they are numbered."""
+
+
 @register_task
-class SVGBench(Task):
+class SVGBench(Task[RequirementsTarget]):
     """Text-to-SVG with a list of requirements per prompt, judged on the render."""
 
     name = "svgbench"
@@ -167,7 +174,7 @@ class SVGBench(Task):
     judge_metrics: ClassVar[tuple[str, ...]] = KEYS
     judge_sees_images = True
 
-    def load(self) -> list[Sample]:
+    def load(self) -> list[Sample[RequirementsTarget]]:
         questions = load_questions(self.common.data, self.options.subset)
         return [Sample(
             id=f"{index:03d}",
@@ -175,7 +182,7 @@ class SVGBench(Task):
             messages=user_message(PROMPT.format(prompt=question.prompt,
                                                 requirements=numbered(question.requirements))),
             reference=f"```svg\n{EXAMPLE_SVG}\n```",
-            target={"requirements": question.requirements},
+            target=RequirementsTarget(requirements=tuple(question.requirements)),
         ) for index, question in enumerate(questions)]
 
     def answer_complete(self, response: str) -> bool:
@@ -183,7 +190,7 @@ class SVGBench(Task):
         whole question on any error, up to 3 times)."""
         return extract_answer(response).svg is not None
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
+    def score(self, sample: Sample[RequirementsTarget], response: str, renderer: Renderer) -> Outcome:
         extraction = extract_svg(response, "svgbench")
         svg = extraction.svg or ""
         width, height = (fixed_size if self.options.size == "fixed" else released_size)(svg)
@@ -191,7 +198,7 @@ class SVGBench(Task):
         if image is None:
             score.metrics = dict.fromkeys(KEYS, 0.0)
             return score
-        requirements: list[str] = list(sample.target["requirements"])
+        requirements = sample.target.requirements
         count = len(requirements)
         messages = user_message(JUDGE_PROMPT.format(count=count,
                                                     requirements=numbered(requirements)),

@@ -29,7 +29,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import ClassVar, Literal
 
 from svgeval.metrics.chamfer import svg_chamfer
 from svgeval.metrics.clip import clip_score
@@ -40,7 +40,7 @@ from svgeval.svg.extract import Extraction, extraction_rule
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks import register_task
-from svgeval.tasks.base import BatchItem, MetricContext, Sample, batch_values
+from svgeval.tasks.base import BatchItem, MetricContext, Sample, Target, batch_values
 from svgeval.tasks.common import Drawing, ImageGenerationTask
 from svgeval.tasks.outcome import MetricValues, Outcome
 from svgeval.tasks.svgeditbench_v2.data import (
@@ -110,8 +110,25 @@ class SvgEditBenchV2Options:
                                 "emoji for CLIP, as released; without it their parts' names"})
 
 
+class EditTarget(Target):
+    """What an edit is compared with: the target SVG, and the target emoji's name for CLIP (or
+    why there is none; exactly one of the two is set)."""
+
+    after_svg: str
+    """The target emoji's SVG (the released ``after`` file)."""
+    caption: str | None = None
+    """The target emoji's name (CLIP's text)."""
+    caption_error: str = ""
+    """Why the emoji has no name (its ``clip`` is not computed)."""
+
+    @property
+    def reference_svg(self) -> str:
+        """The SVG an answer's picture is compared with (:class:`DrawnTarget`)."""
+        return self.after_svg
+
+
 @register_task
-class SvgEditBenchV2(ImageGenerationTask):
+class SvgEditBenchV2(ImageGenerationTask[EditTarget]):
     """SVGEditBench V2 (mti-lab): instruction-driven edits of emoji SVGs."""
 
     name = "svgeditbench-v2"
@@ -128,40 +145,40 @@ class SvgEditBenchV2(ImageGenerationTask):
     metrics: ClassVar[Mapping[str, str]] = {
         "mse": "mse", "dino": "dino_cls", "clip": "clip_score", "chamfer": "chamfer"}
 
-    def load(self) -> list[Sample]:
+    def load(self) -> list[Sample[EditTarget]]:
         path = self.options.zwj_sequences
         zwj = read_zwj_sequences(path) if path is not None else {}
         return [self._sample(triplet, zwj) for triplet in load_triplets(self.common.data)]
 
-    def _sample(self, triplet: Triplet, zwj: Mapping[str, str]) -> Sample:
-        target: dict[str, Any] = {"after_svg": triplet.after_svg}
+    def _sample(self, triplet: Triplet, zwj: Mapping[str, str]) -> Sample[EditTarget]:
         try:
-            target["caption"] = emoji_name(triplet.after_file, zwj)
+            caption = emoji_name(triplet.after_file, zwj)
         except ValueError as error:
-            target["caption_error"] = f"no emoji name for {triplet.after_file}: {error}"
+            target = EditTarget(after_svg=triplet.after_svg, caption_error=(
+                f"no emoji name for {triplet.after_file}: {error}"))
+        else:
+            target = EditTarget(after_svg=triplet.after_svg, caption=caption)
         return Sample(
             id=triplet.id, group=GROUP,
             messages=[{"role": "user", "content": prompt(triplet.instruction, triplet.before_svg)}],
             reference=f"```svg\n{triplet.after_svg}\n```", input_svg=triplet.before_svg,
             target=target)
 
-    def reference_svg(self, sample: Sample) -> str:
-        return str(sample.target["after_svg"])
-
-    def score_picture(self, score: Outcome, sample: Sample, answer: Extraction,
+    def score_picture(self, score: Outcome, sample: Sample[EditTarget], answer: Extraction,
                       picture: FloatImage | None, reference: FloatImage,
                       renderer: Renderer) -> None:
         if answer.svg is None or picture is None:
             score.metrics = {"mse": None, "chamfer": None}
             return
         score.metrics["mse"] = mse(picture, reference)
-        chamfer = renderer.call(svg_chamfer, answer.svg, sample.target["after_svg"],
+        chamfer = renderer.call(svg_chamfer, answer.svg, sample.target.after_svg,
                                 self.options.chamfer == "released")
         score.metrics["chamfer"] = chamfer.value
         if chamfer.failure is not None:
             score.not_computed["chamfer"] = f"Chamfer distance: {chamfer.failure.message}"
 
-    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[MetricValues]:
+    def batch_score(self, items: Sequence[BatchItem[EditTarget]],
+                    context: MetricContext) -> list[MetricValues]:
         scores = [MetricValues(metrics={"dino": None, "clip": None}) for _ in items]
         drawn: list[tuple[int, FloatImage, FloatImage]] = []
         for index, item in enumerate(items):
@@ -177,13 +194,14 @@ class SvgEditBenchV2(ImageGenerationTask):
             imagenet_normalize=self.options.dino_input == "imagenet", **options))
         for (index, _, _), value in zip(drawn, dino):
             scores[index].metrics["dino"] = value
-        captioned = [(i, out) for i, out, _ in drawn if "caption" in items[i].sample.target]
+        captioned = [(i, out, caption) for i, out, _ in drawn
+                     if (caption := items[i].sample.target.caption) is not None]
         for i, _, _ in drawn:
-            if "caption" not in items[i].sample.target:
-                scores[i].not_computed["clip"] = items[i].sample.target["caption_error"]
-        clip = batch_values([scores[i] for i, _ in captioned], ("clip",), lambda: clip_score(
-            [out for _, out in captioned],
-            [items[i].sample.target["caption"] for i, _ in captioned], **options))
-        for (index, _), value in zip(captioned, clip):
+            if items[i].sample.target.caption is None:
+                scores[i].not_computed["clip"] = items[i].sample.target.caption_error
+        clip = batch_values([scores[i] for i, _, _ in captioned], ("clip",), lambda: clip_score(
+            [out for _, out, _ in captioned], [caption for _, _, caption in captioned],
+            **options))
+        for (index, _, _), value in zip(captioned, clip):
             scores[index].metrics["clip"] = value
         return scores

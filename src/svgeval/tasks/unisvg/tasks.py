@@ -36,6 +36,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
+from pydantic import JsonValue
+
 from svgeval.messages import user_message
 from svgeval.metrics.clip import clip_image_score
 from svgeval.metrics.lpips import lpips
@@ -47,7 +49,7 @@ from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
-from svgeval.tasks.base import BLANK_SVG, BatchItem, MetricContext, Sample, batch_values
+from svgeval.tasks.base import BLANK_SVG, BatchItem, MetricContext, Sample, Target, batch_values
 from svgeval.tasks.common import Drawing, ImageGenerationTask, unique_ids
 from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.download import DataUnavailable
@@ -72,25 +74,43 @@ PRESET = variant(
 ).name
 RENDER = RenderSpec.square(336, background="white")
 GENERATION = ("ISVGEN", "TSVGEN")
-RULES: Mapping[str, Callable[[str, Mapping[str, Any]], float]] = {
-    "CSVGUN_color": lambda answer, t: rules.colour_score(answer, t["metadata"]),
-    "ISVGUN_color": lambda answer, t: rules.colour_score(answer, t["metadata"]),
-    "CSVGUN_category": lambda answer, t: rules.category_score(answer, t["metadata"]),
-    "ISVGUN_category": lambda answer, t: rules.category_score(answer, t["metadata"]),
-    "CSVGUN_shape": lambda answer, t: rules.shape_score(answer, t["answer"]),
-    "CSVGUN_size": lambda answer, t: rules.size_score(answer, t["answer"]),
-    "CSVGUN_transform": lambda answer, t: rules.transform_score(answer, t["answer"]),
+
+
+class QuestionTarget(Target):
+    """What a UniSVG answer is scored against: the row's type, reference answer and metadata."""
+
+    category: str
+    """The question type (``ISVGEN``, ``CSVGUN_color``, ...)."""
+    answer: str
+    """The reference answer (the ground-truth SVG of a generation type)."""
+    metadata: Mapping[str, JsonValue]
+    """The row's ``l2-category`` JSON (the colour and category rules read its keywords)."""
+
+    @property
+    def reference_svg(self) -> str:
+        """The SVG a generation answer's picture is compared with (:class:`DrawnTarget`)."""
+        return rules.extract_answer_svg(self.answer).svg or self.answer
+
+
+RULES: Mapping[str, Callable[[str, QuestionTarget], float]] = {
+    "CSVGUN_color": lambda answer, t: rules.colour_score(answer, t.metadata),
+    "ISVGUN_color": lambda answer, t: rules.colour_score(answer, t.metadata),
+    "CSVGUN_category": lambda answer, t: rules.category_score(answer, t.metadata),
+    "ISVGUN_category": lambda answer, t: rules.category_score(answer, t.metadata),
+    "CSVGUN_shape": lambda answer, t: rules.shape_score(answer, t.answer),
+    "CSVGUN_size": lambda answer, t: rules.size_score(answer, t.answer),
+    "CSVGUN_transform": lambda answer, t: rules.transform_score(answer, t.answer),
 }
 TEXT_TYPES = tuple(rules.TEXT_WEIGHTS)
 UNDERSTANDING = (*RULES, *TEXT_TYPES)
 IMAGE_TYPES = ("ISVGEN", "ISVGUN_usage", "ISVGUN_category", "ISVGUN_description", "ISVGUN_color")
 """The types whose prompt carries the image (the ``UniSVG`` class' ``build_prompt``)."""
-AUTHORS_RULES: Mapping[str, Callable[[str, Mapping[str, Any]], float | None]] = {
+AUTHORS_RULES: Mapping[str, Callable[[str, QuestionTarget], float | None]] = {
     **RULES,
-    "CSVGUN_color": lambda answer, t: authors.colour_score(answer, t["metadata"]),
-    "ISVGUN_color": lambda answer, t: authors.colour_score(answer, t["metadata"]),
-    "CSVGUN_category": lambda answer, t: authors.category_score(answer, t["metadata"]),
-    "ISVGUN_category": lambda answer, t: authors.category_score(answer, t["metadata"]),
+    "CSVGUN_color": lambda answer, t: authors.colour_score(answer, t.metadata),
+    "ISVGUN_color": lambda answer, t: authors.colour_score(answer, t.metadata),
+    "CSVGUN_category": lambda answer, t: authors.category_score(answer, t.metadata),
+    "ISVGUN_category": lambda answer, t: authors.category_score(answer, t.metadata),
 }
 """The authors' ``evaluation.py`` rules: None drops the row (its caught exception)."""
 FAILED: Mapping[str, float] = {"ssim": 0.0, "psnr": 0.0, "psnr_fixed": 0.0, "lpips": 1.0,
@@ -125,7 +145,7 @@ class UniSvgOptions:
                                         "(docs/unisvg.md)"})
 
 
-class UniSvgTask(ImageGenerationTask):
+class UniSvgTask(ImageGenerationTask[QuestionTarget]):
     """Base of the UniSVG tasks: the rows of :attr:`types`, scored as released."""
 
     suite: ClassVar[str] = "UniSVG"
@@ -148,7 +168,7 @@ class UniSvgTask(ImageGenerationTask):
         "sbert_score": "sbert", "final_score": "weighted_score",
     }
 
-    def load(self) -> list[Sample]:
+    def load(self) -> list[Sample[QuestionTarget]]:
         rows = load_rows(self.common.data)
         unknown = sorted({row.category for row in rows} - set(GENERATION) - set(UNDERSTANDING))
         if unknown:
@@ -164,7 +184,7 @@ class UniSvgTask(ImageGenerationTask):
         ids = unique_ids([row.index for row in rows])
         return [self.sample(sample_id, row) for sample_id, row in zip(ids, rows)]
 
-    def sample(self, sample_id: str, row: UniSvgRow) -> Sample:
+    def sample(self, sample_id: str, row: UniSvgRow) -> Sample[QuestionTarget]:
         images: list[bytes] = []
         if row.category in IMAGE_TYPES:
             if not row.pngs:
@@ -172,8 +192,8 @@ class UniSvgTask(ImageGenerationTask):
             images = row.pngs
         return Sample(id=sample_id, group=row.category,
                       messages=user_message(row.question, images), reference=oracle_answer(row),
-                      target={"category": row.category, "answer": row.answer,
-                              "metadata": row.metadata})
+                      target=QuestionTarget(category=row.category, answer=row.answer,
+                                            metadata=row.metadata))
 
     @property
     def authors(self) -> bool:
@@ -184,8 +204,9 @@ class UniSvgTask(ImageGenerationTask):
         """VLMEvalKit's ``extract_svg_from_text``, or the authors' (their ``fix_svg``)."""
         return (authors.extract_answer_svg if self.authors else rules.extract_answer_svg)(response)
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
-        category = sample.target["category"]
+    def score(self, sample: Sample[QuestionTarget], response: str,
+              renderer: Renderer) -> Outcome:
+        category = sample.target.category
         if category in GENERATION:
             return super().score(sample, response, renderer)
         if self.authors and category in AUTHORS_RULES:
@@ -203,15 +224,11 @@ class UniSvgTask(ImageGenerationTask):
             # transform question whose ground truth names none
             accuracy = RULES[category](response, sample.target) if response.strip() else 0.0
             return Outcome.of(sample, metrics={"accuracy": accuracy}, extracted=response)
-        empty = not (response and sample.target["answer"])
+        empty = not (response and sample.target.answer)
         return Outcome.of(sample, metrics={"bertscore": 0.0, "sbert": 0.0} if empty else {},
                           extracted=response)
 
-    def reference_svg(self, sample: Sample) -> str:
-        answer: str = sample.target["answer"]
-        return rules.extract_answer_svg(answer).svg or answer
-
-    def score_picture(self, score: Outcome, sample: Sample, answer: Extraction,
+    def score_picture(self, score: Outcome, sample: Sample[QuestionTarget], answer: Extraction,
                       picture: FloatImage | None, reference: FloatImage,
                       renderer: Renderer) -> None:
         """The released values of a generation answer (see the module docstring)."""
@@ -227,13 +244,14 @@ class UniSvgTask(ImageGenerationTask):
                                  psnr=rules.released_psnr(picture, reference, identical),
                                  psnr_fixed=psnr(picture, reference))
 
-    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[MetricValues]:
+    def batch_score(self, items: Sequence[BatchItem[QuestionTarget]],
+                    context: MetricContext) -> list[MetricValues]:
         """LPIPS and CLIP of the generation answers drawn here (a failure scored in
         :meth:`score` keeps its values), BERTScore and SBERT of the non-empty text answers."""
         scores = [MetricValues() for _ in items]
         blank_ok = self.options.no_svg == "blank"
         drawn = [i for i, item in enumerate(items)
-                 if item.sample.target["category"] in GENERATION
+                 if item.sample.target.category in GENERATION
                  and (item.output_svg != BLANK_SVG or (blank_ok and not item.in_paper_reading))]
         if drawn:
             outputs = [self.draw(items[i].output_svg, context.renderer) for i in drawn]
@@ -248,10 +266,10 @@ class UniSvgTask(ImageGenerationTask):
                 for score, value in zip(picked, batch_values(picked, (key,), compute)):
                     score.metrics[key] = value
         texts = [i for i, item in enumerate(items)
-                 if item.sample.target["category"] in TEXT_TYPES and item.output_svg]
+                 if item.sample.target.category in TEXT_TYPES and item.output_svg]
         if texts:
             answers = [items[i].output_svg for i in texts]
-            truths = [items[i].sample.target["answer"] for i in texts]
+            truths = [items[i].sample.target.answer for i in texts]
             picked = [scores[i] for i in texts]
             kw: dict[str, Any] = {"device": context.device, "batch_size": context.batch_size}
             for key, compute in (

@@ -15,26 +15,70 @@ The data is not on the hub: without ``--data`` the loader stops with one line as
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic
 
+from pydantic import ValidationError
+from typing_extensions import TypeVar
+
+from svgeval.tasks.base import Target
 from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.download import DataUnavailable
 
 MMMU_FOLDER = "mmmu/mmmu_dev_processed_single_img_subset"
 
 
+class QuestionTarget(Target):
+    """What the answering prompt and the grader of a question need."""
+
+    image: str
+    """The picture's path (the original shown with ``answer_from=original``; SigLIP's)."""
+    question: str
+    """The question asked about the render."""
+    answer: str
+    """The gold answer."""
+
+
+class MMVetTarget(QuestionTarget):
+    """An MM-Vet question."""
+
+    capability: str
+    """The released ``capability`` (``rec,ocr``, ...)."""
+
+
+class CVBenchTarget(QuestionTarget):
+    """A CV-Bench question."""
+
+    choices: tuple[str, ...]
+    """The options, listed ``(A) ...`` in the prompt."""
+
+
+class MMMUTarget(QuestionTarget):
+    """An MMMU question: the released fields of ``output.json`` (None where it has none)."""
+
+    question_type: str | None
+    """``multiple-choice`` or ``open``."""
+    options: tuple[str, ...] | None
+    """The options' texts (multiple-choice)."""
+    all_choices: tuple[str, ...] | None
+    """The option letters."""
+    index2ans: Mapping[str, str] | None
+    """Each letter's option text."""
+
+
+TargetT = TypeVar("TargetT", bound=QuestionTarget, default=QuestionTarget)
+
+
 @dataclass(frozen=True)
-class Item:
-    """One VCode question: its picture and what the answering prompt and the grader need."""
+class Item(Generic[TargetT]):
+    """One VCode question: its id, group and picture, and its target."""
 
     id: str
     group: str
     image: Path
-    question: str
-    answer: str
-    extra: dict[str, Any] = field(default_factory=dict)
+    target: TargetT
 
 
 def data_root(data: Path | None, marker: str) -> Path:
@@ -61,7 +105,7 @@ def _field(record: dict[str, Any], key: str, where: str) -> Any:
     return record[key]
 
 
-def mmvet_items(data: Path | None) -> list[Item]:
+def mmvet_items(data: Path | None) -> list[Item[MMVetTarget]]:
     """MM-Vet's questions in the released order (``run_benchmark...py:26-45``)."""
     root = data_root(data, "mm-vet/mm-vet.json") / "mm-vet"
     records = _json(root / "mm-vet.json")
@@ -70,14 +114,15 @@ def mmvet_items(data: Path | None) -> list[Item]:
     for key in sorted(records, key=lambda k: int(str(k).rsplit("_", 1)[-1])):
         record = records[key]
         name = str(_field(record, "imagename", key))
-        items.append(Item(id=key, group="mm-vet", image=pictures.get(name, root / "images" / name),
-                          question=str(_field(record, "question", key)),
-                          answer=str(_field(record, "answer", key)),
-                          extra={"capability": str(record.get("capability", ""))}))
+        image = pictures.get(name, root / "images" / name)
+        items.append(Item(id=key, group="mm-vet", image=image, target=MMVetTarget(
+            image=str(image), question=str(_field(record, "question", key)),
+            answer=str(_field(record, "answer", key)),
+            capability=str(record.get("capability", "")))))
     return items
 
 
-def cvbench_items(data: Path | None) -> list[Item]:
+def cvbench_items(data: Path | None) -> list[Item[CVBenchTarget]]:
     """CV-Bench's questions, grouped by ``source`` (ADE20K, COCO, Omni3D)."""
     root = data_root(data, "cv-bench/img") / "cv-bench" / "img"
     items = []
@@ -91,17 +136,19 @@ def cvbench_items(data: Path | None) -> list[Item]:
                 raise MalformedData(f"{path}:{number}: {error}") from None
             where = f"{path}:{number}"
             image = str(_field(record, "image_path", where))
-            items.append(Item(id=Path(image).with_suffix("").as_posix(),
-                              group=str(_field(record, "source", where)), image=root / image,
-                              question=str(_field(record, "question", where)),
-                              answer=str(_field(record, "answer", where)),
-                              extra={"choices": [str(c) for c in _field(record, "choices", where)]}))
+            items.append(Item(
+                id=Path(image).with_suffix("").as_posix(),
+                group=str(_field(record, "source", where)), image=root / image,
+                target=CVBenchTarget(
+                    image=str(root / image), question=str(_field(record, "question", where)),
+                    answer=str(_field(record, "answer", where)),
+                    choices=tuple(str(c) for c in _field(record, "choices", where)))))
     if not items:
         raise DataUnavailable(f"{root}: no annotations.jsonl under it")
     return items
 
 
-def mmmu_items(data: Path | None) -> list[Item]:
+def mmmu_items(data: Path | None) -> list[Item[MMMUTarget]]:
     """MMMU's questions per subject (the local ``output.json`` fields; the release re-reads the
     same text from HF ``MMMU/MMMU`` by id)."""
     root = data_root(data, MMMU_FOLDER) / MMMU_FOLDER
@@ -110,11 +157,18 @@ def mmmu_items(data: Path | None) -> list[Item]:
         records = _json(path)
         for record in records if isinstance(records, list) else [records]:
             ident = str(_field(record, "id", str(path)))
-            extra = {key: record.get(key) for key in
-                     ("question_type", "options", "all_choices", "index2ans")}
-            items.append(Item(id=ident, group=path.parent.name, image=path.parent /
-                              f"{ident}_img1.png", question=str(_field(record, "question", ident)),
-                              answer=str(_field(record, "answer", ident)), extra=extra))
+            image = path.parent / f"{ident}_img1.png"
+            try:
+                target = MMMUTarget(
+                    image=str(image), question=str(_field(record, "question", ident)),
+                    answer=str(_field(record, "answer", ident)),
+                    **{key: record.get(key) for key in
+                       ("question_type", "options", "all_choices", "index2ans")})
+            except ValidationError as error:
+                problem = error.errors()[0]
+                raise MalformedData(f"{path}: {ident}: {'.'.join(map(str, problem['loc']))}: "
+                                    f"{problem['msg']}") from None
+            items.append(Item(id=ident, group=path.parent.name, image=image, target=target))
     if not items:
         raise DataUnavailable(f"{root}: no <Subject>/output.json under it")
     return items

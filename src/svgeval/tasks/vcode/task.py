@@ -171,7 +171,7 @@ class VCodeOptions:
         "help": "token counts (tiktoken:cl100k_base as released, or a hub tokenizer)"})
 
 
-class VCodeTask(Task):
+class VCodeTask(Task[data.TargetT]):
     """Base of the three VCode tasks; a benchmark adds its items and CodeVQA requests."""
 
     suite: ClassVar[str] = "VCode"
@@ -187,10 +187,10 @@ class VCodeTask(Task):
     missing_released: ClassVar[float | None] = 0.0
     """The released CodeVQA value of an answer with no render (MM-Vet leaves it out: None)."""
 
-    def items(self) -> list[data.Item]:
+    def items(self) -> list[data.Item[data.TargetT]]:
         raise NotImplementedError
 
-    def load(self) -> list[Sample]:
+    def load(self) -> list[Sample[data.TargetT]]:
         samples = []
         for item in self.items():
             if not item.image.is_file():
@@ -198,12 +198,11 @@ class VCodeTask(Task):
             messages = [{"role": "user", "content": [file_part(item.image),
                                                       {"type": "text", "text": PROMPT}]}]
             samples.append(Sample(id=item.id, group=item.group, messages=messages,
-                                  reference=oracle_svg(item.image), expected=item.answer,
-                                  target={"image": str(item.image), "question": item.question,
-                                          "answer": item.answer, **item.extra}))
+                                  reference=oracle_svg(item.image), expected=item.target.answer,
+                                  target=item.target))
         return samples
 
-    def draw(self, sample: Sample, svg: str | None,
+    def draw(self, sample: Sample[data.TargetT], svg: str | None,
              renderer: Renderer) -> tuple[Outcome, NDArray[Any] | None]:
         """The outcome holding the cleaned answer and its render at 3 x (RGBA), or the
         failure."""
@@ -218,7 +217,7 @@ class VCodeTask(Task):
         return render_extracted(sample, extraction, renderer,
                                 RenderSpec(width, height, background=None))
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
+    def score(self, sample: Sample[data.TargetT], response: str, renderer: Renderer) -> Outcome:
         svg = answers.clean_svg(response)
         score, picture = self.draw(sample, svg, renderer)
         score.metrics["success_rate"] = 0.0 if picture is None else 100.0
@@ -228,7 +227,7 @@ class VCodeTask(Task):
                 token_counts([svg], tokenizer=self.options.tokenizer)[0]))
         background = self.options.background
         if self.options.answer_from == "original":
-            picture = load_picture(str(sample.target["image"]), "drop")
+            picture = load_picture(sample.target.image, "drop")
         if picture is None:
             score.metrics.update(codevqa=self.missing_released, codevqa_all=0.0)
             return score
@@ -236,17 +235,17 @@ class VCodeTask(Task):
             score.ask_judge(request)
         return score
 
-    def codevqa(self, sample: Sample, png: bytes) -> list[JudgeRequest]:
+    def codevqa(self, sample: Sample[data.TargetT], png: bytes) -> list[JudgeRequest]:
         """The judge requests of both readings (``codevqa``, ``codevqa_all``)."""
         raise NotImplementedError
 
-    def batch_score(self, items: Sequence[BatchItem],
+    def batch_score(self, items: Sequence[BatchItem[data.TargetT]],
                     context: MetricContext) -> list[MetricValues]:
         background = self.options.background
         pictures = [self.draw(item.sample, item.output_svg, context.renderer)[1]
                     if item.output_svg != BLANK_SVG else None for item in items]
         valid = [p is not None for p in pictures]
-        pairs = [(load_picture(str(item.sample.target["image"]), background),
+        pairs = [(load_picture(item.sample.target.image, background),
                   shown(picture, background))
                  for item, picture in zip(items, pictures) if picture is not None]
         preset = get_preset(PRESET)
@@ -276,18 +275,18 @@ def percent(right: bool) -> float:
 
 
 @register_task
-class VCodeMMVet(VCodeTask):
+class VCodeMMVet(VCodeTask[data.MMVetTarget]):
     """MM-Vet: the answer graded by lmms-eval's MM-Vet grader (0-1, x 100)."""
 
     name = "vcode-mmvet"
     description = "VCode on MM-Vet: picture -> SVG, VQA on the render graded by GPT (x100)"
     missing_released = None
 
-    def items(self) -> list[data.Item]:
+    def items(self) -> list[data.Item[data.MMVetTarget]]:
         return data.mmvet_items(self.common.data)
 
-    def codevqa(self, sample: Sample, png: bytes) -> list[JudgeRequest]:
-        question, gold = str(sample.target["question"]), str(sample.target["answer"])
+    def codevqa(self, sample: Sample[data.MMVetTarget], png: bytes) -> list[JudgeRequest]:
+        question, gold = sample.target.question, sample.target.answer
         ask: list[Message] = [{"role": "system", "content": "You are a helpful assistant."},
                {"role": "user", "content": [
                    {"type": "text", "text": answers.MMVET_ASK + question},
@@ -307,18 +306,18 @@ class VCodeMMVet(VCodeTask):
 
 
 @register_task
-class VCodeCVBench(VCodeTask):
+class VCodeCVBench(VCodeTask[data.CVBenchTarget]):
     """CV-Bench: option letter; accuracy per source, 2D = mean(ADE20K, COCO), 3D = Omni3D."""
 
     name = "vcode-cvbench"
     description = "VCode on CV-Bench: picture -> SVG, multiple-choice VQA on the render"
 
-    def items(self) -> list[data.Item]:
+    def items(self) -> list[data.Item[data.CVBenchTarget]]:
         return data.cvbench_items(self.common.data)
 
-    def codevqa(self, sample: Sample, png: bytes) -> list[JudgeRequest]:
-        prompt = answers.cvbench_prompt(str(sample.target["question"]), sample.target["choices"])
-        gold = str(sample.target["answer"])
+    def codevqa(self, sample: Sample[data.CVBenchTarget], png: bytes) -> list[JudgeRequest]:
+        prompt = answers.cvbench_prompt(sample.target.question, sample.target.choices)
+        gold = sample.target.answer
         return [JudgeRequest(key, image_first(png, prompt),
                              lambda reply: percent(answers.cvbench_correct(reply, gold)))
                 for key in KEYS]
@@ -340,25 +339,25 @@ class VCodeCVBench(VCodeTask):
 
 
 @register_task
-class VCodeMMMU(VCodeTask):
+class VCodeMMMU(VCodeTask[data.MMMUTarget]):
     """MMMU: MMMU's prompts and answer rules; accuracy per subject and over all questions."""
 
     name = "vcode-mmmu"
     description = "VCode on MMMU (10 subjects): picture -> SVG, VQA on the render"
 
-    def items(self) -> list[data.Item]:
+    def items(self) -> list[data.Item[data.MMMUTarget]]:
         return data.mmmu_items(self.common.data)
 
-    def codevqa(self, sample: Sample, png: bytes) -> list[JudgeRequest]:
+    def codevqa(self, sample: Sample[data.MMMUTarget], png: bytes) -> list[JudgeRequest]:
         target = sample.target
-        kind, gold = str(target["question_type"]), str(target["answer"])
-        prompt = answers.mmmu_prompt(str(target["question"]), kind, list(target["options"] or []))
+        kind, gold = str(target.question_type), target.answer
+        prompt = answers.mmmu_prompt(target.question, kind, target.options or ())
         messages = image_first(png, prompt)
         if kind != "multiple-choice":
             right = functools.partial(answers.mmmu_open_correct, gold=gold)
             return [JudgeRequest(key, messages, lambda reply: percent(right(reply)))
                     for key in KEYS]
-        choices, index2ans = list(target["all_choices"]), dict(target["index2ans"])
+        choices, index2ans = list(target.all_choices or ()), dict(target.index2ans or {})
 
         def released(reply: str) -> float:
             rng = random.Random(sample.id)  # the release's random pick, made repeatable

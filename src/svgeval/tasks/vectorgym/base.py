@@ -25,7 +25,7 @@ from typing import Literal
 from svgeval.metrics.presets import variant
 from svgeval.svg.extract import Extraction, extraction_rule
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
-from svgeval.tasks.base import Sample, Task
+from svgeval.tasks.base import Sample, TargetT, Task
 from svgeval.tasks.common import unique_ids
 from svgeval.tasks.download import DataUnavailable
 from svgeval.tasks.judge import JudgeRequest
@@ -91,7 +91,7 @@ class VectorGymOptions:
                                     "released: the released fallbacks down to any number 1-10"})
 
 
-class VectorGymTask(Task):
+class VectorGymTask(Task[TargetT]):
     """Base of the four VectorGym tasks."""
 
     suite = "VectorGym"
@@ -101,7 +101,7 @@ class VectorGymTask(Task):
     kind: str
     """``sketch``, ``edit``, ``text`` or ``caption``: picks prompts."""
 
-    def load(self) -> list[Sample]:
+    def load(self) -> list[Sample[TargetT]]:
         rows = [row for row in load_rows(self.common.data, self.options.split) if self.keep(row)]
         if not rows:
             raise DataUnavailable(
@@ -117,7 +117,7 @@ class VectorGymTask(Task):
         """The released filter of this task."""
 
     @abstractmethod
-    def make_sample(self, sample_id: str, row: VectorGymRow) -> Sample:
+    def make_sample(self, sample_id: str, row: VectorGymRow) -> Sample[TargetT]:
         """The sample of one kept row."""
 
     def judge_request(self, caption: str, images: list[bytes]) -> JudgeRequest:

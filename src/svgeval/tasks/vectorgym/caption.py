@@ -22,7 +22,7 @@ from svgeval.messages import user_message
 from svgeval.metrics.text import bge_m3, rouge_l
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
-from svgeval.tasks.base import BatchItem, MetricContext, Sample
+from svgeval.tasks.base import BatchItem, MetricContext, Sample, Target
 from svgeval.tasks.common import TwoReadings
 from svgeval.tasks.judge import JudgeRequest
 from svgeval.tasks.outcome import Failure, FailureKind, MetricValues, Outcome
@@ -34,8 +34,15 @@ READINGS = TwoReadings(suffix="_all", paper="left_out", other="stand_in")
 """``<metric>``: an empty answer left out; ``<metric>_all``: scored as empty, 0."""
 
 
+class CaptionTarget(Target):
+    """What a caption is compared with."""
+
+    caption: str
+    """The row's ``text_caption``."""
+
+
 @register_task
-class VectorGymCaption(VectorGymTask):
+class VectorGymCaption(VectorGymTask[CaptionTarget]):
     """SVG code -> description; the reference is ``text_caption``."""
 
     name = "vectorgym-caption"
@@ -51,19 +58,20 @@ class VectorGymCaption(VectorGymTask):
     def keep(self, row: VectorGymRow) -> bool:
         return row.has_svg and bool(row.text_caption)
 
-    def make_sample(self, sample_id: str, row: VectorGymRow) -> Sample:
+    def make_sample(self, sample_id: str, row: VectorGymRow) -> Sample[CaptionTarget]:
         return Sample(
             id=sample_id,
             group=self.options.split,
             messages=user_message(prompts.CAPTION_PROMPT.format(svg=row.original_svg)),
             reference=str(row.text_caption),
             input_svg=row.original_svg,
-            target={"caption": row.text_caption},
+            target=CaptionTarget(caption=str(row.text_caption)),
         )
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
+    def score(self, sample: Sample[CaptionTarget], response: str,
+              renderer: Renderer) -> Outcome:
         caption = response.strip()
-        reference = str(sample.target["caption"])
+        reference = sample.target.caption
         if not caption:
             return Outcome.of(sample, 
                 metrics={"rouge_l": None, "rouge_l_all": 0.0, "judge": 0.0},
@@ -82,9 +90,10 @@ class VectorGymCaption(VectorGymTask):
         ))
         return score
 
-    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[MetricValues]:
+    def batch_score(self, items: Sequence[BatchItem[CaptionTarget]],
+                    context: MetricContext) -> list[MetricValues]:
         scores = [MetricValues() for _ in items]
-        references = [str(item.sample.target["caption"]) for item in items]
+        references = [item.sample.target.caption for item in items]
         # the stage hands a failed sample the blank SVG; its caption is scored as empty
         captions = [item.output_svg if item.in_paper_reading else "" for item in items]
         ok = [item.in_paper_reading for item in items]

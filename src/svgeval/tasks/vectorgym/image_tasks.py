@@ -45,7 +45,7 @@ from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.svg.repair import repair
 from svgeval.tasks import register_task
-from svgeval.tasks.base import BatchItem, MetricContext, Sample
+from svgeval.tasks.base import BatchItem, MetricContext, Sample, Target
 from svgeval.tasks.common import Drawing, ImageGenerationTask, TwoReadings
 from svgeval.tasks.outcome import MetricValues, Outcome
 from svgeval.tasks.vectorgym import prompts
@@ -102,7 +102,24 @@ class GenerationOptions(VectorGymOptions):
                                       "every failure white"})
 
 
-class VectorGymGenerationTask(ImageGenerationTask, VectorGymTask):
+class ReferenceTarget(Target):
+    """What an answer is compared with: the reference SVG, and the text the judge and CLIP
+    read."""
+
+    reference: str
+    """The reference SVG (``original_svg``, or ``editing_target_svg`` for editing)."""
+    caption: str
+    """The judge's instruction text: the caption (Text2SVG), the edit (editing), empty for
+    Sketch2SVG."""
+
+    @property
+    def reference_svg(self) -> str:
+        """The SVG an answer's picture is compared with (:class:`DrawnTarget`)."""
+        return self.reference
+
+
+class VectorGymGenerationTask(ImageGenerationTask[ReferenceTarget],
+                              VectorGymTask[ReferenceTarget]):
     """Base of Sketch2SVG, editing and Text2SVG."""
 
     Options = GenerationOptions
@@ -118,14 +135,11 @@ class VectorGymGenerationTask(ImageGenerationTask, VectorGymTask):
     }
 
     def sample(self, sample_id: str, row: VectorGymRow, messages: list[Any], reference: str,
-               caption: str, input_svg: str | None = None) -> Sample:
+               caption: str, input_svg: str | None = None) -> Sample[ReferenceTarget]:
         """A sample whose answer is ``reference`` (what the oracle says)."""
         return Sample(id=sample_id, group=self.options.split, messages=messages,
                       reference=reference, input_svg=input_svg,
-                      target={"reference": reference, "caption": caption})
-
-    def reference_svg(self, sample: Sample) -> str:
-        return str(sample.target["reference"])
+                      target=ReferenceTarget(reference=reference, caption=caption))
 
     def judge_images(self, reference: bytes, output: bytes) -> list[bytes]:
         return [reference, output]
@@ -148,7 +162,7 @@ class VectorGymGenerationTask(ImageGenerationTask, VectorGymTask):
             return error_image(RENDER.height, RENDER.width)
         return self.drawing.stand_in(picture)
 
-    def score_picture(self, score: Outcome, sample: Sample, answer: Extraction,
+    def score_picture(self, score: Outcome, sample: Sample[ReferenceTarget], answer: Extraction,
                       picture: FloatImage | None, reference: FloatImage,
                       renderer: Renderer) -> None:
         drawn = self.stand_in(picture, refused=answer.svg is not None)
@@ -158,9 +172,10 @@ class VectorGymGenerationTask(ImageGenerationTask, VectorGymTask):
             score.metrics["judge"] = _JUDGE_FAILED
         else:
             images = self.judge_images(png_bytes(reference), png_bytes(picture))
-            score.ask_judge(self.judge_request(sample.target["caption"], images))
+            score.ask_judge(self.judge_request(sample.target.caption, images))
 
-    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[MetricValues]:
+    def batch_score(self, items: Sequence[BatchItem[ReferenceTarget]],
+                    context: MetricContext) -> list[MetricValues]:
         drawn = self.drawn(items, context.renderer)
         references = drawn.references
         # a failed item is in the paper's reading only when its SVG did not render (refused)
@@ -179,7 +194,7 @@ class VectorGymGenerationTask(ImageGenerationTask, VectorGymTask):
         self.more_batched(items, drawn.valid, outputs, scores, options)
         return scores
 
-    def more_batched(self, items: Sequence[BatchItem], valid: Sequence[bool],
+    def more_batched(self, items: Sequence[BatchItem[ReferenceTarget]], valid: Sequence[bool],
                      outputs: Sequence[FloatImage], scores: list[MetricValues],
                      options: dict[str, Any]) -> None:
         """Task-specific batched metrics (none here)."""
@@ -196,7 +211,7 @@ class VectorGymSketch(VectorGymGenerationTask):
     def keep(self, row: VectorGymRow) -> bool:
         return row.has_svg and row.sketch_png is not None
 
-    def make_sample(self, sample_id: str, row: VectorGymRow) -> Sample:
+    def make_sample(self, sample_id: str, row: VectorGymRow) -> Sample[ReferenceTarget]:
         messages = prompts.generation_message("sketch", prompts.SKETCH_PROMPT,
                                               self.options.prompt, row.sketch_png)
         return self.sample(sample_id, row, messages, str(row.original_svg), "")
@@ -219,7 +234,7 @@ class VectorGymEdit(VectorGymGenerationTask):
         index = row.editing_annotation_index
         return row.svg_id if index is None else f"{row.svg_id}/{index}"
 
-    def make_sample(self, sample_id: str, row: VectorGymRow) -> Sample:
+    def make_sample(self, sample_id: str, row: VectorGymRow) -> Sample[ReferenceTarget]:
         prompt = prompts.EDIT_PROMPT.format(instruction=row.editing_prompt, svg=row.original_svg)
         messages = prompts.generation_message("edit", prompt, self.options.prompt)
         return self.sample(sample_id, row, messages, str(row.editing_target_svg),
@@ -240,7 +255,7 @@ class VectorGymText(VectorGymGenerationTask):
     def keep(self, row: VectorGymRow) -> bool:
         return row.has_svg and bool(row.text_caption)
 
-    def make_sample(self, sample_id: str, row: VectorGymRow) -> Sample:
+    def make_sample(self, sample_id: str, row: VectorGymRow) -> Sample[ReferenceTarget]:
         prompt = prompts.TEXT_PROMPT.format(caption=row.text_caption)
         messages = prompts.generation_message("text", prompt, self.options.prompt)
         return self.sample(sample_id, row, messages, str(row.original_svg), str(row.text_caption))
@@ -248,8 +263,8 @@ class VectorGymText(VectorGymGenerationTask):
     def judge_images(self, reference: bytes, output: bytes) -> list[bytes]:
         return [output]
 
-    def more_batched(self, items: Sequence[BatchItem], valid: Sequence[bool],
+    def more_batched(self, items: Sequence[BatchItem[ReferenceTarget]], valid: Sequence[bool],
                      outputs: Sequence[FloatImage], scores: list[MetricValues],
                      options: dict[str, Any]) -> None:
-        captions = [item.sample.target["caption"] for item in items]
+        captions = [item.sample.target.caption for item in items]
         READINGS.put_batch(scores, valid, "clip", lambda: clip_score(outputs, captions, **options))

@@ -29,7 +29,7 @@ from svgeval.messages import Message
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, with_pooled_group
-from svgeval.tasks.base import Sample, Task
+from svgeval.tasks.base import Sample, Target, Task
 from svgeval.tasks.outcome import Failure, FailureKind, Outcome
 from svgeval.tasks.vgbench.data import Question, load_questions
 from svgeval.tasks.vgbench.vgen import PRESET, SUITE, SUITE_SOURCE
@@ -84,8 +84,15 @@ def messages_for(question: Question, examples: Sequence[Question], prompt: str) 
     ]
 
 
+class ChoiceTarget(Target):
+    """The correct option of a VGQA question."""
+
+    answer: str
+    """The answer letter (``A``-``D``)."""
+
+
 @register_task
-class VGQA(Task):
+class VGQA(Task[ChoiceTarget]):
     """Multiple-choice questions about SVG code."""
 
     name = "vgbench-vgqa"
@@ -96,7 +103,7 @@ class VGQA(Task):
     Options: ClassVar[type[Any]] = VGQAOptions
     metrics: ClassVar[Mapping[str, str]] = {"accuracy": "accuracy", "accuracy_all": "accuracy"}
 
-    def load(self) -> list[Sample]:
+    def load(self) -> list[Sample[ChoiceTarget]]:
         samples = []
         for qtype, questions in load_questions(self.common.data).items():
             examples = questions[:FEW_SHOT_EXAMPLES]
@@ -108,14 +115,14 @@ class VGQA(Task):
                     group=qtype,
                     messages=messages_for(question, examples, self.options.prompt),
                     reference=question.answer,
-                    target={"answer": question.answer},
+                    target=ChoiceTarget(answer=question.answer),
                     expected=question.answer,
                 ))
         return samples
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
+    def score(self, sample: Sample[ChoiceTarget], response: str, renderer: Renderer) -> Outcome:
         choice = read_choice(response, self.options.extract)
-        right = 100.0 if choice == sample.target["answer"] else 0.0
+        right = 100.0 if choice == sample.target.answer else 0.0
         if not response:
             return Outcome.of(sample, {"accuracy": None, "accuracy_all": 0.0},
                               extraction_rule=self.options.extract,
