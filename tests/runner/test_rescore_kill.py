@@ -1,5 +1,6 @@
-"""``svgeval score`` killed part-way (SIGKILL) leaves the run as it was, and the next score
-starts its scratch file afresh: no invalid line, no sample twice."""
+"""``svgeval score`` killed part-way (SIGKILL) leaves the run as it was (or, killed after it
+replaced the run, completely rescored), and the next score starts its scratch file afresh: no
+invalid line, no sample twice."""
 
 from __future__ import annotations
 
@@ -34,19 +35,24 @@ def test_scores_killed_part_way_then_one_score_leave_every_sample_once(
         part_way = wait_for(lambda: scratch.exists() and scratch.read_text().count("\n") >= 5, 120,
                             step_s=0.005)
         os.killpg(score.pid, signal.SIGKILL)
-        if score.wait(timeout=30) == 0:  # it finished before the kill: a complete score
-            assert not scratch.exists()
-            original = (out / "samples.jsonl").read_text()
+        score.wait(timeout=30)
+        now = (out / "samples.jsonl").read_text()
+        if now != original:  # the kill came after the score had replaced the run: complete
+            assert not scratch.exists() and every_sample_once(now)
+            original = now
             continue
         kills += part_way and scratch.read_text().count("\n") < 72
-        assert (out / "samples.jsonl").read_text() == original  # the run is as it was
         if kills == 2:
             break
     assert kills == 2
     done = subprocess.run([*SVGEVAL, "score", str(out)], capture_output=True, text=True,
                           timeout=300, check=False)
     assert done.returncode == 0, done.stderr
-    lines = (out / "samples.jsonl").read_text().splitlines()
-    ids = Counter(json.loads(line)["id"] for line in lines)  # every line is valid JSON
-    assert len(ids) == 72 and set(ids.values()) == {1}
+    assert every_sample_once((out / "samples.jsonl").read_text())
     assert not scratch.exists()
+
+
+def every_sample_once(samples: str) -> bool:
+    """Whether every line is valid JSON and each of the 72 samples is there once."""
+    ids = Counter(json.loads(line)["id"] for line in samples.splitlines())
+    return len(ids) == 72 and set(ids.values()) == {1}
