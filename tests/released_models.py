@@ -120,6 +120,22 @@ def build_dino(folder: Path, seed: int = 28) -> Path:
     return folder
 
 
+B32_DIGESTS = {"clip": "34a1cee85f1b0907", "dino": "973fd67688e7d3c2"}
+"""Digests of :func:`build_b32_and_dino`'s folders, as the released StarVector, VectorGym and
+SVGEditBench V2 runs printed them (transformers 4.49.0 and 4.57.1)."""
+
+
+def build_b32_and_dino(root: Path) -> dict[str, Path]:
+    """The CLIP shaped like ViT-B/32 (patch 32, 512-d projection, MLP four times the width, so
+    that an OpenAI-layout copy loads in ``clip.load``) and the DINOv2 of those runs, digests
+    checked: ``{"clip": folder, "dino": folder}``."""
+    clip = build_clip(root / "clip", patch=32, seed=31, projection=512, intermediate=256)
+    dino = build_dino(root / "dino")
+    digests = {"clip": weights_digest(clip, "CLIPModel"), "dino": weights_digest(dino, "Dinov2Model")}
+    assert digests == B32_DIGESTS, digests
+    return {"clip": clip, "dino": dino}
+
+
 def weights_digest(folder: Path, model_class: str) -> str:
     """SHA-256 of the float32 parameters of the model in ``folder`` (sorted names), as loaded
     by transformers' ``model_class``: equal digests, bit-identical weights."""

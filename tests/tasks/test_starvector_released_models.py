@@ -21,16 +21,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from released_answers import KINDS, make_answer, svgenius_items
-from released_models import build_clip, build_dino, weights_digest
+from released_answers import reference_batch
+from released_models import build_b32_and_dino
 from shared_paths import shared_release
 
 from svgeval.svg.isolation import Renderer
-from svgeval.tasks.base import BLANK_SVG, BatchItem, CommonOptions, MetricContext, Sample
-from svgeval.tasks.outcome import FailureKind
+from svgeval.tasks.base import BatchItem, CommonOptions, MetricContext
 from svgeval.tasks.starvector.tasks import StarVectorImg2Svg, StarVectorText2Svg
 
-DIGESTS = {"clip": "34a1cee85f1b0907", "dino": "973fd67688e7d3c2"}
 RELEASED: dict[str, list[float]] = {  # per sample, i = 0..15
     "clip_score": [
         6.116243839263916, 5.566772937774658, -0.2115190029144287, 5.419445991516113,
@@ -66,10 +64,7 @@ def released_weights(tmp_path_factory: pytest.TempPathFactory, inception_weights
     if not (shared_release("svgenius") / "src").is_dir():
         pytest.skip("needs ../shared/data/svgenius")
     root = tmp_path_factory.mktemp("starvector_models")
-    clip = build_clip(root / "clip", patch=32, seed=31, projection=512, intermediate=256)
-    dino = build_dino(root / "dino")
-    assert weights_digest(clip, "CLIPModel") == DIGESTS["clip"]
-    assert weights_digest(dino, "Dinov2Model") == DIGESTS["dino"]
+    clip, dino = build_b32_and_dino(root).values()
     return {"SVGEVAL_CLIP_MODEL": str(clip), "SVGEVAL_CLIP_FID_MODEL": str(clip),
             "SVGEVAL_DINO_MODEL": str(dino), "SVGEVAL_FID_MODEL": str(inception_weights)}
 
@@ -83,18 +78,7 @@ def weights(released_weights: dict[str, str], monkeypatch: pytest.MonkeyPatch) -
 
 def batch(task: Any, renderer: Renderer) -> list[BatchItem]:
     """The 16 answers scored by ``task`` and drawn as the batched stage draws them."""
-    items = []
-    for i, (svg, caption) in enumerate(svgenius_items(N)):
-        sample = Sample(str(i), "svg-stack", [], svg,
-                        target={"reference": svg, "caption": caption.strip()})
-        outcome = task.score(sample, make_answer(KINDS[i], svg), renderer)
-        if outcome.failure is None and outcome.extracted is not None:
-            items.append(BatchItem(sample, outcome.extracted, in_paper_reading=True))
-        else:
-            render_failure = outcome.failure is not None and (
-                outcome.failure.kind == FailureKind.RENDER)
-            items.append(BatchItem(sample, BLANK_SVG, in_paper_reading=render_failure))
-    return items
+    return reference_batch(task, renderer, N, "svg-stack")
 
 
 def clip_scores(renderer: Renderer, **options: str) -> list[Any]:
@@ -128,18 +112,24 @@ def test_dino_and_clip_fid_equal_the_released(weights: None, renderer: Renderer)
                     device="cpu") == pytest.approx(RELEASED_CLIP_FID, rel=1e-5)
 
 
-@pytest.mark.slow  # the real VGG at 512 px on 16 pairs, and Inception v3 on 4 x 16 pictures
-def test_lpips_and_fid_equal_the_released(weights: None, renderer: Renderer) -> None:
-    """LPIPS (VGG on ImageNet-normalised 512 px renders) per sample through the task; FID with
-    Inception's batch norm in train mode (released) and, by ``fid=eval``, in eval mode."""
+@pytest.mark.slow  # the real VGG at 512 px on 2 x 16 pairs
+def test_lpips_equals_the_released_per_sample(weights: None, renderer: Renderer) -> None:
+    """LPIPS (VGG on ImageNet-normalised 512 px renders, no resize) per sample through the
+    task, on every answer kind."""
+    task = StarVectorImg2Svg(CommonOptions())
+    scores = task.batch_score(batch(task, renderer), MetricContext(renderer, 8, "cpu"))
+    assert [s.metrics["lpips"] for s in scores] == pytest.approx(RELEASED["lpips"], abs=1e-6)
+
+
+@pytest.mark.slow  # the full Inception v3 at 299 px on 4 x 16 pictures
+def test_fid_equals_the_released_train_mode_value_and_eval_by_option(
+        weights: None, renderer: Renderer) -> None:
+    """FID with Inception's batch norm in train mode (released) and, by ``fid=eval``, in eval
+    mode (the released calculator after ``.eval()``)."""
     from svgeval.metrics.fid import fid
 
     task = StarVectorImg2Svg(CommonOptions())
-    items = batch(task, renderer)
-    scores = task.batch_score(items, MetricContext(renderer, 8, "cpu"))
-    assert [s.metrics["lpips"] for s in scores] == pytest.approx(RELEASED["lpips"], abs=1e-6)
-    assert [s.metrics["dino"] for s in scores] == pytest.approx(RELEASED["dino"], abs=1e-5)
-    drawn = task.drawn(items, renderer)
+    drawn = task.drawn(batch(task, renderer), renderer)
     for options, released in (({}, RELEASED_FID), ({"fid": "eval"}, RELEASED_FID_EVAL)):
         preset = StarVectorImg2Svg(CommonOptions(extra=options)).metric_preset()
         assert fid(drawn.references, drawn.outputs, preset=preset, method="sqrtm",

@@ -18,16 +18,15 @@ parse and render have values (the MSE and Chamfer of the same run are in
 from __future__ import annotations
 
 import pytest
-from released_answers import TWEMOJI, twemoji_answered
-from released_models import build_clip, build_dino, weights_digest
+from released_answers import TWEMOJI, stage_item, twemoji_answered
+from released_models import build_b32_and_dino
 from shared_paths import shared_release
 
 from svgeval.svg.isolation import Renderer
-from svgeval.tasks.base import BLANK_SVG, BatchItem, CommonOptions, MetricContext, Sample
+from svgeval.tasks.base import CommonOptions, MetricContext, Sample
 from svgeval.tasks.svgeditbench_v2.data import emoji_name
 from svgeval.tasks.svgeditbench_v2.task import SvgEditBenchV2
 
-DIGESTS = {"clip": "34a1cee85f1b0907", "dino": "973fd67688e7d3c2"}
 RELEASED: dict[str, tuple[float, float]] = {  # triplet: (dino, clip)
     "0000": (0.9999998211860657, 3.2452385425567627),
     "0001": (0.9941924810409546, 4.3142547607421875),
@@ -47,10 +46,7 @@ def released_weights(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]
     if not shared_release("svgeditbench").is_dir():
         pytest.skip("needs ../shared/data/svgeditbench")
     root = tmp_path_factory.mktemp("svgeditbench_v2_models")
-    clip = build_clip(root / "clip", patch=32, seed=31, projection=512, intermediate=256)
-    dino = build_dino(root / "dino")
-    assert weights_digest(clip, "CLIPModel") == DIGESTS["clip"]
-    assert weights_digest(dino, "Dinov2Model") == DIGESTS["dino"]
+    clip, dino = build_b32_and_dino(root).values()
     return {"SVGEVAL_CLIP_MODEL": str(clip), "SVGEVAL_DINO_MODEL": str(dino)}
 
 
@@ -67,9 +63,7 @@ def test_dino_and_clip_equal_the_released_per_answer(
     for (triplet, (_, target, answer)), code in zip(twemoji_answered().items(), TWEMOJI):
         sample = Sample(triplet, "edit", [], "", target={
             "after_svg": target, "caption": emoji_name(f"twemoji_{code}.svg", {})})
-        outcome = task.score(sample, answer, renderer)
-        drawn = outcome.extracted if outcome.failure is None and outcome.extracted else BLANK_SVG
-        items.append(BatchItem(sample, drawn, in_paper_reading=outcome.failure is None))
+        items.append(stage_item(sample, task.score(sample, answer, renderer)))
         ids.append(triplet)
     scores = dict(zip(ids, task.batch_score(items, MetricContext(renderer, 16, "cpu"))))
     for triplet, score in scores.items():

@@ -21,13 +21,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from released_answers import KINDS, make_answer, svgenius_icons, svgenius_items
+from released_answers import KINDS, make_answer, stage_item, svgenius_icons, svgenius_items
 from released_models import build_clip, weights_digest
 from shared_paths import shared_release
 
 from svgeval.svg.isolation import Renderer
-from svgeval.tasks.base import BLANK_SVG, BatchItem, CommonOptions, MetricContext
-from svgeval.tasks.outcome import FailureKind, Outcome
+from svgeval.tasks.base import CommonOptions, MetricContext
+from svgeval.tasks.outcome import Outcome
 from svgeval.tasks.unisvg import rules, tasks
 from svgeval.tasks.unisvg.data import UniSvgRow
 from svgeval.tasks.unisvg.tasks import UniSvgAll
@@ -235,13 +235,7 @@ def test_lpips_and_sbert_equal_vlmevalkit_per_row(icons_available: None, rendere
     items = []
     for row, answer in pairs:
         sample = task.sample(row.index, row)
-        outcome = task.score(sample, answer, renderer)
-        if outcome.failure is None and outcome.extracted is not None:
-            items.append(BatchItem(sample, outcome.extracted, in_paper_reading=True))
-        else:
-            render_failure = (outcome.failure is not None
-                              and outcome.failure.kind == FailureKind.RENDER)
-            items.append(BatchItem(sample, BLANK_SVG, in_paper_reading=render_failure))
+        items.append(stage_item(sample, task.score(sample, answer, renderer)))
     picked = [items[i] for i in [*RELEASED_LPIPS, *RELEASED_SBERT]]
     scores = dict(zip([*RELEASED_LPIPS, *RELEASED_SBERT],
                       task.batch_score(picked, MetricContext(renderer, 32, "cpu"))))
@@ -282,13 +276,7 @@ def test_clip_equals_vlmevalkit_per_row(icons_available: None, renderer: Rendere
     items = []
     for row, answer in zip(data, answers([row.answer for row in data])):
         sample = task.sample(row.index, row)
-        outcome = task.score(sample, answer, renderer)
-        if outcome.failure is None and outcome.extracted is not None:
-            items.append(BatchItem(sample, outcome.extracted, in_paper_reading=True))
-        else:
-            render_failure = (outcome.failure is not None
-                              and outcome.failure.kind == FailureKind.RENDER)
-            items.append(BatchItem(sample, BLANK_SVG, in_paper_reading=render_failure))
+        items.append(stage_item(sample, task.score(sample, answer, renderer)))
     scores = task.batch_score(items, MetricContext(renderer, 32, "cpu"))
     for i, value in RELEASED_CLIP.items():
         assert scores[i].metrics["clip"] == pytest.approx(value, abs=1e-6), i

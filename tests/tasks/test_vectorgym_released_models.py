@@ -19,17 +19,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from released_answers import KINDS, make_answer, svgenius_items
-from released_models import build_clip, build_dino, weights_digest
+from released_answers import reference_batch
+from released_models import build_b32_and_dino
 from shared_paths import shared_release
 
 from svgeval.svg.isolation import Renderer
-from svgeval.tasks.base import BLANK_SVG, BatchItem, CommonOptions, MetricContext, Sample
-from svgeval.tasks.outcome import FailureKind
+from svgeval.tasks.base import BatchItem, CommonOptions, MetricContext
 from svgeval.tasks.vectorgym import image_tasks
 from svgeval.tasks.vectorgym.image_tasks import VectorGymText
 
-DIGESTS = {"clip": "34a1cee85f1b0907", "dino": "973fd67688e7d3c2"}
 RELEASED: dict[str, list[float]] = {  # per sample, i = 0..15
     "clip": [
         6.116243839263916, 5.566772937774658, -0.2115190029144287, 5.419445991516113,
@@ -61,10 +59,7 @@ def released_weights(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]
     if not (shared_release("svgenius") / "src").is_dir():
         pytest.skip("needs ../shared/data/svgenius")
     root = tmp_path_factory.mktemp("vectorgym_models")
-    clip = build_clip(root / "clip", patch=32, seed=31, projection=512, intermediate=256)
-    dino = build_dino(root / "dino")
-    assert weights_digest(clip, "CLIPModel") == DIGESTS["clip"]
-    assert weights_digest(dino, "Dinov2Model") == DIGESTS["dino"]
+    clip, dino = build_b32_and_dino(root).values()
     return {"SVGEVAL_CLIP_MODEL": str(clip), "SVGEVAL_DINO_MODEL": str(dino)}
 
 
@@ -75,20 +70,9 @@ def weights(released_weights: dict[str, str], monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.delenv("SVGEVAL_LPIPS_MODEL", raising=False)
 
 
-def batch(task: VectorGymText, renderer: Renderer) -> list[BatchItem]:
-    """The 16 answers scored by the task and drawn as the batched stage draws them."""
-    items = []
-    for i, (svg, caption) in enumerate(svgenius_items(N)):
-        sample = Sample(str(i), "test", [], svg, target={"reference": svg,
-                                                         "caption": caption.strip()})
-        outcome = task.score(sample, make_answer(KINDS[i], svg), renderer)
-        if outcome.failure is None and outcome.extracted is not None:
-            items.append(BatchItem(sample, outcome.extracted, in_paper_reading=True))
-        else:
-            render_failure = outcome.failure is not None and (
-                outcome.failure.kind == FailureKind.RENDER)
-            items.append(BatchItem(sample, BLANK_SVG, in_paper_reading=render_failure))
-    return items
+def batch(task: Any, renderer: Renderer) -> list[BatchItem]:
+    """The 16 answers scored by ``task`` and drawn as the batched stage draws them."""
+    return reference_batch(task, renderer, N, "test")
 
 
 def scores(renderer: Renderer, keys: tuple[str, ...], **options: str) -> dict[str, list[Any]]:
