@@ -73,7 +73,7 @@ def fill(model: Any, seed: int) -> Any:
             key = canonical(name)
             rng = np.random.default_rng([seed, zlib.crc32(key.encode())])
             shape = tuple(param.shape)
-            norm_scale = ("norm" in key or "ln_" in key) and key.endswith("weight")
+            norm_scale = ("norm" in key.lower() or "ln_" in key) and key.endswith("weight")
             values = 1 + 0.1 * rng.standard_normal(shape) if norm_scale else (
                 0.05 * rng.standard_normal(shape))
             param.copy_(torch.from_numpy(np.asarray(values, dtype=np.float16).astype(np.float32)))
@@ -117,6 +117,29 @@ def build_dino(folder: Path, seed: int = 28) -> Path:
                       do_rescale=True, rescale_factor=1 / 255, do_normalize=True,
                       image_mean=[0.485, 0.456, 0.406], image_std=[0.229, 0.224, 0.225],
                       do_convert_rgb=True).save_pretrained(folder)
+    return folder
+
+
+def build_roberta(folder: Path, seed: int = 29) -> Path:
+    """A tiny RoBERTa (24 layers as roberta-large, so that bert-score's layer 17 exists; width
+    32) with a byte-level BPE of no merges (one token per byte, ``Ġ`` marking a space, as
+    GPT-2's), saved in ``folder`` in ``roberta-large``'s file layout."""
+    from transformers import RobertaConfig, RobertaModel
+
+    specials = ["<s>", "<pad>", "</s>", "<unk>", "<mask>"]
+    vocab = [*specials, *_byte_symbols()]
+    config = RobertaConfig(vocab_size=len(vocab), hidden_size=32, num_hidden_layers=24,
+                           num_attention_heads=2, intermediate_size=64,
+                           max_position_embeddings=514, bos_token_id=0, pad_token_id=1,
+                           eos_token_id=2)
+    fill(RobertaModel(config), seed).save_pretrained(folder)
+    (folder / "vocab.json").write_text(json.dumps({t: i for i, t in enumerate(vocab)}),
+                                       encoding="utf-8")
+    (folder / "merges.txt").write_text("#version: 0.2\n", encoding="utf-8")
+    (folder / "tokenizer_config.json").write_text(json.dumps({
+        "tokenizer_class": "RobertaTokenizer", "model_max_length": 512, "bos_token": "<s>",
+        "eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>", "sep_token": "</s>",
+        "cls_token": "<s>", "mask_token": "<mask>"}), encoding="utf-8")
     return folder
 
 

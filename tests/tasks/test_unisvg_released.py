@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 from released_answers import KINDS, make_answer, stage_item, svgenius_icons, svgenius_items
-from released_models import build_clip, weights_digest
+from released_models import build_clip, build_roberta, weights_digest
 from shared_paths import shared_release
 
 from svgeval.svg.isolation import Renderer
@@ -282,3 +282,44 @@ def test_clip_equals_vlmevalkit_per_row(icons_available: None, renderer: Rendere
         assert scores[i].metrics["clip"] == pytest.approx(value, abs=1e-6), i
     for i in sorted(set(range(30)) - set(RELEASED_CLIP)):
         assert "clip" not in scores[i].metrics, i
+
+
+# BERTScore (``BERTScorer(lang="en", rescale_with_baseline=True).score([answer], [truth])``,
+# ``uni_svg.py:55,372-374``, bert-score 0.3.12) with a tiny RoBERTa both sides rebuild
+# (``released_models.build_roberta`` as ``roberta-large``, digest checked) on the 12 non-empty
+# free-text answers above; the same values under transformers 4.57.1 and 4.45.2 (the prefix
+# space honoured): ``cd /work/scratch/i27 && PYTHONPATH=tf4_57 venv/bin/python
+# /work/scratch/i27models/unisvg_bertscore.py`` (and ``PYTHONPATH=tf4_45``).
+ROBERTA_DIGEST = "44d38732ecd5f950"
+RELEASED_BERTSCORE = {
+    53: -0.15796616673469543, 54: -0.32026493549346924, 56: 0.007052644621580839,
+    57: -0.27881714701652527, 59: -0.2374982386827469, 60: -0.2395988553762436,
+    62: -0.3083019256591797, 63: -0.6833030581474304, 65: 0.6467543244361877,
+    66: -0.25602617859840393, 68: -0.2658073604106903, 69: -0.19260041415691376,
+}
+
+
+def test_bertscore_equals_vlmevalkit_per_row(icons_available: None, renderer: Renderer,
+                                             tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """svgeval strips the answer and adds one leading space for a byte-level BPE (bert-score's
+    ``add_prefix_space`` under transformers 4.x) in every transformers version it runs under."""
+    pytest.importorskip("transformers")
+    roberta = build_roberta(tmp_path / "roberta")
+    assert weights_digest(roberta, "RobertaModel") == ROBERTA_DIGEST
+    monkeypatch.setenv("SVGEVAL_BERTSCORE_MODEL", str(roberta))
+    task = UniSvgAll(CommonOptions(extra={"reading": "vlmevalkit"}))
+    captions = [caption for _, caption in svgenius_items(48)[30:]]
+    items = []
+    for n, kind in enumerate(HARNESS_TEXT_TYPES):
+        for m in (1, 2):
+            truth = captions[3 * n + m]
+            row = UniSvgRow(index=str(52 + 3 * n + m), category=kind, question="q",
+                            answer=truth, pngs=[b"png"])
+            answer = [f"It shows {truth.split(' ', 2)[-1]}", f"  {truth.upper()} "][m - 1]
+            sample = task.sample(row.index, row)
+            items.append(stage_item(sample, task.score(sample, answer, renderer)))
+    scores = task.batch_score(items, MetricContext(renderer, 32, "cpu"))
+    assert [int(item.sample.id) for item in items] == list(RELEASED_BERTSCORE)
+    assert [s.metrics["bertscore"] for s in scores] == pytest.approx(
+        list(RELEASED_BERTSCORE.values()), abs=1e-6)
