@@ -12,9 +12,15 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from shared_paths import shared_release
+
+from svgeval.svg.isolation import Renderer
+from svgeval.tasks.base import BLANK_SVG, BatchItem, Sample, Task
+from svgeval.tasks.outcome import FailureKind, Outcome
 
 KINDS = (
     "identical", "recoloured", "shifted", "truncated", "empty", "broken_xml", "no_svg", "fenced",
@@ -169,3 +175,25 @@ def twemoji_answered() -> dict[str, tuple[str, str, str]]:
     targets = [(folder / f"{code}.svg").read_text(encoding="utf-8").strip() for code in TWEMOJI]
     return {f"{i:04d}": (KINDS[i], svg, make_answer(KINDS[i], svg))
             for i, svg in enumerate(targets)}
+
+
+def stage_item(sample: Sample, outcome: Outcome) -> BatchItem:
+    """``sample`` as svgeval's batched metric stage draws it after ``outcome``: its answer, or a
+    blank canvas for a failure (kept in the paper's reading when it failed to render)."""
+    if outcome.failure is None and outcome.extracted is not None:
+        return BatchItem(sample, outcome.extracted, in_paper_reading=True)
+    render_failure = outcome.failure is not None and outcome.failure.kind == FailureKind.RENDER
+    return BatchItem(sample, BLANK_SVG, in_paper_reading=render_failure)
+
+
+def reference_batch(task: Task, target: Callable[..., Any], renderer: Renderer, n: int,
+                    group: str) -> list[BatchItem]:
+    """Icon ``i`` of :func:`svgenius_items` (``target(reference=..., caption=...)``, the
+    suite's target class) answered in kind ``KINDS[i]``, scored by ``task`` and drawn as the
+    batched metric stage draws it."""
+    items = []
+    for i, (svg, caption) in enumerate(svgenius_items(n)):
+        sample = Sample(str(i), group, [], svg, target=target(reference=svg,
+                                                               caption=caption.strip()))
+        items.append(stage_item(sample, task.score(sample, make_answer(KINDS[i], svg), renderer)))
+    return items

@@ -73,7 +73,7 @@ def fill(model: Any, seed: int) -> Any:
             key = canonical(name)
             rng = np.random.default_rng([seed, zlib.crc32(key.encode())])
             shape = tuple(param.shape)
-            norm_scale = ("norm" in key or "ln_" in key) and key.endswith("weight")
+            norm_scale = ("norm" in key.lower() or "ln_" in key) and key.endswith("weight")
             values = 1 + 0.1 * rng.standard_normal(shape) if norm_scale else (
                 0.05 * rng.standard_normal(shape))
             param.copy_(torch.from_numpy(np.asarray(values, dtype=np.float16).astype(np.float32)))
@@ -81,18 +81,20 @@ def fill(model: Any, seed: int) -> Any:
 
 
 def build_clip(folder: Path, image_size: int = 224, patch: int = 32, seed: int = 27,
-               projection: int = 32) -> Path:
+               projection: int = 32, intermediate: int = 128) -> Path:
     """A tiny CLIP (2 layers, width 64, 77 text positions) with the byte-level tokenizer and a
-    CLIP image processor at ``image_size``, saved in ``folder``."""
+    CLIP image processor at ``image_size``, saved in ``folder``. ``intermediate=256`` (four
+    times the width) is the shape OpenAI's ``clip.model.build_model`` infers, for an
+    OpenAI-layout copy that ``clip.load`` reads (StarVector's CLIP-FID)."""
     from transformers import CLIPConfig, CLIPImageProcessor, CLIPModel
 
     config = CLIPConfig(
         projection_dim=projection,
-        text_config={"hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2,
+        text_config={"hidden_size": 64, "intermediate_size": intermediate, "num_hidden_layers": 2,
                      "num_attention_heads": 1, "vocab_size": 514, "max_position_embeddings": 77,
                      "eos_token_id": 2, "bos_token_id": 0, "pad_token_id": 1,
                      "hidden_act": "quick_gelu"},
-        vision_config={"hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2,
+        vision_config={"hidden_size": 64, "intermediate_size": intermediate, "num_hidden_layers": 2,
                        "num_attention_heads": 1, "image_size": image_size, "patch_size": patch,
                        "hidden_act": "quick_gelu"},
     )
@@ -116,6 +118,45 @@ def build_dino(folder: Path, seed: int = 28) -> Path:
                       image_mean=[0.485, 0.456, 0.406], image_std=[0.229, 0.224, 0.225],
                       do_convert_rgb=True).save_pretrained(folder)
     return folder
+
+
+def build_roberta(folder: Path, seed: int = 29) -> Path:
+    """A tiny RoBERTa (24 layers as roberta-large, so that bert-score's layer 17 exists; width
+    32) with a byte-level BPE of no merges (one token per byte, ``Ġ`` marking a space, as
+    GPT-2's), saved in ``folder`` in ``roberta-large``'s file layout."""
+    from transformers import RobertaConfig, RobertaModel
+
+    specials = ["<s>", "<pad>", "</s>", "<unk>", "<mask>"]
+    vocab = [*specials, *_byte_symbols()]
+    config = RobertaConfig(vocab_size=len(vocab), hidden_size=32, num_hidden_layers=24,
+                           num_attention_heads=2, intermediate_size=64,
+                           max_position_embeddings=514, bos_token_id=0, pad_token_id=1,
+                           eos_token_id=2)
+    fill(RobertaModel(config), seed).save_pretrained(folder)
+    (folder / "vocab.json").write_text(json.dumps({t: i for i, t in enumerate(vocab)}),
+                                       encoding="utf-8")
+    (folder / "merges.txt").write_text("#version: 0.2\n", encoding="utf-8")
+    (folder / "tokenizer_config.json").write_text(json.dumps({
+        "tokenizer_class": "RobertaTokenizer", "model_max_length": 512, "bos_token": "<s>",
+        "eos_token": "</s>", "unk_token": "<unk>", "pad_token": "<pad>", "sep_token": "</s>",
+        "cls_token": "<s>", "mask_token": "<mask>"}), encoding="utf-8")
+    return folder
+
+
+B32_DIGESTS = {"clip": "34a1cee85f1b0907", "dino": "973fd67688e7d3c2"}
+"""Digests of :func:`build_b32_and_dino`'s folders, as the released StarVector, VectorGym and
+SVGEditBench V2 runs printed them (transformers 4.49.0 and 4.57.1)."""
+
+
+def build_b32_and_dino(root: Path) -> dict[str, Path]:
+    """The CLIP shaped like ViT-B/32 (patch 32, 512-d projection, MLP four times the width, so
+    that an OpenAI-layout copy loads in ``clip.load``) and the DINOv2 of those runs, digests
+    checked: ``{"clip": folder, "dino": folder}``."""
+    clip = build_clip(root / "clip", patch=32, seed=31, projection=512, intermediate=256)
+    dino = build_dino(root / "dino")
+    digests = {"clip": weights_digest(clip, "CLIPModel"), "dino": weights_digest(dino, "Dinov2Model")}
+    assert digests == B32_DIGESTS, digests
+    return {"clip": clip, "dino": dino}
 
 
 def weights_digest(folder: Path, model_class: str) -> str:

@@ -9,23 +9,26 @@ types. The inputs are rebuilt here: the 30 generation rows from ``released_answe
 icons, answer kinds other than ``empty``; skipped without ``../shared``), the 22 understanding
 rows as the harness wrote them. SSIM, PSNR and the rule accuracies need no weights and are
 compared to 1e-12; LPIPS (real AlexNet) and SBERT (real all-MiniLM-L6-v2) per row to 1e-6;
-CLIP and BERTScore came from tiny weights these tests do not rebuild, so the final score is
-checked as the released combination of svgeval's weight-free components and the released
-model-metric means.
+CLIP per row to 1e-6 with a tiny CLIP both sides rebuild (``released_models``, its own run below).
+The research run's CLIP and BERTScore came from tiny weights these tests do not rebuild, so the
+final score is checked as the released combination of svgeval's weight-free components and the
+released model-metric means.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
-from released_answers import KINDS, make_answer, svgenius_icons, svgenius_items
+from released_answers import KINDS, make_answer, stage_item, svgenius_icons, svgenius_items
+from released_models import build_clip, build_roberta, weights_digest
 from shared_paths import shared_release
 
 from svgeval.svg.isolation import Renderer
-from svgeval.tasks.base import BLANK_SVG, BatchItem, CommonOptions, MetricContext
-from svgeval.tasks.outcome import FailureKind, Outcome
-from svgeval.tasks.unisvg import rules
+from svgeval.tasks.base import CommonOptions, MetricContext
+from svgeval.tasks.outcome import Outcome
+from svgeval.tasks.unisvg import rules, tasks
 from svgeval.tasks.unisvg.data import UniSvgRow
 from svgeval.tasks.unisvg.tasks import UniSvgAll
 
@@ -232,13 +235,7 @@ def test_lpips_and_sbert_equal_vlmevalkit_per_row(icons_available: None, rendere
     items = []
     for row, answer in pairs:
         sample = task.sample(row.index, row)
-        outcome = task.score(sample, answer, renderer)
-        if outcome.failure is None and outcome.extracted is not None:
-            items.append(BatchItem(sample, outcome.extracted, in_paper_reading=True))
-        else:
-            render_failure = (outcome.failure is not None
-                              and outcome.failure.kind == FailureKind.RENDER)
-            items.append(BatchItem(sample, BLANK_SVG, in_paper_reading=render_failure))
+        items.append(stage_item(sample, task.score(sample, answer, renderer)))
     picked = [items[i] for i in [*RELEASED_LPIPS, *RELEASED_SBERT]]
     scores = dict(zip([*RELEASED_LPIPS, *RELEASED_SBERT],
                       task.batch_score(picked, MetricContext(renderer, 32, "cpu"))))
@@ -247,3 +244,82 @@ def test_lpips_and_sbert_equal_vlmevalkit_per_row(icons_available: None, rendere
             assert scores[i].metrics["lpips"] == pytest.approx(value, abs=1e-6), i
     for i, value in RELEASED_SBERT.items():
         assert scores[i].metrics["sbert"] == pytest.approx(value, abs=1e-6), i
+
+
+# CLIP (``evaluate_images``: cosine of CLIP ViT-L/14-336 image embeddings of the two 336 px
+# renders) with weights both sides rebuild (``released_models.build_clip`` at 336 px, patch 14,
+# digest checked), VLMEvalKit ``e8e78f05`` ``uni_svg.py`` unmodified (its extraction, blank
+# placeholder and ``save_svg_and_convert_to_png``), transformers 4.57.1:
+# ``cd /work/scratch/i27 && PYTHONPATH=tf4_57 venv/bin/python /work/scratch/i27models/unisvg_clip.py``.
+# The 26 generation rows both renders of which exist; the others score 0 in both (no pair drawn).
+CLIP_DIGEST = "f531671eda1287b1"
+RELEASED_CLIP = {
+    0: 1.0, 1: 0.9991607666015625, 2: 0.9995399713516235, 3: 0.9999989867210388,
+    5: 0.9998465180397034, 6: 1.0, 7: 0.9999759793281555, 8: 0.9999248385429382,
+    9: 0.99905925989151, 11: 1.0000001192092896, 12: 0.9884651899337769, 13: 0.9999985098838806,
+    14: 0.9994502067565918, 15: 1.0000001192092896, 16: 0.9980242252349854, 17: 0.9999126195907593,
+    18: 0.9999970197677612, 20: 0.998633623123169, 21: 1.000000238418579, 22: 0.9999717473983765,
+    23: 0.9983905553817749, 24: 0.9974379539489746, 26: 1.0000001192092896, 27: 0.9890112280845642,
+    28: 0.9999998807907104, 29: 0.9998502135276794,
+}
+
+
+def test_clip_equals_vlmevalkit_per_row(icons_available: None, renderer: Renderer,
+                                        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("transformers")
+    clip = build_clip(tmp_path / "clip336", image_size=336, patch=14, seed=336)
+    assert weights_digest(clip, "CLIPModel") == CLIP_DIGEST
+    monkeypatch.setenv("SVGEVAL_CLIP_MODEL", str(clip))
+    monkeypatch.setattr(tasks, "lpips", lambda a, b, **_: [0.0] * len(a))  # not compared here
+    task = UniSvgAll(CommonOptions(extra={"reading": "vlmevalkit"}))
+    data = rows()[:30]
+    items = []
+    for row, answer in zip(data, answers([row.answer for row in data])):
+        sample = task.sample(row.index, row)
+        items.append(stage_item(sample, task.score(sample, answer, renderer)))
+    scores = task.batch_score(items, MetricContext(renderer, 32, "cpu"))
+    for i, value in RELEASED_CLIP.items():
+        assert scores[i].metrics["clip"] == pytest.approx(value, abs=1e-6), i
+    for i in sorted(set(range(30)) - set(RELEASED_CLIP)):
+        assert "clip" not in scores[i].metrics, i
+
+
+# BERTScore (``BERTScorer(lang="en", rescale_with_baseline=True).score([answer], [truth])``,
+# ``uni_svg.py:55,372-374``, bert-score 0.3.12) with a tiny RoBERTa both sides rebuild
+# (``released_models.build_roberta`` as ``roberta-large``, digest checked) on the 12 non-empty
+# free-text answers above; the same values under transformers 4.57.1 and 4.45.2 (the prefix
+# space honoured): ``cd /work/scratch/i27 && PYTHONPATH=tf4_57 venv/bin/python
+# /work/scratch/i27models/unisvg_bertscore.py`` (and ``PYTHONPATH=tf4_45``).
+ROBERTA_DIGEST = "44d38732ecd5f950"
+RELEASED_BERTSCORE = {
+    53: -0.15796616673469543, 54: -0.32026493549346924, 56: 0.007052644621580839,
+    57: -0.27881714701652527, 59: -0.2374982386827469, 60: -0.2395988553762436,
+    62: -0.3083019256591797, 63: -0.6833030581474304, 65: 0.6467543244361877,
+    66: -0.25602617859840393, 68: -0.2658073604106903, 69: -0.19260041415691376,
+}
+
+
+def test_bertscore_equals_vlmevalkit_per_row(icons_available: None, renderer: Renderer,
+                                             tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """svgeval strips the answer and adds one leading space for a byte-level BPE (bert-score's
+    ``add_prefix_space`` under transformers 4.x) in every transformers version it runs under."""
+    pytest.importorskip("transformers")
+    roberta = build_roberta(tmp_path / "roberta")
+    assert weights_digest(roberta, "RobertaModel") == ROBERTA_DIGEST
+    monkeypatch.setenv("SVGEVAL_BERTSCORE_MODEL", str(roberta))
+    task = UniSvgAll(CommonOptions(extra={"reading": "vlmevalkit"}))
+    captions = [caption for _, caption in svgenius_items(48)[30:]]
+    items = []
+    for n, kind in enumerate(HARNESS_TEXT_TYPES):
+        for m in (1, 2):
+            truth = captions[3 * n + m]
+            row = UniSvgRow(index=str(52 + 3 * n + m), category=kind, question="q",
+                            answer=truth, pngs=[b"png"])
+            answer = [f"It shows {truth.split(' ', 2)[-1]}", f"  {truth.upper()} "][m - 1]
+            sample = task.sample(row.index, row)
+            items.append(stage_item(sample, task.score(sample, answer, renderer)))
+    scores = task.batch_score(items, MetricContext(renderer, 32, "cpu"))
+    assert [int(item.sample.id) for item in items] == list(RELEASED_BERTSCORE)
+    assert [s.metrics["bertscore"] for s in scores] == pytest.approx(
+        list(RELEASED_BERTSCORE.values()), abs=1e-6)

@@ -252,6 +252,17 @@ BACKGROUNDS = ("white", "black", "drop")
 channel discarded and the stored colours kept, as PIL's ``convert("RGB")``)."""
 
 
+def pil_resize(rgb: NDArray[np.uint8], side: int) -> NDArray[np.uint8]:
+    """torchvision's ``Resize((side, side))`` of a PIL RGB image: PIL bilinear (antialiased),
+    8-bit out."""
+    from PIL import Image as PILImage
+
+    if rgb.shape[:2] == (side, side):
+        return rgb
+    resized = PILImage.fromarray(rgb).resize((side, side), resample=PILImage.Resampling.BILINEAR)
+    return np.asarray(resized, np.uint8)
+
+
 def as_rgb_uint8(image: NDArray[np.generic], background: str = "white") -> NDArray[np.uint8]:
     """An (H, W, 3) uint8 RGB image from uint8 or [0, 1] float input, grey or RGB(A).
 

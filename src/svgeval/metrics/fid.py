@@ -127,16 +127,6 @@ def _tf1_bilinear_matrix(n_in: int, n_out: int) -> NDArray[np.float32]:
     return weights
 
 
-def _pil_resize(rgb: NDArray[np.uint8], side: int) -> NDArray[np.uint8]:
-    """torchvision's ``Resize((side, side))`` of a PIL RGB image: PIL bilinear (antialiased)."""
-    from PIL import Image as PILImage
-
-    if rgb.shape[:2] == (side, side):
-        return rgb
-    resized = PILImage.fromarray(rgb).resize((side, side), resample=PILImage.Resampling.BILINEAR)
-    return np.asarray(resized, np.uint8)
-
-
 def inception_input(image: Image, resize: str, *, pre_resize: int | None = None,
                     background: str = "white") -> NDArray[np.float32]:
     """One render as the (3, 299, 299) float32 input of the Inception: in [-1, 1] for the FID
@@ -144,10 +134,10 @@ def inception_input(image: Image, resize: str, *, pre_resize: int | None = None,
     torchvision's network). ``pre_resize``: a PIL bilinear resize to a square first."""
     rgb = _models.as_rgb_uint8(image, background=background)
     if pre_resize is not None:
-        rgb = _pil_resize(rgb, pre_resize)
+        rgb = _models.pil_resize(rgb, pre_resize)
     h, w = rgb.shape[:2]
     if resize == "torchvision":
-        unit = _pil_resize(rgb, INPUT_SIZE).astype(np.float32) / 255.0
+        unit = _models.pil_resize(rgb, INPUT_SIZE).astype(np.float32) / 255.0
         mean = np.asarray(_inception.IMAGENET_MEAN, np.float32)
         std = np.asarray(_inception.IMAGENET_STD, np.float32)
         return np.ascontiguousarray(((unit - mean) / std).transpose(2, 0, 1), np.float32)

@@ -152,6 +152,7 @@ def lpips(
     net: str | None = None,
     normalization: str | None = None,
     size: int | None = -1,
+    resize: str = "tensor",
     model_path: str | None = None,
     device: str | None = None,
     batch_size: int = 16,
@@ -164,7 +165,9 @@ def lpips(
     ``x`` in [0, 1] unchanged, as the public RLRF reward server does (``rewards_img.py``'s
     ``RewardLpips``; another number again). ``size``: resize
     both images (bilinear, antialiased) to a square of this side first (-1: the preset's, 224
-    for svgenius; None: keep). Range [0, ~1], 0 for identical images; lower is better.
+    for svgenius; None: keep); ``resize``: ``tensor`` resizes the normalised float tensor,
+    ``pil`` the 8-bit image with PIL before normalising (torchvision's ``Resize`` of a PIL
+    image, as VectorGym's ``compute_LPIPS.py:20,28``: up to 1e-3 apart). Range [0, ~1], 0 for identical images; lower is better.
     """
     torch = _models.require("torch")
     if len(images_a) != len(images_b):
@@ -184,13 +187,18 @@ def lpips(
                                default, model_path, lambda src: _load(src, net_name, dev),
                                (net_name, dev))
 
+    if resize not in ("tensor", "pil"):
+        raise ValueError(f"resize must be 'tensor' or 'pil', not {resize!r}")
+
     def prepare(images: Sequence[NDArray[np.generic]]) -> Any:
+        rgb = [_models.as_rgb_uint8(i) for i in images]
+        if resize == "pil" and side is not None:
+            rgb = [_models.pil_resize(i, side) for i in rgb]
         if mode == "imagenet":
-            batch = _models.normalize_batch([_models.as_rgb_uint8(i) for i in images],
-                                            _IMAGENET_MEAN, _IMAGENET_STD)
+            batch = _models.normalize_batch(rgb, _IMAGENET_MEAN, _IMAGENET_STD)
         elif mode in _UNIT_STATS:
             mean, std = _UNIT_STATS[mode]
-            batch = _models.normalize_batch([_models.as_rgb_uint8(i) for i in images], mean, std)
+            batch = _models.normalize_batch(rgb, mean, std)
         else:
             raise ValueError("normalization must be 'imagenet', 'standard' or 'unit', "
                              f"not {mode!r}")

@@ -12,10 +12,12 @@ that the chain keeps but CairoSVG refuses is drawn as the released error image, 
 Per sample: ``mse`` (the released ``calculate_mse`` and ``L2``: ``F.mse_loss`` of ``ToTensor``
 images, which are RGB: CairoSVG writes RGB when a background is given, so the mean over the three
 channels), ``ssim`` (scikit-image, uniform 11 px window) and ``judge`` (the VLM judge, 1-10,
-:mod:`svgeval.tasks.vectorgym.prompts`). Batched: ``lpips`` (VGG; released ``compute_LPIPS.py``:
-resized to 384 and ImageNet mean/std normalised), ``lpips_standard`` (the same at LPIPS' own
+:mod:`svgeval.tasks.vectorgym.prompts`). Batched: ``lpips`` (VGG; released ``compute_LPIPS.py:20,28``:
+the 8-bit render resized to 384 with PIL, then ImageNet mean/std normalised), ``lpips_standard`` (the same at LPIPS' own
 [-1, 1] convention), ``dino`` (DINOv2-base, mean-pooled, (cos + 1) / 2) and, for Text2SVG,
-``clip`` (CLIP ViT-B/32, 100 x cos, torchmetrics' unclamped update as released).
+``clip`` (CLIP ViT-B/32, 100 x cos, torchmetrics' unclamped update as released: a caption
+over 77 tokens has its token ids cut at 77, losing the end token; ``--set clip_truncation=eot``
+keeps it).
 
 Two readings of every image metric:
 
@@ -188,7 +190,8 @@ class VectorGymGenerationTask(ImageGenerationTask[ReferenceTarget],
             first, second = second, first
         for name, mode in (("lpips", first), ("lpips_standard", second)):
             READINGS.put_batch(scores, drawn.valid, name, functools.partial(
-                lpips, outputs, references, normalization=mode, size=LPIPS_SIZE, **options))
+                lpips, outputs, references, normalization=mode, size=LPIPS_SIZE, resize="pil",
+                **options))
         READINGS.put_batch(scores, drawn.valid, "dino",
                            lambda: dino(outputs, references, **options))
         self.more_batched(items, drawn.valid, outputs, scores, options)
@@ -241,11 +244,21 @@ class VectorGymEdit(VectorGymGenerationTask):
                            str(row.editing_prompt), input_svg=row.original_svg)
 
 
+@dataclass(frozen=True)
+class TextOptions(GenerationOptions):
+    """``--set`` options of Text2SVG."""
+
+    clip_truncation: Literal["cut", "eot"] = field(default="cut", metadata={
+        "help": "captions over 77 tokens: cut (ids sliced, torchmetrics, released) or eot "
+                "(end token kept)"})
+
+
 @register_task
 class VectorGymText(VectorGymGenerationTask):
     """``text_caption`` -> SVG; the reference is ``original_svg``."""
 
     name = "vectorgym-text"
+    Options = TextOptions
     description = "VectorGym Text2SVG: a caption to SVG (CLIP, MSE, SSIM, LPIPS, DINO, judge)"
     kind = "text"
     batched_metrics = (*VectorGymGenerationTask.batched_metrics, "clip")
@@ -267,4 +280,6 @@ class VectorGymText(VectorGymGenerationTask):
                      outputs: Sequence[FloatImage], scores: list[MetricValues],
                      options: dict[str, Any]) -> None:
         captions = [item.sample.target.caption for item in items]
-        READINGS.put_batch(scores, valid, "clip", lambda: clip_score(outputs, captions, **options))
+        truncation = self.options.clip_truncation
+        READINGS.put_batch(scores, valid, "clip", lambda: clip_score(
+            outputs, captions, truncation=truncation, **options))
