@@ -64,7 +64,8 @@ def test_img2svg_ssim_and_psnr_equal_internsvg(renderer: Renderer) -> None:
     task = get_task("sarena-icon-img2svg")(CommonOptions())
     values = {}
     for i, svg in enumerate(svgenius_icons(32)):
-        sample = Sample(str(i), "icon", [], svg, target=PictureTarget(answer=svg, picture="", caption=""))
+        sample = Sample(str(i), "icon", [], svg,
+                        target=PictureTarget(answer=svg, picture="", caption=""))
         metrics = task.score(sample, make_answer(KINDS[(i + 5) % 16], svg), renderer).metrics
         values[i] = (metrics["ssim"], metrics["psnr"])
     for i, (ssim, psnr) in RELEASED_IMG2SVG.items():
@@ -135,7 +136,8 @@ def test_edit_ssim_and_psnr_equal_evaluate_edit(renderer: Renderer) -> None:
         values = []
         for j in range(len(released)):
             truth = edited(edit, next(icons))
-            sample = Sample(f"{edit}/{j}", edit, [], truth, target={"answer": truth, "picture": ""})
+            sample = Sample(f"{edit}/{j}", edit, [], truth,
+                            target=PictureTarget(answer=truth, picture="", caption=""))
             metrics = task.score(sample, make_answer(KINDS[n % 16], truth), renderer).metrics
             values.append((metrics["ssim"], metrics["psnr"]))
             n += 1

@@ -28,6 +28,7 @@ from svgeval.metrics.presets import get_preset
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import get_task
 from svgeval.tasks.base import BLANK_SVG, BatchItem, CommonOptions, MetricContext, Sample
+from svgeval.tasks.sarena.image_tasks import PictureTarget
 
 DIGESTS = {"clip": "f477c3b20c7afd59", "dino": "973fd67688e7d3c2"}
 RELEASED: dict[str, list[float]] = {  # per sample, i = 0..15
@@ -79,7 +80,7 @@ def items(released_weights: dict[str, str], renderer: Renderer) -> list[BatchIte
     task, out = text2svg(), []
     for i, (svg, caption) in enumerate(svgenius_items(N)):
         sample = Sample(str(i), "icon", [], svg,
-                        target={"answer": svg, "picture": "", "caption": caption.strip()})
+                        target=PictureTarget(answer=svg, picture="", caption=caption.strip()))
         outcome = task.score(sample, make_answer(KINDS[i], svg), renderer)
         drawn = outcome.extracted if outcome.failure is None and outcome.extracted else BLANK_SVG
         out.append(BatchItem(sample, drawn, in_paper_reading=True))
