@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from pebble import ProcessPool
+from pebble.pool.base_pool import PoolStatus
 from worker_processes import exit_at_start, hang_at_start_once
 
 from svgeval.svg.forkserver import render_context
@@ -60,4 +61,27 @@ def test_a_pool_whose_workers_take_no_task_is_replaced(
         stuck.result(timeout=60)
     assert pool.restarts == 1
     assert pool.schedule(os.getpid, timeout=1).result(timeout=60) > 0
+    pool.stop()
+
+
+def test_a_task_left_unanswered_by_a_broken_pool_is_dropped(tmp_path: Path) -> None:
+    """pebble breaks a pool whose workers all died while no task ran ("All workers expired")
+    by setting its status to ERROR, which ends its threads: a task still in its queue is never
+    answered, and without a timeout no stall is ever seen. Here the first pool's worker never
+    takes the task, and the pool is then marked broken as pebble's ``handle_broken_pool``
+    marks it."""
+    marker = str(tmp_path / "hung-once")
+
+    class StuckOnce(WorkerPool):
+        def _new_pool(self) -> ProcessPool:
+            return ProcessPool(max_workers=self.workers, initializer=hang_at_start_once,
+                               initargs=(marker,), context=render_context())
+
+    pool = StuckOnce(workers=1, memory_mb=512)
+    queued = pool.schedule(os.getpid)  # no timeout: only the broken status can free it
+    pool._pool._context.status = PoolStatus.ERROR
+    with pytest.raises(BrokenProcessPool):  # dropped: the caller sends it again
+        queued.result(timeout=30)
+    assert pool.restarts == 1
+    assert pool.schedule(os.getpid, timeout=5).result(timeout=60) > 0
     pool.stop()

@@ -3,15 +3,18 @@
 pebble's ``ProcessPool`` replaces a worker that dies during a task (the task fails with
 ``ProcessExpired``), but a worker that dies while no task has started (``kill -9``, the OOM
 killer, an idle worker) puts the whole pool in an error state for good ("All workers
-expired"): the tasks it held fail with ``BrokenProcessPool`` and every later one is refused.
+expired"): the tasks it held fail with ``BrokenProcessPool`` and every later one is refused,
+while a task still in its queue (not yet taken up by its scheduler thread) is never answered.
 :class:`WorkerPool` schedules on a pebble pool and replaces a broken pool with a new one; the
 tasks the broken pool dropped are the machinery's loss, not a render's, and their callers
 schedule them again (:mod:`svgeval.svg.batch`). A worker killed while it reads its next task from
 pebble's channel can also leave the pool alive but stuck: the lock it held is never released, the
 other workers wait on it, and no task ever finishes or times out (pebble starts a task's timeout
-only once a worker has taken it). A watchdog thread treats a pool with tasks in flight and none
-finished for :data:`STALL_FACTOR` times the longest task timeout (plus :data:`STALL_GRACE_S`) as
-broken, which no healthy pool can be: every task it runs ends or is stopped within its timeout. Pools that keep breaking,
+only once a worker has taken it). A watchdog thread replaces a pool with tasks in flight once
+pebble holds it broken (the queued tasks it will never answer fail as dropped), or once none of
+them finished for :data:`STALL_FACTOR` times the longest task timeout (plus
+:data:`STALL_GRACE_S`), which no healthy pool can do: every task it runs ends or is stopped
+within its timeout. Pools that keep breaking,
 :data:`MAX_RESTARTS` in a row with no task finished in between (workers that cannot start
 here), raise :class:`RenderWorkersLost`, which stops a run instead of recording renders as
 failed.
@@ -177,14 +180,20 @@ class WorkerPool:
         return now - self._last_progress > limit
 
     def _watch(self) -> None:
-        """Replace a stuck pool (see module doc); its dropped tasks are scheduled again."""
+        """Replace a broken or stuck pool (see module doc); its dropped tasks are scheduled
+        again."""
         while not self._closed and self._lost is None:
             time.sleep(1.0)
-            if self.stalled(time.monotonic()):
-                self._last_progress = time.monotonic()
-                with contextlib.suppress(RenderWorkersLost):  # its callers see it on retry
-                    self._restart(self._pool, BrokenProcessPool("the render pool stopped "
-                                                                "finishing tasks"))
+            pool = self._pool
+            if self._in_flight and not pool.active:
+                cause = BrokenProcessPool("the render pool broke with tasks in its queue")
+            elif self.stalled(time.monotonic()):
+                cause = BrokenProcessPool("the render pool stopped finishing tasks")
+            else:
+                continue
+            self._last_progress = time.monotonic()
+            with contextlib.suppress(RenderWorkersLost):  # its callers see it on retry
+                self._restart(pool, cause)
 
     def _restart(self, broken: ProcessPool, cause: BaseException) -> None:
         """Replace ``broken`` with a new pool, unless another thread already did; give up
