@@ -43,3 +43,12 @@ def test_in_order_follows_the_keys_given_and_skips_missing_ones() -> None:
     assert [r.key for r in ordered[1:]] == [("a", 2), ("b", 1)]
     del done[("a", 2)]
     assert set(done) == {("a", 1), ("b", 1)} and len(done) == 2
+
+
+def test_a_record_with_a_replaced_surrogate_reads_back_as_it_was_stored() -> None:
+    """Read back without the walk over its text: the U+FFFD stays, counted once."""
+    original = record("a", response="half \ud83d an emoji", extracted="<svg>\ud800</svg>")
+    assert original.replaced_surrogates == 2 and original.extracted == "<svg>\ufffd</svg>"
+    done = FinishedRecords()
+    done[original.key] = original
+    assert done[("a", 1)] == original.model_copy(update={"prompt": [], "response": None})

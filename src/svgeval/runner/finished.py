@@ -4,7 +4,9 @@ After a sample is scored, its record is read again only by the batched metric st
 results. Until then :class:`FinishedRecords` keeps the record's JSON without the prompt and the
 answer (both are in ``samples.jsonl``) and, where no batched or set-level metric will draw it,
 without the extracted SVG: about half a kilobyte a sample, where the record as a model object
-took about three (bench/RESULTS.md). A record is parsed again each time it is read.
+took about three (bench/RESULTS.md). A record is parsed again each time it is read, without
+the walk over its text that a record read from a file gets (:data:`~svgeval.runner.safe_text.STORED`:
+svgeval dumped that JSON from a record whose text was storable already).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections.abc import Iterator, MutableMapping, Sequence
 from typing import Any
 
 from svgeval.runner.records import RecordKey, SampleRecord
+from svgeval.runner.safe_text import STORED
 from svgeval.tasks.lazy import LazySequence
 
 
@@ -30,7 +33,7 @@ class FinishedRecords(MutableMapping[RecordKey, SampleRecord]):
         self._lines[key] = record.model_copy(update=self._slim).model_dump_json()
 
     def __getitem__(self, key: RecordKey) -> SampleRecord:
-        return SampleRecord.model_validate_json(self._lines[key])
+        return SampleRecord.model_validate_json(self._lines[key], context=STORED)
 
     def __delitem__(self, key: RecordKey) -> None:
         del self._lines[key]
