@@ -70,19 +70,30 @@ straight from this bench (whose own peak is that of its in-process loop) would r
 bench's peak: the run is started from this small process instead."""
 
 
-def svgeval_run(data: Path, out: Path, *options: str, model: str = "identity") -> tuple[
-        float, float, dict[str, float]]:
-    """(wall s, peak RSS MiB of the run's process, per-sample mse)."""
-    command = [sys.executable, "-m", "svgeval", "run", "svgeditbench", "--model", model,
-               "--data", str(data), "--out", str(out), *options]
-    report = out.with_name(out.name + ".rss")
+def timed_process(command: list[str], report: Path) -> tuple[float, float]:
+    """(wall s, peak RSS MiB) of ``command`` run from :data:`PEAK_RSS`."""
     subprocess.run([sys.executable, "-c", PEAK_RSS, str(report), *command], check=True)
     status, peak_kib, seconds = report.read_text().split()
     if int(status) != 0:
         raise RuntimeError(f"{' '.join(command)} failed ({status})")
+    return float(seconds), int(peak_kib) / 1024
+
+
+def svgeval_run(data: Path, out: Path, *options: str, model: str = "identity") -> tuple[
+        float, float, dict[str, float]]:
+    """(wall s, peak RSS MiB of the run's process, per-sample mse)."""
+    seconds, rss = timed_run(data, out, *options, model=model)
     lines = (out / "samples.jsonl").read_text().splitlines()
     values = {r["id"]: r["metrics"]["mse"] for r in map(json.loads, lines)}
-    return float(seconds), int(peak_kib) / 1024, values
+    return seconds, rss, values
+
+
+def timed_run(data: Path, out: Path, *options: str, model: str = "identity") -> tuple[
+        float, float]:
+    """(wall s, peak RSS MiB) of ``svgeval run svgeditbench`` on ``data`` into ``out``."""
+    command = [sys.executable, "-m", "svgeval", "run", "svgeditbench", "--model", model,
+               "--data", str(data), "--out", str(out), *options]
+    return timed_process(command, out.with_name(out.name + ".rss"))
 
 
 BELOW_A_RUN = (("render_floor.py", "floor (renders alone)"),

@@ -22,7 +22,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 def storable(text: str) -> tuple[str, int]:
     """``text`` with each lone surrogate replaced by U+FFFD (a pair's halves joined), and the
     number replaced."""
-    if not _SURROGATE.search(text):
+    if text.isascii() or not _SURROGATE.search(text):  # isascii: a flag, read at no cost
         return text, 0
     joined = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
     return joined, joined.count("\ufffd") - text.count("\ufffd")

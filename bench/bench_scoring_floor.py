@@ -1,0 +1,70 @@
+"""SVGEditBench identity scoring against its render floor, side by side (issue 30).
+
+Run by hand:  .venv/bin/python bench/bench_scoring_floor.py [--data ../shared/data/svgeditbench]
+              [--copies 10] [--renderers cairosvg,skia] [--rounds 3]
+
+Each round, for each renderer, one after the other: the floor (``render_floor.py``: a fresh
+process that starts the isolated pool, one worker per core, and renders the run's distinct SVGs
+at 72 px, nothing else) and ``svgeval run svgeditbench --model identity`` as a user runs it
+(``python -m svgeval``, a fresh interpreter, cold: no render cache). Prints each wall time, the
+run's ratio to the floor of the same round, the run's peak RSS, and the load average when the
+round started (the machine may be shared: the ratio, measured side by side, is what counts;
+under heavy load a process with more threads also takes a larger share of the cores). Each run
+must write a record for every sample. ``--copies N``
+scores N copies of the release, each SVG tagged with its copy, so no render is shared between
+copies (see ``bench_scoring_compare.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import os
+import platform
+import sys
+import tempfile
+from pathlib import Path
+
+from bench_scoring_compare import copy_release, timed_process, timed_run
+from common import SHARED_SVGEDITBENCH
+
+import svgeval
+
+HERE = Path(__file__).resolve().parent
+
+
+def floor_seconds(data: Path, renderer: str, report: Path) -> float:
+    """Wall time of ``render_floor.py`` as a fresh process."""
+    command = [sys.executable, str(HERE / "render_floor.py"), str(data), renderer]
+    return timed_process(command, report)[0]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--data", type=Path, default=SHARED_SVGEDITBENCH)
+    parser.add_argument("--copies", type=int, default=10)
+    parser.add_argument("--renderers", default="cairosvg,skia")
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    compileall.compile_dir(Path(svgeval.__file__).parent, quiet=1)
+    print(f"machine: {platform.machine()}, {os.cpu_count() or 1} cores, "
+          f"Python {platform.python_version()}, svgeval at {Path(svgeval.__file__).parent}")
+    with tempfile.TemporaryDirectory() as scratch:
+        root = Path(scratch)
+        data = root / "release"
+        copy_release(args.data, data, args.copies)
+        for round_ in range(1, args.rounds + 1):
+            load = " ".join(f"{value:.1f}" for value in os.getloadavg())
+            print(f"round {round_}, load average {load}")
+            for renderer in args.renderers.split(","):
+                floor = floor_seconds(data, renderer, root / "floor.rss")
+                out = root / f"run-{renderer}-{round_}"
+                seconds, rss = timed_run(data, out, "--renderer", renderer)
+                records = len((out / "samples.jsonl").read_text().splitlines())
+                print(f"  {renderer:9} floor {floor:6.2f} s   run {seconds:6.2f} s = "
+                      f"{seconds / floor:.2f} x floor   peak RSS {rss:.0f} MiB   "
+                      f"{records} records")
+
+
+if __name__ == "__main__":
+    main()
