@@ -25,7 +25,6 @@ from svgeval.runner.records import RecordKey, SampleRecord
 from svgeval.runner.safe_text import STORED
 from svgeval.tasks.lazy import LazySequence
 
-
 WINDOW_BITS = -15
 """Raw deflate (no header or checksum), a 32 KiB window: room for the preset dictionary."""
 
