@@ -62,36 +62,42 @@ started = time.perf_counter()
 child = subprocess.Popen(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 _, status, usage = os.wait4(child.pid, 0)
 seconds = time.perf_counter() - started
-open(sys.argv[1], "w").write(f"{os.waitstatus_to_exitcode(status)} {usage.ru_maxrss} {seconds}")
+cpu = usage.ru_utime + usage.ru_stime
+open(sys.argv[1], "w").write(f"{os.waitstatus_to_exitcode(status)} {usage.ru_maxrss} {seconds} {cpu}")
 """
-"""Runs a command and writes its exit code, peak RSS (KiB) and wall time. Linux carries the
+"""Runs a command and writes its exit code, peak RSS (KiB), wall time and CPU time (user and
+system: the process's own; the render workers, children of the forkserver, are not counted).
+Linux carries the
 high-water mark of the memory a process was started from across ``exec``, so a run started
 straight from this bench (whose own peak is that of its in-process loop) would report the
 bench's peak: the run is started from this small process instead."""
 
 
-def timed_process(command: list[str], report: Path) -> tuple[float, float]:
-    """(wall s, peak RSS MiB) of ``command`` run from :data:`PEAK_RSS`."""
+def timed_process(command: list[str], report: Path) -> tuple[float, float, float]:
+    """(wall s, peak RSS MiB, CPU s of the process itself) of ``command`` run from
+    :data:`PEAK_RSS`."""
     subprocess.run([sys.executable, "-c", PEAK_RSS, str(report), *command], check=True)
-    status, peak_kib, seconds = report.read_text().split()
+    status, peak_kib, seconds, cpu = report.read_text().split()
     if int(status) != 0:
         raise RuntimeError(f"{' '.join(command)} failed ({status})")
-    return float(seconds), int(peak_kib) / 1024
+    return float(seconds), int(peak_kib) / 1024, float(cpu)
 
 
 def svgeval_run(data: Path, out: Path, *options: str, model: str = "identity") -> tuple[
         float, float, dict[str, float]]:
     """(wall s, peak RSS MiB of the run's process, per-sample mse)."""
-    seconds, rss = timed_run(data, out, *options, model=model)
+    seconds, rss, _ = timed_run(data, out, *options, model=model)
     lines = (out / "samples.jsonl").read_text().splitlines()
     values = {r["id"]: r["metrics"]["mse"] for r in map(json.loads, lines)}
     return seconds, rss, values
 
 
-def timed_run(data: Path, out: Path, *options: str, model: str = "identity") -> tuple[
-        float, float]:
-    """(wall s, peak RSS MiB) of ``svgeval run svgeditbench`` on ``data`` into ``out``."""
-    command = [sys.executable, "-m", "svgeval", "run", "svgeditbench", "--model", model,
+def timed_run(data: Path, out: Path, *options: str, model: str = "identity",
+              python: str = sys.executable) -> tuple[float, float, float]:
+    """(wall s, peak RSS MiB, CPU s of the main process) of ``svgeval run svgeditbench`` on
+    ``data`` into ``out``, run by
+    the interpreter ``python`` (with the svgeval it imports)."""
+    command = [python, "-m", "svgeval", "run", "svgeditbench", "--model", model,
                "--data", str(data), "--out", str(out), *options]
     return timed_process(command, out.with_name(out.name + ".rss"))
 

@@ -7,7 +7,9 @@ Each round, for each renderer, one after the other: the floor (``render_floor.py
 process that starts the isolated pool, one worker per core, and renders the run's distinct SVGs
 at 72 px, nothing else) and ``svgeval run svgeditbench --model identity`` as a user runs it
 (``python -m svgeval``, a fresh interpreter, cold: no render cache). Prints each wall time, the
-run's ratio to the floor of the same round, the run's peak RSS, and the load average when the
+run's ratio to the floor of the same round, the run's peak RSS, the CPU time of each main
+process (the render workers excluded: what the run adds to the floor's work, in CPU, which
+the load sways less than the wall time), and the load average when the
 round started (the machine may be shared: the ratio, measured side by side, is what counts;
 under heavy load a process with more threads also takes a larger share of the cores). Each run
 must write a record for every sample. ``--copies N``
@@ -21,6 +23,7 @@ import argparse
 import compileall
 import os
 import platform
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -33,10 +36,11 @@ import svgeval
 HERE = Path(__file__).resolve().parent
 
 
-def floor_seconds(data: Path, renderer: str, report: Path) -> float:
-    """Wall time of ``render_floor.py`` as a fresh process."""
+def floor_seconds(data: Path, renderer: str, report: Path) -> tuple[float, float]:
+    """(wall s, CPU s of its main process) of ``render_floor.py`` as a fresh process."""
     command = [sys.executable, str(HERE / "render_floor.py"), str(data), renderer]
-    return timed_process(command, report)[0]
+    seconds, _, cpu = timed_process(command, report)
+    return seconds, cpu
 
 
 def main() -> None:
@@ -45,6 +49,7 @@ def main() -> None:
     parser.add_argument("--copies", type=int, default=10)
     parser.add_argument("--renderers", default="cairosvg,skia")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--baseline-python", help="interpreter of the code to compare with")
     args = parser.parse_args()
     compileall.compile_dir(Path(svgeval.__file__).parent, quiet=1)
     print(f"machine: {platform.machine()}, {os.cpu_count() or 1} cores, "
@@ -57,14 +62,20 @@ def main() -> None:
             load = " ".join(f"{value:.1f}" for value in os.getloadavg())
             print(f"round {round_}, load average {load}")
             for renderer in args.renderers.split(","):
-                floor = floor_seconds(data, renderer, root / "floor.rss")
-                out = root / f"run-{renderer}-{round_}"
-                seconds, rss = timed_run(data, out, "--renderer", renderer)
-                records = len((out / "samples.jsonl").read_text().splitlines())
-                print(f"  {renderer:9} floor {floor:6.2f} s   run {seconds:6.2f} s = "
-                      f"{seconds / floor:.2f} x floor   peak RSS {rss:.0f} MiB   "
-                      f"{records} records")
-
+                floor, floor_cpu = floor_seconds(data, renderer, root / "floor.rss")
+                runs = {"run": sys.executable}
+                if args.baseline_python:
+                    runs["baseline"] = args.baseline_python
+                line = f"  {renderer:9} floor {floor:6.2f} s (CPU {floor_cpu:4.1f} s)"
+                for name, python in runs.items():
+                    out = root / f"{name}-{renderer}-{round_}"
+                    seconds, rss, cpu = timed_run(data, out, "--renderer", renderer,
+                                                  python=python)
+                    records = len((out / "samples.jsonl").read_text().splitlines())
+                    line += (f"   {name} {seconds:6.2f} s = {seconds / floor:.2f} x floor "
+                             f"(CPU {cpu:4.1f} s, {rss:.0f} MiB, {records} records)")
+                    shutil.rmtree(out)
+                print(line, flush=True)
 
 if __name__ == "__main__":
     main()
