@@ -15,28 +15,22 @@ target: at most 2 KiB a sample above the small run.
 from __future__ import annotations
 
 import argparse
-import compileall
 import os
-import platform
 import shutil
 import tempfile
 from pathlib import Path
 
 from bench_scoring_compare import copy_release, timed_run
-from common import SHARED_SVGEDITBENCH
-
-import svgeval
+from common import compile_svgeval, svgeditbench_arguments
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--data", type=Path, default=SHARED_SVGEDITBENCH)
-    parser.add_argument("--copies", type=int, default=167)
-    parser.add_argument("--renderer", default="skia")
-    args = parser.parse_args()
-    compileall.compile_dir(Path(svgeval.__file__).parent, quiet=1)
-    print(f"machine: {platform.machine()}, {os.cpu_count() or 1} cores, "
-          f"Python {platform.python_version()}, svgeval at {Path(svgeval.__file__).parent}")
+    def more(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--copies", type=int, default=167)
+        parser.add_argument("--renderer", default="skia")
+
+    args = svgeditbench_arguments(__doc__, more)
+    compile_svgeval()
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
         runs = {}

@@ -28,7 +28,6 @@ so no render is shared between copies): the same work N times, to show how memor
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -37,7 +36,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import SHARED_SVGEDITBENCH
+from common import compile_svgeval, svgeditbench_arguments
 from plain_loop import plain_loop
 
 from svgeval.tasks.base import CommonOptions
@@ -110,19 +109,13 @@ time is to what its work must cost on this machine."""
 
 def main() -> None:
     import argparse
-    import compileall
-    import platform
 
-    import svgeval
+    def more(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--copies", type=int, default=1)
+        parser.add_argument("--renderers", default="cairosvg,skia,resvg")
 
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--data", type=Path, default=SHARED_SVGEDITBENCH)
-    parser.add_argument("--copies", type=int, default=1)
-    parser.add_argument("--renderers", default="cairosvg,skia,resvg")
-    args = parser.parse_args()
-    compileall.compile_dir(Path(svgeval.__file__).parent, quiet=1)
-    print(f"machine: {platform.machine()}, {os.cpu_count() or 1} cores, "
-          f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.2f}")
+    args = svgeditbench_arguments(__doc__, more)
+    compile_svgeval()
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
         data = args.data

@@ -20,18 +20,14 @@ copies (see ``bench_scoring_compare.py``).
 from __future__ import annotations
 
 import argparse
-import compileall
 import os
-import platform
 import shutil
 import sys
 import tempfile
 from pathlib import Path
 
 from bench_scoring_compare import copy_release, timed_process, timed_run
-from common import SHARED_SVGEDITBENCH
-
-import svgeval
+from common import compile_svgeval, svgeditbench_arguments
 
 HERE = Path(__file__).resolve().parent
 
@@ -44,16 +40,14 @@ def floor_seconds(data: Path, renderer: str, report: Path) -> tuple[float, float
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--data", type=Path, default=SHARED_SVGEDITBENCH)
-    parser.add_argument("--copies", type=int, default=10)
-    parser.add_argument("--renderers", default="cairosvg,skia")
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--baseline-python", help="interpreter of the code to compare with")
-    args = parser.parse_args()
-    compileall.compile_dir(Path(svgeval.__file__).parent, quiet=1)
-    print(f"machine: {platform.machine()}, {os.cpu_count() or 1} cores, "
-          f"Python {platform.python_version()}, svgeval at {Path(svgeval.__file__).parent}")
+    def more(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--copies", type=int, default=10)
+        parser.add_argument("--renderers", default="cairosvg,skia")
+        parser.add_argument("--rounds", type=int, default=3)
+        parser.add_argument("--baseline-python", help="interpreter of the code to compare with")
+
+    args = svgeditbench_arguments(__doc__, more)
+    compile_svgeval()
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
         data = root / "release"
