@@ -28,7 +28,6 @@ so no render is shared between copies): the same work N times, to show how memor
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -37,7 +36,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import SHARED_SVGEDITBENCH
+from common import compile_svgeval, svgeditbench_arguments
 from plain_loop import plain_loop
 
 from svgeval.tasks.base import CommonOptions
@@ -62,27 +61,44 @@ started = time.perf_counter()
 child = subprocess.Popen(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 _, status, usage = os.wait4(child.pid, 0)
 seconds = time.perf_counter() - started
-open(sys.argv[1], "w").write(f"{os.waitstatus_to_exitcode(status)} {usage.ru_maxrss} {seconds}")
+cpu = usage.ru_utime + usage.ru_stime
+open(sys.argv[1], "w").write(f"{os.waitstatus_to_exitcode(status)} {usage.ru_maxrss} {seconds} {cpu}")
 """
-"""Runs a command and writes its exit code, peak RSS (KiB) and wall time. Linux carries the
+"""Runs a command and writes its exit code, peak RSS (KiB), wall time and CPU time (user and
+system: the process's own; the render workers, children of the forkserver, are not counted).
+Linux carries the
 high-water mark of the memory a process was started from across ``exec``, so a run started
 straight from this bench (whose own peak is that of its in-process loop) would report the
 bench's peak: the run is started from this small process instead."""
 
 
+def timed_process(command: list[str], report: Path) -> tuple[float, float, float]:
+    """(wall s, peak RSS MiB, CPU s of the process itself) of ``command`` run from
+    :data:`PEAK_RSS`."""
+    subprocess.run([sys.executable, "-c", PEAK_RSS, str(report), *command], check=True)
+    status, peak_kib, seconds, cpu = report.read_text().split()
+    if int(status) != 0:
+        raise RuntimeError(f"{' '.join(command)} failed ({status})")
+    return float(seconds), int(peak_kib) / 1024, float(cpu)
+
+
 def svgeval_run(data: Path, out: Path, *options: str, model: str = "identity") -> tuple[
         float, float, dict[str, float]]:
     """(wall s, peak RSS MiB of the run's process, per-sample mse)."""
-    command = [sys.executable, "-m", "svgeval", "run", "svgeditbench", "--model", model,
-               "--data", str(data), "--out", str(out), *options]
-    report = out.with_name(out.name + ".rss")
-    subprocess.run([sys.executable, "-c", PEAK_RSS, str(report), *command], check=True)
-    status, peak_kib, seconds = report.read_text().split()
-    if int(status) != 0:
-        raise RuntimeError(f"{' '.join(command)} failed ({status})")
+    seconds, rss, _ = timed_run(data, out, *options, model=model)
     lines = (out / "samples.jsonl").read_text().splitlines()
     values = {r["id"]: r["metrics"]["mse"] for r in map(json.loads, lines)}
-    return float(seconds), int(peak_kib) / 1024, values
+    return seconds, rss, values
+
+
+def timed_run(data: Path, out: Path, *options: str, model: str = "identity",
+              python: str = sys.executable) -> tuple[float, float, float]:
+    """(wall s, peak RSS MiB, CPU s of the main process) of ``svgeval run svgeditbench`` on
+    ``data`` into ``out``, run by
+    the interpreter ``python`` (with the svgeval it imports)."""
+    command = [python, "-m", "svgeval", "run", "svgeditbench", "--model", model,
+               "--data", str(data), "--out", str(out), *options]
+    return timed_process(command, out.with_name(out.name + ".rss"))
 
 
 BELOW_A_RUN = (("render_floor.py", "floor (renders alone)"),
@@ -93,19 +109,13 @@ time is to what its work must cost on this machine."""
 
 def main() -> None:
     import argparse
-    import compileall
-    import platform
 
-    import svgeval
+    def more(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--copies", type=int, default=1)
+        parser.add_argument("--renderers", default="cairosvg,skia,resvg")
 
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--data", type=Path, default=SHARED_SVGEDITBENCH)
-    parser.add_argument("--copies", type=int, default=1)
-    parser.add_argument("--renderers", default="cairosvg,skia,resvg")
-    args = parser.parse_args()
-    compileall.compile_dir(Path(svgeval.__file__).parent, quiet=1)
-    print(f"machine: {platform.machine()}, {os.cpu_count() or 1} cores, "
-          f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.2f}")
+    args = svgeditbench_arguments(__doc__, more)
+    compile_svgeval()
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
         data = args.data

@@ -31,8 +31,21 @@ def svgeditbench_arguments(description: str | None,
         more(parser)
     args = parser.parse_args()
     print(f"machine: {platform.machine()}, {os.cpu_count() or 1} cores, "
-          f"Python {platform.python_version()}")
+          f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.2f}")
     return args
+
+
+def compile_svgeval() -> None:
+    """Compile svgeval's modules to bytecode, as ``pip install`` does (an editable install under
+    ``PYTHONDONTWRITEBYTECODE=1`` would compile them from source in every timed process), and
+    say which svgeval is timed."""
+    import compileall
+
+    import svgeval
+
+    folder = Path(svgeval.__file__).parent
+    compileall.compile_dir(folder, quiet=1)
+    print(f"svgeval at {folder}")
 
 
 def identity_run_rate(data: Path, settings: RunSettings) -> tuple[int, float]:

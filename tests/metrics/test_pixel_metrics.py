@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from skimage.metrics import structural_similarity
 
-from svgeval.metrics.pixel import iou, opaque_rgba_mse, ssim
+from svgeval.metrics.pixel import iou, mse, opaque_rgba_mse, ssim
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -52,3 +52,18 @@ def test_released_mse_is_three_quarters_of_the_rgb_mse() -> None:
     rng = np.random.default_rng(0)
     a, b = rng.random((8, 8, 3)), rng.random((8, 8, 3))
     assert opaque_rgba_mse(a, b) == pytest.approx(0.75 * float(np.mean((a - b) ** 2)), rel=1e-12)
+
+
+def test_mse_is_numpys_mean_of_squares_to_the_last_bit() -> None:
+    """The in-place computation gives the bits of the textbook expression, for renders
+    (float64 in [0, 1]), float32 images and uint8 pixels."""
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        shape = (int(rng.integers(1, 80)), int(rng.integers(1, 80)), 3)
+        a, b = rng.random(shape), rng.random(shape)
+        pairs = [(a, b), (a.astype(np.float32), b.astype(np.float32)),
+                 (rng.integers(0, 256, shape, dtype=np.uint8),
+                  rng.integers(0, 256, shape, dtype=np.uint8))]
+        for x, y in pairs:
+            expected = float(np.mean((np.asarray(x, np.float64) - np.asarray(y, np.float64)) ** 2))
+            assert mse(x, y) == expected

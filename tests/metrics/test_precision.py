@@ -1,10 +1,12 @@
 """``--precision`` / ``SVGEVAL_PRECISION`` on CPU: bf16 and fp16 autocast really run (the numbers
-move) and agree with fp32 within what 8 and 11 mantissa bits allow; fp32 is the default. The GPU
+move) and agree with fp32 within what 8 and 11 mantissa bits allow; fp32 is the default; a run
+records its precision and resumes only with the same (the Ray workers: test_ray_executor.py). The GPU
 speed-ups and the largest differences on the SVGenius pairs wait for a lent GPU
 (bench/RESULTS.md)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -64,13 +66,34 @@ def test_an_unknown_precision_is_one_clear_error(monkeypatch: pytest.MonkeyPatch
         _models.precision()
 
 
-def test_run_takes_the_switch_and_refuses_other_values(
+def test_use_precision_overrides_the_environment_until_restored(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SVGEVAL_PRECISION", "fp16")
+    before = _models.use_precision("bf16")
+    try:
+        assert _models.precision() == "bf16"
+        with pytest.raises(ValueError, match="--precision must be one of fp32, bf16, fp16"):
+            _models.use_precision("fp64")
+    finally:
+        _models.use_precision(before)
+    assert _models.precision() == "fp16"
+
+
+def test_run_records_the_switch_refuses_other_values_and_another_on_resume(
         demo_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from test_cli_runs import invoke, one_line_error, run_args
 
-    monkeypatch.setenv("SVGEVAL_PRECISION", "fp32")  # the run sets it: restored afterwards
+    monkeypatch.setenv("SVGEVAL_PRECISION", "fp32")
     line = one_line_error(run_args(demo_data, tmp_path / "r", "--precision", "fp64"))
     assert line == "error: --precision must be one of fp32, bf16, fp16, got 'fp64'"
-    code, _ = invoke(run_args(demo_data, tmp_path / "ok", "--model", "identity", "--limit", "2",
+    out = tmp_path / "ok"
+    code, _ = invoke(run_args(demo_data, out, "--model", "identity", "--limit", "2",
                               "--precision", "bf16"))
-    assert code == 0 and _models.precision() == "bf16"
+    assert code == 0 and _models.precision() == "fp32"  # the run's setting ends with the run
+    assert json.loads((out / "config.json").read_text())["settings"]["precision"] == "bf16"
+    line = one_line_error(run_args(demo_data, out, "--model", "identity", "--limit", "2",
+                                   "--resume"))
+    assert 'precision "bf16" in the directory, "fp32" now' in line
+    default = tmp_path / "fp32"  # the default is left out: a run's config keeps its old bytes
+    assert invoke(run_args(demo_data, default, "--model", "identity", "--limit", "1"))[0] == 0
+    assert "precision" not in json.loads((default / "config.json").read_text())["settings"]

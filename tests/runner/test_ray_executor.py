@@ -1,6 +1,7 @@
 """``--executor ray`` on a real local Ray instance (two CPUs, started once for the module): the
 same records as the local executor, hostile SVGs included; a killed worker loses no finished
-sample and ``--resume`` completes the run; the endpoint limiter never grants more than its slots.
+sample and ``--resume`` completes the run; the endpoint limiter never grants more than its slots;
+the run's ``--precision`` reaches the scoring and metric workers.
 """
 
 from __future__ import annotations
@@ -24,15 +25,18 @@ from test_hostile import counting_server, hostile_corpus  # noqa: F401
 from typer.testing import CliRunner
 
 from svgeval.cli import app
+from svgeval.metrics._models import PRECISIONS, precision
 from svgeval.models import load_model
 from svgeval.models.base import Generation, GenerationRequest, Model
+from svgeval.models.baselines import IdentityModel
 from svgeval.runner import RunDir, Runner, RunSettings
 from svgeval.runner.executors import ExecutorError
 from svgeval.runner.ray_executor import ClusterLimitedModel, endpoint_limiter
 from svgeval.runner.records import SampleRecord
 from svgeval.runner.units import select_samples
-from svgeval.tasks.base import BatchItem, CommonOptions, MetricContext
-from svgeval.tasks.outcome import MetricValues
+from svgeval.svg.isolation import Renderer
+from svgeval.tasks.base import BatchItem, CommonOptions, MetricContext, Sample
+from svgeval.tasks.outcome import MetricValues, Outcome
 from svgeval.tasks.svgeditbench import SvgEditBench
 from svgeval.tasks.svgeditbench.task import RENDER
 
@@ -70,6 +74,22 @@ class InkedEdit(SvgEditBench):
     ):
         return MetricValues(metrics={f"{group}/mean_ink": float(len(items))
                               for group, items in groups.items()})
+
+
+class PrecisionSeen(SvgEditBench):
+    """SVGEditBench whose records say the precision the model metrics of the scoring worker
+    (``score_precision``) and of the metric worker (``batch_precision``) would run in."""
+
+    batched_metrics = ("batch_precision",)
+
+    def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
+        outcome = super().score(sample, response, renderer)
+        outcome.metrics["score_precision"] = float(PRECISIONS.index(precision()))
+        return outcome
+
+    def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[MetricValues]:
+        seen = float(PRECISIONS.index(precision()))
+        return [MetricValues(metrics={"batch_precision": seen}) for _ in items]
 
 
 def hostile_answers(tmp_path: Path, server: str) -> list[tuple[str, str]]:
@@ -244,3 +264,21 @@ def test_endpoint_limiter_never_grants_more_than_its_slots() -> None:
     assert most == slots
     assert sorted(texts, key=int) == [str(i) for i in range(calls)]
     assert state == {"limit": slots, "in_flight": 0, "waiting": 0, "max_in_flight": slots}
+
+
+@pytest.mark.parametrize("executor", ["local", "ray"])
+def test_the_runs_precision_reaches_every_worker_and_its_config(
+    executor: str, demo_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SVGEVAL_PRECISION", "fp32")  # the driver's environment says fp32
+    settings = RunSettings(limit=1, render_workers=1, executor=executor, precision="bf16")
+    runner = Runner(PrecisionSeen(CommonOptions(data=demo_data)), IdentityModel(),
+                    RunDir(tmp_path), settings)
+    results = asyncio.run(runner.run(runner.prepare(resume=False)))
+    assert results.n == 6 and results.metrics["change_color/score_precision"] == 1.0
+    seen = {(r["metrics"]["score_precision"], r["metrics"]["batch_precision"])
+            for r in records(tmp_path).values()}
+    assert seen == {(1.0, 1.0)}  # PRECISIONS[1] == "bf16", in the scorers and the metric worker
+    config = json.loads((tmp_path / "config.json").read_text(encoding="utf-8"))
+    assert config["settings"]["precision"] == "bf16"
+    assert precision() == "fp32"  # the driver's own precision is back once the run is over

@@ -21,13 +21,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from svgeval.cli.errors import console, say, stdout_console
 from svgeval.models.base import RetryEvent
-from svgeval.models.baselines import IdentityModel, OracleModel
 from svgeval.report.summary import readings_note, summary_table
 from svgeval.runner import Results, Runner
 from svgeval.runner.progress import PeriodicReporter, RunMonitor
 from svgeval.runner.records import SampleRecord
 from svgeval.runner.runner import Resumed
-from svgeval.runner.units import distinct_samples
 
 PROGRESS_INTERVAL_S = 30.0
 
@@ -51,22 +49,19 @@ def reuse_line(resumed: Resumed, mode: Mode) -> str | None:
 
 
 def baseline_line(runner: Runner, resumed: Resumed) -> str | None:
-    """For ``identity`` and ``oracle``, the samples they have no answer for: none of the
-    task's when it has no input SVG (identity) or no reference answer (oracle)."""
-    model = runner.model
-    if not isinstance(model, (IdentityModel, OracleModel)):
+    """For a model without an answer for some samples (``identity`` without an input SVG,
+    ``oracle`` without a reference answer: :meth:`Model.missing_answer`), how many of the
+    samples to ask it has none for (noted when the dataset was hashed: no sample read again)."""
+    if not runner.unanswerable:
         return None
-    samples = distinct_samples([u for u in resumed.units if u.key not in resumed.done])
-    if isinstance(model, IdentityModel):
-        what, count = "no input SVG", sum(1 for s in samples if s.input_svg is None)
-    else:
-        what, count = "no reference answer", sum(1 for s in samples if not s.reference)
-    if not count:
+    pending = {unit.sample_id for unit in resumed.units if unit.key not in resumed.done}
+    lacking = [runner.unanswerable[i] for i in pending if i in runner.unanswerable]
+    if not lacking:
         return None
-    which = ("this baseline has no answer for this task" if count == len(samples)
-             else f"this baseline has no answer for {count} of {len(samples)} samples")
-    return (f"note: {model.spec} on {runner.task.name}: {which} ({what}); they are scored as "
-            "an empty answer and counted as failed: extract")
+    which = ("this baseline has no answer for this task" if len(lacking) == len(pending)
+             else f"this baseline has no answer for {len(lacking)} of {len(pending)} samples")
+    return (f"note: {runner.model.spec} on {runner.task.name}: {which} ({lacking[0]}); they are "
+            "scored as an empty answer and counted as failed: extract")
 
 
 def execute(

@@ -135,6 +135,7 @@ class RunRequest:
             render_cache=str(self.render_cache) if self.render_cache else None,
             metric_batch_size=self.metric_batch_size,
             device=None if self.device == "auto" else self.device,
+            precision=self.precision,
             epochs=self.epochs,
             shard=parse_shard(self.shard) if self.shard is not None else None,
             executor=self.executor,

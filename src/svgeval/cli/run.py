@@ -178,7 +178,6 @@ def start_run(request: RunRequest) -> Results:
     gc.freeze()  # the runner's modules and schemas, as svgeval.cli.main froze the command line's
     with user_errors():
         check_renderer(request.renderer)  # before anything is written: else every render fails
-        os.environ["SVGEVAL_PRECISION"] = request.precision  # read by each model metric's forward
         set_model_paths(request.model_paths)
         task_obj = make_task(request.task, request.data, request.tier, request.seed,
                              request.sets)

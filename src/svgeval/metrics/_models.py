@@ -21,8 +21,9 @@ of after minutes of retries, and the message says the hub was out of reach.
 When none loads, :class:`MetricUnavailable` names the weights, every place tried, and how to
 provide them; runs record the metric as not computed (None), never as 0.
 
-Every forward pass runs under :func:`inference`: ``torch.inference_mode`` and, when
-``SVGEVAL_PRECISION`` (``svgeval run --precision``) is ``bf16`` or ``fp16``, ``torch.autocast``
+Every forward pass runs under :func:`inference`: ``torch.inference_mode`` and, when the
+process's precision (:func:`precision`: a run's ``--precision``, set by its executor in every
+process that scores, or else ``SVGEVAL_PRECISION``) is ``bf16`` or ``fp16``, ``torch.autocast``
 to that type on the metric's device (weights stay float32; matrix products and convolutions
 run in the lower precision, as mixed precision does on a GPU). ``fp32``, the default, is what
 the papers' numbers are reproduced with.
@@ -63,16 +64,36 @@ def require(module: str, hint: str = INSTALL_HINT) -> Any:
 
 
 PRECISIONS = ("fp32", "bf16", "fp16")
-"""Values of ``SVGEVAL_PRECISION`` / ``--precision`` for the model metrics."""
+"""Values of ``--precision`` (a run's ``settings.precision``) and ``SVGEVAL_PRECISION``."""
+
+_chosen_precision: str | None = None
+"""The precision :func:`use_precision` set in this process (None: ``SVGEVAL_PRECISION``)."""
+
+
+def _checked_precision(chosen: str, source: str) -> str:
+    if chosen not in PRECISIONS:
+        raise ValueError(f"{source} must be one of {', '.join(PRECISIONS)}, not {chosen!r}")
+    return chosen
 
 
 def precision() -> str:
-    """The precision of the model metrics' forward passes: ``SVGEVAL_PRECISION``, or ``fp32``."""
+    """The precision of the model metrics' forward passes in this process: what
+    :func:`use_precision` set (a run's ``--precision``), else ``SVGEVAL_PRECISION``, else
+    ``fp32``."""
+    if _chosen_precision is not None:
+        return _chosen_precision
     chosen = os.environ.get("SVGEVAL_PRECISION", "fp32").strip().lower() or "fp32"
-    if chosen not in PRECISIONS:
-        raise ValueError(f"SVGEVAL_PRECISION must be one of {', '.join(PRECISIONS)}, "
-                         f"not {chosen!r}")
-    return chosen
+    return _checked_precision(chosen, "SVGEVAL_PRECISION")
+
+
+def use_precision(chosen: str | None) -> str | None:
+    """Run this process's model metrics in ``chosen`` (None: back to ``SVGEVAL_PRECISION``);
+    returns what was set before, to restore it. A run's executor calls it where its metrics
+    compute: in the ``svgeval run`` process, and in each Ray worker."""
+    global _chosen_precision
+    before = _chosen_precision
+    _chosen_precision = None if chosen is None else _checked_precision(chosen, "--precision")
+    return before
 
 
 @contextmanager

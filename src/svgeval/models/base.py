@@ -121,6 +121,12 @@ class Model(ABC):
     async def aclose(self) -> None:
         """Release connections; the default has nothing to release."""
 
+    def missing_answer(self, input_svg: str | None, reference: str) -> str | None:
+        """Why this backend has no answer for a sample with ``input_svg`` and ``reference``
+        (the offline baselines: no input SVG, no reference answer); None when it has one (the
+        default). The runner notes it while it hashes the dataset, reading no sample again."""
+        return None
+
     def check_ids(self, sample_ids: Sequence[str]) -> None:
         """Raise ModelUnavailable when the backend cannot answer these samples at all (a replay
         file with other ids); the default accepts any."""

@@ -16,6 +16,9 @@ class IdentityModel(Model):
     spec = "identity"
     answers_are_free = True
 
+    def missing_answer(self, input_svg: str | None, reference: str) -> str | None:
+        return "no input SVG" if input_svg is None else None
+
     async def generate(self, request: GenerationRequest) -> Generation:
         if request.input_svg is None:
             return Generation("")
@@ -27,6 +30,9 @@ class OracleModel(Model):
 
     spec = "oracle"
     answers_are_free = True
+
+    def missing_answer(self, input_svg: str | None, reference: str) -> str | None:
+        return None if reference else "no reference answer"
 
     async def generate(self, request: GenerationRequest) -> Generation:
         return Generation(request.reference or "")

@@ -134,22 +134,34 @@ def summarize(
     )
 
 
-def usage_totals(
-    records: Sequence[SampleRecord], wall_s: float, generated_tokens: int
-) -> UsageTotals:
-    """Token and time totals of ``records`` (read once) and the wall time of this invocation."""
-    prompt_tokens = completion_tokens = attempts = 0
+@dataclass(frozen=True)
+class Tally:
+    """What ``results.json`` counts of a run's records besides the task's aggregate."""
+
+    n_valid: int
+    """Records whose output was used."""
+    n_answered: int
+    """Records whose model answered (not ``model_error``)."""
+    usage: UsageTotals
+
+
+def tally(records: Sequence[SampleRecord], wall_s: float, generated_tokens: int) -> Tally:
+    """Valid and answered records, token and time totals of ``records`` (read once: a run's
+    finished records are parsed again at each read) and the wall time of this invocation."""
+    n_valid = n_answered = prompt_tokens = completion_tokens = attempts = 0
     generation_s = 0.0
     for record in records:
+        n_valid += record.valid
+        n_answered += not record.model_failed
         prompt_tokens += record.usage.prompt_tokens
         completion_tokens += record.usage.completion_tokens
         generation_s += record.timing.total_s
         attempts += record.timing.attempts
-    return UsageTotals(
+    return Tally(n_valid, n_answered, UsageTotals(
         prompt_tokens=prompt_tokens,
         completion_tokens=completion_tokens,
         generation_s=generation_s,
         wall_s=wall_s,
         completion_tokens_per_s=generated_tokens / wall_s if generated_tokens and wall_s else None,
         attempts=attempts,
-    )
+    ))

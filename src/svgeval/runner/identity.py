@@ -13,7 +13,7 @@ import hashlib
 import importlib.metadata
 import json
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -48,14 +48,18 @@ def prompt_hash(sample: Sample) -> str:
     return _digest(sample.messages)[:16]
 
 
-def dataset_hash(samples: Sequence[Sample]) -> str:
+def dataset_hash(samples: Sequence[Sample], seen: Callable[[Sample], None] | None = None) -> str:
     """Hash of every sample's id, group, prompt, reference and scoring target.
 
     The digest of the JSON list of ``(id, group, messages, reference, target)``, fed to the hash
     one sample at a time (the same bytes as dumping the whole list, without holding them).
+    ``seen`` is called with each sample as it is read (what else a run notes of its dataset
+    takes no second read).
     """
     digest = hashlib.sha256(b"[")
     for index, s in enumerate(samples):
+        if seen is not None:
+            seen(s)
         item = json.dumps((s.id, s.group, s.messages, s.reference, target_json(s.target)),
                           sort_keys=True, ensure_ascii=False, default=str)
         digest.update(((", " if index else "") + item).encode("utf-8"))
@@ -91,8 +95,10 @@ def build_config(
     settings: RunSettings,
     samples: Sequence[Sample],
     judge: Judge | None = None,
+    seen: Callable[[Sample], None] | None = None,
 ) -> RunConfig:
-    """The record of a run; ``samples`` is the whole dataset (before ``--limit``)."""
+    """The record of a run; ``samples`` is the whole dataset (before ``--limit``), each read
+    once for its hash and handed to ``seen``."""
     data = task.common.data
     return RunConfig(
         task=task.name,
@@ -105,7 +111,7 @@ def build_config(
         data=str(data.expanduser().resolve()) if data is not None else None,
         settings=settings,
         n_samples=len(samples),
-        dataset_hash=dataset_hash(samples),
+        dataset_hash=dataset_hash(samples, seen),
         versions=package_versions(),
     )
 

@@ -81,7 +81,7 @@ class RunSettings(OmitsDefaults):
     """Generation and execution settings of a run."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    omitted_at_default = ("epochs", "shard")
+    omitted_at_default = ("epochs", "shard", "precision")
 
     temperature: float | None = 0.0
     """Sampling temperature sent to the model; None sends none (the server's default)."""
@@ -111,6 +111,9 @@ class RunSettings(OmitsDefaults):
     """Samples per batch of a model-based metric."""
     device: str | None = None
     """Where model-based metrics run: cpu, cuda, mps (None: cuda when available)."""
+    precision: str = "fp32"
+    """Precision of the model-based metrics' forward passes (``--precision``; fp32, the papers'
+    numbers, is left out of the file). Part of the identity: it changes those numbers."""
     executor: str = "local"
     """Where scoring and model metrics ran: local or ray; not part of the identity."""
     ray_address: str | None = None
@@ -174,6 +177,7 @@ class RunConfig(Record):
             "max_tokens": self.settings.max_tokens,
             "seed": self.settings.seed,
             "renderer": self.settings.renderer,
+            "precision": self.settings.precision,
         }
 
 

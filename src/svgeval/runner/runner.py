@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 
 from svgeval import __version__
 from svgeval.models.base import AnswerMissing, GenerationRequest, Model, ModelError
-from svgeval.runner.epochs import summarize, usage_totals
+from svgeval.runner.epochs import summarize, tally
 from svgeval.runner.executors import make_executor
 from svgeval.runner.finished import FinishedRecords
 from svgeval.runner.identity import (
@@ -121,10 +121,20 @@ class Runner:
         self.progress = progress or (lambda record: None)
         self._config: RunConfig | None = None
         self._set_level: dict[int, MetricValues] = {}
+        self.unanswerable: dict[str, str] = {}
+        """Sample id -> why the model has no answer for it (:meth:`Model.missing_answer`: the
+        offline baselines), noted as the dataset is hashed."""
 
     def _load(self) -> tuple[list[WorkUnit], RunConfig]:
         everything = load_samples(self.task)
-        config = build_config(self.task, self.model, self.settings, everything, self.judge)
+        self.unanswerable = {}
+
+        def note(sample: Sample) -> None:
+            reason = self.model.missing_answer(sample.input_svg, sample.reference)
+            if reason is not None:
+                self.unanswerable[sample.id] = reason
+
+        config = build_config(self.task, self.model, self.settings, everything, self.judge, note)
         return work_units(select_samples(everything, self.settings.limit), config), config
 
     def prepare(self, resume: bool) -> Resumed:
@@ -342,7 +352,7 @@ class Runner:
     ) -> Results:
         """Aggregate ``records`` with the task's protocol and write ``results.json``."""
         summary = summarize(self.task, records, self._set_level, self.settings.epochs)
-        answered = sum(1 for record in records if not record.model_failed)
+        counted = tally(records, wall_s, generated_tokens)
         results = Results(
             task=self.task.name,
             task_version=self.task.version,
@@ -350,16 +360,16 @@ class Runner:
             judge=self.judge.spec if self.judge is not None else None,
             n=len(records),
             n_expected=n_expected,
-            n_valid=sum(1 for record in records if record.valid),
+            n_valid=counted.n_valid,
             n_missing=n_expected - len(records),
-            n_answered=answered,
-            complete=answered == n_expected,
+            n_answered=counted.n_answered,
+            complete=counted.n_answered == n_expected,
             metrics=summary.metrics,
             stats=summary.stats,
             counts=summary.counts,
             not_computed=summary.not_computed,
             model_report=self.model.report(),
-            usage=usage_totals(records, wall_s, generated_tokens),
+            usage=counted.usage,
             epochs=summary.epochs,
             svgeval_version=__version__,
         )

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pydantic import BaseModel, model_validator
+from pydantic import BaseModel, ValidationInfo, model_validator
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -22,7 +22,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 def storable(text: str) -> tuple[str, int]:
     """``text`` with each lone surrogate replaced by U+FFFD (a pair's halves joined), and the
     number replaced."""
-    if not _SURROGATE.search(text):
+    if text.isascii() or not _SURROGATE.search(text):  # isascii: a flag, read at no cost
         return text, 0
     joined = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
     return joined, joined.count("\ufffd") - text.count("\ufffd")
@@ -47,6 +47,12 @@ def storable_values(value: Any) -> tuple[Any, int]:
     return value, 0
 
 
+STORED = {"stored": True}
+"""Validation context for JSON that svgeval itself dumped from a record: its text is storable
+already, so the walk over every string is skipped (``model_validate_json(text, context=STORED)``;
+the finished records a run re-reads for its results, :mod:`svgeval.runner.finished`)."""
+
+
 class StorableText(BaseModel):
     """A record whose text is always storable as UTF-8 (see the module doc)."""
 
@@ -56,8 +62,8 @@ class StorableText(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def _replace_lone_surrogates(cls, data: Any) -> Any:
-        if not isinstance(data, dict):
+    def _replace_lone_surrogates(cls, data: Any, info: ValidationInfo) -> Any:
+        if not isinstance(data, dict) or info.context == STORED:
             return data
         repaired, count = storable_values(data)
         if count:
