@@ -13,7 +13,7 @@ from svgeval.cli.errors import UserError
 from svgeval.cli.request import RunRequest
 from svgeval.cli.run import run
 from svgeval.runner import RunSettings
-from svgeval.runner.records import Shard
+from svgeval.runner.run_config import Shard
 
 FIELD_OF_FLAG = {"set_": "sets", "model_arg": "model_args", "model_path": "model_paths"}
 """The run parameters whose request field has another name (repeatable flags: lists)."""

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from svgeval.runner.epochs import pass_at_k, pass_at_k_table, summarize
-from svgeval.runner.records import RunConfig, RunSettings, SampleRecord, Shard
+from svgeval.runner.records import SampleRecord
+from svgeval.runner.run_config import RunConfig, RunSettings, Shard
 from svgeval.runner.units import (
     WorkUnit,
     epoch_seed,
@@ -118,7 +119,7 @@ def test_shards_partition_the_units_of_every_epoch() -> None:
 
 def test_the_partition_does_not_depend_on_the_python_process() -> None:
     code = (
-        "from svgeval.runner.records import RunConfig, RunSettings\n"
+        "from svgeval.runner.run_config import RunConfig, RunSettings\n"
         "from svgeval.runner.units import shard_number\n"
         "c = RunConfig(task='t', task_version='1', model='m', task_options={}, n_samples=50,"
         " dataset_hash='d', versions={}, settings=RunSettings())\n"

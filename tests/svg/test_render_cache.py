@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from svgeval.runner.records import RunSettings
+from svgeval.runner.run_config import RunSettings
 from svgeval.runner.run_dir import RecordAppender
 from svgeval.svg.render import RenderSpec, render_svg_uint8
 from svgeval.svg.render_cache import RenderCache

@@ -19,7 +19,8 @@ from pathlib import Path
 from svgeval.audit import BASELINES
 from svgeval.metrics.registry import MetricInfo
 from svgeval.report.summary import answered_note, metric_info, n_answered
-from svgeval.runner.records import Results, RunConfig, SampleRecord
+from svgeval.runner.records import Results, SampleRecord
+from svgeval.runner.run_config import RunConfig
 from svgeval.runner.run_dir import RunDir, cut_short, latest_by_id, latest_by_key
 
 DEGENERATE_MODELS = frozenset(

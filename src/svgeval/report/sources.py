@@ -21,7 +21,8 @@ from pathlib import Path
 from svgeval.report.runs import ReportError
 from svgeval.runner.identity import dataset_hash, prompt_hash, task_from_config
 from svgeval.runner.other_run import load_samples
-from svgeval.runner.records import RunConfig, SampleRecord
+from svgeval.runner.records import SampleRecord
+from svgeval.runner.run_config import RunConfig
 from svgeval.svg.extract import extract_svg
 from svgeval.tasks.base import Sample
 

@@ -2,7 +2,8 @@
 
 from svgeval.runner.identity import RunConflict
 from svgeval.runner.other_run import load_samples
-from svgeval.runner.records import Results, RunConfig, RunSettings, SampleRecord
+from svgeval.runner.records import Results, SampleRecord
+from svgeval.runner.run_config import RunConfig, RunSettings
 from svgeval.runner.run_dir import CorruptRecord, RunDir
 from svgeval.runner.runner import Runner
 

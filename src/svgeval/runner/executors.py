@@ -23,7 +23,8 @@ from typing import Any, TypeVar
 from svgeval.metrics._models import use_precision
 from svgeval.models.base import Model
 from svgeval.runner.metric_stage import MetricBackend, fill_batched_metrics, set_level_metrics
-from svgeval.runner.records import RecordKey, RunSettings, SampleRecord
+from svgeval.runner.records import RecordKey, SampleRecord
+from svgeval.runner.run_config import RunSettings
 from svgeval.svg.isolation import Renderer, RenderWorkersLost
 from svgeval.svg.renderers import make_renderer
 from svgeval.tasks.base import MetricContext, Sample, Task

@@ -20,7 +20,7 @@ from typing import Any
 from svgeval import __version__
 from svgeval.models.base import Model
 from svgeval.runner.judging import Judge
-from svgeval.runner.records import RunConfig, RunSettings
+from svgeval.runner.run_config import RunConfig, RunSettings
 from svgeval.tasks import get_task
 from svgeval.tasks.base import CommonOptions, Sample, Task, target_json
 from svgeval.tasks.options import recorded_options

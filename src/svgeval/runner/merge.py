@@ -41,7 +41,8 @@ from typing import Any, TypeVar
 
 from svgeval.runner.identity import RunConflict
 from svgeval.runner.judging import judgment_cache
-from svgeval.runner.records import Record, RecordKey, ResponseRecord, RunConfig, SampleRecord
+from svgeval.runner.records import Record, RecordKey, ResponseRecord, SampleRecord
+from svgeval.runner.run_config import RunConfig
 from svgeval.runner.run_dir import (
     RUN_FILES,
     RunDir,

@@ -37,7 +37,7 @@ from svgeval.metrics._models import use_precision
 from svgeval.models.base import Generation, GenerationRequest, Model
 from svgeval.runner.executors import Executor, ExecutorError, score_sample, settings_renderer
 from svgeval.runner.metric_stage import MetricBackend
-from svgeval.runner.records import RunSettings
+from svgeval.runner.run_config import RunSettings
 from svgeval.tasks.base import BatchItem, MetricContext, Sample, Task
 from svgeval.tasks.outcome import MetricValues, Outcome
 

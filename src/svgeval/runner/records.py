@@ -1,6 +1,7 @@
 """The typed records of a run directory, checked whenever they are read back.
 
-``config.json`` is a :class:`RunConfig`, a line of ``responses.jsonl`` a :class:`ResponseRecord`,
+``config.json`` is a :class:`~svgeval.runner.run_config.RunConfig`, a line of
+``responses.jsonl`` a :class:`ResponseRecord`,
 of ``samples.jsonl`` a :class:`SampleRecord`, of ``judgments.jsonl`` a :class:`JudgmentRecord`,
 ``results.json`` a :class:`Results`. Every record carries :data:`SCHEMA_VERSION`; a reader
 (``--resume``, ``svgeval score``, reports) refuses a record of another schema, or a corrupt
@@ -18,12 +19,10 @@ from pydantic import (
     Field,
     SerializerFunctionWrapHandler,
     model_serializer,
-    model_validator,
 )
 
 from svgeval.messages import Message
 from svgeval.runner.safe_text import StorableText
-from svgeval.svg.forkserver import DEFAULT_RENDERER
 from svgeval.tasks.aggregate import GroupCounts
 from svgeval.tasks.outcome import Failure, Outcome
 
@@ -62,123 +61,6 @@ class Record(StorableText, OmitsDefaults):
 
     schema_version: Literal[1] = 1
     """The record layout version (:data:`SCHEMA_VERSION`)."""
-
-
-class Shard(BaseModel):
-    """``--shard INDEX/COUNT``: the slice of a run's work units this run directory holds."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    index: int
-    """0-based index of the slice, of ``count``."""
-    count: int
-
-    def __str__(self) -> str:
-        return f"{self.index}/{self.count}"
-
-
-class RunSettings(OmitsDefaults):
-    """Generation and execution settings of a run."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    omitted_at_default = ("epochs", "shard", "precision")
-
-    temperature: float | None = 0.0
-    """Sampling temperature sent to the model; None sends none (the server's default)."""
-    max_tokens: int | None = None
-    """Cap on generated tokens; None sends none."""
-    seed: int | None = None
-    """Seed for data generation and sampling."""
-    concurrency: int = 8
-    """Model requests in flight."""
-    timeout_s: float | None = None
-    """Seconds of silence after which a streamed answer is abandoned and retried."""
-    first_token_timeout_s: float | None = None
-    """Longest wait for an answer's first token, queueing included (None: 10 x timeout_s)."""
-    stream: bool = True
-    """Answers are streamed (server-sent events)."""
-    limit: int | None = None
-    """First N samples of each group (not part of the run's identity: a resume may raise it)."""
-    render_workers: int | None = None
-    """Render processes (None: one per CPU)."""
-    render_timeout_s: float = 10.0
-    """Wall-clock limit of one render."""
-    renderer: str = DEFAULT_RENDERER
-    """Renderer of every render: cairosvg (the papers'), skia or resvg (svgeval.svg.renderers)."""
-    render_cache: str | None = None
-    """Folder of the on-disk render cache (svgeval.svg.render_cache); None: no cache."""
-    metric_batch_size: int = 32
-    """Samples per batch of a model-based metric."""
-    device: str | None = None
-    """Where model-based metrics run: cpu, cuda, mps (None: cuda when available)."""
-    precision: str = "fp32"
-    """Precision of the model-based metrics' forward passes (``--precision``; fp32, the papers'
-    numbers, is left out of the file). Part of the identity: it changes those numbers."""
-    executor: str = "local"
-    """Where scoring and model metrics ran: local or ray; not part of the identity."""
-    ray_address: str | None = None
-    """The Ray cluster joined with ``--executor ray`` (None: a local Ray instance)."""
-    epochs: int = 1
-    """Answers per prompt (``--epochs``; not part of the identity: a resume may raise it)."""
-    shard: Shard | None = None
-    """The slice of the work units held (None: all); :mod:`svgeval.runner.units`."""
-
-
-class RunConfig(Record):
-    """``config.json``: what a run is. Runs with equal identities are comparable and resumable."""
-
-    created_at: str = Field(default_factory=now)
-    """When the run directory was first written."""
-    task: str
-    """Task name."""
-    task_version: str
-    """Task version: prompts or scoring changed when it changed."""
-    model: str
-    """Model spec as given."""
-    base_url: str | None = None
-    """Endpoint of an HTTP model (never a key)."""
-    judge: str | None = None
-    """Spec of the judge model (``--judge``) whose verdicts the samples carry; None: none."""
-    judge_base_url: str | None = None
-    """Endpoint of the judge (never a key)."""
-    task_options: dict[str, Any]
-    """``--set`` options as typed values, plus ``tier`` and ``seed``."""
-    data: str | None = None
-    """The data folder, resolved to an absolute path (None: the downloaded release)."""
-    settings: RunSettings
-    """Generation and execution settings."""
-    n_samples: int
-    """Samples of the full dataset (before ``--limit``)."""
-    dataset_hash: str
-    """Hash of every sample's id, group, prompt, reference and target (before ``--limit``)."""
-    versions: dict[str, str]
-    """Versions of the packages that change numbers (svgeval, CairoSVG, lxml, numpy, ...)."""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _retired_keys(cls, data: Any) -> Any:
-        """Runs written before ``data_as_given`` (``--data`` as typed, never read) was retired
-        still load: the key is dropped."""
-        if isinstance(data, dict) and "data_as_given" in data:
-            return {key: value for key, value in data.items() if key != "data_as_given"}
-        return data
-
-    def identity(self) -> dict[str, Any]:
-        """What must match for a resume: everything but timestamps, versions, limits and
-        execution settings that do not change answers."""
-        return {
-            "task": self.task,
-            "task_version": self.task_version,
-            "model": self.model,
-            "judge": self.judge,
-            "task_options": self.task_options,
-            "dataset_hash": self.dataset_hash,
-            "temperature": self.settings.temperature,
-            "max_tokens": self.settings.max_tokens,
-            "seed": self.settings.seed,
-            "renderer": self.settings.renderer,
-            "precision": self.settings.precision,
-        }
 
 
 class Usage(BaseModel):

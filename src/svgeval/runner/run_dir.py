@@ -36,14 +36,8 @@ from typing import IO, Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from svgeval.runner.records import (
-    JudgmentRecord,
-    RecordKey,
-    ResponseRecord,
-    Results,
-    RunConfig,
-    SampleRecord,
-)
+from svgeval.runner.records import JudgmentRecord, RecordKey, ResponseRecord, Results, SampleRecord
+from svgeval.runner.run_config import RunConfig
 
 CONFIG = "config.json"
 RESPONSES = "responses.jsonl"

@@ -36,16 +36,8 @@ from svgeval.runner.identity import (
 from svgeval.runner.judging import Judge, Judging, check_image_inputs, judgment_cache
 from svgeval.runner.other_run import load_samples
 from svgeval.runner.reask import ask_until_complete
-from svgeval.runner.records import (
-    RecordKey,
-    ResponseRecord,
-    Results,
-    RunConfig,
-    RunSettings,
-    SampleRecord,
-    Timing,
-    Usage,
-)
+from svgeval.runner.records import RecordKey, ResponseRecord, Results, SampleRecord, Timing, Usage
+from svgeval.runner.run_config import RunConfig, RunSettings
 from svgeval.runner.run_dir import (
     RecordAppender,
     RunDir,

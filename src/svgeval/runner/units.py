@@ -26,7 +26,8 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from svgeval.runner.records import RecordKey, RunConfig, Shard
+from svgeval.runner.records import RecordKey
+from svgeval.runner.run_config import RunConfig, Shard
 from svgeval.tasks.base import Sample
 from svgeval.tasks.lazy import SampleView, headers
 
