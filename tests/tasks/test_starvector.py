@@ -20,13 +20,10 @@ from svgeval.cli import app
 from svgeval.metrics.pixel import masked_mse
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks.base import CommonOptions, Sample
+from svgeval.tasks.common import CaptionedReference
 from svgeval.tasks.starvector import tasks
 from svgeval.tasks.starvector.data import load_rows
-from svgeval.tasks.starvector.tasks import (
-    ReferenceTarget,
-    StarVectorImg2Svg,
-    StarVectorText2Svg,
-)
+from svgeval.tasks.starvector.tasks import StarVectorImg2Svg, StarVectorText2Svg
 
 cli = CliRunner()
 
@@ -98,7 +95,7 @@ def test_text2svg_oracle_beats_a_wrong_answer(tmp_path: Path, tiny_weights: None
 
 def test_pixel_metrics_follow_the_released_formulas(renderer: Renderer) -> None:
     task = StarVectorImg2Svg(CommonOptions())
-    sample = Sample("a", "svg-stack", [], RED, target=ReferenceTarget(reference=RED, caption=""))
+    sample = Sample("a", "svg-stack", [], RED, target=CaptionedReference(reference=RED, caption=""))
     score = task.score(sample, BLUE, renderer)
     red, blue = (renderer.render(s, tasks.RENDER).image for s in (RED, BLUE))
     assert red is not None and blue is not None
@@ -112,7 +109,7 @@ def test_pixel_metrics_follow_the_released_formulas(renderer: Renderer) -> None:
 
 def test_answers_as_given_repaired_or_white_and_the_options(renderer: Renderer) -> None:
     task = StarVectorImg2Svg(CommonOptions())
-    sample = Sample("a", "svg-stack", [], RED, target=ReferenceTarget(reference=RED, caption=""))
+    sample = Sample("a", "svg-stack", [], RED, target=CaptionedReference(reference=RED, caption=""))
     red = renderer.render(RED, tasks.RENDER).image
     assert red is not None
     white_l2 = float(np.mean((red - 1.0) ** 2))
@@ -180,7 +177,7 @@ def test_equals_the_released_scorer_on_every_answer_kind(renderer: Renderer) -> 
     assert set(answers) == set(RELEASED_L2_SSIM)
     for sample_id, (kind, reference, answer) in answers.items():
         target = Sample(sample_id, "svg-stack", [], reference,
-                        target=ReferenceTarget(reference=reference, caption=""))
+                        target=CaptionedReference(reference=reference, caption=""))
         score = task.score(target, answer, renderer)
         l2, ssim = RELEASED_L2_SSIM[sample_id]
         assert score.metrics["l2"] == pytest.approx(l2, abs=1e-7), (sample_id, kind)

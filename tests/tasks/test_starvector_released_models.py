@@ -27,7 +27,8 @@ from shared_paths import shared_release
 
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks.base import BatchItem, CommonOptions, MetricContext
-from svgeval.tasks.starvector.tasks import ReferenceTarget, StarVectorImg2Svg, StarVectorText2Svg
+from svgeval.tasks.common import CaptionedReference
+from svgeval.tasks.starvector.tasks import StarVectorImg2Svg, StarVectorText2Svg
 
 RELEASED: dict[str, list[float]] = {  # per sample, i = 0..15
     "clip_score": [
@@ -78,7 +79,7 @@ def weights(released_weights: dict[str, str], monkeypatch: pytest.MonkeyPatch) -
 
 def batch(task: Any, renderer: Renderer) -> list[BatchItem]:
     """The 16 answers scored by ``task`` and drawn as the batched stage draws them."""
-    return reference_batch(task, ReferenceTarget, renderer, N, "svg-stack")
+    return reference_batch(task, CaptionedReference, renderer, N, "svg-stack")
 
 
 def clip_scores(renderer: Renderer, **options: str) -> list[Any]:

@@ -25,8 +25,9 @@ from shared_paths import shared_release
 
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks.base import BatchItem, CommonOptions, MetricContext
+from svgeval.tasks.common import CaptionedReference
 from svgeval.tasks.vectorgym import image_tasks
-from svgeval.tasks.vectorgym.image_tasks import ReferenceTarget, VectorGymText
+from svgeval.tasks.vectorgym.image_tasks import VectorGymText
 
 RELEASED: dict[str, list[float]] = {  # per sample, i = 0..15
     "clip": [
@@ -72,7 +73,7 @@ def weights(released_weights: dict[str, str], monkeypatch: pytest.MonkeyPatch) -
 
 def batch(task: Any, renderer: Renderer) -> list[BatchItem]:
     """The 16 answers scored by ``task`` and drawn as the batched stage draws them."""
-    return reference_batch(task, ReferenceTarget, renderer, N, "test")
+    return reference_batch(task, CaptionedReference, renderer, N, "test")
 
 
 def scores(renderer: Renderer, keys: tuple[str, ...], **options: str) -> dict[str, list[Any]]:

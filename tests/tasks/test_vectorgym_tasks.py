@@ -19,10 +19,10 @@ from svgeval.models.replay import ReplayModel
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec
 from svgeval.tasks.base import BLANK_SVG, BatchItem, CommonOptions, MetricContext, Sample
+from svgeval.tasks.common import CaptionedReference
 from svgeval.tasks.vectorgym import image_tasks
 from svgeval.tasks.vectorgym.caption import VectorGymCaption
 from svgeval.tasks.vectorgym.image_tasks import (
-    ReferenceTarget,
     VectorGymEdit,
     VectorGymGenerationTask,
     VectorGymSketch,
@@ -79,9 +79,9 @@ def test_oracle_is_perfect_and_a_wrong_baseline_scores_lower(
         assert worse["clip"] is not None and best["clip"] is not None
 
 
-def sample(task: VectorGymGenerationTask, reference: str = RED) -> Sample[ReferenceTarget]:
+def sample(task: VectorGymGenerationTask, reference: str = RED) -> Sample[CaptionedReference]:
     return Sample("test-a", "test", [], reference,
-                  target=ReferenceTarget(reference=reference, caption="make it green"))
+                  target=CaptionedReference(reference=reference, caption="make it green"))
 
 
 def test_failures_get_the_placeholder_the_red_x_and_the_worst_value(renderer: Renderer) -> None:
@@ -193,7 +193,7 @@ def test_equals_the_released_scorer_on_every_answer_kind(renderer: Renderer) -> 
     assert set(answers) == set(RELEASED_L2_SSIM)
     for sample_id, (kind, reference, answer) in answers.items():
         target = Sample(sample_id, "test", [], reference,
-                        target=ReferenceTarget(reference=reference, caption="an icon"))
+                        target=CaptionedReference(reference=reference, caption="an icon"))
         score = task.score(target, answer, renderer)
         l2, ssim = RELEASED_L2_SSIM[sample_id]
         assert score.metrics["mse"] == pytest.approx(l2, abs=1e-7), (sample_id, kind)

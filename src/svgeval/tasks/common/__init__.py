@@ -5,6 +5,8 @@
   answer (a white or black canvas, or no picture);
 * :class:`TwoReadings`: the paper's reading of each metric beside a second one, under a key
   with a suffix (``_all``, ``_worst``);
+* :class:`CaptionedReference`: the target of an answer drawn and compared with a reference
+  SVG, with the text asked for;
 * :class:`ImageGenerationTask`: the base of tasks whose answer is SVG code drawn and compared
   with a reference picture;
 * :func:`unique_ids`, :func:`parquet_files`, :func:`read_parquet_tables`: rows of parquet
@@ -16,8 +18,10 @@ from svgeval.tasks.common.image_generation import DrawnBatch, DrawnTarget, Image
 from svgeval.tasks.common.readings import FailedValue, TwoReadings
 from svgeval.tasks.common.references import ReferenceRenders
 from svgeval.tasks.common.rows import parquet_files, read_parquet_tables, unique_ids
+from svgeval.tasks.common.targets import CaptionedReference
 
 __all__ = [
+    "CaptionedReference",
     "Drawing",
     "DrawnBatch",
     "DrawnTarget",

@@ -58,8 +58,8 @@ from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.svg.repair import repair
 from svgeval.tasks import register_task
-from svgeval.tasks.base import BatchItem, MetricContext, Sample, Target, distribution_metrics
-from svgeval.tasks.common import Drawing, ImageGenerationTask, TwoReadings
+from svgeval.tasks.base import BatchItem, MetricContext, Sample, distribution_metrics
+from svgeval.tasks.common import CaptionedReference, Drawing, ImageGenerationTask, TwoReadings
 from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.outcome import MetricValues, Outcome
 from svgeval.tasks.starvector.data import CAPTION_COLUMNS, BenchRow, load_rows
@@ -148,21 +148,7 @@ def input_pngs(svgs: Sequence[str]) -> list[bytes | None]:
     return [png_bytes(o.image) if o.image is not None else None for o in outcomes]
 
 
-class ReferenceTarget(Target):
-    """What an answer is compared with: the row's SVG and the caption asked for."""
-
-    reference: str
-    """The row's SVG (the ground truth)."""
-    caption: str
-    """The text-to-SVG caption (CLIP's text); empty for image-to-SVG."""
-
-    @property
-    def reference_svg(self) -> str:
-        """The SVG an answer's picture is compared with (:class:`DrawnTarget`)."""
-        return self.reference
-
-
-class StarVectorTask(ImageGenerationTask[ReferenceTarget]):
+class StarVectorTask(ImageGenerationTask[CaptionedReference]):
     """Base of the two SVG-Bench tasks."""
 
     suite: ClassVar[str] = "StarVector SVG-Bench"
@@ -181,18 +167,18 @@ class StarVectorTask(ImageGenerationTask[ReferenceTarget]):
     def metric_options(self, context: MetricContext) -> dict[str, Any]:
         return {**super().metric_options(context), "preset": self.metric_preset()}
 
-    def load(self) -> list[Sample[ReferenceTarget]]:
+    def load(self) -> list[Sample[CaptionedReference]]:
         rows = load_rows(self.common.data, self.options.dataset, self.options.split)
         return self.make_samples(rows)
 
     @abstractmethod
-    def make_samples(self, rows: Sequence[BenchRow]) -> list[Sample[ReferenceTarget]]:
+    def make_samples(self, rows: Sequence[BenchRow]) -> list[Sample[CaptionedReference]]:
         """One sample per row."""
 
     def sample(self, row: BenchRow, messages: list[Message],
-               caption: str = "") -> Sample[ReferenceTarget]:
+               caption: str = "") -> Sample[CaptionedReference]:
         return Sample(id=row.id, group=self.options.dataset, messages=messages, reference=row.svg,
-                      target=ReferenceTarget(reference=row.svg, caption=caption))
+                      target=CaptionedReference(reference=row.svg, caption=caption))
 
     def extract(self, response: str) -> Extraction:
         """The answer as given (released), or the SVG read out of it (``--set extract=auto``)."""
@@ -208,12 +194,12 @@ class StarVectorTask(ImageGenerationTask[ReferenceTarget]):
             return repair(answer.svg, answer.rule, renderer)
         return answer
 
-    def score_picture(self, score: Outcome, sample: Sample[ReferenceTarget],
+    def score_picture(self, score: Outcome, sample: Sample[CaptionedReference],
                       answer: Extraction, picture: FloatImage | None, reference: FloatImage,
                       renderer: Renderer) -> None:
         """The per-sample pixel metrics (none for text-to-SVG)."""
 
-    def set_score(self, groups: Mapping[str, Sequence[BatchItem[ReferenceTarget]]],
+    def set_score(self, groups: Mapping[str, Sequence[BatchItem[CaptionedReference]]],
                   context: MetricContext) -> MetricValues:
         """FID and CLIP-FID per dataset, over every sample (a failure drawn white, released)."""
         score = MetricValues()
@@ -238,12 +224,12 @@ class StarVectorImg2Svg(StarVectorTask):
         **_readings("l2", "masked_l2", "ssim", "lpips", "lpips_standard", "dino"),
         "fid": "fid", "clip_fid": "clip_fid"}
 
-    def make_samples(self, rows: Sequence[BenchRow]) -> list[Sample[ReferenceTarget]]:
+    def make_samples(self, rows: Sequence[BenchRow]) -> list[Sample[CaptionedReference]]:
         pngs = input_pngs([row.svg for row in rows])
         return [self.sample(row, user_message(IMAGE_PROMPT, [png] if png else []))
                 for row, png in zip(rows, pngs)]
 
-    def score_picture(self, score: Outcome, sample: Sample[ReferenceTarget],
+    def score_picture(self, score: Outcome, sample: Sample[CaptionedReference],
                       answer: Extraction, picture: FloatImage | None, reference: FloatImage,
                       renderer: Renderer) -> None:
         drawn = self.drawing.stand_in(picture)
@@ -251,7 +237,7 @@ class StarVectorImg2Svg(StarVectorTask):
             READINGS.put(score, name, metric(drawn, reference), picture is not None)
         READINGS.put(score, "ssim", ssim(drawn, reference, preset=PRESET), picture is not None)
 
-    def batch_score(self, items: Sequence[BatchItem[ReferenceTarget]],
+    def batch_score(self, items: Sequence[BatchItem[CaptionedReference]],
                     context: MetricContext) -> list[MetricValues]:
         drawn = self.drawn(items, context.renderer)
         outputs, references = drawn.outputs, drawn.references
@@ -281,7 +267,7 @@ class StarVectorText2Svg(StarVectorTask):
     metrics: ClassVar[Mapping[str, str]] = {
         **_readings("clip_score"), "fid": "fid", "clip_fid": "clip_fid"}
 
-    def make_samples(self, rows: Sequence[BenchRow]) -> list[Sample[ReferenceTarget]]:
+    def make_samples(self, rows: Sequence[BenchRow]) -> list[Sample[CaptionedReference]]:
         rng = random.Random(self.common.seed)
         samples = []
         for row in rows:
@@ -293,7 +279,7 @@ class StarVectorText2Svg(StarVectorTask):
                                        caption))
         return samples
 
-    def batch_score(self, items: Sequence[BatchItem[ReferenceTarget]],
+    def batch_score(self, items: Sequence[BatchItem[CaptionedReference]],
                     context: MetricContext) -> list[MetricValues]:
         drawn = self.drawn(items, context.renderer)
         captions = [item.sample.target.caption for item in items]

@@ -47,8 +47,8 @@ from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.svg.repair import repair
 from svgeval.tasks import register_task
-from svgeval.tasks.base import BatchItem, MetricContext, Sample, Target
-from svgeval.tasks.common import Drawing, ImageGenerationTask, TwoReadings
+from svgeval.tasks.base import BatchItem, MetricContext, Sample
+from svgeval.tasks.common import CaptionedReference, Drawing, ImageGenerationTask, TwoReadings
 from svgeval.tasks.outcome import MetricValues, Outcome
 from svgeval.tasks.vectorgym import prompts
 from svgeval.tasks.vectorgym.base import VectorGymOptions, VectorGymTask
@@ -104,24 +104,8 @@ class GenerationOptions(VectorGymOptions):
                                       "every failure white"})
 
 
-class ReferenceTarget(Target):
-    """What an answer is compared with: the reference SVG, and the text the judge and CLIP
-    read."""
-
-    reference: str
-    """The reference SVG (``original_svg``, or ``editing_target_svg`` for editing)."""
-    caption: str
-    """The judge's instruction text: the caption (Text2SVG), the edit (editing), empty for
-    Sketch2SVG."""
-
-    @property
-    def reference_svg(self) -> str:
-        """The SVG an answer's picture is compared with (:class:`DrawnTarget`)."""
-        return self.reference
-
-
-class VectorGymGenerationTask(ImageGenerationTask[ReferenceTarget],
-                              VectorGymTask[ReferenceTarget]):
+class VectorGymGenerationTask(ImageGenerationTask[CaptionedReference],
+                              VectorGymTask[CaptionedReference]):
     """Base of Sketch2SVG, editing and Text2SVG."""
 
     Options = GenerationOptions
@@ -137,11 +121,11 @@ class VectorGymGenerationTask(ImageGenerationTask[ReferenceTarget],
     }
 
     def sample(self, sample_id: str, row: VectorGymRow, messages: list[Any], reference: str,
-               caption: str, input_svg: str | None = None) -> Sample[ReferenceTarget]:
+               caption: str, input_svg: str | None = None) -> Sample[CaptionedReference]:
         """A sample whose answer is ``reference`` (what the oracle says)."""
         return Sample(id=sample_id, group=self.options.split, messages=messages,
                       reference=reference, input_svg=input_svg,
-                      target=ReferenceTarget(reference=reference, caption=caption))
+                      target=CaptionedReference(reference=reference, caption=caption))
 
     def judge_images(self, reference: bytes, output: bytes) -> list[bytes]:
         return [reference, output]
@@ -164,7 +148,7 @@ class VectorGymGenerationTask(ImageGenerationTask[ReferenceTarget],
             return error_image(RENDER.height, RENDER.width)
         return self.drawing.stand_in(picture)
 
-    def score_picture(self, score: Outcome, sample: Sample[ReferenceTarget], answer: Extraction,
+    def score_picture(self, score: Outcome, sample: Sample[CaptionedReference], answer: Extraction,
                       picture: FloatImage | None, reference: FloatImage,
                       renderer: Renderer) -> None:
         drawn = self.stand_in(picture, refused=answer.svg is not None)
@@ -176,7 +160,7 @@ class VectorGymGenerationTask(ImageGenerationTask[ReferenceTarget],
             images = self.judge_images(png_bytes(reference), png_bytes(picture))
             score.ask_judge(self.judge_request(sample.target.caption, images))
 
-    def batch_score(self, items: Sequence[BatchItem[ReferenceTarget]],
+    def batch_score(self, items: Sequence[BatchItem[CaptionedReference]],
                     context: MetricContext) -> list[MetricValues]:
         drawn = self.drawn(items, context.renderer)
         references = drawn.references
@@ -197,7 +181,7 @@ class VectorGymGenerationTask(ImageGenerationTask[ReferenceTarget],
         self.more_batched(items, drawn.valid, outputs, scores, options)
         return scores
 
-    def more_batched(self, items: Sequence[BatchItem[ReferenceTarget]], valid: Sequence[bool],
+    def more_batched(self, items: Sequence[BatchItem[CaptionedReference]], valid: Sequence[bool],
                      outputs: Sequence[FloatImage], scores: list[MetricValues],
                      options: dict[str, Any]) -> None:
         """Task-specific batched metrics (none here)."""
@@ -214,7 +198,7 @@ class VectorGymSketch(VectorGymGenerationTask):
     def keep(self, row: VectorGymRow) -> bool:
         return row.has_svg and row.sketch_png is not None
 
-    def make_sample(self, sample_id: str, row: VectorGymRow) -> Sample[ReferenceTarget]:
+    def make_sample(self, sample_id: str, row: VectorGymRow) -> Sample[CaptionedReference]:
         messages = prompts.generation_message("sketch", prompts.SKETCH_PROMPT,
                                               self.options.prompt, row.sketch_png)
         return self.sample(sample_id, row, messages, str(row.original_svg), "")
@@ -237,7 +221,7 @@ class VectorGymEdit(VectorGymGenerationTask):
         index = row.editing_annotation_index
         return row.svg_id if index is None else f"{row.svg_id}/{index}"
 
-    def make_sample(self, sample_id: str, row: VectorGymRow) -> Sample[ReferenceTarget]:
+    def make_sample(self, sample_id: str, row: VectorGymRow) -> Sample[CaptionedReference]:
         prompt = prompts.EDIT_PROMPT.format(instruction=row.editing_prompt, svg=row.original_svg)
         messages = prompts.generation_message("edit", prompt, self.options.prompt)
         return self.sample(sample_id, row, messages, str(row.editing_target_svg),
@@ -268,7 +252,7 @@ class VectorGymText(VectorGymGenerationTask):
     def keep(self, row: VectorGymRow) -> bool:
         return row.has_svg and bool(row.text_caption)
 
-    def make_sample(self, sample_id: str, row: VectorGymRow) -> Sample[ReferenceTarget]:
+    def make_sample(self, sample_id: str, row: VectorGymRow) -> Sample[CaptionedReference]:
         prompt = prompts.TEXT_PROMPT.format(caption=row.text_caption)
         messages = prompts.generation_message("text", prompt, self.options.prompt)
         return self.sample(sample_id, row, messages, str(row.original_svg), str(row.text_caption))
@@ -276,7 +260,7 @@ class VectorGymText(VectorGymGenerationTask):
     def judge_images(self, reference: bytes, output: bytes) -> list[bytes]:
         return [output]
 
-    def more_batched(self, items: Sequence[BatchItem[ReferenceTarget]], valid: Sequence[bool],
+    def more_batched(self, items: Sequence[BatchItem[CaptionedReference]], valid: Sequence[bool],
                      outputs: Sequence[FloatImage], scores: list[MetricValues],
                      options: dict[str, Any]) -> None:
         captions = [item.sample.target.caption for item in items]

@@ -31,8 +31,8 @@ from svgeval.svg.extract import Extraction, extraction_rule
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks import register_task
-from svgeval.tasks.base import BatchItem, MetricContext, Sample, Target, distribution_metrics
-from svgeval.tasks.common import Drawing, ImageGenerationTask, TwoReadings
+from svgeval.tasks.base import BatchItem, MetricContext, Sample, distribution_metrics
+from svgeval.tasks.common import CaptionedReference, Drawing, ImageGenerationTask, TwoReadings
 from svgeval.tasks.outcome import MetricValues, Outcome
 from svgeval.tasks.vgbench.data import load_captions
 
@@ -69,22 +69,8 @@ def clean_reply(response: str) -> Extraction:
     return Extraction(code, "vgbench")
 
 
-class CaptionTarget(Target):
-    """What a VGen answer is compared with: the released SVG and its caption."""
-
-    reference: str
-    """The released SVG (the ground truth drawn for FID)."""
-    caption: str
-    """The caption (the prompt; Long-CLIP's text)."""
-
-    @property
-    def reference_svg(self) -> str:
-        """The SVG an answer's picture is compared with (:class:`DrawnTarget`)."""
-        return self.reference
-
-
 @register_task
-class VGen(ImageGenerationTask[CaptionTarget]):
+class VGen(ImageGenerationTask[CaptionedReference]):
     """Caption -> SVG, scored by Long-CLIP against the caption and FID against the ground truth."""
 
     name = "vgbench-vgen"
@@ -99,22 +85,22 @@ class VGen(ImageGenerationTask[CaptionTarget]):
     metrics: ClassVar[Mapping[str, str]] = {
         **READINGS.keys({"clip_score": "clip_score"}), "fid": "fid", "fid_all": "fid"}
 
-    def load(self) -> list[Sample[CaptionTarget]]:
+    def load(self) -> list[Sample[CaptionedReference]]:
         return [Sample(
             id=record.id,
             group="svg",
             messages=[{"role": "system", "content": SYSTEM},
                       {"role": "user", "content": record.caption}],
             reference=record.code,
-            target=CaptionTarget(reference=record.code, caption=record.caption),
+            target=CaptionedReference(reference=record.code, caption=record.caption),
         ) for record in load_captions(self.common.data)]
 
-    def score_picture(self, score: Outcome, sample: Sample[CaptionTarget], answer: Extraction,
+    def score_picture(self, score: Outcome, sample: Sample[CaptionedReference], answer: Extraction,
                       picture: FloatImage | None, reference: FloatImage,
                       renderer: Renderer) -> None:
         """No per-sample pixel metric: CLIP runs batched, FID per group."""
 
-    def batch_score(self, items: Sequence[BatchItem[CaptionTarget]],
+    def batch_score(self, items: Sequence[BatchItem[CaptionedReference]],
                     context: MetricContext) -> list[MetricValues]:
         drawn = self.drawn(items, context.renderer)
         captions = [item.sample.target.caption for item in items]
@@ -123,7 +109,7 @@ class VGen(ImageGenerationTask[CaptionTarget]):
             drawn.outputs, captions, **self.metric_options(context)))
         return scores
 
-    def set_score(self, groups: Mapping[str, Sequence[BatchItem[CaptionTarget]]],
+    def set_score(self, groups: Mapping[str, Sequence[BatchItem[CaptionedReference]]],
                   context: MetricContext) -> MetricValues:
         """FID per group: over the answers that drew (released) and over all, failures white."""
         score = MetricValues()
