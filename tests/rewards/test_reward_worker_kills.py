@@ -44,13 +44,18 @@ def kill_workers(owner: int, known: set[int], idle_only: bool, count: int,
                      and (idle(p) or not idle_only)][:1]
         return bool(chosen)
 
-    for _ in range(count):
+    for _ in range(4 * count):
+        if killed == count:
+            break
         chosen.clear()
         if not wait_for(lambda: ready() or not still_going(), 60) or not still_going():
             break
         victim = chosen[0]
-        os.kill(victim, signal.SIGKILL)
         known.add(victim)
+        try:
+            os.kill(victim, signal.SIGKILL)
+        except ProcessLookupError:  # it ended between the look and the kill: look again
+            continue
         assert wait_for(lambda victim=victim: not alive(victim), 10)  # type: ignore[misc]
         if idle_only:
             time.sleep(0.5)  # pebble (polling every 0.1 s) sees it die while nothing runs
