@@ -6,6 +6,9 @@ Released values: ``metrics/CLIP_Score.py`` (T2I and I2I), ``metrics/DINO_Score.p
 caption tuple turned into a list (VLMEvalKit's fix: the release raises on a tuple), run on CPU
 under transformers 4.52.4 (its pin) by
 ``cd /work/scratch/i27 && PYTHONPATH=tf4_52 venv/bin/python /work/scratch/i27close/sarena_models.py``
+and, for FID-C (``FIDCalculator('ViT-B/32')``, whose ``clip.load`` reads an OpenAI-layout copy of
+``released_models.build_b32_and_dino``'s CLIP), by
+``cd /work/scratch/i27 && PYTHONPATH=tf4_52 venv/bin/python /work/scratch/i27fidc/sarena_fid_c.py``
 (docs/sarena.md, "Checked against the released scorer"). Inputs rebuilt here: SVGenius icon
 ``i`` (``released_answers.svgenius_items``, 16 icons) with its caption (3 of them over 77 CLIP
 tokens), answered in kind ``KINDS[i]``; ground truth rendered at 448 on white; a failed answer
@@ -21,7 +24,7 @@ from typing import Any
 
 import pytest
 from released_answers import KINDS, make_answer, svgenius_items
-from released_models import build_clip, build_dino, weights_digest
+from released_models import B32_DIGESTS, build_clip, build_dino, weights_digest
 from shared_paths import shared_release
 
 from svgeval.metrics.presets import get_preset
@@ -59,6 +62,7 @@ RELEASED: dict[str, list[float]] = {  # per sample, i = 0..15
 }
 RELEASED_FID = 65.62760868457787  # train-mode batch norm, as released
 RELEASED_FID_EVAL = 12346.419496016293  # the same calculator after .eval()
+RELEASED_FID_C = 2.706345463122346  # ground truths first, as metrics.py passes them
 N = 16
 
 
@@ -91,6 +95,16 @@ def items(released_weights: dict[str, str], renderer: Renderer) -> list[BatchIte
         drawn = outcome.extracted if outcome.failure is None and outcome.extracted else BLANK_SVG
         out.append(BatchItem(sample, drawn, in_paper_reading=True))
     return out
+
+
+@pytest.fixture(scope="module")
+def clip_b32(released_weights: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The ViT-B/32-shaped CLIP (``build_b32_and_dino``'s) whose OpenAI-layout copy the released
+    ``clip.load('ViT-B/32')`` read."""
+    folder = build_clip(tmp_path_factory.mktemp("clip_b32") / "clip", patch=32, seed=31,
+                        projection=512, intermediate=256)
+    assert weights_digest(folder, "CLIPModel") == B32_DIGESTS["clip"]
+    return str(folder)
 
 
 @pytest.fixture()
@@ -139,6 +153,19 @@ def test_dino_equals_the_released_per_sample(
     outputs, truths = pictures(items, renderer)
     values = dino(outputs, truths, preset=get_preset("internsvg"), batch_size=N, device="cpu")
     assert values == pytest.approx(RELEASED["dino"], abs=1e-5)
+
+
+def test_fid_c_equals_the_released(weights: None, clip_b32: str, items: list[BatchItem],
+                                   renderer: Renderer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """FID-C: the Fréchet distance of raw CLIP ViT-B/32 image embeddings of the 16 ground truths
+    and the 16 answers (failures black), ``scipy.linalg.sqrtm`` as released."""
+    from svgeval.metrics.fid import clip_fid
+
+    monkeypatch.setenv("SVGEVAL_CLIP_FID_MODEL", clip_b32)
+    outputs, truths = pictures(items, renderer)
+    value = clip_fid(truths, outputs, preset=text2svg().metric_preset(), method="sqrtm",
+                     device="cpu")
+    assert value == pytest.approx(RELEASED_FID_C, rel=1e-6)
 
 
 @pytest.mark.slow  # the real VGG at 448 px: about 2.5 minutes for 16 pairs on 2 cores
