@@ -159,6 +159,14 @@ def build_b32_and_dino(root: Path) -> dict[str, Path]:
     return {"clip": clip, "dino": dino}
 
 
+def use_weights(weights: dict[str, str], monkeypatch: Any) -> None:
+    """Point svgeval's model metrics at the built ``weights`` (environment variable -> folder),
+    LPIPS at its packaged real VGG."""
+    for key, value in weights.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.delenv("SVGEVAL_LPIPS_MODEL", raising=False)
+
+
 def weights_digest(folder: Path, model_class: str) -> str:
     """SHA-256 of the float32 parameters of the model in ``folder`` (sorted names), as loaded
     by transformers' ``model_class``: equal digests, bit-identical weights."""

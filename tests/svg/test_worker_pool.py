@@ -27,6 +27,19 @@ class DeadWorkers(WorkerPool):
                            context=render_context())
 
 
+class StuckOnce(WorkerPool):
+    """One worker; the first pool's never takes a task (nor does a task of it time out): the
+    file ``marker`` does not exist yet."""
+
+    def __init__(self, marker: str) -> None:
+        self.marker = marker
+        super().__init__(workers=1, memory_mb=512)
+
+    def _new_pool(self) -> ProcessPool:
+        return ProcessPool(max_workers=self.workers, initializer=hang_at_start_once,
+                           initargs=(self.marker,), context=render_context())
+
+
 def test_workers_that_cannot_start_raise_render_workers_lost() -> None:
     pool = DeadWorkers(workers=1, memory_mb=512)
     started = time.monotonic()
@@ -46,16 +59,7 @@ def test_a_pool_whose_workers_take_no_task_is_replaced(
 ) -> None:
     monkeypatch.setattr("svgeval.svg.worker_pool.STALL_FACTOR", 1)
     monkeypatch.setattr("svgeval.svg.worker_pool.STALL_GRACE_S", 1.0)
-    marker = str(tmp_path / "hung-once")
-
-    class StuckOnce(WorkerPool):
-        """The first pool's one worker never takes a task (nor does a task of it time out)."""
-
-        def _new_pool(self) -> ProcessPool:
-            return ProcessPool(max_workers=self.workers, initializer=hang_at_start_once,
-                               initargs=(marker,), context=render_context())
-
-    pool = StuckOnce(workers=1, memory_mb=512)
+    pool = StuckOnce(str(tmp_path / "hung-once"))
     stuck = pool.schedule(os.getpid, timeout=1)
     with pytest.raises(BrokenProcessPool):  # dropped by the replaced pool: the caller sends it again
         stuck.result(timeout=60)
@@ -70,14 +74,7 @@ def test_a_task_left_unanswered_by_a_broken_pool_is_dropped(tmp_path: Path) -> N
     answered, and without a timeout no stall is ever seen. Here the first pool's worker never
     takes the task, and the pool is then marked broken as pebble's ``handle_broken_pool``
     marks it."""
-    marker = str(tmp_path / "hung-once")
-
-    class StuckOnce(WorkerPool):
-        def _new_pool(self) -> ProcessPool:
-            return ProcessPool(max_workers=self.workers, initializer=hang_at_start_once,
-                               initargs=(marker,), context=render_context())
-
-    pool = StuckOnce(workers=1, memory_mb=512)
+    pool = StuckOnce(str(tmp_path / "hung-once"))
     queued = pool.schedule(os.getpid)  # no timeout: only the broken status can free it
     pool._pool._context.status = PoolStatus.ERROR
     with pytest.raises(BrokenProcessPool):  # dropped: the caller sends it again

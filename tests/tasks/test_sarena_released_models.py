@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 from released_answers import KINDS, make_answer, svgenius_items
-from released_models import B32_DIGESTS, build_clip, build_dino, weights_digest
+from released_models import B32_DIGESTS, build_clip, build_dino, use_weights, weights_digest
 from shared_paths import shared_release
 
 from svgeval.metrics.presets import get_preset
@@ -109,8 +109,7 @@ def clip_b32(released_weights: dict[str, str], tmp_path_factory: pytest.TempPath
 
 @pytest.fixture()
 def weights(released_weights: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
-    for key, value in released_weights.items():
-        monkeypatch.setenv(key, value)
+    use_weights(released_weights, monkeypatch)
 
 
 def clip_values(task: Any, items: list[BatchItem], renderer: Renderer) -> dict[str, list[Any]]:

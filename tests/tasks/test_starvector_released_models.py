@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 from released_answers import reference_batch
-from released_models import build_b32_and_dino
+from released_models import build_b32_and_dino, use_weights
 from shared_paths import shared_release
 
 from svgeval.svg.isolation import Renderer
@@ -72,9 +72,7 @@ def released_weights(tmp_path_factory: pytest.TempPathFactory, inception_weights
 
 @pytest.fixture()
 def weights(released_weights: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
-    for key, value in released_weights.items():
-        monkeypatch.setenv(key, value)
-    monkeypatch.delenv("SVGEVAL_LPIPS_MODEL", raising=False)
+    use_weights(released_weights, monkeypatch)
 
 
 def batch(task: Any, renderer: Renderer) -> list[BatchItem]:

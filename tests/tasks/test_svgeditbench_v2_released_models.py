@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import pytest
 from released_answers import TWEMOJI, stage_item, twemoji_answered
-from released_models import build_b32_and_dino
+from released_models import build_b32_and_dino, use_weights
 from shared_paths import shared_release
 
 from svgeval.svg.isolation import Renderer
@@ -56,8 +56,7 @@ def test_dino_and_clip_equal_the_released_per_answer(
     """DINO (cosine of CLS features, no normalisation) to 1e-5 (the hub code and transformers
     interpolate position embeddings differently at 224 px) and CLIP (``max(100 cos, 0)``) to
     1e-5 on the 9 answers the release scores; the 7 it leaves out have no value here either."""
-    for key, value in released_weights.items():
-        monkeypatch.setenv(key, value)
+    use_weights(released_weights, monkeypatch)
     task = SvgEditBenchV2(CommonOptions())
     items, ids = [], []
     for (triplet, (_, target, answer)), code in zip(twemoji_answered().items(), TWEMOJI):
