@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from shared_paths import shared_release
 
 from svgeval.svg.isolation import Renderer
@@ -29,6 +30,14 @@ KINDS = (
 )
 _COLOUR = re.compile(r"#([0-9a-fA-F]{6}|[0-9a-fA-F]{3})\b")
 _ROOT = re.compile(r"<svg\b[^>]*>", re.DOTALL)
+
+
+def require_svgenius_models() -> None:
+    """Skip unless transformers and the SVGenius release (the icons the released-model checks
+    answer) are here."""
+    pytest.importorskip("transformers")
+    if not (shared_release("svgenius") / "src").is_dir():
+        pytest.skip("needs ../shared/data/svgenius")
 
 
 def svgenius_items(n: int) -> list[tuple[str, str]]:

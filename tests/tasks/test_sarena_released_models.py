@@ -23,9 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from released_answers import KINDS, make_answer, svgenius_items
+from released_answers import KINDS, make_answer, require_svgenius_models, svgenius_items
 from released_models import B32_DIGESTS, build_clip, build_dino, use_weights, weights_digest
-from shared_paths import shared_release
 
 from svgeval.metrics.presets import get_preset
 from svgeval.svg.isolation import Renderer
@@ -69,9 +68,7 @@ N = 16
 @pytest.fixture(scope="module")
 def released_weights(tmp_path_factory: pytest.TempPathFactory, inception_weights: Path,
                      ) -> dict[str, str]:
-    pytest.importorskip("transformers")
-    if not (shared_release("svgenius") / "src").is_dir():
-        pytest.skip("needs ../shared/data/svgenius")
+    require_svgenius_models()
     root = tmp_path_factory.mktemp("released_models")
     clip, dino = build_clip(root / "clip"), build_dino(root / "dino")
     assert weights_digest(clip, "CLIPModel") == DIGESTS["clip"]

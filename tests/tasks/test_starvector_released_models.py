@@ -21,9 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from released_answers import reference_batch
+from released_answers import reference_batch, require_svgenius_models
 from released_models import build_b32_and_dino, use_weights
-from shared_paths import shared_release
 
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks.base import BatchItem, CommonOptions, MetricContext
@@ -61,9 +60,7 @@ LONG = {2, 5, 10}
 @pytest.fixture(scope="module")
 def released_weights(tmp_path_factory: pytest.TempPathFactory, inception_weights: Path,
                      ) -> dict[str, str]:
-    pytest.importorskip("transformers")
-    if not (shared_release("svgenius") / "src").is_dir():
-        pytest.skip("needs ../shared/data/svgenius")
+    require_svgenius_models()
     root = tmp_path_factory.mktemp("starvector_models")
     clip, dino = build_b32_and_dino(root).values()
     return {"SVGEVAL_CLIP_MODEL": str(clip), "SVGEVAL_CLIP_FID_MODEL": str(clip),
