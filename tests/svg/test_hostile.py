@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import contextlib
 import http.server
 import io
 import threading
@@ -13,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from bombs import ELSEWHERE, use_bomb
+from lxml import etree
 from PIL import Image
 
 from svgeval.svg.isolation import Renderer
@@ -186,3 +188,42 @@ def test_crash_and_hang_lose_only_their_sample() -> None:
         assert hang.failure is not None and hang.failure.kind == "timeout"
         after = pool.render(fine, SPEC)
         assert after.image is not None and after.image.mean() == pytest.approx(0.0)
+
+
+def test_the_attribute_walk_is_skipped_only_where_it_cannot_refuse(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A document whose bytes hold none of what a refusal needs (``script``, ``href``,
+    ``base``, ``url(``, ``@import``, a backslash, a character reference) is counted by lxml
+    without the walk; every other document, and any with more nodes than the depth limit,
+    still gets the walk, so each hostile document is refused as before."""
+    from svgeval.svg import sanitize
+    from svgeval.svg.demo_corpus import DEMO_ICONS, demo_svg
+
+    icons = [demo_svg(name) for name in DEMO_ICONS]
+    plain = [svg for svg in icons
+             if not any(t in svg.lower().encode() for t in sanitize._WALK_TRIGGERS)]
+    assert plain, "no demo SVG takes the short path"
+    hostile = [svg for svg, _ in hostile_corpus(tmp_path, "http://127.0.0.1:9").values()]
+    for svg in [*icons, *hostile]:
+        data = svg.encode() if isinstance(svg, str) else svg
+        try:
+            root = etree.fromstring(data, sanitize._parser())
+        except etree.XMLSyntaxError:
+            continue
+        walked = None
+        with contextlib.suppress(SvgRejected):
+            walked = sanitize._check_tree(root, sanitize.DEFAULT_LIMITS)
+        if walked is not None:  # the short path counts the same nodes
+            assert sanitize._checked_nodes(root, data.lower(), sanitize.DEFAULT_LIMITS) == walked
+    nested = f"<svg {NS}>" + "<g>" * 200 + "</g>" * 200 + "</svg>"  # no trigger, too deep
+    with pytest.raises(SvgRejected, match="nesting deeper"):
+        sanitize.check_svg(nested)
+
+    def no_walk(*args: object) -> int:
+        raise AssertionError("walked")
+
+    monkeypatch.setattr(sanitize, "_check_tree", no_walk)
+    for svg in plain:
+        sanitize.check_svg(svg)
+    with pytest.raises(AssertionError, match="walked"):
+        sanitize.check_svg(hostile_corpus(tmp_path, "http://127.0.0.1:9")["script"][0])

@@ -124,13 +124,32 @@ def _checked_size(data: bytes, limits: SvgLimits) -> int:
     return _checked(data, limits)[1]
 
 
-def _may_reference(data: bytes) -> bool:
-    """False when ``data`` cannot hold a reference of any kind: no ``href`` attribute, no CSS
-    ``url(``, no backslash (a CSS escape can spell ``url``) and no character reference (an
-    attribute value's ``&#114;`` is an ``r`` once parsed). Such a document draws each of its
-    nodes once, so its :func:`expanded_size` is its node count."""
-    lowered = data.lower()
-    return b"href" in lowered or b"url(" in lowered or b"\\" in data or b"&#" in data
+def _may_reference(lowered: bytes) -> bool:
+    """False when the document ``lowered`` (its bytes in lower case) cannot hold a reference of
+    any kind: no ``href`` attribute, no CSS ``url(``, no backslash (a CSS escape can spell
+    ``url``) and no character reference (an attribute value's ``&#114;`` is an ``r`` once
+    parsed). Such a document draws each of its nodes once, so its :func:`expanded_size` is its
+    node count."""
+    return b"href" in lowered or b"url(" in lowered or b"\\" in lowered or b"&#" in lowered
+
+
+_WALK_TRIGGERS = (b"script", b"href", b"base", b"url(", b"@import", b"\\", b"&#")
+"""What every refusal of :func:`_check_tree` needs spelled out in the document's bytes (lower
+case): element and attribute names cannot be written with character references, and DTDs
+(entities) are refused before parsing. A document with none of them passes every check of the
+walk but its size and depth."""
+
+
+def _checked_nodes(root: etree._Element, lowered: bytes, limits: SvgLimits) -> int:
+    """:func:`_check_tree`'s node count; the walk over every attribute is skipped for a
+    document that cannot fail it (:data:`_WALK_TRIGGERS`) and has fewer nodes than the depth
+    limit (so it cannot nest too deep): lxml counts them in C, 5x faster at Twemoji sizes."""
+    if any(trigger in lowered for trigger in _WALK_TRIGGERS):
+        return _check_tree(root, limits)
+    count = sum(1 for _ in root.iter())
+    if count > limits.max_depth:
+        return _check_tree(root, limits)
+    return count
 
 
 def _checked(data: bytes, limits: SvgLimits) -> tuple[etree._Element, int]:
@@ -149,8 +168,9 @@ def _checked(data: bytes, limits: SvgLimits) -> tuple[etree._Element, int]:
         raise SvgRejected("malformed_xml", str(err)) from None
     if not isinstance(root.tag, str) or etree.QName(root).localname != "svg":
         raise SvgRejected("not_svg", f"root element is <{root.tag}>, not <svg>")
-    nodes = _check_tree(root, limits)
-    if _may_reference(data):
+    lowered = data.lower()
+    nodes = _checked_nodes(root, lowered, limits)
+    if _may_reference(lowered):
         return root, expanded_size(root, limits)
     if nodes > limits.max_expanded_nodes:
         raise _over_budget(limits.max_expanded_nodes)
