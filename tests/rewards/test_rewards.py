@@ -99,6 +99,28 @@ def test_a_crashing_completion_costs_one_penalty() -> None:
     assert results[0].reward == pytest.approx(1.0) and results[2].reward is not None
 
 
+def test_a_group_that_dies_is_scored_piece_by_piece() -> None:
+    """A completion that hangs its worker takes its group's call down; the group is scored
+    again one piece at a time, so only that completion gets the failure and its siblings the
+    rewards they get without it. A reference that crashes fails every row of its prompt as
+    the reference's failure (reward None), not as the completions'."""
+    from crashers import segfault_on_marker
+
+    hang = REFERENCE.replace("<rect", "<desc>HANG</desc><rect", 1)
+    crash = REFERENCE.replace("<rect", "<!--CRASH--><rect", 1)
+    with RewardScorer("fast", workers=1, timeout_s=1.0,
+                      render_function=segfault_on_marker) as scorer:
+        alone = scorer.score([REFERENCE, PERTURBED, UNRELATED], [REFERENCE] * 3)
+        with_hang = scorer.score([REFERENCE, hang, PERTURBED, UNRELATED],
+                                 [UNRELATED] + [REFERENCE] * 3)
+        broken = scorer.score([REFERENCE, PERTURBED], [crash] * 2)
+    assert with_hang[1].reward == -1.0 and with_hang[1].failure == "timeout"
+    assert with_hang[2:] == alone[1:]
+    assert with_hang[0].failure is None and with_hang[0].reward is not None
+    assert [r.failure for r in broken] == ["reference:crash"] * 2
+    assert all(r.reward is None for r in broken)
+
+
 def test_length_term() -> None:
     assert length_reward("x" * 50, "x" * 100) == 1.0
     assert length_reward("x" * 150, "x" * 100) == pytest.approx(0.75)
@@ -112,7 +134,7 @@ def test_sobel_map_matches_scipy_sobel() -> None:
     from svgeval.rewards.components import sobel_map
 
     rng = np.random.default_rng(0)
-    for _ in range(20):
+    for _ in range(200):
         image = rng.integers(0, 256, (33, 47, 3), dtype=np.uint8)
         grey = image.astype(np.float64) @ np.array([0.299, 0.587, 0.114])
         magnitude = np.hypot(ndimage.sobel(grey, 1, mode="nearest"),

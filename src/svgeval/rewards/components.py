@@ -51,35 +51,31 @@ CANNY_BLUR = 13
 
 
 def pixel_similarity(a: Image, b: Image) -> float:
-    """``1 - RMSE`` of two renders scaled to [0, 1] (exact: squared integer differences summed
-    as integers; no BLAS call, whose threads would compete with the render workers)."""
-    diff = a.astype(np.int16) - b
-    total = int(np.square(diff, dtype=np.int32).sum(dtype=np.int64))
-    return float(1.0 - np.sqrt(total / diff.size) / 255.0)
+    """``1 - RMSE`` of two renders scaled to [0, 1] (exact: OpenCV sums the squared integer
+    differences as integers, ``NORM_L2SQR``; 10x faster than numpy at 128 px, no BLAS
+    threads competing with the render workers)."""
+    import cv2
+
+    total = cv2.norm(np.ascontiguousarray(a), np.ascontiguousarray(b), cv2.NORM_L2SQR)
+    return float(1.0 - np.sqrt(total / a.size) / 255.0)
+
+
+_LUMA = np.array([[0.299, 0.587, 0.114]], np.float32)
 
 
 def sobel_map(image: Image, threshold: float = SOBEL_THRESHOLD) -> NDArray[np.bool_]:
     """Pixels whose Sobel gradient of the luminance (edge-replicated borders, divided by 4)
-    has a magnitude over ``threshold x 255``; compared squared, without a square root. Written
-    with in-place float32 operations on one padded buffer (4x faster than ``np.pad`` and fresh
-    temporaries at 128 px)."""
-    rgb = image[..., :3].astype(np.float32)
-    grey = rgb[..., 0] * np.float32(0.299)
-    grey += rgb[..., 1] * np.float32(0.587)
-    grey += rgb[..., 2] * np.float32(0.114)
-    height, width = grey.shape
-    y = np.empty((height + 2, width + 2), np.float32)
-    y[1:-1, 1:-1] = grey
-    y[0, 1:-1], y[-1, 1:-1] = grey[0], grey[-1]
-    y[:, 0], y[:, -1] = y[:, 1], y[:, -2]
-    smooth_x = y[:-2] + y[2:]  # [1, 2, 1] down the columns, then a difference across them
-    smooth_x += y[1:-1]
-    smooth_x += y[1:-1]
-    gx = smooth_x[:, 2:] - smooth_x[:, :-2]
-    smooth_y = y[:, :-2] + y[:, 2:]
-    smooth_y += y[:, 1:-1]
-    smooth_y += y[:, 1:-1]
-    gy = smooth_y[2:] - smooth_y[:-2]
+    has a magnitude over ``threshold x 255``; compared squared, without a square root. OpenCV's
+    float32 ``transform`` and ``Sobel`` (aperture 3, ``BORDER_REPLICATE``): twice as fast as the
+    same sums in numpy, and equal to scipy's float64 ``ndimage.sobel`` on every pixel tested
+    (``tests/rewards/test_rewards.py``)."""
+    import cv2
+
+    grey = cv2.transform(np.ascontiguousarray(image[..., :3], np.float32), _LUMA)
+    gx = np.asarray(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3,
+                              borderType=cv2.BORDER_REPLICATE), np.float32)
+    gy = np.asarray(cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3,
+                              borderType=cv2.BORDER_REPLICATE), np.float32)
     gx *= gx
     gy *= gy
     gx += gy

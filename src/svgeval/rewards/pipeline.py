@@ -1,11 +1,13 @@
-"""Scoring renders as they arrive, with the model terms batched behind them.
+"""Scoring rows as their groups come back, with the model terms batched behind them.
 
-The scorer hands every render of a call to the render workers at once and then walks the rows
-in order: each row waits only for its own renders, so the main process scores row ``k`` (its
-image terms at once, its model terms with the next ``batch - 1`` rows) while the workers draw
-the rows after it. A model term therefore runs on one batch of renders while the next batch is
-being drawn, on the GPU when there is one. Results are the same as scoring every row after all
-renders are done, in the same order (``tests/rewards/test_pipeline.py``).
+The scorer hands every group of a call (a reference and its completions,
+:mod:`svgeval.rewards.groups`) to the render workers at once, where the image terms are
+computed, and then walks the rows in order: each row waits only for its own group, so the main
+process combines row ``k`` (its code terms at once, its model terms with the next
+``batch - 1`` rows) while the workers draw the groups after it. A model term therefore runs on
+one batch of renders while the next batch is being drawn, on the GPU when there is one.
+Results are the same as scoring every row after all renders are done, in the same order
+(``tests/rewards/test_pipeline.py``).
 """
 
 from __future__ import annotations
@@ -13,14 +15,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
+from svgeval.rewards.groups import GroupScores
 from svgeval.rewards.model_terms import MODEL_TERMS, ModelSettings
 from svgeval.rewards.presets import RewardPreset
 from svgeval.rewards.terms import TERMS
-from svgeval.svg.batch import Rendered
 from svgeval.svg.render import RenderFailure
 
 
@@ -39,12 +40,12 @@ class RewardResult:
 
 @dataclass(frozen=True)
 class Row:
-    """One completion to score: its render (None: no SVG to draw, see ``failure``), its
-    reference's render and key, both codes and the prompt's caption."""
+    """One completion to score: its group (the reference's outcome, and the completion's at
+    ``position`` when it had SVG to draw; see ``failure``), both codes and the prompt's
+    caption."""
 
-    prediction: Future[Rendered] | None
-    reference: Future[Rendered]
-    reference_key: str
+    group: Future[GroupScores]
+    position: int | None
     code: str
     reference_code: str
     caption: str = ""
@@ -64,33 +65,31 @@ def score_rows(preset: RewardPreset, rows: Sequence[Row], settings: ModelSetting
                batch: int = 32) -> list[RewardResult]:
     """Each row's :class:`RewardResult` under ``preset``, in order (module docstring)."""
     active = preset.active()
-    image_terms = [TERMS[c] for c in active if TERMS[c].kind == "image"]
     code_terms = [TERMS[c] for c in active if TERMS[c].kind == "code"]
     model_terms = [c for c in active if TERMS[c].kind == "model"]
-    prepared: dict[str, dict[str, Any]] = {}
+    references: dict[Future[GroupScores], np.ndarray] = {}  # unpacked once per group, for the model terms
     results: list[RewardResult | None] = [None] * len(rows)
     waiting: list[_Scored] = []
     for index, row in enumerate(rows):
-        reference = row.reference.result()
-        if isinstance(reference, RenderFailure):
-            results[index] = RewardResult(None, {}, f"reference:{reference.tag}")
+        scores = row.group.result()
+        if isinstance(scores.reference, RenderFailure):
+            results[index] = RewardResult(None, {}, f"reference:{scores.reference.tag}")
             continue
-        image = row.prediction.result() if row.prediction is not None else None
-        failure = row.failure or _failure(image)
-        if failure is not None or not isinstance(image, np.ndarray):
+        compared = scores.completions[row.position] if row.position is not None else None
+        failure = row.failure or ("no_svg" if compared is None else compared.failure)
+        if failure is not None or compared is None:
             results[index] = RewardResult(preset.penalty, {}, failure or "no_svg")
             continue
-        features = prepared.get(row.reference_key)
-        if features is None:
-            features = {t.name: t.prepare(reference) for t in image_terms if t.prepare}
-            prepared[row.reference_key] = features
-        values = {t.name: t.compare(image, features[t.name]) for t in image_terms if t.compare}
+        values = dict(compared.values)
         values.update({t.name: t.code(row.code, row.reference_code)
                        for t in code_terms if t.code})
-        if not model_terms:
+        if not model_terms or compared.pixels is None:
             results[index] = _combine(preset, values)
             continue
-        waiting.append(_Scored(index, image, reference, row.caption, values))
+        reference = references.get(row.group)
+        if reference is None:
+            reference = references[row.group] = scores.reference.unpack()
+        waiting.append(_Scored(index, compared.pixels, reference, row.caption, values))
         if len(waiting) >= batch:
             _run_models(preset, model_terms, waiting, settings, results)
             waiting = []
@@ -112,18 +111,6 @@ def _run_models(preset: RewardPreset, names: list[str], scored: list[_Scored],
             item.values[name] = value
     for item in scored:
         results[item.index] = _combine(preset, item.values)
-
-
-def _failure(image: Rendered | None) -> str | None:
-    """Why a prediction's render is not scored: ``no_svg``, its render failure, or ``blank``
-    (every pixel the same)."""
-    if image is None:
-        return "no_svg"
-    if isinstance(image, RenderFailure):
-        return image.tag
-    raw = np.ascontiguousarray(image).tobytes()
-    pixel = raw[: image.shape[-1]]
-    return "blank" if raw == pixel * (len(raw) // len(pixel)) else None
 
 
 def _combine(preset: RewardPreset, values: Mapping[str, float]) -> RewardResult:

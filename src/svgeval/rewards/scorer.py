@@ -2,12 +2,14 @@
 
 :class:`RewardScorer` turns (completion, reference, task, caption) rows into
 :class:`RewardResult` values following a :class:`~svgeval.rewards.presets.RewardPreset`. Every
-render of a call is handed to the worker processes at once (behind the sanitiser, with the time
-and memory limits of evaluation), and the rows are scored in order as their renders come back,
-the model terms in batches while the next renders are drawn (:mod:`svgeval.rewards.pipeline`).
-Reference renders are kept in memory, compressed and bounded in bytes
-(:class:`~svgeval.svg.render_memo.RenderMemo`, least recently used evicted first), so the 8
-rollouts of a prompt render their reference once.
+group of a call (a reference and up to 16 of its completions) is handed to the worker
+processes at once (behind the sanitiser, with the time and memory limits of evaluation), which
+draw and compare them there (:mod:`svgeval.rewards.groups`), and the rows are scored in order
+as their groups come back, the model terms in batches while the next groups are drawn
+(:mod:`svgeval.rewards.pipeline`). Reference renders are kept in memory, compressed and bounded
+in bytes (:class:`~svgeval.svg.render_memo.RenderMemo`, least recently used evicted first), so
+the 8 rollouts of a prompt render their reference once, and a later call with the same prompt
+not at all.
 
 A scorer is checked when it is built (:mod:`svgeval.rewards.availability`): the packages and
 weights its components need, and one tiny render through its workers; what is missing raises
@@ -31,6 +33,7 @@ from typing_extensions import Self
 
 from svgeval.rewards import model_terms
 from svgeval.rewards.availability import RewardUnavailable, check_packages, check_weights
+from svgeval.rewards.groups import GROUP_SIZE, GroupJob, GroupScores, GroupScoring
 from svgeval.rewards.pipeline import RewardResult, Row, score_rows
 from svgeval.rewards.presets import (
     TASK_PRESETS,
@@ -38,10 +41,10 @@ from svgeval.rewards.presets import (
     get_reward_preset,
     passes_gate,
 )
-from svgeval.svg.batch import Rendered
+from svgeval.rewards.terms import TERMS
 from svgeval.svg.extract import extract_svg
 from svgeval.svg.isolation import DEFAULT_TIMEOUT_S, Renderer, RenderFunction
-from svgeval.svg.render import RenderSpec, render_svg_uint8
+from svgeval.svg.render import RenderFailure, RenderSpec, render_svg_uint8
 from svgeval.svg.render_memo import RenderMemo, render_key
 
 TASK_ALIASES = {"svg_editing": "edit", "editing": "edit", "caption": "captioning",
@@ -100,6 +103,7 @@ class RewardScorer:
         self.renderer = renderer or Renderer(workers, timeout_s, render_function=render_function)
         self.references = RenderMemo(cache_bytes)
         """Reference renders kept in memory (compressed, bounded in bytes, LRU)."""
+        self._groups = GroupScoring(self.renderer)
         problem = None if _in_a_child_process() else self.check_render()
         if problem is not None:
             self.close()
@@ -203,44 +207,52 @@ class RewardScorer:
 
     def _score_svg(self, preset: RewardPreset, preds: list[str], refs: list[str],
                    captions: list[str]) -> list[RewardResult]:
-        """Hand every render to the workers, then score the rows as they come back."""
-        spec = RenderSpec.square(preset.render_size)
+        """Hand every group to the workers, then score the rows as they come back."""
         gated = [passes_gate(preset.gate, p) for p in preds]
         extracted = [extract_svg(p).svg if ok else None for p, ok in zip(preds, gated)]
         distinct = {r: extract_svg(r).svg or r for r in dict.fromkeys(refs)}  # once per prompt
-        ref_svgs = [distinct[r] for r in refs]
-        key_of = {r: render_key(svg, spec, self._renderer_name) for r, svg in distinct.items()}
-        keys = [key_of[r] for r in refs]
-        reference_renders = self._reference_renders(dict(zip(keys, ref_svgs)), spec)
-        rows = [Row(self.renderer.submit(svg, spec) if svg is not None else None,
-                    reference_renders[key], key, svg or "", ref_svg, caption,
-                    None if ok else "format")
-                for svg, ok, key, ref_svg, caption in zip(extracted, gated, keys, ref_svgs,
-                                                           captions)]
+        placed = self._submit_groups(preset, extracted, refs, distinct)
+        rows = [Row(*placed[i], extracted[i] or "", distinct[refs[i]], captions[i],
+                    None if gated[i] else "format") for i in range(len(preds))]
         return score_rows(preset, rows, self.model_settings(preset), self.model_batch)
 
-    def _reference_renders(self, svgs: Mapping[str, str],
-                           spec: RenderSpec) -> dict[str, Future[Rendered]]:
-        """Each distinct reference's render by key: kept in memory, else drawn (and kept once
-        it rendered; a failure is drawn again next time, since a timeout can depend on the
-        machine's load)."""
-        out: dict[str, Future[Rendered]] = {}
-        for key, svg in svgs.items():
-            kept = self.references.lookup(key)
-            if kept is not None:
-                out[key] = Future()
-                out[key].set_result(kept)
-                continue
-            out[key] = self.renderer.submit(svg, spec)
-            out[key].add_done_callback(functools.partial(self._remember, key))
-        return out
+    def _submit_groups(self, preset: RewardPreset, extracted: list[str | None], refs: list[str],
+                       distinct: Mapping[str, str]) -> dict[int, tuple[Future[GroupScores],
+                                                                       int | None]]:
+        """Each row's group and its place in it (None: no SVG to draw; the group still tells
+        whether the reference renders), every group submitted: the rows of one reference in
+        groups of at most :data:`GROUP_SIZE`, its render taken from memory when kept."""
+        spec = RenderSpec.square(preset.render_size)
+        image_terms = tuple(c for c in preset.active() if TERMS[c].kind == "image")
+        keep_pixels = any(TERMS[c].kind == "model" for c in preset.active())
+        members: dict[str, list[int]] = {}
+        for index, ref in enumerate(refs):
+            members.setdefault(ref, []).append(index)
+        placed: dict[int, tuple[Future[GroupScores], int | None]] = {}
+        for ref, indices in members.items():
+            key = render_key(distinct[ref], spec, self._renderer_name)
+            drawable = [i for i in indices if extracted[i] is not None]
+            for start in range(0, max(len(drawable), 1), GROUP_SIZE):
+                chunk = drawable[start:start + GROUP_SIZE]
+                kept = self.references.lookup_packed(key)
+                group = self._groups.submit(GroupJob(
+                    distinct[ref], tuple(extracted[i] or "" for i in chunk), spec, image_terms,
+                    keep_pixels, kept))
+                if kept is None:
+                    group.add_done_callback(functools.partial(self._remember, key))
+                placed.update({i: (group, None) for i in indices if extracted[i] is None})
+                placed.update({i: (group, position) for position, i in enumerate(chunk)})
+        return placed
 
-    def _remember(self, key: str, done: Future[Rendered]) -> None:
-        image = done.result() if done.exception() is None else None
-        if isinstance(image, np.ndarray):
-            self.references.remember(key, image)
+    def _remember(self, key: str, done: Future[GroupScores]) -> None:
+        """Keep a reference's render that a group drew (a failure is drawn again next time,
+        since a timeout can depend on the machine's load)."""
+        scores = done.result() if done.exception() is None else None
+        if scores is not None and not isinstance(scores.reference, RenderFailure):
+            self.references.remember(key, scores.reference)
 
     def close(self) -> None:
+        self._groups.close()
         if self._own_renderer:
             self.renderer.close()
 

@@ -50,14 +50,15 @@ def render_key(svg: str | bytes, spec: RenderSpec, renderer: str) -> str:
 
 
 @dataclass(frozen=True)
-class _Packed:
-    """A render's pixels, compressed."""
+class PackedRender:
+    """A render's pixels, compressed (picklable: render workers pack what they send back to
+    be kept)."""
 
     data: bytes
     shape: tuple[int, ...]
 
     @classmethod
-    def pack(cls, pixels: Pixels) -> _Packed:
+    def pack(cls, pixels: Pixels) -> PackedRender:
         return cls(zlib.compress(pixels.tobytes(), 1), pixels.shape)
 
     def unpack(self) -> Pixels:
@@ -69,7 +70,7 @@ class RenderMemo:
 
     def __init__(self, budget_bytes: int = DEFAULT_BUDGET_BYTES) -> None:
         self.budget_bytes = budget_bytes
-        self._done: OrderedDict[str, _Packed] = OrderedDict()
+        self._done: OrderedDict[str, PackedRender] = OrderedDict()
         self._in_flight: dict[str, Future[Drawn]] = {}
         self._bytes = 0
         self._lock = threading.Lock()
@@ -108,30 +109,36 @@ class RenderMemo:
 
     def lookup(self, key: str) -> Pixels | None:
         """The finished render of ``key`` kept in memory, or None; never waits, never draws."""
+        packed = self.lookup_packed(key)
+        return None if packed is None else packed.unpack()
+
+    def lookup_packed(self, key: str) -> PackedRender | None:
+        """:meth:`lookup` without unpacking (to hand the render to a worker as it is kept)."""
         with self._lock:
             packed = self._done.get(key)
             if packed is None:
                 return None
             self._done.move_to_end(key)
             self.hits += 1
-        return packed.unpack()
+        return packed
 
-    def remember(self, key: str, pixels: Pixels) -> None:
-        """Keep ``pixels`` as the render of ``key``, drawn by the caller."""
-        packed = _Packed.pack(pixels)
+    def remember(self, key: str, pixels: Pixels | PackedRender) -> None:
+        """Keep ``pixels`` (or pixels packed already) as the render of ``key``, drawn by the
+        caller."""
+        packed = pixels if isinstance(pixels, PackedRender) else PackedRender.pack(pixels)
         with self._lock:
             self._keep(key, packed)
 
     def _settle(self, key: str, drawn: Drawn) -> None:
         """Remember a success and end the flight of ``key``."""
-        packed = _Packed.pack(drawn) if isinstance(drawn, np.ndarray) else None
+        packed = PackedRender.pack(drawn) if isinstance(drawn, np.ndarray) else None
         with self._lock:
             owner = self._in_flight.pop(key)
             if packed is not None:
                 self._keep(key, packed)
         owner.set_result(drawn)
 
-    def _keep(self, key: str, packed: _Packed) -> None:
+    def _keep(self, key: str, packed: PackedRender) -> None:
         """Store ``packed`` under ``key``, evicting the least recently used past the budget
         (called with the lock held)."""
         if len(packed.data) > self.budget_bytes:

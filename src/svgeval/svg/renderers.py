@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 
 from svgeval.svg.forkserver import DEFAULT_RENDERER, RENDERER_PRELOAD
 from svgeval.svg.isolation import DEFAULT_TIMEOUT_S, Renderer, RenderFunction
-from svgeval.svg.render import RenderSpec, render_svg_uint8
+from svgeval.svg.render import RenderSpec, bgra_to_rgb, render_svg_uint8
 from svgeval.svg.render_cache import RenderCache
 from svgeval.svg.sanitize import DEFAULT_LIMITS, SvgLimits, checked_tree
 
@@ -130,14 +130,10 @@ def render_svg_uint8_skia(
         return np.ascontiguousarray(pixels, dtype=np.uint8)
     # on an opaque background premultiplied and straight colours are the same: skia draws
     # straight into the array in its native BGRA order (RGBA order blends a few values 1-3
-    # apart), read back as RGB one channel at a time (a third of the time of one reversed
-    # copy: 15 against 55 us at 128 px)
+    # apart), read back as RGB
     pixels = np.empty((spec.height, spec.width, 4), np.uint8)
     _skia_surface(root, spec, pixels=pixels)
-    rgb = np.empty((spec.height, spec.width, 3), np.uint8)
-    for channel in range(3):
-        rgb[..., channel] = pixels[..., 2 - channel]
-    return rgb
+    return bgra_to_rgb(pixels)
 
 
 def render_coverage_skia(
