@@ -82,10 +82,11 @@ class PrecisionSeen(SvgEditBench):
 
     batched_metrics = ("batch_precision",)
 
-    def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
-        outcome = super().score(sample, response, renderer)
-        outcome.metrics["score_precision"] = float(PRECISIONS.index(precision()))
-        return outcome
+    def score_many(self, items: Sequence[tuple[Sample, str]], renderer: Renderer) -> list[Outcome]:
+        outcomes = super().score_many(items, renderer)  # SvgEditBench.score is a batch of one
+        for outcome in outcomes:
+            outcome.metrics["score_precision"] = float(PRECISIONS.index(precision()))
+        return outcomes
 
     def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[MetricValues]:
         seen = float(PRECISIONS.index(precision()))

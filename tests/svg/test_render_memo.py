@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 import zlib
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -114,3 +114,51 @@ def test_renderer_draws_a_repeated_svg_once() -> None:
     assert renderer.memo.hits == 1
     assert first is not None and second is not None and np.array_equal(first, second)
     assert other_size is not None and other_size.shape == (4, 4, 3)
+
+
+def test_many_keys_start_every_draw_before_waiting_and_share_repeats() -> None:
+    """``get_or_render_many`` starts each missing key's draw before it waits for any, draws a
+    key repeated within the call or kept from before once, and when a draw fails for the
+    machinery every key it started ends its flight with that error (none is left in flight)."""
+    memo = RenderMemo()
+    memo.get_or_render("kept", lambda: _pixels(5))
+    started: list[str] = []
+    keys = ["a", "kept", "b", "a"]
+
+    def submit(index: int) -> Future[np.ndarray]:
+        started.append(keys[index])
+        future: Future[np.ndarray] = Future()
+        if len(started) == 2:  # both draws were started before either finished
+            future.set_result(_pixels(2))
+        else:
+            threading.Timer(0.05, future.set_result, [_pixels(1)]).start()
+        return future
+
+    drawn = memo.get_or_render_many(keys, submit)
+    assert started == ["a", "b"]
+    assert [int(image[0, 0, 0]) for image in drawn] == [1, 5, 2, 1]  # type: ignore[index]
+    assert memo.hits == 2  # "kept", and the second "a"
+
+    def lost(index: int) -> Future[np.ndarray]:
+        future: Future[np.ndarray] = Future()
+        future.set_exception(RuntimeError("render workers lost"))
+        return future
+
+    with pytest.raises(RuntimeError, match="render workers lost"):
+        memo.get_or_render_many(["x", "y"], lost)
+    assert np.array_equal(memo.get_or_render("y", lambda: _pixels(3)), _pixels(3))  # type: ignore[arg-type]
+
+
+def test_render_all_draws_together_what_render_draws_one_by_one() -> None:
+    svgs = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><rect width="{w}" '
+            'height="4"/></svg>' for w in (1, 2, 3)]
+    with Renderer(workers=1) as renderer:
+        together = renderer.render_all([svgs[0], svgs[1], svgs[0], "<svg", svgs[2]], SPEC)
+        one_by_one = [renderer.render(svg, SPEC) for svg in svgs]
+    assert renderer.memo.hits == 1 + 3  # the repeat within the call, then every SVG again
+    assert together[3].failure is not None and together[3].failure.tag == "rejected:malformed_xml"
+    for mine, theirs in zip([together[0], together[1], together[4]], one_by_one):
+        assert mine.image is not None and theirs.image is not None
+        assert np.array_equal(mine.image, theirs.image)
+    assert together[2].image is not None and together[0].image is not None
+    assert np.array_equal(together[2].image, together[0].image)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import traceback
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, MutableMapping
+from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -25,6 +25,7 @@ from svgeval.models.base import Model
 from svgeval.runner.metric_stage import MetricBackend, fill_batched_metrics, set_level_metrics
 from svgeval.runner.records import RecordKey, SampleRecord
 from svgeval.runner.run_config import RunSettings
+from svgeval.runner.score_batches import ScoreBatches
 from svgeval.svg.isolation import Renderer, RenderWorkersLost
 from svgeval.svg.renderers import make_renderer
 from svgeval.tasks.base import MetricContext, Sample, Task
@@ -35,6 +36,13 @@ EXECUTORS = ("local", "ray")
 SCORING_THREADS_PER_WORKER = 8
 """Samples scored at once per render worker: enough waiting renders to fill a chunk of eight
 (see :mod:`svgeval.svg.batch`) while the workers draw the previous one."""
+
+SCORE_BATCH_SIZE = 32
+"""Samples per batch for a task that scores many at once (:mod:`svgeval.runner.score_batches`):
+two chunks of renders for each (an answer and its reference)."""
+
+SCORE_BATCHES_PER_WORKER = 2
+"""Batches scored at once per render worker: the one drawn and the next."""
 
 T = TypeVar("T")
 
@@ -55,6 +63,18 @@ def score_sample(task: Task[Any], sample: Sample[Any], response: str,
     except Exception as error:  # noqa: BLE001 - a bug in a scorer must not take the run down
         last = traceback.format_exception_only(type(error), error)[-1].strip()
         return Outcome.of(sample, failure=Failure(kind=FailureKind.SCORER_ERROR, detail=last))
+
+
+def score_batch(task: Task[Any], items: Sequence[tuple[Sample[Any], str]],
+                renderer: Renderer) -> list[Outcome]:
+    """:meth:`Task.score_many` of a batch; should it raise (a bug in the scorer), each sample
+    is scored alone (:func:`score_sample`), so only the samples it fails record the error."""
+    try:
+        return task.score_many(items, renderer)
+    except RenderWorkersLost:
+        raise
+    except Exception:  # noqa: BLE001 - found again, sample by sample, below
+        return [score_sample(task, sample, response, renderer) for sample, response in items]
 
 
 def settings_renderer(settings: RunSettings, workers: int | None) -> Renderer:
@@ -121,12 +141,19 @@ class LocalExecutor(Executor):
     def __init__(self, task: Task[Any], settings: RunSettings) -> None:
         self.renderer = settings_renderer(settings, settings.render_workers)
         super().__init__(task, settings)
+        self._batches = ScoreBatches(self._score_many, SCORE_BATCH_SIZE,
+                                     SCORE_BATCHES_PER_WORKER * self.renderer.workers)
 
     def threads(self) -> int:
         return SCORING_THREADS_PER_WORKER * self.renderer.workers
 
     async def score(self, sample: Sample[Any], response: str) -> Outcome:
+        if self.task.scores_many:
+            return await self._batches.score(sample, response)
         return await self.in_thread(score_sample, self.task, sample, response, self.renderer)
+
+    async def _score_many(self, items: Sequence[tuple[Sample[Any], str]]) -> list[Outcome]:
+        return await self.in_thread(score_batch, self.task, items, self.renderer)
 
     def metric_backend(self) -> MetricBackend:
         context = MetricContext(self.renderer, self.settings.metric_batch_size,

@@ -28,21 +28,47 @@ def storable(text: str) -> tuple[str, int]:
     return joined, joined.count("\ufffd") - text.count("\ufffd")
 
 
+def has_lone_surrogates(value: Any) -> bool:
+    """True when a string in ``value`` (text, or lists, tuples, dicts and models of it) holds a
+    surrogate: one look at each string, nothing built (almost every record has none)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not item.isascii() and _SURROGATE.search(item):
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif isinstance(item, BaseModel):
+            stack.extend(field for _, field in item)
+    return False
+
+
 def storable_values(value: Any) -> tuple[Any, int]:
     """``value`` (text, or lists, tuples, dicts and models of it) with every string made
     :func:`storable`, and the number of surrogates replaced; ``value`` itself when none was."""
+    if not has_lone_surrogates(value):
+        return value, 0
+    return _repaired(value)
+
+
+def _repaired(value: Any) -> tuple[Any, int]:
+    """:func:`storable_values` of a value that holds a surrogate somewhere."""
     if isinstance(value, str):
         return storable(value)
     if isinstance(value, dict):
-        pairs = [(storable_values(key), storable_values(item)) for key, item in value.items()]
+        pairs = [(_repaired(key), _repaired(item)) for key, item in value.items()]
         count = sum(a + b for (_, a), (_, b) in pairs)
         return ({key: item for (key, _), (item, _) in pairs} if count else value), count
     if isinstance(value, (list, tuple)):
-        items = [storable_values(item) for item in value]
+        items = [_repaired(item) for item in value]
         count = sum(n for _, n in items)
         return (type(value)(item for item, _ in items) if count else value), count
     if isinstance(value, BaseModel):
-        fields, count = storable_values(dict(value))
+        fields, count = _repaired(dict(value))
         return (value.model_copy(update=fields) if count else value), count
     return value, 0
 

@@ -15,7 +15,7 @@ again (:mod:`svgeval.svg.render_memo`).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from types import TracebackType
@@ -95,26 +95,37 @@ class Renderer:
         An SVG this renderer drew before (or is drawing for another thread) with the same spec
         is not drawn again (see :mod:`~svgeval.svg.render_memo`).
         """
-        key = render_key(svg, spec, self._renderer_id)
-        drawn = self.memo.get_or_render(key, lambda: self._draw(svg, spec))
-        if isinstance(drawn, RenderFailure):
-            return RenderOutcome(None, drawn)
-        return RenderOutcome(to_float(drawn))
+        return self.render_all([svg], spec)[0]
+
+    def render_all(self, svgs: Sequence[str | bytes], spec: RenderSpec) -> list[RenderOutcome]:
+        """:meth:`render` of each SVG, every render started before the first is awaited: a
+        scorer that needs two renders (an answer and the reference) waits once, not twice, and
+        its thread is woken once (on a 2-core machine the wake-ups of the scoring threads were
+        much of a run's own CPU: ``bench/RESULTS.md``)."""
+        keys = [render_key(svg, spec, self._renderer_id) for svg in svgs]
+        from_workers: set[int] = set()
+
+        def start(index: int) -> Future[Rendered]:
+            cached = self.cache.get(svgs[index], spec) if self.cache is not None else None
+            if cached is None:
+                from_workers.add(index)
+                return self.submit(svgs[index], spec)
+            done: Future[Rendered] = Future()
+            done.set_result(cached)
+            return done
+
+        drawn = self.memo.get_or_render_many(keys, start)
+        for index in from_workers:
+            image = drawn[index]
+            if self.cache is not None and isinstance(image, np.ndarray):
+                self.cache.put(svgs[index], spec, image)
+        return [RenderOutcome(None, image) if isinstance(image, RenderFailure)
+                else RenderOutcome(to_float(image)) for image in drawn]
 
     def submit(self, svg: str | bytes, spec: RenderSpec) -> Future[Rendered]:
         """Render in a worker, with other renders asked for meanwhile (see :mod:`.batch`);
         neither the memo nor the disk cache is read."""
         return self._batcher.submit(svg, spec)
-
-    def _draw(self, svg: str | bytes, spec: RenderSpec) -> Rendered:
-        """Read the disk cache, else render in a worker (and fill the cache)."""
-        cached = self.cache.get(svg, spec) if self.cache is not None else None
-        if cached is not None:
-            return cached
-        drawn = self.submit(svg, spec).result()
-        if self.cache is not None and isinstance(drawn, np.ndarray):
-            self.cache.put(svg, spec, drawn)
-        return drawn
 
     def call(self, function: Callable[..., T], *args: Any) -> CallOutcome[T]:
         """Run ``function(*args)`` in a worker with the same time and memory limits as a render.

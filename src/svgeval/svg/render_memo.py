@@ -23,7 +23,7 @@ import hashlib
 import threading
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 
@@ -79,28 +79,60 @@ class RenderMemo:
 
     def get_or_render(self, key: str, draw: Callable[[], Drawn]) -> Drawn:
         """The render of ``key``: remembered, awaited from another caller, or ``draw()``-n."""
+
+        def start(_: int) -> Future[Drawn]:
+            drawn: Future[Drawn] = Future()
+            try:
+                drawn.set_result(draw())
+            except BaseException as error:  # noqa: BLE001 - the waiters raise it too
+                drawn.set_exception(error)
+            return drawn
+
+        return self.get_or_render_many([key], start)[0]
+
+    def get_or_render_many(self, keys: Sequence[str],
+                           submit: Callable[[int], Future[Drawn]]) -> list[Drawn]:
+        """:meth:`get_or_render` of each of ``keys`` with every draw started before any is
+        awaited: ``submit(i)`` starts drawing ``keys[i]``, so one caller waits once for all its
+        renders instead of once for each."""
+        claimed = [self._claim(key) for key in keys]
+        drawing = {i: submit(i) for i, c in enumerate(claimed) if c is None}
+        failed: BaseException | None = None
+        for i, future in drawing.items():
+            if failed is None:
+                try:
+                    self._settle(keys[i], future.result())
+                    continue
+                except BaseException as error:  # noqa: BLE001 - the machinery failed: raised below
+                    failed = error
+            self._fail(keys[i], failed)
+        if failed is not None:
+            raise failed
+        return [c.unpack() if isinstance(c, PackedRender) else
+                c.result() if c is not None else drawing[i].result()
+                for i, c in enumerate(claimed)]
+
+    def _claim(self, key: str) -> PackedRender | Future[Drawn] | None:
+        """The render of ``key`` kept, or the future of another caller drawing it; else None,
+        and the caller draws it and must :meth:`_settle` (or :meth:`_fail`) it."""
         with self._lock:
             packed = self._done.get(key)
-            pending = None if packed is not None else self._in_flight.get(key)
             if packed is not None:
                 self._done.move_to_end(key)
-            if packed is not None or pending is not None:
                 self.hits += 1
-            else:
-                self._in_flight[key] = Future()
-        if packed is not None:
-            return packed.unpack()
-        if pending is not None:
-            return pending.result()
-        try:
-            drawn = draw()
-        except BaseException as error:  # the machinery failed: the waiters get the error too
-            with self._lock:
-                owner = self._in_flight.pop(key)
-            owner.set_exception(error)
-            raise
-        self._settle(key, drawn)
-        return drawn
+                return packed
+            pending = self._in_flight.get(key)
+            if pending is not None:
+                self.hits += 1
+                return pending
+            self._in_flight[key] = Future()
+        return None
+
+    def _fail(self, key: str, error: BaseException) -> None:
+        """End the flight of ``key`` with ``error`` (the callers waiting on it raise it)."""
+        with self._lock:
+            owner = self._in_flight.pop(key)
+        owner.set_exception(error)
 
     @property
     def size_bytes(self) -> int:

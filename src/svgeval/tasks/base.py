@@ -252,6 +252,10 @@ class Task(ABC, Generic[TargetT]):
     paper_table: ClassVar[PaperTable | None] = None
     """The layout of the paper's table of this task, for ``svgeval leaderboard`` (None: the
     flat layout); see :mod:`svgeval.tasks.tables`."""
+    scores_many: ClassVar[bool] = False
+    """True when :meth:`score_many` draws a whole batch's renders at once: the local executor
+    then hands it batches of samples instead of one sample per thread (its thread wake-ups
+    were most of a run's own CPU on a 2-core machine, ``bench/RESULTS.md``)."""
 
     def __init__(self, common: CommonOptions, options: Any = None) -> None:
         """The task with the ``common`` options every task takes (``self.common``) and its own
@@ -282,6 +286,12 @@ class Task(ABC, Generic[TargetT]):
     @abstractmethod
     def score(self, sample: Sample[TargetT], response: str, renderer: Renderer) -> Outcome:
         """Score one model response; must not raise for bad responses (return a failure)."""
+
+    def score_many(self, items: Sequence[tuple[Sample[TargetT], str]],
+                   renderer: Renderer) -> list[Outcome]:
+        """:meth:`score` of each ``(sample, response)``, in order; a task that sets
+        :attr:`scores_many` starts every render of the batch before it waits for any."""
+        return [self.score(sample, response, renderer) for sample, response in items]
 
     def asks_per_sample(self) -> int:
         """How many times the model may be asked for one sample's answer: once, unless the

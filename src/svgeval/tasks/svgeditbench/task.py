@@ -34,7 +34,7 @@ from svgeval.metrics.editing import length_ratio
 from svgeval.metrics.pixel import mse
 from svgeval.metrics.presets import variant
 from svgeval.svg.extract import Extraction, extract_svg, extraction_rule
-from svgeval.svg.isolation import Renderer
+from svgeval.svg.isolation import Renderer, RenderOutcome
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks import register_task
 from svgeval.tasks.base import Sample, Task
@@ -111,28 +111,43 @@ class SvgEditBench(Task[EditTarget]):
     }
     Options = SvgEditBenchOptions
     paper_table = TABLE_1
+    scores_many = True
 
     def load(self) -> Sequence[Sample[EditTarget]]:
         return load_release(resolve_data(RELEASE, self.common.data))
 
     def score(self, sample: Sample[EditTarget], response: str, renderer: Renderer) -> Outcome:
-        answer = renderer.render(sample.target.answer_svg, RENDER)
+        return self.score_many([(sample, response)], renderer)[0]
+
+    def score_many(self, items: Sequence[tuple[Sample[EditTarget], str]],
+                   renderer: Renderer) -> list[Outcome]:
+        """Each answer and what is compared with it (the output, else the unchanged input),
+        for the whole batch, drawn together; then each sample scored."""
+        extractions = [extract_svg(response, rule=self.options.extract) for _, response in items]
+        drawn = renderer.render_all(
+            [svg for (sample, _), extraction in zip(items, extractions)
+             for svg in (sample.target.answer_svg, extraction.svg or _input(sample))], RENDER)
+        return [self._scored(sample, extraction, drawn[2 * k], drawn[2 * k + 1], renderer)
+                for k, ((sample, _), extraction) in enumerate(zip(items, extractions))]
+
+    def _scored(self, sample: Sample[EditTarget], extraction: Extraction, answer: RenderOutcome,
+                drawn: RenderOutcome, renderer: Renderer) -> Outcome:
+        """The outcome of one sample from its renders (``drawn``: the output's, or the input's
+        when no SVG was extracted)."""
         if answer.image is None:
             return Outcome.of(sample, failure=Failure.of_render(answer, FailureKind.REFERENCE))
-        extraction = extract_svg(response, rule=self.options.extract)
         if extraction.svg is None:
-            return Outcome.unextracted(sample, extraction,
-                                       self._no_edit(sample, answer.image, renderer))
-        output = renderer.render(extraction.svg, RENDER)
-        if output.image is None:
+            return Outcome.unextracted(sample, extraction, self._no_edit(sample, answer.image,
+                                                                         drawn))
+        if drawn.image is None:
             return Outcome.of(
                 sample,
-                self._no_edit(sample, answer.image, renderer),
+                self._no_edit(sample, answer.image, renderer.render(_input(sample), RENDER)),
                 extracted=extraction.svg,
                 extraction_rule=extraction.rule,
-                failure=Failure.of_render(output),
+                failure=Failure.of_render(drawn),
             )
-        value = mse(output.image, answer.image)
+        value = mse(drawn.image, answer.image)
         metrics: dict[str, float | None] = {"mse": value, "mse_all": value}
         if sample.group == "compression":
             ratio = length_ratio(extraction.svg, sample.target.input_length)
@@ -140,15 +155,20 @@ class SvgEditBench(Task[EditTarget]):
         return Outcome.of(sample, metrics, extracted=extraction.svg,
                           extraction_rule=extraction.rule)
 
-    def _no_edit(
-        self, sample: Sample[EditTarget], answer: FloatImage, renderer: Renderer
-    ) -> dict[str, float | None]:
-        """The ``*_all`` values of an invalid output: those of the unchanged input (No Edit)."""
-        assert sample.input_svg is not None
-        no_edit = renderer.render(sample.input_svg, RENDER)
+    def _no_edit(self, sample: Sample[EditTarget], answer: FloatImage,
+                 no_edit: RenderOutcome) -> dict[str, float | None]:
+        """The ``*_all`` values of an invalid output: those of the unchanged input (No Edit),
+        drawn as ``no_edit``."""
         metrics: dict[str, float | None] = {
             "mse_all": mse(no_edit.image, answer) if no_edit.image is not None else None
         }
         if sample.group == "compression":
             metrics["ratio_all"] = 1.0
         return metrics
+
+
+def _input(sample: Sample[EditTarget]) -> str:
+    """The SVG the sample asks to edit (every SVGEditBench sample has one)."""
+    if sample.input_svg is None:
+        raise ValueError(f"SVGEditBench sample {sample.id} has no input SVG")
+    return sample.input_svg
