@@ -39,7 +39,7 @@ def main() -> None:
             copy_release(args.data, data, copies)
             load = " ".join(f"{value:.1f}" for value in os.getloadavg())
             out = root / f"run-{name}"
-            seconds, rss = timed_run(data, out, "--renderer", args.renderer, *limit)
+            seconds, rss, _ = timed_run(data, out, "--renderer", args.renderer, *limit)
             samples = len((out / "samples.jsonl").read_text().splitlines())
             runs[name] = (samples, rss)
             print(f"{name}: {samples} samples, peak RSS {rss:.1f} MiB, {seconds:.1f} s "

@@ -1,13 +1,21 @@
-"""The floor under an identity run of SVGEditBench: its distinct SVGs through the isolated pool.
+"""The floor under an identity run of SVGEditBench: its distinct SVGs drawn, nothing else.
 
-    python bench/render_floor.py DATA RENDERER   # prints the process's wall time
+    python bench/render_floor.py DATA RENDERER            # prints the process's wall time
+    python bench/render_floor.py DATA RENDERER --plain
 
-A fresh process that does what any run must and nothing else: start the interpreter and the
-render workers' server with the renderer preloaded (as ``svgeval run`` does), import what
-rendering needs, list the release, then render each distinct SVG an identity run draws (every
-input and every answer, once) at 72 px with one isolated worker per CPU, as a run does by
-default. No records, no run directory, no scoring: the time between this and ``svgeval run`` is
-the runner's own overhead. ``bench_scoring_compare.py`` times it.
+A fresh process (its interpreter start included, as a run's is) that lists the release and
+draws each distinct SVG an identity run draws (every input and every answer, once) at 72 px,
+one process per CPU:
+
+* ``--plain``: the floor as issue 30 defines it: a plain loop in each process with the
+  renderer's own calls (``reward_floor.draw_all``: no sanitiser, no viewBox fitting, no
+  isolation, no pixels sent back), the processes started inside the timing;
+* by default, the isolated floor: what any safe run must do and nothing else: start the render
+  workers' server with the renderer preloaded (as ``svgeval run`` does) and render through the
+  isolated pool (sanitiser, time and memory limits, pixels back). No records, no run directory,
+  no scoring: the time between this and ``svgeval run`` is the runner's own overhead.
+
+``bench_scoring_floor.py`` times both beside the run.
 """
 
 from __future__ import annotations
@@ -16,6 +24,23 @@ import sys
 import time
 
 STARTED = time.perf_counter()
+
+
+def plain() -> None:
+    import os
+    from concurrent.futures import ProcessPoolExecutor
+    from pathlib import Path
+
+    from release_pairs import release_pairs
+    from reward_floor import draw_all
+
+    data, renderer = Path(sys.argv[1]), sys.argv[2]
+    distinct = sorted({svg for pair in release_pairs(data).values() for svg in pair})
+    count = os.cpu_count() or 1
+    with ProcessPoolExecutor(count) as pool:
+        drawn = sum(pool.map(draw_all, [renderer] * count,
+                             [distinct[i::count] for i in range(count)], [72] * count))
+    print(f"{drawn} distinct SVGs drawn plainly, {time.perf_counter() - STARTED:.2f} s")
 
 
 def main() -> None:
@@ -41,4 +66,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    plain() if "--plain" in sys.argv else main()

@@ -23,27 +23,27 @@ import numpy as np
 SIZE = 128
 
 
-def draw_skia(svg: str) -> np.ndarray:
-    """skia's own render of ``svg`` at SIZE px on white, fitted as skia fits a container."""
+def draw_skia(svg: str, size: int = SIZE) -> np.ndarray:
+    """skia's own render of ``svg`` at ``size`` px on white, fitted as skia fits a container."""
     import skia
 
     dom = skia.SVGDOM.MakeFromStream(skia.MemoryStream(svg.encode()))
-    surface = skia.Surface(SIZE, SIZE)
+    surface = skia.Surface(size, size)
     canvas = surface.getCanvas()
     canvas.clear(skia.ColorWHITE)
     if dom is not None:
-        dom.setContainerSize(skia.Size(SIZE, SIZE))
+        dom.setContainerSize(skia.Size(size, size))
         dom.render(canvas)
     return np.asarray(surface.toarray())
 
 
-def draw_cairosvg(svg: str) -> np.ndarray:
-    """CairoSVG's own render of ``svg`` at SIZE px on white, pixels read from its surface."""
+def draw_cairosvg(svg: str, size: int = SIZE) -> np.ndarray:
+    """CairoSVG's own render of ``svg`` at ``size`` px on white, pixels read from its surface."""
     import cairosvg.parser
     import cairosvg.surface
 
     tree = cairosvg.parser.Tree(bytestring=svg.encode())
-    surface = cairosvg.surface.PNGSurface(tree, None, 96, output_width=SIZE, output_height=SIZE,
+    surface = cairosvg.surface.PNGSurface(tree, None, 96, output_width=size, output_height=size,
                                           background_color="white")
     surface.cairo.flush()
     pixels = np.frombuffer(surface.cairo.get_data(), np.uint8).copy()
@@ -51,12 +51,13 @@ def draw_cairosvg(svg: str) -> np.ndarray:
     return pixels
 
 
-def draw_all(renderer: str, svgs: list[str]) -> int:
-    """Draw each SVG (a plain loop); the number drawn (a failure counts as drawn)."""
+def draw_all(renderer: str, svgs: list[str], size: int = SIZE) -> int:
+    """Draw each SVG at ``size`` px (a plain loop); the number drawn (a failure counts as
+    drawn)."""
     draw = draw_skia if renderer == "skia" else draw_cairosvg
     for svg in svgs:
         try:
-            draw(svg)
+            draw(svg, size)
         except Exception:  # noqa: BLE001, S112 - a failed render still took its time
             continue
     return len(svgs)

@@ -10,7 +10,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from svgeval.svg.isolation import Renderer
+from svgeval.svg.isolation import Renderer, as_outcome
 from svgeval.svg.render import RenderFailure, RenderSpec
 from svgeval.svg.render_memo import RenderMemo, render_key
 
@@ -149,11 +149,12 @@ def test_many_keys_start_every_draw_before_waiting_and_share_repeats() -> None:
     assert np.array_equal(memo.get_or_render("y", lambda: _pixels(3)), _pixels(3))  # type: ignore[arg-type]
 
 
-def test_render_all_draws_together_what_render_draws_one_by_one() -> None:
+def test_draw_all_draws_together_what_render_draws_one_by_one() -> None:
     svgs = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><rect width="{w}" '
             'height="4"/></svg>' for w in (1, 2, 3)]
     with Renderer(workers=1) as renderer:
-        together = renderer.render_all([svgs[0], svgs[1], svgs[0], "<svg", svgs[2]], SPEC)
+        together = [as_outcome(drawn) for drawn in renderer.draw_all(
+            [svgs[0], svgs[1], svgs[0], "<svg", svgs[2]], SPEC)]
         one_by_one = [renderer.render(svg, SPEC) for svg in svgs]
     assert renderer.memo.hits == 1 + 3  # the repeat within the call, then every SVG again
     assert together[3].failure is not None and together[3].failure.tag == "rejected:malformed_xml"

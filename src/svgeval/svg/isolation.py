@@ -59,6 +59,13 @@ class CallOutcome(Generic[T]):
     failure: RenderFailure | None = None
 
 
+def as_outcome(drawn: Rendered) -> RenderOutcome:
+    """The :class:`RenderOutcome` of a render: its pixels in [0, 1], or its failure."""
+    if isinstance(drawn, RenderFailure):
+        return RenderOutcome(None, drawn)
+    return RenderOutcome(to_float(drawn))
+
+
 class Renderer:
     """Isolated, time-limited CairoSVG rendering shared by all samples of a run.
 
@@ -95,13 +102,16 @@ class Renderer:
         An SVG this renderer drew before (or is drawing for another thread) with the same spec
         is not drawn again (see :mod:`~svgeval.svg.render_memo`).
         """
-        return self.render_all([svg], spec)[0]
+        return as_outcome(self.draw_all([svg], spec)[0])
 
-    def render_all(self, svgs: Sequence[str | bytes], spec: RenderSpec) -> list[RenderOutcome]:
-        """:meth:`render` of each SVG, every render started before the first is awaited: a
-        scorer that needs two renders (an answer and the reference) waits once, not twice, and
-        its thread is woken once (on a 2-core machine the wake-ups of the scoring threads were
-        much of a run's own CPU: ``bench/RESULTS.md``)."""
+    def draw_all(self, svgs: Sequence[str | bytes], spec: RenderSpec) -> list[Rendered]:
+        """The ``uint8`` renders of ``svgs`` (read-only) or their failures, as :meth:`render`
+        draws them, every render started before the first is awaited: a scorer that needs
+        two renders (an answer and the reference) waits once, not twice, and its thread is
+        woken once (on a 2-core machine the wake-ups of the scoring threads were much of a
+        run's own CPU: ``bench/RESULTS.md``). :func:`as_outcome` turns each into what
+        :meth:`render` returns, one at a time (a batch's renders in float64 would hold eight
+        times their bytes at once)."""
         keys = [render_key(svg, spec, self._renderer_id) for svg in svgs]
         from_workers: set[int] = set()
 
@@ -119,8 +129,7 @@ class Renderer:
             image = drawn[index]
             if self.cache is not None and isinstance(image, np.ndarray):
                 self.cache.put(svgs[index], spec, image)
-        return [RenderOutcome(None, image) if isinstance(image, RenderFailure)
-                else RenderOutcome(to_float(image)) for image in drawn]
+        return drawn
 
     def submit(self, svg: str | bytes, spec: RenderSpec) -> Future[Rendered]:
         """Render in a worker, with other renders asked for meanwhile (see :mod:`.batch`);

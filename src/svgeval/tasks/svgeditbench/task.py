@@ -34,7 +34,7 @@ from svgeval.metrics.editing import length_ratio
 from svgeval.metrics.pixel import mse
 from svgeval.metrics.presets import variant
 from svgeval.svg.extract import Extraction, extract_svg, extraction_rule
-from svgeval.svg.isolation import Renderer, RenderOutcome
+from svgeval.svg.isolation import Renderer, RenderOutcome, as_outcome
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks import register_task
 from svgeval.tasks.base import Sample, Task
@@ -124,10 +124,11 @@ class SvgEditBench(Task[EditTarget]):
         """Each answer and what is compared with it (the output, else the unchanged input),
         for the whole batch, drawn together; then each sample scored."""
         extractions = [extract_svg(response, rule=self.options.extract) for _, response in items]
-        drawn = renderer.render_all(
+        drawn = renderer.draw_all(
             [svg for (sample, _), extraction in zip(items, extractions)
              for svg in (sample.target.answer_svg, extraction.svg or _input(sample))], RENDER)
-        return [self._scored(sample, extraction, drawn[2 * k], drawn[2 * k + 1], renderer)
+        return [self._scored(sample, extraction, as_outcome(drawn[2 * k]),
+                             as_outcome(drawn[2 * k + 1]), renderer)
                 for k, ((sample, _), extraction) in enumerate(zip(items, extractions))]
 
     def _scored(self, sample: Sample[EditTarget], extraction: Extraction, answer: RenderOutcome,
