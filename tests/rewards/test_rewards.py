@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -151,3 +152,7 @@ def test_pixel_term_is_one_minus_rmse() -> None:
     a, b = (rng.integers(0, 256, (17, 9, 3), dtype=np.uint8) for _ in range(2))
     rmse = np.sqrt(np.mean((a / 255.0 - b / 255.0) ** 2))
     assert pixel_similarity(a, b) == pytest.approx(1 - rmse, abs=1e-12)
+    for _ in range(50):  # bit for bit the exact sum (a floating-point sum, cv2.norm's, is not)
+        a, b = (rng.integers(0, 256, (128, 128, 3), dtype=np.uint8) for _ in range(2))
+        exact = sum(int(x) * int(x) for x in (a.astype(np.int64) - b).ravel())
+        assert pixel_similarity(a, b) == 1.0 - math.sqrt(exact / a.size) / 255.0

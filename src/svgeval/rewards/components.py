@@ -51,13 +51,12 @@ CANNY_BLUR = 13
 
 
 def pixel_similarity(a: Image, b: Image) -> float:
-    """``1 - RMSE`` of two renders scaled to [0, 1] (exact: OpenCV sums the squared integer
-    differences as integers, ``NORM_L2SQR``; 10x faster than numpy at 128 px, no BLAS
-    threads competing with the render workers)."""
-    import cv2
-
-    total = cv2.norm(np.ascontiguousarray(a), np.ascontiguousarray(b), cv2.NORM_L2SQR)
-    return float(1.0 - np.sqrt(total / a.size) / 255.0)
+    """``1 - RMSE`` of two renders scaled to [0, 1] (exact: squared integer differences summed
+    as integers; no BLAS call, whose threads would compete with the render workers; OpenCV's
+    ``norm`` is not exact: it sums in floating point)."""
+    diff = a.astype(np.int16) - b
+    total = int(np.square(diff, dtype=np.int32).sum(dtype=np.int64))
+    return float(1.0 - np.sqrt(total / diff.size) / 255.0)
 
 
 _LUMA = np.array([[0.299, 0.587, 0.114]], np.float32)
