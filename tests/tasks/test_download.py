@@ -66,3 +66,41 @@ def test_failed_download_and_bad_data_path_say_what_to_do(
         resolve_data(GithubRelease("owner/other", "abc1234", marker="x"), None)
     with pytest.raises(DataUnavailable, match="pass the folder"):
         resolve_data(RELEASE, tmp_path)
+
+
+@pytest.mark.parametrize(("task", "repo"), [
+    ("unisvg", "UniSVG"), ("vgbench-vgqa", "vgbench/VGQA"), ("sarena-icon-understanding", "SArena"),
+    ("mmsvgbench-text2svg", "MMSVGBench"), ("sgp-genbench-object", "SGP"),
+    ("lica-svg-1", "lica"),
+])
+def test_a_hub_release_without_huggingface_hub_names_the_extra(
+    task: str, repo: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each suite downloaded from the hub, run without ``--data`` and without the package:
+    one line naming the extra, exit 1, nothing scored."""
+    import sys
+
+    from typer.testing import CliRunner
+
+    from svgeval.cli import app
+
+    monkeypatch.setitem(sys.modules, "huggingface_hub", None)  # as if not installed
+    result = CliRunner().invoke(app, ["run", task, "--model", "oracle", "--out",
+                                      str(tmp_path / "r")])
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert result.exit_code == 1 and len(lines) == 1, result.output
+    assert "needs huggingface_hub: pip install 'svgeval[hub]'" in lines[0]
+    assert repo.lower() in lines[0].lower()
+
+
+def test_a_hub_download_that_fails_says_why_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("huggingface_hub")
+    from svgeval.tasks.download import hub_download
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    with pytest.raises(DataUnavailable) as raised:
+        hub_download("nobody/no-such-dataset", "data.tsv")
+    line = str(raised.value)
+    assert "\n" not in line and line.startswith("could not download data.tsv of "
+                                                "nobody/no-such-dataset from the hub (")
+    assert line.endswith("; pass --data PATH")

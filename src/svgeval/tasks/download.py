@@ -4,6 +4,8 @@ Releases are GitHub archives pinned to a commit. They are downloaded once into t
 directory (``$SVGEVAL_CACHE`` or the platform's user cache dir, e.g. ``~/.cache/svgeval``) and
 unpacked there; later runs reuse the copy. Nothing is downloaded when ``--data`` is given.
 ``$SVGEVAL_ARCHIVE_HOST`` replaces ``https://codeload.github.com`` (a mirror or a proxy).
+Releases on the Hugging Face hub are fetched with ``huggingface_hub`` (:func:`hub_download`,
+the ``hub`` extra) into the hub's own cache.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import io
 import os
 import shutil
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,6 +42,29 @@ def cache_dir() -> Path:
     import platformdirs  # here, as httpx and tarfile below: off the start-up of every run
 
     return Path(os.environ.get("SVGEVAL_CACHE") or platformdirs.user_cache_dir("svgeval"))
+
+
+def hub_download(repo: str, filename: str | None = None, patterns: Sequence[str] | None = None,
+                 advice: str = "pass --data PATH") -> Path:
+    """A file (``filename``) of the hub dataset ``repo``, or its snapshot (the files matching
+    ``patterns``, all without), downloaded once into the hub's cache. Raises
+    :class:`DataUnavailable` with one line: without ``huggingface_hub`` it names the extra to
+    install, otherwise why the download failed; both end with ``advice``."""
+    try:
+        import huggingface_hub
+    except ImportError:
+        raise DataUnavailable(f"downloading {repo} from the hub needs huggingface_hub: pip "
+                              f"install 'svgeval[hub]'; or {advice}") from None
+    try:
+        if filename is not None:
+            return Path(huggingface_hub.hf_hub_download(repo, filename, repo_type="dataset"))
+        return Path(huggingface_hub.snapshot_download(
+            repo, repo_type="dataset", allow_patterns=list(patterns) if patterns else None))
+    except Exception as error:  # noqa: BLE001 (network, offline mode, gated repo, ...)
+        first = (str(error).strip().splitlines() or [""])[0][:160]
+        what = f"{filename} of {repo}" if filename is not None else repo
+        raise DataUnavailable(f"could not download {what} from the hub ({type(error).__name__}: "
+                              f"{first}); {advice}") from None
 
 
 def resolve_data(release: GithubRelease, data: Path | None) -> Path:

@@ -32,7 +32,7 @@ from typing import Any, Generic, TypeVar
 from pydantic import BaseModel
 
 from svgeval.tasks.data_files import MalformedData, read_json_items
-from svgeval.tasks.download import DataUnavailable
+from svgeval.tasks.download import DataUnavailable, hub_download
 
 HUB_ID = "purvanshi/lica-dataset"
 T = TypeVar("T", bound=BaseModel)
@@ -110,13 +110,7 @@ def local_file(data: Path, task_id: str) -> Path:
 
 def _snapshot(patterns: Sequence[str]) -> Path:
     """The hub dataset's files matching ``patterns``, downloaded once into the hub cache."""
-    try:
-        from huggingface_hub import snapshot_download
-
-        return Path(snapshot_download(HUB_ID, repo_type="dataset", allow_patterns=list(patterns)))
-    except Exception as error:  # noqa: BLE001 (no package, network, gated repo, ...)
-        raise DataUnavailable(f"could not download {HUB_ID} from the hub "
-                              f"({type(error).__name__}); pass --data PATH") from None
+    return hub_download(HUB_ID, patterns=patterns)
 
 
 def _hub_listing() -> str:

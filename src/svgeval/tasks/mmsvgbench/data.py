@@ -29,7 +29,7 @@ from numpy.typing import NDArray
 from svgeval.metrics.frechet import sample_indices
 from svgeval.tasks.common.rows import unique_ids
 from svgeval.tasks.data_files import MalformedData
-from svgeval.tasks.download import DataUnavailable
+from svgeval.tasks.download import DataUnavailable, hub_download
 
 HUB_ID = "OmniSVG/MMSVGBench"
 REFERENCE_HUB_IDS = {"icon": "OmniSVG/MMSVG-Icon", "illustration": "OmniSVG/MMSVG-Illustration"}
@@ -124,13 +124,7 @@ def read_rows(path: Path, task: str) -> list[BenchRow]:
 
 def hub_folder(hub_id: str, patterns: Sequence[str] = ("*.parquet",)) -> Path:
     """The parquet files of a hub dataset, downloaded once into the hub's cache."""
-    try:
-        from huggingface_hub import snapshot_download
-
-        return Path(snapshot_download(hub_id, repo_type="dataset", allow_patterns=list(patterns)))
-    except Exception as error:  # noqa: BLE001 (no package, network, gated repo, ...)
-        raise DataUnavailable(f"could not download {hub_id} from the hub "
-                              f"({type(error).__name__}); pass --data PATH") from None
+    return hub_download(hub_id, patterns=patterns)
 
 
 def load_rows(data: Path | None, task: str) -> list[BenchRow]:

@@ -30,7 +30,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from svgeval.tasks.data_files import MalformedData, read_jsonl_items
-from svgeval.tasks.download import DataUnavailable, cache_dir
+from svgeval.tasks.download import DataUnavailable, cache_dir, hub_download
 
 HUB_ARCHIVES = {
     "full": ("InternSVG/SArena", "SArena.zip"),
@@ -99,16 +99,8 @@ def root(data: Path | None, subset: str = "full") -> Path:
 
 
 def _hub_root(repo: str, name: str) -> Path:
-    try:
-        from huggingface_hub import hf_hub_download
-
-        archive = Path(hf_hub_download(repo, name, repo_type="dataset"))
-    except Exception as error:  # noqa: BLE001 (network, offline mode, missing package)
-        first = (str(error).strip().splitlines() or [""])[0][:160]
-        raise DataUnavailable(
-            f"could not fetch {name} of {repo} from the hub ({type(error).__name__}: "
-            f"{first}); download and unzip it, then pass the folder with --data PATH"
-        ) from None
+    archive = hub_download(repo, name, advice="download and unzip it, then pass the folder "
+                                              "with --data PATH")
     target = cache_dir() / repo.replace("/", "+") / archive.parent.name / name
     if not any((target / top).is_dir() for top in ("SArena", "Icon")):
         with zipfile.ZipFile(archive) as opened:

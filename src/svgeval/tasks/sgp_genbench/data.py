@@ -23,7 +23,7 @@ from typing import Any
 
 from svgeval.tasks.base import Target
 from svgeval.tasks.data_files import MalformedData
-from svgeval.tasks.download import DataUnavailable
+from svgeval.tasks.download import DataUnavailable, hub_download
 
 OBJECT_HUB_ID = "SphereLab/SGP-Object"
 OBJECT_FILES = ("SGP-Object.json", "test.json")
@@ -99,13 +99,7 @@ def object_file(data: Path | None) -> Path:
     """``--data`` (the file or a folder holding it), else the cached hub file."""
     if data is not None:
         return _file_in(data, OBJECT_FILES)
-    try:
-        from huggingface_hub import hf_hub_download
-
-        return Path(hf_hub_download(OBJECT_HUB_ID, OBJECT_FILES[0], repo_type="dataset"))
-    except Exception as error:  # noqa: BLE001 (no package, network, gated repo, ...)
-        raise DataUnavailable(f"could not download {OBJECT_HUB_ID} from the hub "
-                              f"({type(error).__name__}); pass --data PATH") from None
+    return hub_download(OBJECT_HUB_ID, OBJECT_FILES[0])
 
 
 def object_targets(data: Path | None) -> list[tuple[str, GenTarget]]:

@@ -29,7 +29,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from svgeval.tasks.data_files import MalformedData
-from svgeval.tasks.download import DataUnavailable
+from svgeval.tasks.download import DataUnavailable, hub_download
 
 HUB_ID = "JoeLeelyf/UniSVG-VLMEvalKit"
 FILE = "UniSVG.tsv"
@@ -107,13 +107,5 @@ def load_rows(data: Path | None) -> list[UniSvgRow]:
     """The rows of ``data``, or of the hub's file (downloaded once, then cached)."""
     if data is not None:
         return read_tsv(data)
-    try:
-        from huggingface_hub import hf_hub_download
-
-        local = hf_hub_download(HUB_ID, FILE, repo_type="dataset")
-    except Exception as error:  # noqa: BLE001 (no package, network, auth, ...)
-        raise DataUnavailable(
-            f"could not download {FILE} from {HUB_ID} ({error}); pass --data PATH"
-        ) from None
-    return read_tsv(Path(local))
+    return read_tsv(hub_download(HUB_ID, FILE))
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from svgeval.tasks.data_files import MalformedData
-from svgeval.tasks.download import DataUnavailable
+from svgeval.tasks.download import DataUnavailable, hub_download
 
 VGQA_HUB_ID = "vgbench/VGQA"
 VGEN_HUB_ID = "vgbench/VGen"
@@ -50,14 +50,7 @@ class Caption:
 
 def hub_root(hub_id: str) -> Path:
     """The hub dataset's files (downloaded once, cached by ``huggingface_hub``)."""
-    try:
-        from huggingface_hub import snapshot_download
-
-        return Path(snapshot_download(hub_id, repo_type="dataset"))
-    except Exception as error:  # noqa: BLE001 (no package, network, gated, ...)
-        raise DataUnavailable(
-            f"could not download {hub_id} from the hub ({error}); pass --data PATH"
-        ) from None
+    return hub_download(hub_id)
 
 
 def _records(path: Path) -> list[dict[str, Any]]:
