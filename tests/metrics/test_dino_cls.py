@@ -51,3 +51,21 @@ def test_a_model_folder_without_an_image_processor_works(tiny_dino_dir: Path,
                             imagenet_normalize=normalize)
         assert dino_cls([a], [b], model_path=str(bare), device="cpu",
                         imagenet_normalize=normalize) == pytest.approx(expected, abs=1e-6)
+
+
+def test_features_once_per_image_give_the_pairwise_cosines(tiny_dino_dir: Path) -> None:
+    """SGP-GenBench's diversity from one forward pass per answer equals ``1 - mean`` of the
+    pairwise ``dino_cls`` it was computed from before (6 forward pairs for 4 answers)."""
+    pytest.importorskip("torch")
+    from svgeval.metrics.dino import dino_cls_features
+    from svgeval.tasks.sgp_genbench.answers import diversity
+
+    rng = np.random.default_rng(2)
+    images = [rng.integers(0, 256, size=(28, 28, 3), dtype=np.uint8) for _ in range(4)]
+    pairs = [(a, b) for i, a in enumerate(images) for b in images[i + 1:]]
+    cosines = dino_cls([a for a, _ in pairs], [b for _, b in pairs], model_path=str(tiny_dino_dir),
+                       imagenet_normalize=True, device="cpu")
+    features = dino_cls_features(images, model_path=str(tiny_dino_dir), imagenet_normalize=True,
+                                 device="cpu")
+    assert features.shape[0] == 4
+    assert diversity(features) == pytest.approx(1.0 - float(np.mean(cosines)), abs=1e-6)

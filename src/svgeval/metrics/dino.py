@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -131,6 +132,28 @@ def dino_cls(
     torch = _models.require("torch")
     if not _paired(images_a, images_b):
         return []
+    features = functools.partial(dino_cls_features, preset=preset, model=model,
+                                 model_path=model_path, device=device, batch_size=batch_size,
+                                 imagenet_normalize=imagenet_normalize)
+    features_a = torch.from_numpy(features(images_a))
+    features_b = torch.from_numpy(features(images_b))
+    cos = torch.nn.functional.cosine_similarity(features_a, features_b, dim=-1, eps=1e-6)
+    return [float(c) for c in cos.tolist()]
+
+
+def dino_cls_features(
+    images: Sequence[NDArray[np.generic]],
+    *,
+    preset: str | MetricPreset = DINO_CLS_SETTINGS,
+    model: str | None = None,
+    model_path: str | None = None,
+    device: str | None = None,
+    batch_size: int = 32,
+    imagenet_normalize: bool = False,
+) -> NDArray[np.float32]:
+    """The (N, D) float32 ``f(image)`` of :func:`dino_cls`, one row per image: for comparing
+    every pair of a set (SGP-GenBench's diversity) with one forward pass per image."""
+    torch = _models.require("torch")
     name = model or get_preset(preset).dino_model
     dev = _models.pick_device(device)
     # the network alone: these pixels never pass through an image processor, so a model folder
@@ -139,16 +162,11 @@ def dino_cls(
                              lambda src: _load_network(src, dev), (dev,), kind="dino_network")
     mean = torch.tensor(IMAGENET_MEAN if imagenet_normalize else (0.0,) * 3).view(1, 3, 1, 1)
     std = torch.tensor(IMAGENET_STD if imagenet_normalize else (1.0,) * 3).view(1, 3, 1, 1)
-
-    def features(images: Sequence[NDArray[np.generic]]) -> Any:
-        out = []
-        for chunk in _models.batches([_models.as_rgb_uint8(i) for i in images], batch_size):
-            pixels = torch.from_numpy(np.stack(chunk)).permute(0, 3, 1, 2).float() / 255.0
-            pixels = ((pixels - mean) / std).to(dev)
-            with _models.inference(dev):
-                out.append(net(pixel_values=pixels).pooler_output.float())
-        return torch.cat(out)
-
-    cos = torch.nn.functional.cosine_similarity(features(images_a), features(images_b), dim=-1,
-                                                eps=1e-6)
-    return [float(c) for c in cos.tolist()]
+    out = []
+    for chunk in _models.batches([_models.as_rgb_uint8(i) for i in images], batch_size):
+        pixels = torch.from_numpy(np.stack(chunk)).permute(0, 3, 1, 2).float() / 255.0
+        pixels = ((pixels - mean) / std).to(dev)
+        with _models.inference(dev):
+            out.append(net(pixel_values=pixels).pooler_output.float().cpu())
+    features: NDArray[np.float32] = torch.cat(out).numpy().astype(np.float32)
+    return features

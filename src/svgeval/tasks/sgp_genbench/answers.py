@@ -132,11 +132,6 @@ def diversity(features: np.ndarray) -> float | None:
     return float(1.0 - pairs.mean())
 
 
-def diversity_from_cosines(cosines: Sequence[float]) -> float | None:
-    """:func:`diversity` given the pairwise cosines themselves (None: no pair)."""
-    return 1.0 - float(np.mean(cosines)) if len(cosines) else None
-
-
 def released_diversity_mean(values: Sequence[float | None]) -> float | None:
     """``calculate_average_metrics``: the mean over the prompts whose diversity is above 0 (a
     prompt with under two valid answers counts as 0 and is left out, as is an exact 0)."""

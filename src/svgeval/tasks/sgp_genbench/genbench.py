@@ -33,15 +33,16 @@ from lxml import etree
 
 from svgeval.messages import png_bytes, user_message
 from svgeval.metrics.clip import clip_score
-from svgeval.metrics.dino import dino_cls
+from svgeval.metrics.dino import dino_cls, dino_cls_features
 from svgeval.metrics.hps import hps
 from svgeval.metrics.presets import MetricPreset, get_preset
+from svgeval.metrics.registry import MetricUnavailable
 from svgeval.metrics.siglip import siglip_score
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
-from svgeval.tasks.base import BLANK_SVG, BatchItem, MetricContext, Sample, Task, batch_values
+from svgeval.tasks.base import BLANK_SVG, BatchItem, MetricContext, Sample, Task
 from svgeval.tasks.common import TwoReadings
 from svgeval.tasks.judge import JudgeRequest
 from svgeval.tasks.outcome import Failure, FailureKind, MetricValues, Outcome
@@ -255,19 +256,20 @@ class GenBenchTask(Task[data.GenTarget]):
                 picture = self.picture(item.output_svg, context.renderer)
                 if picture is not None:
                     by_prompt[item.sample.id].append(dino_input(picture, False))
-            pairs = [(prompt, a, b) for prompt, views in by_prompt.items()
-                     for i, a in enumerate(views) for b in views[i + 1:]]
-            firsts, seconds = [a for _, a, _ in pairs], [b for _, _, b in pairs]
-            cosines = batch_values([values], self.set_metrics, functools.partial(
-                dino_cls, firsts, seconds, imagenet_normalize=True, preset=self.settings,
-                batch_size=context.batch_size, device=context.device))
-            if pairs and cosines[0] is None:
+            flat = [view for views in by_prompt.values() for view in views]
+            try:  # one forward pass per answer; each prompt's pairs compared from the features
+                features = dino_cls_features(
+                    flat, imagenet_normalize=True, preset=self.settings,
+                    batch_size=context.batch_size, device=context.device) if flat else np.zeros(
+                        (0, 1), np.float32)
+            except MetricUnavailable as error:
                 values.metrics.update(dict.fromkeys(keys, None))
+                values.not_computed.update(dict.fromkeys(keys, str(error)))
                 continue
-            per_prompt: dict[str, list[float]] = defaultdict(list)
-            for (prompt, _, _), cosine in zip(pairs, cosines):
-                per_prompt[prompt].append(float(cosine or 0.0))
-            spread = [answers.diversity_from_cosines(per_prompt[p]) for p in by_prompt]
+            spread, start = [], 0
+            for views in by_prompt.values():
+                spread.append(answers.diversity(features[start:start + len(views)]))
+                start += len(views)
             values.metrics[keys[0]] = answers.released_diversity_mean(spread)
             values.metrics[keys[1]] = answers.checked_diversity_mean(spread)
             values.metrics[keys[2]] = float(sum(v is not None for v in spread))
