@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 from numpy.typing import NDArray
+from typing_extensions import Unpack
 
 from svgeval.metrics import _models
 from svgeval.metrics.presets import DEFAULT, MetricPreset, get_preset
@@ -109,16 +109,24 @@ IMAGENET_MEAN = (0.485, 0.456, 0.406)
 IMAGENET_STD = (0.229, 0.224, 0.225)
 
 
+class DinoClsOptions(TypedDict, total=False):
+    """Keyword options of :func:`dino_cls` and :func:`dino_cls_features`: the metric preset
+    naming the model (default :data:`DINO_CLS_SETTINGS`: DINOv2-giant), or ``model`` / a local
+    ``model_path``; the ``device`` (default: the GPU when there is one); ``batch_size``
+    (default 32); ``imagenet_normalize`` (default False, as released)."""
+
+    preset: str | MetricPreset
+    model: str | None
+    model_path: str | None
+    device: str | None
+    batch_size: int
+    imagenet_normalize: bool
+
+
 def dino_cls(
     images_a: Sequence[NDArray[np.generic]],
     images_b: Sequence[NDArray[np.generic]],
-    *,
-    preset: str | MetricPreset = DINO_CLS_SETTINGS,
-    model: str | None = None,
-    model_path: str | None = None,
-    device: str | None = None,
-    batch_size: int = 32,
-    imagenet_normalize: bool = False,
+    **options: Unpack[DinoClsOptions],
 ) -> list[float]:
     """``cos(f(a), f(b))`` per pair, where ``f`` is DINOv2's CLS token after its final layer
     norm (the torch hub model's output; transformers' ``pooler_output``) of the image at its
@@ -127,43 +135,34 @@ def dino_cls(
     As the released SVGEditBench V2 ``src/evaluation/dinov2.py``: ``dinov2_vitg14`` on the
     224 px renders as [0, 1] pixels, *without* the ImageNet mean/std normalisation DINOv2 was
     trained with; ``imagenet_normalize=True`` adds it (the corrected reading). Range [-1, 1],
-    1 for identical images; higher is better.
+    1 for identical images; higher is better. Options: :class:`DinoClsOptions`.
     """
     torch = _models.require("torch")
     if not _paired(images_a, images_b):
         return []
-    features = functools.partial(dino_cls_features, preset=preset, model=model,
-                                 model_path=model_path, device=device, batch_size=batch_size,
-                                 imagenet_normalize=imagenet_normalize)
-    features_a = torch.from_numpy(features(images_a))
-    features_b = torch.from_numpy(features(images_b))
+    features_a = torch.from_numpy(dino_cls_features(images_a, **options))
+    features_b = torch.from_numpy(dino_cls_features(images_b, **options))
     cos = torch.nn.functional.cosine_similarity(features_a, features_b, dim=-1, eps=1e-6)
     return [float(c) for c in cos.tolist()]
 
 
-def dino_cls_features(
-    images: Sequence[NDArray[np.generic]],
-    *,
-    preset: str | MetricPreset = DINO_CLS_SETTINGS,
-    model: str | None = None,
-    model_path: str | None = None,
-    device: str | None = None,
-    batch_size: int = 32,
-    imagenet_normalize: bool = False,
-) -> NDArray[np.float32]:
+def dino_cls_features(images: Sequence[NDArray[np.generic]],
+                      **options: Unpack[DinoClsOptions]) -> NDArray[np.float32]:
     """The (N, D) float32 ``f(image)`` of :func:`dino_cls`, one row per image: for comparing
     every pair of a set (SGP-GenBench's diversity) with one forward pass per image."""
     torch = _models.require("torch")
-    name = model or get_preset(preset).dino_model
-    dev = _models.pick_device(device)
+    name = options.get("model") or get_preset(options.get("preset", DINO_CLS_SETTINGS)).dino_model
+    dev = _models.pick_device(options.get("device"))
     # the network alone: these pixels never pass through an image processor, so a model folder
     # without preprocessor_config.json works (the released hub model has none)
-    net = _models.load_first("dino", f"the DINOv2 model {name}", name, model_path,
+    net = _models.load_first("dino", f"the DINOv2 model {name}", name, options.get("model_path"),
                              lambda src: _load_network(src, dev), (dev,), kind="dino_network")
-    mean = torch.tensor(IMAGENET_MEAN if imagenet_normalize else (0.0,) * 3).view(1, 3, 1, 1)
-    std = torch.tensor(IMAGENET_STD if imagenet_normalize else (1.0,) * 3).view(1, 3, 1, 1)
+    normalize = options.get("imagenet_normalize", False)
+    mean = torch.tensor(IMAGENET_MEAN if normalize else (0.0,) * 3).view(1, 3, 1, 1)
+    std = torch.tensor(IMAGENET_STD if normalize else (1.0,) * 3).view(1, 3, 1, 1)
     out = []
-    for chunk in _models.batches([_models.as_rgb_uint8(i) for i in images], batch_size):
+    for chunk in _models.batches([_models.as_rgb_uint8(i) for i in images],
+                                 options.get("batch_size", 32)):
         pixels = torch.from_numpy(np.stack(chunk)).permute(0, 3, 1, 2).float() / 255.0
         pixels = ((pixels - mean) / std).to(dev)
         with _models.inference(dev):
