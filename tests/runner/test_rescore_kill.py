@@ -1,6 +1,8 @@
 """``svgeval score`` killed part-way (SIGKILL) leaves the run as it was (or, killed after it
 replaced the run, completely rescored), and the next score starts its scratch file afresh: no
-invalid line, no sample twice."""
+invalid line, no sample twice. The run has 8 copies of the demo release (576 samples): scored in
+batches, the 72 demo samples were rescored in one or two writes, too fast for a kill to land
+part-way."""
 
 from __future__ import annotations
 
@@ -15,13 +17,27 @@ from pathlib import Path
 from worker_processes import wait_for
 
 SVGEVAL = [sys.executable, "-m", "svgeval"]
+COPIES = 8
+SAMPLES = 72 * COPIES
+
+
+def copies(release: Path, target: Path, count: int) -> Path:
+    """``count`` copies of every case of ``release`` (``<id>_<k>``), in its layout."""
+    for query in release.glob("*/query/*.txt"):
+        answer = query.parent.parent / "answer" / f"{query.stem}.svg"
+        for k in range(count):
+            for path in (query, answer):
+                copy = target / path.parent.relative_to(release) / f"{path.stem}_{k}{path.suffix}"
+                copy.parent.mkdir(parents=True, exist_ok=True)
+                copy.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    return target
 
 
 def test_scores_killed_part_way_then_one_score_leave_every_sample_once(
     tmp_path: Path, demo_data: Path
 ) -> None:
-    out = tmp_path / "run"
-    subprocess.run([*SVGEVAL, "run", "svgeditbench", "--data", str(demo_data), "--out", str(out),
+    out, data = tmp_path / "run", copies(demo_data, tmp_path / "copies", COPIES)
+    subprocess.run([*SVGEVAL, "run", "svgeditbench", "--data", str(data), "--out", str(out),
                     "--render-workers", "1"], check=True, capture_output=True, timeout=300)
     original = (out / "samples.jsonl").read_text()
     scratch = out / "samples.jsonl.rescore"
@@ -41,7 +57,7 @@ def test_scores_killed_part_way_then_one_score_leave_every_sample_once(
             assert not scratch.exists() and every_sample_once(now)
             original = now
             continue
-        kills += part_way and scratch.read_text().count("\n") < 72
+        kills += part_way and scratch.read_text().count("\n") < SAMPLES
         if kills == 2:
             break
     assert kills == 2
@@ -53,6 +69,6 @@ def test_scores_killed_part_way_then_one_score_leave_every_sample_once(
 
 
 def every_sample_once(samples: str) -> bool:
-    """Whether every line is valid JSON and each of the 72 samples is there once."""
+    """Whether every line is valid JSON and each of the run's samples is there once."""
     ids = Counter(json.loads(line)["id"] for line in samples.splitlines())
-    return len(ids) == 72 and set(ids.values()) == {1}
+    return len(ids) == SAMPLES and set(ids.values()) == {1}
