@@ -19,26 +19,16 @@ as SVG when it is markup, whatever prefix its root has.
 It also refuses SVG that would draw too much once its internal references are followed
 (``use_budget``) or whose references loop (``use_cycle``): ten levels of ten ``<use>`` each are
 10^10 nodes to draw, and CairoSVG spends a full render timeout on them before its own limit of
-100 000 ``<use>`` stops it. See :func:`expanded_size` for what is counted.
+100 000 ``<use>`` stops it. See :func:`svgeval.svg.references.expanded_size` for what is
+counted.
 """
 
 from __future__ import annotations
 
 import re
-import zlib
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from lxml import etree
-
-from svgeval.svg.css_properties import (
-    NOT_INHERITED,
-    Context,
-    Properties,
-    declared_properties,
-    inherited_by_children,
-    stylesheet_declarations,
-)
 
 MAX_BYTES = 4_000_000
 MAX_DEPTH = 128
@@ -119,8 +109,9 @@ def checked_tree(svg: str | bytes, limits: SvgLimits = DEFAULT_LIMITS) -> tuple[
     return data, root
 
 
-def _checked_size(data: bytes, limits: SvgLimits) -> int:
-    """Check a document as :func:`check_svg` does and return its :func:`expanded_size`."""
+def checked_size(data: bytes, limits: SvgLimits) -> int:
+    """Check a document as :func:`check_svg` does and return its
+    :func:`~svgeval.svg.references.expanded_size` (an embedded document is checked so)."""
     return _checked(data, limits)[1]
 
 
@@ -171,9 +162,12 @@ def _checked(data: bytes, limits: SvgLimits) -> tuple[etree._Element, int]:
     lowered = data.lower()
     nodes = _checked_nodes(root, lowered, limits)
     if _may_reference(lowered):
+        # imported here: svgeval.svg.references checks the documents it embeds with this module
+        from svgeval.svg.references import expanded_size
+
         return root, expanded_size(root, limits)
     if nodes > limits.max_expanded_nodes:
-        raise _over_budget(limits.max_expanded_nodes)
+        raise over_budget(limits.max_expanded_nodes)
     return root, nodes
 
 
@@ -196,7 +190,7 @@ def _check_tree(root: etree._Element, limits: SvgLimits) -> int:
         for attribute, value in element.attrib.items():
             if attribute == _XML_BASE:
                 raise SvgRejected("external_reference", f"{name} has xml:base {value[:80]!r}")
-            if _is_href(attribute) and not _is_local_reference(value):
+            if is_href(attribute) and not _is_local_reference(value):
                 raise SvgRejected("external_reference", f"{name} refers to {value[:80]!r}")
             _check_css(value, name)
         if name == "style":
@@ -205,7 +199,7 @@ def _check_tree(root: etree._Element, limits: SvgLimits) -> int:
     return count
 
 
-def _is_href(attribute: str) -> bool:
+def is_href(attribute: str) -> bool:
     """``href`` in any namespace or none (``{uri}href`` as lxml names it)."""
     return attribute == "href" or attribute.endswith("}href")
 
@@ -243,195 +237,6 @@ def _check_css_tokens(text: str, element: str) -> None:
         stack.extend(getattr(token, "arguments", None) or getattr(token, "content", None) or [])
 
 
-# References -----------------------------------------------------------------------------------
-
-_PAINTED = frozenset(
-    {"a", "circle", "clipPath", "ellipse", "filter", "image", "line", "linearGradient", "marker"}
-    | {"mask", "path", "pattern", "polyline", "polygon", "radialGradient", "rect", "svg", "text"}
-    | {"textPath", "tspan", "use"}
-)
-"""Elements CairoSVG fills and strokes (its ``surface.TAGS``); ``<g>`` only passes paint on."""
-_MARKED = frozenset({"path", "line", "polyline", "polygon"})
-_HREF_DRAWN = frozenset({"use", "pattern"})
-_NOT_DRAWN = frozenset({"linearGradient", "radialGradient", "filter"})
-_EMBEDDING = frozenset({"use", "image"})
-_SVG_SIGNATURES = (b"<svg ", b"<?xml", b"<!DOC")
-_GZIP = b"\x1f\x8b"
-_VERTEX = re.compile(r"[A-Za-z]|[-+]?(?:\d+\.?\d*|\.\d+)")
-
-State = tuple[etree._Element, Context]
-
-
-def expanded_size(root: etree._Element, limits: SvgLimits = DEFAULT_LIMITS) -> int:
-    """Number of elements CairoSVG draws for ``root`` once every reference is followed.
-
-    Each element counts once, plus, each time it is drawn, a copy of what it draws by reference
-    (the rules follow CairoSVG 2.9's ``surface.draw``, ``defs.use`` and ``draw_markers``):
-
-    * ``<use href="#id">`` draws its target (and the target's references) in its place, the
-      target inheriting the ``<use>``'s properties; ``<pattern href="#id">`` its template's
-      content;
-    * ``fill``/``stroke: url(#id)`` draw a pattern's content for each element CairoSVG paints
-      (``<g>`` is not one, its children are); ``marker``/``marker-start|mid|end`` draw the
-      marker at each vertex of a path, line, polyline or polygon (bounded by its numbers and
-      commands plus two); ``mask`` and ``clip-path`` draw their target;
-    * ``fill``, ``stroke`` and the markers are inherited, so a pattern or marker defined under
-      ``<g fill="url(#p)">`` paints its own content with ``p``; properties come from
-      attributes, ``style`` attributes and ``<style>`` sheets (matched with cssselect2, as
-      CairoSVG does);
-    * a gradient or filter target counts its own elements only: CairoSVG draws none of their
-      content and follows gradient ``href`` chains with its own loop guard;
-    * an SVG document that a ``<use>`` or ``<image>`` embeds as a ``data:`` URI (what CairoSVG
-      reads as SVG: it starts like SVG or XML, holds ``<svg`` or is gzipped) counts its own
-      expanded size, and must pass :func:`check_svg` itself (gzipped, once inflated).
-
-    ``<tref>`` and ``<textPath>`` copy text or geometry, not drawings, and are not counted;
-    ``<image href="#id">`` is fetched as a URL and refused at render time. An id held by several
-    elements references all of them. A reference that leads back to itself raises
-    :class:`SvgRejected` ``use_cycle``; a count over ``limits.max_expanded_nodes`` raises
-    ``use_budget``. Sizes are memoised per element and inherited references and counting stops
-    at the budget, so a bomb is refused in milliseconds, never expanded.
-    """
-    budget = limits.max_expanded_nodes
-    graph = _ReferenceGraph(root, limits)
-    sizes: dict[State, int] = {}
-    pending: dict[State, tuple[int, list[tuple[State, int]]]] = {}
-    stack: list[tuple[State, bool]] = [((root, ()), False)]
-    while stack:
-        state, children_done = stack.pop()
-        if children_done:
-            extra, successors = pending.pop(state)
-            size = 1 + extra + sum(sizes[successor] * times for successor, times in successors)
-            if size > budget:
-                raise _over_budget(budget)
-            sizes[state] = size
-        elif state not in sizes:
-            if state in pending:
-                raise SvgRejected("use_cycle", f"a reference leads back to {_describe(state[0])}")
-            if len(sizes) + len(pending) >= budget:
-                raise _over_budget(budget)  # each state is drawn at least once
-            pending[state] = graph.successors(state)
-            stack.append((state, True))
-            stack.extend((successor, False) for successor, _ in pending[state][1])
-    return sizes[(root, ())]
-
-
-def _over_budget(budget: int) -> SvgRejected:
+def over_budget(budget: int) -> SvgRejected:
+    """The refusal of a document that draws more than ``budget`` elements."""
     return SvgRejected("use_budget", f"references followed, over {budget} elements to draw")
-
-
-def _describe(element: etree._Element) -> str:
-    name = _local_name(element)
-    identifier = element.get("id")
-    return f"<{name} id={identifier!r}>" if identifier is not None else f"<{name}>"
-
-
-class _ReferenceGraph:
-    """The elements of a document and what each draws besides its children."""
-
-    def __init__(self, root: etree._Element, limits: SvgLimits) -> None:
-        sheet = stylesheet_declarations(root)
-        self.limits = limits
-        self._embedded: dict[etree._Element, int] = {}
-        self.ids: dict[str, list[etree._Element]] = {}
-        self.declared: dict[etree._Element, Properties] = {}
-        self.inherited_at: dict[etree._Element, Context] = {}
-        self._sizes: dict[etree._Element, int] = {}
-        stack: list[tuple[etree._Element, Context]] = [(root, ())]
-        while stack:
-            element, inherited = stack.pop()
-            identifier = element.get("id")
-            if identifier is not None:
-                self.ids.setdefault(identifier.strip(), []).append(element)
-                self.inherited_at[element] = inherited
-            declared = declared_properties(element, sheet.get(element, []))
-            if declared:
-                self.declared[element] = declared
-            context = inherited_by_children(inherited, declared)
-            stack.extend((child, context) for child in element if isinstance(child.tag, str))
-
-    def successors(self, state: State) -> tuple[int, list[tuple[State, int]]]:
-        """What ``state`` draws besides itself: a number of elements, and (state, times) pairs."""
-        element, inherited = state
-        declared = self.declared.get(element, {})
-        context = inherited_by_children(inherited, declared)
-        successors = [((child, context), 1) for child in element if isinstance(child.tag, str)]
-        if _local_name(element) in _HREF_DRAWN:
-            for identifier in _href_ids(element):
-                successors += [((target, context), 1) for target in self.ids.get(identifier, [])]
-        extra = self._embedded_size(element)
-        for identifier, times in _drawn_references(element, declared, context):
-            for target in self.ids.get(identifier, []):
-                if _local_name(target) in _NOT_DRAWN:
-                    extra += times * self._subtree_size(target)
-                else:
-                    successors.append(((target, self.inherited_at[target]), times))
-        return extra, successors
-
-    def _embedded_size(self, element: etree._Element) -> int:
-        if element not in self._embedded:
-            document = _embedded_svg(element, self.limits.max_bytes)
-            self._embedded[element] = _checked_size(document, self.limits) if document else 0
-        return self._embedded[element]
-
-    def _subtree_size(self, element: etree._Element) -> int:
-        if element not in self._sizes:
-            self._sizes[element] = sum(1 for _ in element.iter())
-        return self._sizes[element]
-
-
-def _local_name(element: etree._Element) -> str:
-    return str(element.tag).rpartition("}")[2]
-
-
-def _drawn_references(
-    element: etree._Element, declared: Properties, context: Context
-) -> Iterator[tuple[str, int]]:
-    """The ids that ``element`` draws through ``url(#id)`` properties, with how many times."""
-    name = _local_name(element)
-    for prop in NOT_INHERITED:
-        yield from ((identifier, 1) for identifier in declared.get(prop, ()))
-    for prop, identifiers in context:
-        if prop in ("fill", "stroke"):
-            times = 1 if name in _PAINTED else 0
-        else:
-            times = _vertex_bound(element) if name in _MARKED else 0
-        yield from ((identifier, times) for identifier in identifiers if times)
-
-
-def _vertex_bound(element: etree._Element) -> int:
-    """At least the vertices of a path, line, polyline or polygon (CairoSVG marks each one)."""
-    geometry = f"{element.get('d', '')} {element.get('points', '')}"
-    return 2 + len(_VERTEX.findall(geometry))
-
-
-def _embedded_svg(element: etree._Element, max_bytes: int) -> bytes | None:
-    """The document a ``<use>`` or ``<image>`` embeds as a ``data:`` URI, when it is markup
-    (an SVG to every renderer whatever the prefix of its root; CairoSVG, which looks for
-    ``<svg``, would skip ``<s:svg>``, resvg draws it); a gzipped one is inflated to at most one
-    byte past ``max_bytes``."""
-    url = next((v for v in _href_values(element) if v.strip().lower().startswith("data:")),
-               "").strip()
-    if _local_name(element) not in _EMBEDDING or not url.lower().startswith("data:"):
-        return None
-    import urllib.request  # data: URIs only; imported here to keep it off every start-up
-
-    try:
-        with urllib.request.urlopen(url.partition("#")[0]) as response:
-            payload: bytes = response.read()
-        if payload.startswith(_GZIP):
-            return zlib.decompressobj(wbits=31).decompress(payload, max_bytes + 1)
-    except (OSError, ValueError, zlib.error):
-        return None  # CairoSVG cannot read it either
-    markup = payload.lstrip().startswith(b"<")
-    return payload if markup or payload.startswith(_SVG_SIGNATURES) or b"<svg" in payload else None
-
-
-def _href_values(element: etree._Element) -> list[str]:
-    """The values of ``element``'s ``href`` attributes, in any namespace."""
-    return [value for attribute, value in element.attrib.items() if _is_href(attribute)]
-
-
-def _href_ids(element: etree._Element) -> list[str]:
-    values = _href_values(element)
-    return [value.strip()[1:] for value in values if value.strip().startswith("#")]
