@@ -67,7 +67,7 @@ def score_rows(preset: RewardPreset, rows: Sequence[Row], settings: ModelSetting
     active = preset.active()
     code_terms = [TERMS[c] for c in active if TERMS[c].kind == "code"]
     model_terms = [c for c in active if TERMS[c].kind == "model"]
-    references: dict[Future[GroupScores], np.ndarray] = {}  # unpacked once per group, for the model terms
+    references: dict[Future[GroupScores], np.ndarray] = {}  # unpacked once a group, for models
     results: list[RewardResult | None] = [None] * len(rows)
     waiting: list[_Scored] = []
     for index, row in enumerate(rows):
