@@ -103,3 +103,25 @@ def test_svgeditbench_batches_score_what_single_samples_score(demo_data: Path) -
     assert together[0].metrics["mse"] == 0.0
     assert together[1].failure is not None and together[2].failure is not None
     assert together[1].metrics["mse_all"] is not None  # the unchanged input's MSE
+
+
+def test_a_cancelled_sample_is_not_scored() -> None:
+    scored: list[str] = []
+
+    async def score_many(items: Sequence[Item]) -> list[Outcome]:
+        scored.extend(s.id for s, _ in items)
+        await asyncio.sleep(0.01)
+        return [Outcome.of(s) for s, _ in items]
+
+    async def main() -> None:
+        batches = ScoreBatches(score_many, size=2, in_flight=1)
+        first = asyncio.ensure_future(batches.score(sample(0), "r"))
+        await asyncio.sleep(0)  # the first batch (sample 0) is under way
+        later = [asyncio.ensure_future(batches.score(sample(k), "r")) for k in (1, 2)]
+        await asyncio.sleep(0)
+        later[0].cancel()  # an interrupted run cancels the sample's coroutine
+        await first
+        await later[1]
+
+    asyncio.run(main())
+    assert scored == ["0", "2"]

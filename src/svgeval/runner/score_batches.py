@@ -51,6 +51,8 @@ class ScoreBatches:
     def _send(self) -> None:
         """Start batches of the waiting samples while fewer than ``in_flight`` run."""
         self._send_scheduled = False
+        # a sample whose coroutine was cancelled meanwhile (an interrupted run) is not scored
+        self._waiting = [(item, future) for item, future in self._waiting if not future.done()]
         while self._waiting and len(self._running) < self._in_flight:
             batch, self._waiting = self._waiting[:self._size], self._waiting[self._size:]
             running = asyncio.ensure_future(self._run(batch))
