@@ -82,20 +82,21 @@ def score_group(job: GroupJob, render: RenderFunction) -> GroupScores:
     prepared = {t.name: t.prepare(reference) for t in terms if t.prepare}
     out = []
     for image in render_chunk([(svg, job.spec) for svg in job.completions], render):
-        failure = image.tag if isinstance(image, RenderFailure) else _blank(image)
-        if failure is not None or isinstance(image, RenderFailure):
-            out.append(Compared({}, failure))
-            continue
-        values = {t.name: t.compare(image, prepared[t.name]) for t in terms if t.compare}
-        out.append(Compared(values, None, image if job.keep_pixels else None))
+        if isinstance(image, RenderFailure):
+            out.append(Compared({}, image.tag))
+        elif _uniform(image):
+            out.append(Compared({}, "blank"))
+        else:
+            values = {t.name: t.compare(image, prepared[t.name]) for t in terms if t.compare}
+            out.append(Compared(values, None, image if job.keep_pixels else None))
     return GroupScores(packed, tuple(out))
 
 
-def _blank(image: NDArray[np.uint8]) -> str | None:
-    """``blank`` when every pixel of ``image`` is the same (nothing drawn), else None."""
+def _uniform(image: NDArray[np.uint8]) -> bool:
+    """True when every pixel of ``image`` is the same (nothing drawn: ``blank``)."""
     raw = np.ascontiguousarray(image).tobytes()
     pixel = raw[: image.shape[-1]]
-    return "blank" if raw == pixel * (len(raw) // len(pixel)) else None
+    return raw == pixel * (len(raw) // len(pixel))
 
 
 class GroupScoring:

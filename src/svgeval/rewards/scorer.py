@@ -232,6 +232,7 @@ class RewardScorer:
         for ref, indices in members.items():
             key = render_key(distinct[ref], spec, self._renderer_name)
             drawable = [i for i in indices if extracted[i] is not None]
+            groups = []
             for start in range(0, max(len(drawable), 1), GROUP_SIZE):
                 chunk = drawable[start:start + GROUP_SIZE]
                 kept = self.references.lookup_packed(key)
@@ -240,8 +241,9 @@ class RewardScorer:
                     keep_pixels, kept))
                 if kept is None:
                     group.add_done_callback(functools.partial(self._remember, key))
-                placed.update({i: (group, None) for i in indices if extracted[i] is None})
                 placed.update({i: (group, position) for position, i in enumerate(chunk)})
+                groups.append(group)
+            placed.update({i: (groups[0], None) for i in indices if extracted[i] is None})
         return placed
 
     def _remember(self, key: str, done: Future[GroupScores]) -> None:
