@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 import time
 import zlib
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
@@ -12,9 +13,23 @@ import pytest
 
 from svgeval.svg.isolation import Renderer, as_outcome
 from svgeval.svg.render import RenderFailure, RenderSpec
-from svgeval.svg.render_memo import RenderMemo, render_key
+from svgeval.svg.render_memo import Drawn, RenderMemo, render_key
 
 SPEC = RenderSpec.square(8)
+
+
+def get_or_render(memo: RenderMemo, key: str, draw: Callable[[], Drawn]) -> Drawn:
+    """The render of ``key`` through ``memo``, drawn by ``draw()`` in the calling thread."""
+
+    def start(_: int) -> Future[Drawn]:
+        drawn: Future[Drawn] = Future()
+        try:
+            drawn.set_result(draw())
+        except Exception as error:  # noqa: BLE001 - the memo raises it to every waiter
+            drawn.set_exception(error)
+        return drawn
+
+    return memo.get_or_render_many([key], start)[0]
 
 
 def _pixels(value: int) -> np.ndarray:
@@ -32,7 +47,7 @@ def test_a_key_is_drawn_once_even_by_concurrent_callers() -> None:
         return _pixels(7)
 
     with ThreadPoolExecutor(8) as pool:
-        futures = [pool.submit(memo.get_or_render, "k", draw) for _ in range(8)]
+        futures = [pool.submit(get_or_render, memo, "k", draw) for _ in range(8)]
         release.set()
         results = [future.result() for future in futures]
     assert len(calls) == 1
@@ -43,8 +58,8 @@ def test_a_key_is_drawn_once_even_by_concurrent_callers() -> None:
 def test_failures_reach_waiters_but_are_not_remembered() -> None:
     memo = RenderMemo()
     failure = RenderFailure("timeout", "render took longer than 1 s")
-    assert memo.get_or_render("k", lambda: failure) is failure
-    assert np.array_equal(memo.get_or_render("k", lambda: _pixels(1)), _pixels(1))  # type: ignore[arg-type]
+    assert get_or_render(memo, "k", lambda: failure) is failure
+    assert np.array_equal(get_or_render(memo, "k", lambda: _pixels(1)), _pixels(1))  # type: ignore[arg-type]
 
 
 def test_an_error_of_the_drawing_reaches_waiters_as_that_error() -> None:
@@ -59,36 +74,36 @@ def test_an_error_of_the_drawing_reaches_waiters_as_that_error() -> None:
         raise RuntimeError("render workers lost")
 
     with ThreadPoolExecutor(2) as pool:
-        first = pool.submit(memo.get_or_render, "k", draw)
+        first = pool.submit(get_or_render, memo, "k", draw)
         assert drawing.wait(10)
-        waiter = pool.submit(memo.get_or_render, "k", lambda: _pixels(1))
+        waiter = pool.submit(get_or_render, memo, "k", lambda: _pixels(1))
         while memo.hits == 0:  # the waiter has found the render in flight
             time.sleep(0.001)
         release.set()
         for future in (first, waiter):
             with pytest.raises(RuntimeError, match="render workers lost"):
                 future.result(timeout=10)
-    assert np.array_equal(memo.get_or_render("k", lambda: _pixels(2)), _pixels(2))  # type: ignore[arg-type]
+    assert np.array_equal(get_or_render(memo, "k", lambda: _pixels(2)), _pixels(2))  # type: ignore[arg-type]
 
 
 def test_least_recently_used_renders_are_evicted_past_the_budget() -> None:
     noise = np.random.default_rng(0).integers(0, 256, (8, 8, 3), dtype=np.uint8)
     memo = RenderMemo(budget_bytes=2 * len(zlib.compress(noise.tobytes(), 1)))  # two renders
     for key in ("a", "b"):
-        memo.get_or_render(key, lambda: noise)
-    memo.get_or_render("a", lambda: _pixels(9))  # a hit: "a" becomes the most recent
-    memo.get_or_render("c", lambda: noise)  # evicts "b"
+        get_or_render(memo, key, lambda: noise)
+    get_or_render(memo, "a", lambda: _pixels(9))  # a hit: "a" becomes the most recent
+    get_or_render(memo, "c", lambda: noise)  # evicts "b"
     drawn: list[str] = []
     for key in ("a", "c", "b"):
-        memo.get_or_render(key, lambda key=key: drawn.append(key) or noise)  # type: ignore[misc]
+        get_or_render(memo, key, lambda key=key: drawn.append(key) or noise)  # type: ignore[misc]
     assert drawn == ["b"]
 
 
 def test_remembered_pixels_come_back_equal_and_read_only() -> None:
     memo = RenderMemo()
     gradient = np.arange(72 * 72 * 3, dtype=np.uint64).astype(np.uint8).reshape(72, 72, 3)
-    memo.get_or_render("k", lambda: gradient)
-    again = memo.get_or_render("k", lambda: _pixels(0))
+    get_or_render(memo, "k", lambda: gradient)
+    again = get_or_render(memo, "k", lambda: _pixels(0))
     assert isinstance(again, np.ndarray) and again.dtype == np.uint8
     assert np.array_equal(again, gradient) and not again.flags.writeable
 
@@ -121,7 +136,7 @@ def test_many_keys_start_every_draw_before_waiting_and_share_repeats() -> None:
     key repeated within the call or kept from before once, and when a draw fails for the
     machinery every key it started ends its flight with that error (none is left in flight)."""
     memo = RenderMemo()
-    memo.get_or_render("kept", lambda: _pixels(5))
+    get_or_render(memo, "kept", lambda: _pixels(5))
     started: list[str] = []
     keys = ["a", "kept", "b", "a"]
 
@@ -146,7 +161,7 @@ def test_many_keys_start_every_draw_before_waiting_and_share_repeats() -> None:
 
     with pytest.raises(RuntimeError, match="render workers lost"):
         memo.get_or_render_many(["x", "y"], lost)
-    assert np.array_equal(memo.get_or_render("y", lambda: _pixels(3)), _pixels(3))  # type: ignore[arg-type]
+    assert np.array_equal(get_or_render(memo, "y", lambda: _pixels(3)), _pixels(3))  # type: ignore[arg-type]
 
 
 def test_draw_all_draws_together_what_render_draws_one_by_one() -> None:

@@ -77,24 +77,11 @@ class RenderMemo:
         self.hits = 0
         """Renders served from memory or from another caller's render in flight."""
 
-    def get_or_render(self, key: str, draw: Callable[[], Drawn]) -> Drawn:
-        """The render of ``key``: remembered, awaited from another caller, or ``draw()``-n."""
-
-        def start(_: int) -> Future[Drawn]:
-            drawn: Future[Drawn] = Future()
-            try:
-                drawn.set_result(draw())
-            except BaseException as error:  # noqa: BLE001 - the waiters raise it too
-                drawn.set_exception(error)
-            return drawn
-
-        return self.get_or_render_many([key], start)[0]
-
     def get_or_render_many(self, keys: Sequence[str],
                            submit: Callable[[int], Future[Drawn]]) -> list[Drawn]:
-        """:meth:`get_or_render` of each of ``keys`` with every draw started before any is
-        awaited: ``submit(i)`` starts drawing ``keys[i]``, so one caller waits once for all its
-        renders instead of once for each."""
+        """The render of each of ``keys``: remembered, awaited from another caller, or drawn by
+        ``submit(i)`` (which starts drawing ``keys[i]``), every draw started before any is
+        awaited, so one caller waits once for all its renders instead of once for each."""
         claimed = [self._claim(key) for key in keys]
         drawing = {i: submit(i) for i, c in enumerate(claimed) if c is None}
         failed: BaseException | None = None
