@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import threading
 import time
-import zlib
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 
@@ -13,7 +12,7 @@ import pytest
 
 from svgeval.svg.isolation import Renderer, as_outcome
 from svgeval.svg.render import RenderFailure, RenderSpec
-from svgeval.svg.render_memo import Drawn, RenderMemo, render_key
+from svgeval.svg.render_memo import Drawn, PackedRender, RenderMemo, render_key
 
 SPEC = RenderSpec.square(8)
 
@@ -88,7 +87,7 @@ def test_an_error_of_the_drawing_reaches_waiters_as_that_error() -> None:
 
 def test_least_recently_used_renders_are_evicted_past_the_budget() -> None:
     noise = np.random.default_rng(0).integers(0, 256, (8, 8, 3), dtype=np.uint8)
-    memo = RenderMemo(budget_bytes=2 * len(zlib.compress(noise.tobytes(), 1)))  # two renders
+    memo = RenderMemo(budget_bytes=2 * len(PackedRender.pack(noise).data))  # two renders
     for key in ("a", "b"):
         get_or_render(memo, key, lambda: noise)
     get_or_render(memo, "a", lambda: _pixels(9))  # a hit: "a" becomes the most recent
