@@ -5,12 +5,17 @@ on."""
 from __future__ import annotations
 
 import json
+import random
+from enum import Enum
 from pathlib import Path
+from typing import Any
 
+from pydantic import BaseModel, ConfigDict
 from typer.testing import CliRunner
 
 from svgeval.cli import app
 from svgeval.runner.records import ResponseRecord, SampleRecord
+from svgeval.runner.safe_text import has_lone_surrogates
 from svgeval.svg.demo_corpus import demo_svg
 from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.outcome import Failure, FailureKind
@@ -33,6 +38,57 @@ def test_a_record_stores_lone_surrogates_as_replacement_characters() -> None:
                           prompt_hash="h", failure=failure)
     assert json.loads(sample.model_dump_json())["replaced_surrogates"] == 2
     assert sample.failure is not None and sample.failure.detail == "server said \ufffd"
+
+
+class _Open(BaseModel):
+    """A model that keeps unknown keys (its extras are text too)."""
+
+    model_config = ConfigDict(extra="allow")
+    text: str = ""
+
+
+class _Kind(str, Enum):
+    """A str subclass."""
+
+    HALF = HALF_EMOJI
+    WHOLE = "😀"
+
+
+def _random_value(rng: random.Random, depth: int = 0) -> Any:
+    """Text, numbers and None, nested in lists, tuples, dicts (text keys too) and models, now
+    and then holding half a character."""
+    def text() -> str:
+        return rng.choice(["svg", "😀", "café", f"a{HALF_EMOJI}", "\udfff", "\ud800\udc00"])
+    if depth >= 3 or rng.random() < 0.3:
+        return rng.choice([text, lambda: rng.randint(0, 9), lambda: rng.random(),
+                           lambda: None, lambda: True, lambda: rng.choice(list(_Kind))])()
+    kind = rng.randrange(4)
+    items = [_random_value(rng, depth + 1) for _ in range(rng.randint(0, 3))]
+    if kind == 0:
+        return items
+    if kind == 1:
+        return tuple(items)
+    if kind == 2:
+        return {text(): item for item in items}
+    return _Open(text=text(), **{f"extra{i}": item for i, item in enumerate(items)})
+
+
+def _stores_as_utf8(value: Any) -> bool:
+    def plain(item: Any) -> Any:
+        return item.model_dump() if isinstance(item, BaseModel) else str(item)
+    try:
+        json.dumps(value, ensure_ascii=False, default=plain).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def test_the_surrogate_scan_finds_every_half_character_and_only_those() -> None:
+    rng = random.Random(7)
+    values = [_random_value(rng) for _ in range(2_000)]
+    found = [has_lone_surrogates(value) for value in values]
+    assert found == [not _stores_as_utf8(value) for value in values]
+    assert 200 < sum(found) < 1_800  # both kinds are well represented
 
 
 def test_a_clean_record_is_written_as_before() -> None:

@@ -149,6 +149,8 @@ class Judging:
     async def apply(self, outcome: Outcome) -> Outcome:
         """``outcome`` with the verdicts of the questions it asked the judge: its judged
         ``metrics``, and ``not_computed`` or ``judge_failures`` where there is none."""
+        if self.judge is None and not self.task.judge_metrics:
+            return outcome  # nothing to judge, nothing to mark as not judged
         requests = outcome.judge_requests
         metrics = dict(outcome.metrics)
         if self.judge is None:

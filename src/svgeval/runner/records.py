@@ -54,12 +54,21 @@ class OmitsDefaults(BaseModel):
     """A model whose :attr:`omitted_at_default` fields are left out of its JSON at default."""
 
     omitted_at_default: ClassVar[tuple[str, ...]] = ()
+    _defaults_omitted: ClassVar[tuple[tuple[str, Any], ...]] = ()
+    """Each of :attr:`omitted_at_default` with its default, read once per class (reading
+    ``model_fields`` for every record dumped took a third of the dump's time)."""
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        cls._defaults_omitted = tuple((name, cls.model_fields[name].default)
+                                      for name in cls.omitted_at_default)
 
     @model_serializer(mode="wrap")
     def _omit_defaults(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         data: dict[str, Any] = handler(self)
-        for name in self.omitted_at_default:
-            if getattr(self, name) == type(self).model_fields[name].default:
+        for name, default in self._defaults_omitted:
+            if getattr(self, name) == default:
                 data.pop(name, None)
         return data
 
