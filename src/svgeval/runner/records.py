@@ -55,8 +55,8 @@ class OmitsDefaults(BaseModel):
 
     omitted_at_default: ClassVar[tuple[str, ...]] = ()
     _defaults_omitted: ClassVar[tuple[tuple[str, Any], ...]] = ()
-    """Each of :attr:`omitted_at_default` with its default, read once per class (reading
-    ``model_fields`` for every record dumped took a third of the dump's time)."""
+    """Each of :attr:`omitted_at_default` with its default, read once per class (read from
+    ``model_fields`` at every dump, a sample record took 13.5 us to dump; now 11.9 us)."""
 
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:

@@ -12,11 +12,11 @@ back, 7x smaller; 0.25 and 0.5 ms a 512 px SVGenius icon, 100x smaller. zlib at 
 before, took 74 and 27 us for the Twemoji render at the same size, and 1.2 and 0.9 ms for an
 icon at 60x: on a 2-core machine a tenth of a run's own CPU), evicted least recently used once
 they exceed ``budget_bytes`` (8 MiB by default: about 3,600 renders at 72 px, or 1,000 icons at
-512 px, where raw pixels would hold 10). Kept raw, 6,000 SVGEditBench samples filled a 32 MiB memo and made up most of the
-growth of a run's memory from 600 samples to 6,000. Only successful renders are kept; a failure
-is shared with the callers already waiting on it, then forgotten (a timeout can depend on the
-machine's load); so is an exception of the drawing itself (the render workers lost), which
-those callers raise too. Pixels served from memory are read-only.
+512 px, where raw pixels would hold 10). Kept raw, 6,000 SVGEditBench samples filled a 32 MiB
+memo and made up most of the growth of a run's memory from 600 samples to 6,000. Only
+successful renders are kept; a failure is shared with the callers already waiting on it, then
+forgotten (a timeout can depend on the machine's load); so is an exception of the drawing itself
+(the render workers lost), which those callers raise too. Pixels served from memory are read-only.
 """
 
 from __future__ import annotations
