@@ -152,7 +152,14 @@ def test_pixel_term_is_one_minus_rmse() -> None:
     a, b = (rng.integers(0, 256, (17, 9, 3), dtype=np.uint8) for _ in range(2))
     rmse = np.sqrt(np.mean((a / 255.0 - b / 255.0) ** 2))
     assert pixel_similarity(a, b) == pytest.approx(1 - rmse, abs=1e-12)
-    for _ in range(50):  # bit for bit the exact sum (a floating-point sum, cv2.norm's, is not)
-        a, b = (rng.integers(0, 256, (128, 128, 3), dtype=np.uint8) for _ in range(2))
-        exact = sum(int(x) * int(x) for x in (a.astype(np.int64) - b).ravel())
+    pairs = [tuple(rng.integers(0, 256, (128, 128, 3), dtype=np.uint8) for _ in range(2))
+             for _ in range(50)]
+    near = rng.integers(0, 256, (128, 128, 3), dtype=np.uint8)
+    pairs.append((near, np.clip(near.astype(np.int16) + rng.integers(-2, 3, near.shape), 0,
+                                255).astype(np.uint8)))
+    # the largest sum a render can give: every value 255 apart, past 2^31 at 1024 px
+    pairs += [(np.zeros((side, side, 3), np.uint8), np.full((side, side, 3), 255, np.uint8))
+              for side in (512, 1024)]
+    for a, b in pairs:  # bit for bit the exact sum of the squared differences, as integers
+        exact = int(np.square(a.astype(np.int64) - b).sum())
         assert pixel_similarity(a, b) == 1.0 - math.sqrt(exact / a.size) / 255.0

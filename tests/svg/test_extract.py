@@ -1,9 +1,11 @@
+import random
+import re
 import subprocess
 import sys
 
 import pytest
 
-from svgeval.svg.extract import extract_svg
+from svgeval.svg.extract import extract_svg, svg_element
 
 SVG = '<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/></svg>'
 
@@ -27,6 +29,23 @@ def test_answer_prefix_uses_the_last_answer() -> None:
 def test_bare_element_and_self_closing() -> None:
     assert extract_svg(f"text {SVG} more").rule == "bare"
     assert extract_svg('x <svg width="3"/> y').svg == '<svg width="3"/>'
+
+
+ONE_REGEX = re.compile(r"<svg\b(?:[^<>]*?/>|[^>]*?>.*?</svg\s*>)", re.DOTALL | re.IGNORECASE)
+"""What an SVG element is (module doc of svgeval.svg.extract), as one regex."""
+
+
+def test_the_element_search_finds_what_the_one_regex_finds() -> None:
+    pieces = ["<svg", "<SVG", "<ſvg", "<svgx", "</svg>", "</SVG \n>", "</svg", "/>", ">", "<",
+              " a='/>'", '"', "x", "\n", "é", "```"]
+    rng = random.Random(7)
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 14)))
+             for _ in range(20_000)]
+    texts += ['<svg a="<svg/>" b', "<svg><svg/>", "<svg <svg/></svg>", "<svg>" * 50 + "<svg/>"]
+    for text in texts:
+        for start in {0, len(text) // 2}:
+            found = ONE_REGEX.search(text, start)
+            assert svg_element(text, start) == (found.group(0) if found else None), text
 
 
 def test_failures_say_why() -> None:

@@ -18,6 +18,13 @@ def test_a_metric_runs_in_a_worker_and_returns_its_value(renderer: Renderer) -> 
     assert outcome.failure is None and outcome.value == pytest.approx(1.0)
 
 
+def test_opencv_runs_on_one_thread_in_a_render_worker(renderer: Renderer) -> None:
+    import cv2
+
+    outcome = renderer.call(cv2.getNumThreads)
+    assert outcome.failure is None and outcome.value == 1
+
+
 def test_crash_and_hang_of_a_called_function_are_failures() -> None:
     spec = RenderSpec.square(8)
     with Renderer(workers=1, timeout_s=1.0) as pool:

@@ -51,12 +51,15 @@ CANNY_BLUR = 13
 
 
 def pixel_similarity(a: Image, b: Image) -> float:
-    """``1 - RMSE`` of two renders scaled to [0, 1] (exact: squared integer differences summed
-    as integers; no BLAS call, whose threads would compete with the render workers; OpenCV's
-    ``norm`` is not exact: it sums in floating point)."""
-    diff = a.astype(np.int16) - b
-    total = int(np.square(diff, dtype=np.int32).sum(dtype=np.int64))
-    return float(1.0 - np.sqrt(total / diff.size) / 255.0)
+    """``1 - RMSE`` of two renders scaled to [0, 1], from the exact integer sum of squared
+    differences: OpenCV's ``absdiff`` then ``norm`` (``NORM_L2SQR``) of that one ``uint8``
+    array, which sums its squares as integers in blocks (3.5 against 32 us at 128 px for numpy's
+    ``int16`` differences squared and summed). ``norm`` of the two arrays, ``norm(a, b)``, is
+    not exact: a few sums came out 1e-7 off."""
+    import cv2
+
+    total = int(cv2.norm(cv2.absdiff(a, b), cv2.NORM_L2SQR))
+    return float(1.0 - np.sqrt(total / a.size) / 255.0)
 
 
 _LUMA = np.array([[0.299, 0.587, 0.114]], np.float32)

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from types import MappingProxyType
 
 from svgeval.rewards.terms import COMPONENTS, TERMS
@@ -78,9 +79,26 @@ class RewardPreset:
         object.__setattr__(self, "weights", MappingProxyType(dict(self.weights)))
         object.__setattr__(self, "models", MappingProxyType(dict(self.models)))
 
-    def active(self) -> tuple[str, ...]:
-        """Components with a positive weight, in the canonical order."""
+    @cached_property
+    def _active(self) -> tuple[str, ...]:
         return tuple(c for c in COMPONENTS if self.weights.get(c, 0.0) > 0)
+
+    @cached_property
+    def _weighted(self) -> tuple[tuple[tuple[str, float], ...], float]:
+        """The active terms with their weights, and what their weighted sum is divided by."""
+        weights = tuple((c, self.weights[c]) for c in self._active)
+        return weights, (sum(w for _, w in weights) if self.combine == "mean" else 1.0)
+
+    @cached_property
+    def _bounds(self) -> tuple[float, float]:
+        weights, total = self._weighted
+        low = sum(w * TERMS[c].low for c, w in weights) / total
+        return low, sum(w for _, w in weights) / total
+
+    def active(self) -> tuple[str, ...]:
+        """Components with a positive weight, in the canonical order (worked out once a
+        preset: a reward call asks for them about twice a completion)."""
+        return self._active
 
     def with_weights(self, **weights: float) -> RewardPreset:
         """A copy with some weights replaced (0 switches a component off)."""
@@ -88,16 +106,12 @@ class RewardPreset:
 
     def bounds(self) -> tuple[float, float]:
         """The lowest and highest reward a scored completion can get."""
-        weights = {c: self.weights[c] for c in self.active()}
-        total = sum(weights.values()) if self.combine == "mean" else 1.0
-        low = sum(w * TERMS[c].low for c, w in weights.items()) / total
-        return low, sum(weights.values()) / total
+        return self._bounds
 
     def combined(self, values: Mapping[str, float]) -> float:
         """``R`` of the active terms' ``values`` (module docstring)."""
-        weights = {c: self.weights[c] for c in self.active()}
-        total = sum(weights.values()) if self.combine == "mean" else 1.0
-        return sum(weights[c] * values[c] for c in weights) / total
+        weights, total = self._weighted
+        return sum(w * values[c] for c, w in weights) / total
 
 
 def passes_gate(gate: str | None, completion: str) -> bool:
