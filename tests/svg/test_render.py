@@ -9,7 +9,7 @@ import numpy as np
 from PIL import Image
 
 from svgeval.svg.demo_corpus import DEMO_ICONS, demo_svg
-from svgeval.svg.render import RenderSpec, render_svg, render_svg_uint8
+from svgeval.svg.render import RenderSpec, bgra_to_rgb, render_svg, render_svg_uint8
 
 NS = 'xmlns="http://www.w3.org/2000/svg"'
 
@@ -38,3 +38,12 @@ def test_non_square_viewbox_is_letterboxed_and_centred() -> None:
     assert np.allclose(columns[:18], 1.0) and np.allclose(columns[54:], 1.0)
     assert np.allclose(columns[18:54], 0.0)
     assert image.dtype == np.float64 and image.min() >= 0.0 and image.max() <= 1.0
+
+
+def test_bgra_pixels_become_rgb_byte_for_byte() -> None:
+    rng = np.random.default_rng(3)
+    for height, width in ((72, 72), (128, 128), (512, 256), (1, 7)):
+        bgra = rng.integers(0, 256, (height, width, 4), dtype=np.uint8)
+        rgb = bgra_to_rgb(bgra)
+        assert rgb.dtype == np.uint8 and rgb.flags.c_contiguous
+        assert np.array_equal(rgb, bgra[..., 2::-1])

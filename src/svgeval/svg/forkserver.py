@@ -3,8 +3,8 @@ imported once, and workers that never run the caller's main module.
 
 Render workers (:class:`~svgeval.svg.isolation.Renderer`) are forked from a forkserver, a clean
 process started before any thread of ours exists, that has already imported the renderers, so a
-new worker starts in milliseconds. Starting that server costs its imports (numpy, lxml and
-svgeval's render modules, about 0.15 s; CairoSVG and cairo 0.25 s more, skia 0.05 s), which a
+new worker starts in milliseconds. Starting that server costs its imports (numpy, lxml, OpenCV and
+svgeval's render modules, about 0.2 s; CairoSVG and cairo 0.25 s more, skia 0.05 s), which a
 worker would otherwise pay before its first render. :func:`start_early` starts it at once
 without waiting for it, so that it imports on a second core while the command line imports
 svgeval on the first; told which renderer the run uses, it imports only that one.
@@ -27,8 +27,10 @@ from multiprocessing import forkserver, popen_forkserver, spawn
 from multiprocessing.context import ForkServerContext, ForkServerProcess
 from typing import Any
 
-COMMON_PRELOAD = ("svgeval.svg.render", "svgeval.svg.renderers")
-"""Modules every render worker needs (the render functions are pickled by reference to them)."""
+COMMON_PRELOAD = ("svgeval.svg.render", "svgeval.svg.renderers", "cv2")
+"""Modules every render worker needs: the render functions are pickled by reference to them,
+and OpenCV reorders every render's pixels (:func:`~svgeval.svg.render.bgra_to_rgb`) and
+computes the reward terms."""
 
 RENDERER_PRELOAD = {"cairosvg": "cairosvg.surface", "skia": "skia", "resvg": "resvg_py"}
 """The module each ``--renderer`` draws with."""

@@ -114,12 +114,13 @@ def render_svg_uint8(
 
 
 def bgra_to_rgb(bgra: NDArray[np.uint8]) -> NDArray[np.uint8]:
-    """RGB (H, W, 3) of opaque BGRA pixels (cairo's and skia's native order), copied one
-    channel at a time: a third of the time of one copy through a reversed view (15 against
-    55 us at 128 px)."""
-    rgb = np.empty((*bgra.shape[:2], 3), np.uint8)
-    for channel in range(3):
-        rgb[..., channel] = bgra[..., 2 - channel]
+    """RGB (H, W, 3) of opaque BGRA pixels (cairo's and skia's native order): OpenCV's
+    ``cvtColor``, which only moves bytes, a sixth to a tenth of the time of numpy copying one
+    channel at a time (2.7 against 16 us at 128 px, 21 against 226 us at 512 px). The render
+    workers' server has imported OpenCV already (:data:`~svgeval.svg.forkserver.COMMON_PRELOAD`)."""
+    import cv2
+
+    rgb: NDArray[np.uint8] = np.asarray(cv2.cvtColor(bgra, cv2.COLOR_BGRA2RGB), np.uint8)
     return rgb
 
 
