@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from svgeval.svg.extract import extract_svg, svg_element
+from svgeval.svg.extract import _ANSWER, extract_svg, may_hold_answer, svg_element
 
 SVG = '<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/></svg>'
 
@@ -46,6 +46,19 @@ def test_the_element_search_finds_what_the_one_regex_finds() -> None:
         for start in {0, len(text) // 2}:
             found = ONE_REGEX.search(text, start)
             assert svg_element(text, start) == (found.group(0) if found else None), text
+
+
+def test_the_answer_check_misses_no_answer_the_regex_finds() -> None:
+    pieces = ["answer", "ANSWER", "AnSwEr", "anſwer", "ANſWER", "answe", "nswer", ":", "：", " ",
+              "\n", "x", "Ä", "İ", "ſ", "a"]
+    rng = random.Random(11)
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 8))) for _ in range(20_000)]
+    assert sum(bool(_ANSWER.search(text)) for text in texts) > 1_000
+    for text in texts:
+        if _ANSWER.search(text):
+            assert may_hold_answer(text), text
+    assert not may_hold_answer(f"<p>no such word</p>{SVG}")
+    assert extract_svg(f"ANſWER : {SVG}").rule == "answer_prefix"
 
 
 def test_failures_say_why() -> None:

@@ -105,6 +105,14 @@ def svg_element(text: str, start: int = 0) -> str | None:
     return None
 
 
+def may_hold_answer(response: str) -> bool:
+    """False when ``response`` holds no ``Answer:`` (the regex ``answer\\s*[:：]``, IGNORECASE):
+    it has no ``answer`` once in lower case, and no long s ``ſ``, the one character besides the
+    ASCII letters that the regex takes for a letter of ``answer`` and that lower case leaves as
+    it is. 1 us on a 2 KB answer, where the regex takes 9."""
+    return "answer" in response.lower() or "ſ" in response
+
+
 @extraction_rule("auto")
 def extract_auto(response: str) -> Extraction:
     """The lenient rule (see the module docstring)."""
@@ -112,7 +120,7 @@ def extract_auto(response: str) -> Extraction:
         if language.lower() in ("svg", "xml", "html", "") and "<svg" in body.lower():
             element = svg_element(body)
             return Extraction((element or body).strip(), "fenced")
-    answers = list(_ANSWER.finditer(response))
+    answers = list(_ANSWER.finditer(response)) if may_hold_answer(response) else []
     if answers:
         element = svg_element(response, answers[-1].end())
         if element:
