@@ -1,6 +1,7 @@
 """Reward throughput against its floor: one GRPO step of 1,344 completions (168 prompts x 8).
 
 Run by hand:  .venv/bin/python bench/bench_rewards.py [--data ../shared/data/svgeditbench] [--runs 3]
+              [--size 128] [--prompts 168]
 
 References are SVGEditBench answers; each prompt's 8 rollouts mix the reference, a fenced copy,
 other icons, a truncated answer and a refusal. For each renderer (skia, CairoSVG), measured
@@ -8,8 +9,8 @@ side by side in one run and interleaved, ``--runs`` times:
 
 * the floor (``reward_floor.py``): the same renders (each completion holding an SVG, each
   distinct reference) by a plain loop in one process per core, nothing else;
-* ``RewardScorer("fast")`` in process (pixel, Sobel and length terms, 128 px), its reference
-  memo emptied first so that it draws everything the floor draws;
+* ``RewardScorer("fast")`` in process (pixel, Sobel and length terms, at 128 px or
+  ``--size``), its reference memo emptied first so that it draws everything the floor draws;
 * the same through ``serve-rewards``'s app on loopback (one POST of 1,344 items).
 
 Each line gives rewards/s, the share of the floor's throughput (floor time / reward time) and
@@ -18,18 +19,21 @@ the 1-minute load average when the row started.
 
 from __future__ import annotations
 
+import argparse
 import functools
 import os
 import socket
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from common import svgeditbench_arguments
 from reward_floor import floor_seconds
 
 from svgeval.rewards import RewardScorer
+from svgeval.rewards.presets import get_reward_preset
 from svgeval.svg.extract import extract_svg
 from svgeval.svg.render_memo import RenderMemo
 from svgeval.svg.renderers import render_function
@@ -51,9 +55,9 @@ def step(data: Path, prompts: int = PROMPTS) -> tuple[list[str], list[str]]:
     return completions, references
 
 
-def step_renders(data: Path) -> list[str]:
+def step_renders(data: Path, prompts: int = PROMPTS) -> list[str]:
     """What one reward call of the step draws: each completion's SVG, each distinct reference."""
-    completions, references = step(data)
+    completions, references = step(data, prompts)
     found = [extract_svg(c).svg for c in completions]
     return [svg for svg in found if svg is not None] + list(dict.fromkeys(references))
 
@@ -97,17 +101,27 @@ def through_server(scorer: RewardScorer, completions: list[str], references: lis
         sock.close()
 
 
+def arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--size", type=int, default=128,
+                        help="render side in px (the preset's 128 by default; 512 is RLRF's)")
+    parser.add_argument("--prompts", type=int, default=PROMPTS,
+                        help=f"prompts of 8 rollouts ({PROMPTS} by default)")
+
+
 def main() -> None:
-    args = svgeditbench_arguments(__doc__, lambda p: p.add_argument("--runs", type=int, default=3))
-    completions, references = step(args.data)
-    drawn = step_renders(args.data)
+    args = svgeditbench_arguments(__doc__, arguments)
+    completions, references = step(args.data, args.prompts)
+    drawn = step_renders(args.data, args.prompts)
+    preset = replace(get_reward_preset("fast"), render_size=args.size)
     n = len(completions)
-    print(f"{n} completions, {len(drawn)} renders a call")
+    print(f"{n} completions, {len(drawn)} renders a call at {args.size} px")
     for run in range(1, args.runs + 1):
         for renderer in ("skia", "cairosvg"):
-            with RewardScorer("fast", render_function=render_function(renderer)) as scorer:
+            with RewardScorer(preset, render_function=render_function(renderer)) as scorer:
                 scorer.score(completions[:16], references[:16])  # start the workers
-                rows = [("floor", functools.partial(floor_seconds, renderer, drawn)),
+                rows = [("floor", functools.partial(floor_seconds, renderer, drawn,
+                                                    size=args.size)),
                         ("in process", lambda: in_process(scorer, completions, references)),
                         ("server loopback", lambda: through_server(scorer, completions,
                                                                    references))]

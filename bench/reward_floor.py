@@ -3,7 +3,7 @@
     python bench/reward_floor.py DATA RENDERER    # prints the floor's wall time for one GRPO step
 
 The renders are those one reward call of ``bench_rewards.py`` draws: every completion that holds
-an SVG and each distinct reference, at the preset's 128 px on white. Each of ``os.cpu_count()``
+an SVG and each distinct reference, at the preset's 128 px (or ``--size``) on white. Each of ``os.cpu_count()``
 processes, started and warmed up before the clock starts, draws its share in a plain loop with
 the renderer's own calls and nothing else: no sanitiser, no viewBox fitting, no isolation, no
 scoring, no pixels sent back (skia: ``SVGDOM`` drawn on a raster surface and read back as an
@@ -63,14 +63,16 @@ def draw_all(renderer: str, svgs: list[str], size: int = SIZE) -> int:
     return len(svgs)
 
 
-def floor_seconds(renderer: str, svgs: list[str], processes: int | None = None) -> float:
-    """Wall time of drawing ``svgs`` split evenly over ``processes`` warm processes."""
+def floor_seconds(renderer: str, svgs: list[str], processes: int | None = None,
+                  size: int = SIZE) -> float:
+    """Wall time of drawing ``svgs`` at ``size`` px split evenly over ``processes`` warm
+    processes."""
     count = processes or os.cpu_count() or 1
     shares = [svgs[i::count] for i in range(count)]
     with ProcessPoolExecutor(count) as pool:
-        list(pool.map(draw_all, [renderer] * count, [svgs[:2]] * count))  # import, warm up
+        list(pool.map(draw_all, [renderer] * count, [svgs[:2]] * count, [size] * count))
         started = time.perf_counter()
-        list(pool.map(draw_all, [renderer] * count, shares))
+        list(pool.map(draw_all, [renderer] * count, shares, [size] * count))
         return time.perf_counter() - started
 
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 from crashers import segfault_on_marker
+from worker_processes import page_faults_of_freed_renders
 
 from svgeval.metrics.pss import pss
 from svgeval.svg.isolation import Renderer
@@ -23,6 +26,13 @@ def test_opencv_runs_on_one_thread_in_a_render_worker(renderer: Renderer) -> Non
 
     outcome = renderer.call(cv2.getNumThreads)
     assert outcome.failure is None and outcome.value == 1
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
+def test_a_render_worker_keeps_freed_memory_for_its_next_render(renderer: Renderer) -> None:
+    outcome = renderer.call(page_faults_of_freed_renders)
+    # about 30,000 page faults where freed blocks go back to the kernel
+    assert outcome.failure is None and outcome.value is not None and outcome.value < 1_000
 
 
 def test_crash_and_hang_of_a_called_function_are_failures() -> None:

@@ -78,7 +78,36 @@ def start_worker(memory_mb: int) -> None:
     OpenCV on this worker's thread alone (:data:`OPENCV_THREADS`)."""
     _limit_memory(memory_mb)
     _die_with_owner()
+    _keep_freed_memory()
     os.environ.setdefault(*OPENCV_THREADS)
+
+
+KEPT_FREED_BYTES = 64 * 1024 * 1024
+"""Freed memory a render worker keeps for its next render instead of handing it back (glibc's
+``M_TRIM_THRESHOLD``); blocks up to half of it are taken from that kept memory
+(``M_MMAP_THRESHOLD``), not mapped afresh."""
+
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+"""``mallopt`` options (glibc's malloc.h)."""
+
+
+def _keep_freed_memory() -> None:
+    """Let glibc's malloc keep what a render frees for the next one (:data:`KEPT_FREED_BYTES`).
+
+    By default a block of over 128 KiB is mapped from the kernel and handed back when freed,
+    and the top of the heap is handed back once 128 KiB of it are free. glibc raises both limits
+    when it frees a larger mapped block, yet a reward scored at 512 px, whose renders and image
+    terms free several blocks of 1-3 MB each, still touched about 1 MB of fresh pages a
+    completion: 79,000 page faults for the 336 completions of 42 prompts, scored in one process
+    in 0.51-0.61 s against 0.34-0.43 s with the memory kept (skia; CairoSVG 1.27-1.35 against
+    1.23-1.29 s). At 128 px nothing changes. Where there is no ``mallopt`` (not glibc), nothing
+    is done."""
+    if not sys.platform.startswith("linux"):
+        return
+    mallopt = getattr(ctypes.CDLL(None), "mallopt", None)
+    if mallopt is not None:
+        mallopt(_M_TRIM_THRESHOLD, KEPT_FREED_BYTES)
+        mallopt(_M_MMAP_THRESHOLD, KEPT_FREED_BYTES // 2)
 
 
 OPENCV_THREADS = ("OPENCV_FOR_THREADS_NUM", "1")
