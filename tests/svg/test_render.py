@@ -47,3 +47,20 @@ def test_bgra_pixels_become_rgb_byte_for_byte() -> None:
         rgb = bgra_to_rgb(bgra)
         assert rgb.dtype == np.uint8 and rgb.flags.c_contiguous
         assert np.array_equal(rgb, bgra[..., 2::-1])
+
+
+def test_a_cairo_surface_is_opaque_exactly_when_every_alpha_byte_is_255() -> None:
+    from svgeval.svg.render import _opaque
+
+    rng = np.random.default_rng(5)
+    height, width, stride = 9, 5, 8 * 4  # three padding pixels a row, left transparent
+    pixels = np.zeros((height, stride // 4, 4), np.uint8)
+    pixels[:, :width, :3] = rng.integers(0, 256, (height, width, 3))
+    pixels[:, :width, 3] = 255
+    native = pixels if np.little_endian else pixels[..., ::-1]  # cairo: BGRA in a word, A on top
+    buffer = np.ascontiguousarray(native).reshape(-1)
+    assert _opaque(buffer, height, stride, width)
+    for row, column, alpha in ((0, 0, 254), (8, 4, 0), (4, 2, 128)):
+        changed = buffer.reshape(height, stride // 4, 4).copy()
+        changed[row, column, 3 if np.little_endian else 0] = alpha
+        assert not _opaque(changed.reshape(-1), height, stride, width)
