@@ -74,8 +74,9 @@ class RenderWorkersLost(RuntimeError):
 
 
 def start_worker(memory_mb: int) -> None:
-    """Initialise a render worker: its memory limit, death with its owner (module doc), and
-    OpenCV on this worker's thread alone (:data:`OPENCV_THREADS`)."""
+    """Initialise a render worker: its memory limit, death with its owner (module doc), the
+    memory its renders free kept for the next ones (:func:`_keep_freed_memory`), and OpenCV on
+    this worker's thread alone (:data:`OPENCV_THREADS`)."""
     _limit_memory(memory_mb)
     _die_with_owner()
     _keep_freed_memory()
