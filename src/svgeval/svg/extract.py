@@ -113,6 +113,15 @@ def may_hold_answer(response: str) -> bool:
     return "answer" in response.lower() or "ſ" in response
 
 
+def after_last_answer(response: str) -> int | None:
+    """Where the text after the last ``Answer:`` (any case, ASCII or full-width colon) begins;
+    None when there is none."""
+    if not may_hold_answer(response):
+        return None
+    answers = list(_ANSWER.finditer(response))
+    return answers[-1].end() if answers else None
+
+
 @extraction_rule("auto")
 def extract_auto(response: str) -> Extraction:
     """The lenient rule (see the module docstring)."""
@@ -120,9 +129,9 @@ def extract_auto(response: str) -> Extraction:
         if language.lower() in ("svg", "xml", "html", "") and "<svg" in body.lower():
             element = svg_element(body)
             return Extraction((element or body).strip(), "fenced")
-    answers = list(_ANSWER.finditer(response)) if may_hold_answer(response) else []
-    if answers:
-        element = svg_element(response, answers[-1].end())
+    answer = after_last_answer(response)
+    if answer is not None:
+        element = svg_element(response, answer)
         if element:
             return Extraction(element.strip(), "answer_prefix")
     element = svg_element(response)

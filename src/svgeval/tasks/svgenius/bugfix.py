@@ -26,7 +26,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from svgeval.metrics.editing import same_code
-from svgeval.svg.extract import Extraction, extract_svg
+from svgeval.svg.extract import Extraction, after_last_answer, extract_svg
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
 from svgeval.tasks.base import Sample, Target
@@ -37,7 +37,6 @@ from svgeval.tasks.svgenius.data import TaskFile, tier_table
 from svgeval.tasks.svgenius.protocol import RENDER_SPEC
 
 _CODE_BLOCK = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
-_ANSWER = re.compile(r"answer\s*[:：]", re.IGNORECASE)
 
 
 def extract_repair(response: str, rule: str = "svgenius") -> Extraction:
@@ -48,9 +47,9 @@ def extract_repair(response: str, rule: str = "svgenius") -> Extraction:
     blocks = [body.strip() for body in _CODE_BLOCK.findall(response) if body.strip()]
     if blocks:
         return Extraction(blocks[0], "code_block")
-    answers = list(_ANSWER.finditer(response))
-    if answers and response[answers[-1].end() :].strip():
-        return Extraction(response[answers[-1].end() :].strip(), "answer_text")
+    answer = after_last_answer(response)
+    if answer is not None and response[answer:].strip():
+        return Extraction(response[answer:].strip(), "answer_text")
     return found
 
 
