@@ -3,11 +3,12 @@
     python bench/reward_floor.py DATA RENDERER    # prints the floor's wall time for one GRPO step
 
 The renders are those one reward call of ``bench_rewards.py`` draws: every completion that holds
-an SVG and each distinct reference, at the preset's 128 px (or ``--size``) on white. Each of ``os.cpu_count()``
-processes, started and warmed up before the clock starts, draws its share in a plain loop with
-the renderer's own calls and nothing else: no sanitiser, no viewBox fitting, no isolation, no
-scoring, no pixels sent back (skia: ``SVGDOM`` drawn on a raster surface and read back as an
-array; CairoSVG: its parser and cairo surface, read back as an array, no PNG written).
+an SVG and each distinct reference, at the preset's 128 px (or ``bench_rewards.py --size``) on
+white. Each of ``os.cpu_count()`` processes, started and warmed up before the clock starts,
+draws its share in a plain loop with the renderer's own calls and nothing else: no sanitiser,
+no viewBox fitting, no isolation, no scoring, no pixels sent back (skia: ``SVGDOM`` drawn on a
+raster surface and read back as an array; CairoSVG: its parser and cairo surface, read back as
+an array, no PNG written).
 """
 
 from __future__ import annotations
@@ -70,7 +71,8 @@ def floor_seconds(renderer: str, svgs: list[str], processes: int | None = None,
     count = processes or os.cpu_count() or 1
     shares = [svgs[i::count] for i in range(count)]
     with ProcessPoolExecutor(count) as pool:
-        list(pool.map(draw_all, [renderer] * count, [svgs[:2]] * count, [size] * count))
+        warm_up = [svgs[:2]] * count  # each process imports the renderer and draws twice
+        list(pool.map(draw_all, [renderer] * count, warm_up, [size] * count))
         started = time.perf_counter()
         list(pool.map(draw_all, [renderer] * count, shares, [size] * count))
         return time.perf_counter() - started
