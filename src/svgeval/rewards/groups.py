@@ -3,7 +3,10 @@
 The rollouts of a prompt share a reference. :func:`score_group` runs in a render worker: it
 draws the reference (or unpacks the render kept from an earlier call), prepares the reference
 side of each image term once, draws each completion and compares it there, so a render's
-pixels never cross to the main process unless a model term needs them. What comes back is a
+pixels never cross to the main process unless a model term needs them. A completion that
+repeats another of the group, or the reference itself, is drawn and compared once: rollouts
+often repeat one another (and an editing model's may be the reference), and the renderers draw
+the same pixels each time. What comes back is a
 few floats per completion and the reference's render, packed, for the scorer to keep. Moving
 this work out of the main process is what lets the two run side by side: measured on the
 1,344-completion GRPO step (``bench/bench_rewards.py``), the main process spent 0.33 s of CPU
@@ -25,7 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from svgeval.rewards.terms import TERMS
-from svgeval.svg.batch import CHUNKS_PER_WORKER, RenderFunction, render_chunk
+from svgeval.svg.batch import CHUNKS_PER_WORKER, Rendered, RenderFunction, render_chunk
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderFailure, RenderSpec
 from svgeval.svg.render_memo import PackedRender
@@ -80,16 +83,23 @@ def score_group(job: GroupJob, render: RenderFunction) -> GroupScores:
         packed, reference = PackedRender.pack(drawn), drawn
     terms = [TERMS[name] for name in job.terms]
     prepared = {t.name: t.prepare(reference) for t in terms if t.prepare}
-    out = []
-    for image in render_chunk([(svg, job.spec) for svg in job.completions], render):
+
+    def compared(image: Rendered) -> Compared:
         if isinstance(image, RenderFailure):
-            out.append(Compared({}, image.tag))
-        elif _uniform(image):
-            out.append(Compared({}, "blank"))
-        else:
-            values = {t.name: t.compare(image, prepared[t.name]) for t in terms if t.compare}
-            out.append(Compared(values, None, image if job.keep_pixels else None))
-    return GroupScores(packed, tuple(out))
+            return Compared({}, image.tag)
+        if _uniform(image):
+            return Compared({}, "blank")
+        values = {t.name: t.compare(image, prepared[t.name]) for t in terms if t.compare}
+        return Compared(values, None, image if job.keep_pixels else None)
+
+    # each distinct SVG drawn once: the renderers are deterministic, so a copy of another
+    # rollout, or of the reference, has the same render and the same terms
+    distinct = [svg for svg in dict.fromkeys(job.completions) if svg != job.reference]
+    by_svg = {svg: compared(image) for svg, image in
+              zip(distinct, render_chunk([(svg, job.spec) for svg in distinct], render))}
+    if job.reference in job.completions:
+        by_svg[job.reference] = compared(reference)
+    return GroupScores(packed, tuple(by_svg[svg] for svg in job.completions))
 
 
 def _uniform(image: NDArray[np.uint8]) -> bool:
