@@ -7,8 +7,9 @@ References are SVGEditBench answers; each prompt's 8 rollouts mix the reference,
 other icons, a truncated answer and a refusal. For each renderer (skia, CairoSVG), measured
 side by side in one run and interleaved, ``--runs`` times:
 
-* the floor (``reward_floor.py``): the same renders (each completion holding an SVG, each
-  distinct reference) by a plain loop in one process per core, nothing else;
+* the floor (``reward_floor.py``): the same renders (each prompt's reference and each distinct
+  SVG of its completions: the scorer draws a repeated completion, or one that is the reference,
+  once) by a plain loop in one process per core, nothing else;
 * ``RewardScorer("fast")`` in process (pixel, Sobel and length terms, at 128 px or
   ``--size``), its reference memo emptied first so that it draws everything the floor draws;
 * the same through ``serve-rewards``'s app on loopback (one POST of 1,344 items).
@@ -56,10 +57,16 @@ def step(data: Path, prompts: int = PROMPTS) -> tuple[list[str], list[str]]:
 
 
 def step_renders(data: Path, prompts: int = PROMPTS) -> list[str]:
-    """What one reward call of the step draws: each completion's SVG, each distinct reference."""
+    """What one reward call of the step draws: each prompt's reference (as the scorer extracts
+    it) and each distinct SVG of its completions that is not the reference (a group draws a
+    repeat once)."""
     completions, references = step(data, prompts)
-    found = [extract_svg(c).svg for c in completions]
-    return [svg for svg in found if svg is not None] + list(dict.fromkeys(references))
+    drawn = []
+    for start in range(0, len(completions), ROLLOUTS):
+        reference = extract_svg(references[start]).svg or references[start]
+        found = (extract_svg(c).svg for c in completions[start:start + ROLLOUTS])
+        drawn += [reference, *(svg for svg in dict.fromkeys(found) if svg and svg != reference)]
+    return drawn
 
 
 def timed(call: Callable[[], object]) -> float:

@@ -76,8 +76,8 @@ def group_jobs(completions: list[str], references: list[str], spec: RenderSpec,
     jobs = []
     for start in range(0, len(completions), ROLLOUTS):
         found = (extract_svg(c).svg for c in completions[start:start + ROLLOUTS])
-        jobs.append(GroupJob(references[start], tuple(svg for svg in found if svg), spec, terms,
-                             False))
+        reference = extract_svg(references[start]).svg or references[start]
+        jobs.append(GroupJob(reference, tuple(svg for svg in found if svg), spec, terms, False))
     return jobs
 
 
@@ -90,13 +90,13 @@ def render_each(svgs: list[str], spec: RenderSpec, render: RenderFunction) -> in
 
 
 def micros_a_render(renderer: str, completions: list[str], references: list[str],
-                    preset: RewardPreset, runs: int) -> dict[str, float]:
-    """Each stage's least CPU time (module doc), in microseconds a render."""
+                    svgs: list[str], preset: RewardPreset, runs: int) -> dict[str, float]:
+    """Each stage's least CPU time (module doc), in microseconds a render of ``svgs`` (what the
+    call draws)."""
     spec = RenderSpec.square(preset.render_size)
     terms = tuple(t for t in preset.active() if TERMS[t].kind == "image")
     with_terms = group_jobs(completions, references, spec, terms)
     without = [replace(job, terms=()) for job in with_terms]
-    svgs = [svg for job in with_terms for svg in (job.reference, *job.completions)]
     render = render_function(renderer)
     with RewardScorer(preset, render_function=render) as scorer:
         stages: dict[str, Callable[[], object]] = {
@@ -120,11 +120,12 @@ def main() -> None:
     args = svgeditbench_arguments(__doc__, more)
     completions, references = step(args.data, args.prompts)
     preset = replace(get_reward_preset("fast"), render_size=args.size)
+    svgs = step_renders(args.data, args.prompts)
     terms = ", ".join(t for t in preset.active() if TERMS[t].kind == "image")
-    print(f"{len(completions)} completions, {len(step_renders(args.data, args.prompts))} renders "
-          f"at {args.size} px (image terms: {terms}), least of {args.runs} rounds")
+    print(f"{len(completions)} completions, {len(svgs)} renders at {args.size} px (image terms: "
+          f"{terms}), least of {args.runs} rounds")
     for renderer in args.renderers.split(","):
-        micros = micros_a_render(renderer, completions, references, preset, args.runs)
+        micros = micros_a_render(renderer, completions, references, svgs, preset, args.runs)
         for name, value in micros.items():
             print(f"{renderer:8} {name:18}: {value:7.0f} us a render")
         plain, spent = micros["plain draw"], micros["group, fast terms"] + micros["main process"]
