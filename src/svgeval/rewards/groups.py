@@ -6,11 +6,11 @@ side of each image term once, draws each completion and compares it there, so a 
 pixels never cross to the main process unless a model term needs them. A completion that
 repeats another of the group, or the reference itself, is drawn and compared once: rollouts
 often repeat one another (and an editing model's may be the reference), and the renderers draw
-the same pixels each time. What comes back is a
-few floats per completion and the reference's render, packed, for the scorer to keep. Moving
-this work out of the main process is what lets the two run side by side: measured on the
-1,344-completion GRPO step (``bench/bench_rewards.py``), the main process spent 0.33 s of CPU
-per call on Sobel maps, pixel terms and unpickling 57 MB of pixels while the workers drew.
+the same pixels each time. What comes back is a few floats per completion and the reference's
+render, packed, for the scorer to keep. Moving this work out of the main process is what lets
+the two run side by side: measured on the 1,344-completion GRPO step
+(``bench/bench_rewards.py``), the main process spent 0.33 s of CPU per call on Sobel maps,
+pixel terms and unpickling 57 MB of pixels while the workers drew.
 
 A group is an isolated call (:meth:`~svgeval.svg.isolation.Renderer.call`: the render time
 limit for the whole group, a worker death retried once). A group that dies as a whole (a
