@@ -56,16 +56,23 @@ def step(data: Path, prompts: int = PROMPTS) -> tuple[list[str], list[str]]:
     return completions, references
 
 
-def step_renders(data: Path, prompts: int = PROMPTS) -> list[str]:
-    """What one reward call of the step draws: each prompt's reference (as the scorer extracts
-    it) and each distinct SVG of its completions that is not the reference (a group draws a
-    repeat once)."""
-    completions, references = step(data, prompts)
-    drawn = []
+def step_groups(completions: list[str], references: list[str]) -> list[tuple[str, list[str]]]:
+    """Each prompt's reference and the SVGs of its completions that hold one, as the scorer
+    extracts them."""
+    groups = []
     for start in range(0, len(completions), ROLLOUTS):
-        reference = extract_svg(references[start]).svg or references[start]
         found = (extract_svg(c).svg for c in completions[start:start + ROLLOUTS])
-        drawn += [reference, *(svg for svg in dict.fromkeys(found) if svg and svg != reference)]
+        groups.append((extract_svg(references[start]).svg or references[start],
+                       [svg for svg in found if svg]))
+    return groups
+
+
+def step_renders(data: Path, prompts: int = PROMPTS) -> list[str]:
+    """What one reward call of the step draws: each prompt's reference and each distinct SVG
+    of its completions that is not the reference (a group draws a repeat once)."""
+    drawn = []
+    for reference, svgs in step_groups(*step(data, prompts)):
+        drawn += [reference, *(svg for svg in dict.fromkeys(svgs) if svg != reference)]
     return drawn
 
 

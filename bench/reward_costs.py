@@ -38,7 +38,7 @@ from svgeval.svg.worker_pool import OPENCV_THREADS, _keep_freed_memory
 os.environ.setdefault(*OPENCV_THREADS)  # before OpenCV first loads, as in a render worker
 _keep_freed_memory()
 
-from bench_rewards import PROMPTS, ROLLOUTS, in_process, step, step_renders
+from bench_rewards import PROMPTS, in_process, step, step_groups, step_renders
 from common import svgeditbench_arguments
 from reward_floor import draw_all
 
@@ -47,7 +47,6 @@ from svgeval.rewards.groups import GroupJob, score_group
 from svgeval.rewards.presets import RewardPreset, get_reward_preset
 from svgeval.rewards.terms import TERMS
 from svgeval.svg.batch import RenderFunction, render_chunk
-from svgeval.svg.extract import extract_svg
 from svgeval.svg.render import RenderSpec
 from svgeval.svg.renderers import render_function
 
@@ -71,14 +70,9 @@ def least_cpu_seconds(stages: dict[str, Callable[[], object]], runs: int) -> dic
 
 def group_jobs(completions: list[str], references: list[str], spec: RenderSpec,
                terms: tuple[str, ...]) -> list[GroupJob]:
-    """The step's groups as the scorer sends them: each prompt's reference and the SVG of each
-    of its completions that holds one."""
-    jobs = []
-    for start in range(0, len(completions), ROLLOUTS):
-        found = (extract_svg(c).svg for c in completions[start:start + ROLLOUTS])
-        reference = extract_svg(references[start]).svg or references[start]
-        jobs.append(GroupJob(reference, tuple(svg for svg in found if svg), spec, terms, False))
-    return jobs
+    """The step's groups as the scorer sends them (``bench_rewards.step_groups``)."""
+    return [GroupJob(reference, tuple(svgs), spec, terms, False)
+            for reference, svgs in step_groups(completions, references)]
 
 
 def render_each(svgs: list[str], spec: RenderSpec, render: RenderFunction) -> int:

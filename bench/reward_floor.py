@@ -4,11 +4,11 @@
 
 The renders are those one reward call of ``bench_rewards.py`` draws (``step_renders``): each
 prompt's reference and each distinct SVG of its completions, at the preset's 128 px (or
-``bench_rewards.py --size``) on white. Each of ``os.cpu_count()`` processes, started and warmed up before the clock starts,
-draws its share in a plain loop with the renderer's own calls and nothing else: no sanitiser,
-no viewBox fitting, no isolation, no scoring, no pixels sent back (skia: ``SVGDOM`` drawn on a
-raster surface and read back as an array; CairoSVG: its parser and cairo surface, read back as
-an array, no PNG written).
+``bench_rewards.py --size``) on white. Each of ``os.cpu_count()`` processes, started and warmed
+up before the clock starts, draws its share in a plain loop with the renderer's own calls and
+nothing else: no sanitiser, no viewBox fitting, no isolation, no scoring, no pixels sent back
+(skia: ``SVGDOM`` drawn on a raster surface and read back as an array; CairoSVG: its parser and
+cairo surface, read back as an array, no PNG written).
 """
 
 from __future__ import annotations
