@@ -94,6 +94,7 @@ def evaluate(
     renderer: str = DEFAULT_RENDERER,
     device: str | None = None,
     precision: str = "fp32",
+    preprocess: str = "cpu",
     name: str | None = None,
 ) -> Evaluation:
     """Run ``task`` with ``model`` (see the module's docstring) into ``out``.
@@ -101,8 +102,9 @@ def evaluate(
     The arguments are ``svgeval run``'s flags: ``options`` its ``--set`` (Python values),
     ``limit`` the first N samples of each group, ``concurrency`` the requests in flight (for an
     ``hf:`` model, also its batch size unless ``model_args`` gives one), ``device`` where the
-    model-based metrics run and ``precision`` in which (fp32, bf16, fp16; recorded in the run's
-    config, and applied during the run whatever ``SVGEVAL_PRECISION`` says). ``out`` defaults to
+    model-based metrics run, ``precision`` in which (fp32, bf16, fp16) and ``preprocess`` where
+    renders become their inputs (cpu, device): both recorded in the run's config, and applied
+    during the run whatever ``SVGEVAL_PRECISION`` and ``SVGEVAL_PREPROCESS`` say. ``out`` defaults to
     a new folder ``runs/<task>-<time>``; with ``resume=True`` a run already there continues.
     ``name`` is the model's name in the run's records for a model passed as an object (default:
     its ``name_or_path`` or function name).
@@ -118,7 +120,7 @@ def evaluate(
         temperature=temperature, max_tokens=max_tokens, seed=seed, concurrency=concurrency,
         limit=limit, epochs=epochs, render_workers=render_workers,
         render_timeout_s=task_obj.render_timeout_s or DEFAULT_TIMEOUT_S, renderer=renderer,
-        device=device, precision=precision,
+        device=device, precision=precision, preprocess=preprocess,
     )
     root = Path(out) if out is not None else fresh_run_folder(task)
     runner = Runner(task_obj, backend, RunDir(root), settings)

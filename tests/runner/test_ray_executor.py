@@ -25,7 +25,7 @@ from test_hostile import counting_server, hostile_corpus  # noqa: F401
 from typer.testing import CliRunner
 
 from svgeval.cli import app
-from svgeval.metrics._models import PRECISIONS, precision
+from svgeval.metrics._models import PRECISIONS, PREPROCESS, PREPROCESSINGS, precision
 from svgeval.models import load_model
 from svgeval.models.base import Generation, GenerationRequest, Model
 from svgeval.models.baselines import IdentityModel
@@ -76,21 +76,29 @@ class InkedEdit(SvgEditBench):
                               for group, items in groups.items()})
 
 
-class PrecisionSeen(SvgEditBench):
-    """SVGEditBench whose records say the precision the model metrics of the scoring worker
-    (``score_precision``) and of the metric worker (``batch_precision``) would run in."""
+def forward_settings() -> tuple[float, float]:
+    """This process's precision and preprocessing, as their indices in the allowed values."""
+    return (float(PRECISIONS.index(precision())),
+            float(PREPROCESSINGS.index(PREPROCESS.current())))
 
-    batched_metrics = ("batch_precision",)
+
+class PrecisionSeen(SvgEditBench):
+    """SVGEditBench whose records say the precision and preprocessing the model metrics of the
+    scoring worker (``score_*``) and of the metric worker (``batch_*``) would run in."""
+
+    batched_metrics = ("batch_precision", "batch_preprocess")
 
     def score_many(self, items: Sequence[tuple[Sample, str]], renderer: Renderer) -> list[Outcome]:
         outcomes = super().score_many(items, renderer)  # SvgEditBench.score is a batch of one
         for outcome in outcomes:
-            outcome.metrics["score_precision"] = float(PRECISIONS.index(precision()))
+            seen = forward_settings()
+            outcome.metrics["score_precision"], outcome.metrics["score_preprocess"] = seen
         return outcomes
 
     def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[MetricValues]:
-        seen = float(PRECISIONS.index(precision()))
-        return [MetricValues(metrics={"batch_precision": seen}) for _ in items]
+        seen = forward_settings()
+        return [MetricValues(metrics={"batch_precision": seen[0], "batch_preprocess": seen[1]})
+                for _ in items]
 
 
 def hostile_answers(tmp_path: Path, server: str) -> list[tuple[str, str]]:
@@ -268,18 +276,23 @@ def test_endpoint_limiter_never_grants_more_than_its_slots() -> None:
 
 
 @pytest.mark.parametrize("executor", ["local", "ray"])
-def test_the_runs_precision_reaches_every_worker_and_its_config(
+def test_the_runs_precision_and_preprocessing_reach_every_worker_and_its_config(
     executor: str, demo_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("SVGEVAL_PRECISION", "fp32")  # the driver's environment says fp32
-    settings = RunSettings(limit=1, render_workers=1, executor=executor, precision="bf16")
+    monkeypatch.setenv("SVGEVAL_PREPROCESS", "cpu")
+    settings = RunSettings(limit=1, render_workers=1, executor=executor, precision="bf16",
+                           preprocess="device")
     runner = Runner(PrecisionSeen(CommonOptions(data=demo_data)), IdentityModel(),
                     RunDir(tmp_path), settings)
     results = asyncio.run(runner.run(runner.prepare(resume=False)))
     assert results.n == 6 and results.metrics["change_color/score_precision"] == 1.0
-    seen = {(r["metrics"]["score_precision"], r["metrics"]["batch_precision"])
-            for r in records(tmp_path).values()}
-    assert seen == {(1.0, 1.0)}  # PRECISIONS[1] == "bf16", in the scorers and the metric worker
+    seen = {tuple(r["metrics"][f"{where}_{what}"] for where in ("score", "batch")
+                  for what in ("precision", "preprocess")) for r in records(tmp_path).values()}
+    # PRECISIONS[1] == "bf16", PREPROCESSINGS[1] == "device": in the scorers and the metric worker
+    assert seen == {(1.0, 1.0, 1.0, 1.0)}
     config = json.loads((tmp_path / "config.json").read_text(encoding="utf-8"))
     assert config["settings"]["precision"] == "bf16"
-    assert precision() == "fp32"  # the driver's own precision is back once the run is over
+    assert config["settings"]["preprocess"] == "device"
+    # the driver's own settings are back once the run is over
+    assert (precision(), PREPROCESS.current()) == ("fp32", "cpu")

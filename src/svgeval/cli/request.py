@@ -64,6 +64,7 @@ class RunRequest:
     metric_batch_size: int = 32
     device: str = "auto"
     precision: str = "fp32"
+    preprocess: str = "cpu"
     sets: list[str] = field(default_factory=list)
     model_args: list[str] = field(default_factory=list)
     model_paths: list[str] = field(default_factory=list)
@@ -78,7 +79,7 @@ class RunRequest:
 
     def check(self) -> None:
         """One :class:`UserError` line for the first flag whose value is wrong on any machine."""
-        from svgeval.metrics._models import PRECISIONS
+        from svgeval.metrics._models import PRECISIONS, PREPROCESSINGS
         from svgeval.runner.executors import EXECUTORS
         from svgeval.runner.units import parse_shard
         from svgeval.svg.renderers import RENDERERS
@@ -105,6 +106,9 @@ class RunRequest:
         if self.precision not in PRECISIONS:
             raise UserError(
                 f"--precision must be one of {', '.join(PRECISIONS)}, got {self.precision!r}")
+        if self.preprocess not in PREPROCESSINGS:
+            raise UserError(f"--preprocess must be one of {', '.join(PREPROCESSINGS)}, "
+                            f"got {self.preprocess!r}")
         if self.temperature > MAX_TEMPERATURE:
             raise UserError(f"--temperature must be at most 2, got {self.temperature:g}")
         if self.executor not in EXECUTORS:
@@ -136,6 +140,7 @@ class RunRequest:
             metric_batch_size=self.metric_batch_size,
             device=None if self.device == "auto" else self.device,
             precision=self.precision,
+            preprocess=self.preprocess,
             epochs=self.epochs,
             shard=parse_shard(self.shard) if self.shard is not None else None,
             executor=self.executor,

@@ -131,6 +131,11 @@ def run(
         str, typer.Option(help="Precision of the model-based metrics' forward passes: fp32 (the "
                           "papers' numbers), bf16 or fp16 (autocast, for speed on a GPU).")
     ] = "fp32",
+    preprocess: Annotated[
+        str, typer.Option(help="Where model-based metrics turn renders into network inputs: cpu "
+                          "(the model's image processor, the papers' numbers) or device (the "
+                          "same steps in torch on --device).")
+    ] = "cpu",
     set_: Sets = None,
     model_arg: ModelArgs = None,
     model_path: Annotated[
@@ -154,7 +159,8 @@ def run(
         timeout=timeout, first_token_timeout=first_token_timeout, stream=stream,
         base_url=base_url, api_key_env=api_key_env, render_workers=render_workers,
         render_timeout=render_timeout, renderer=renderer, render_cache=render_cache,
-        metric_batch_size=metric_batch_size, device=device, precision=precision, sets=set_ or [],
+        metric_batch_size=metric_batch_size, device=device, precision=precision,
+        preprocess=preprocess, sets=set_ or [],
         model_args=model_arg or [], model_paths=model_path or [],
         text_only_model=text_only_model, judge=judge, judge_base_url=judge_base_url,
         judge_api_key_env=judge_api_key_env, judge_concurrency=judge_concurrency,

@@ -63,37 +63,62 @@ def require(module: str, hint: str = INSTALL_HINT) -> Any:
         raise MetricUnavailable(f"the Python package {module!r} is not installed ({err}); {hint}") from err
 
 
+class ProcessChoice:
+    """A setting of the model metrics that holds for a whole process: what :meth:`use` set (a
+    run's flag, which its executor sets in every process that scores), else the environment
+    variable, else the first of ``values``."""
+
+    def __init__(self, flag: str, variable: str, values: tuple[str, ...]) -> None:
+        self.flag, self.variable, self.values = flag, variable, values
+        self._chosen: str | None = None
+
+    def _checked(self, chosen: str, source: str) -> str:
+        if chosen not in self.values:
+            raise ValueError(f"{source} must be one of {', '.join(self.values)}, not {chosen!r}")
+        return chosen
+
+    def current(self) -> str:
+        if self._chosen is not None:
+            return self._chosen
+        chosen = os.environ.get(self.variable, "").strip().lower() or self.values[0]
+        return self._checked(chosen, self.variable)
+
+    def use(self, chosen: str | None) -> str | None:
+        """Set this process's choice (None: back to the environment variable); returns what
+        was set before, to restore it."""
+        before = self._chosen
+        self._chosen = None if chosen is None else self._checked(chosen, self.flag)
+        return before
+
+
 PRECISIONS = ("fp32", "bf16", "fp16")
 """Values of ``--precision`` (a run's ``settings.precision``) and ``SVGEVAL_PRECISION``."""
-
-_chosen_precision: str | None = None
-"""The precision :func:`use_precision` set in this process (None: ``SVGEVAL_PRECISION``)."""
-
-
-def _checked_precision(chosen: str, source: str) -> str:
-    if chosen not in PRECISIONS:
-        raise ValueError(f"{source} must be one of {', '.join(PRECISIONS)}, not {chosen!r}")
-    return chosen
+PRECISION = ProcessChoice("--precision", "SVGEVAL_PRECISION", PRECISIONS)
+PREPROCESSINGS = ("cpu", "device")
+"""Values of ``--preprocess`` (a run's ``settings.preprocess``) and ``SVGEVAL_PREPROCESS``:
+where the model metrics turn renders into network inputs (:func:`pixel_values`)."""
+PREPROCESS = ProcessChoice("--preprocess", "SVGEVAL_PREPROCESS", PREPROCESSINGS)
 
 
 def precision() -> str:
     """The precision of the model metrics' forward passes in this process: what
     :func:`use_precision` set (a run's ``--precision``), else ``SVGEVAL_PRECISION``, else
     ``fp32``."""
-    if _chosen_precision is not None:
-        return _chosen_precision
-    chosen = os.environ.get("SVGEVAL_PRECISION", "fp32").strip().lower() or "fp32"
-    return _checked_precision(chosen, "SVGEVAL_PRECISION")
+    return PRECISION.current()
 
 
 def use_precision(chosen: str | None) -> str | None:
     """Run this process's model metrics in ``chosen`` (None: back to ``SVGEVAL_PRECISION``);
     returns what was set before, to restore it. A run's executor calls it where its metrics
     compute: in the ``svgeval run`` process, and in each Ray worker."""
-    global _chosen_precision
-    before = _chosen_precision
-    _chosen_precision = None if chosen is None else _checked_precision(chosen, "--precision")
-    return before
+    return PRECISION.use(chosen)
+
+
+def use_preprocessing(chosen: str | None) -> str | None:
+    """Turn this process's renders into network inputs as ``chosen`` says (cpu or device;
+    None: back to ``SVGEVAL_PREPROCESS``); returns what was set before, to restore it. Set
+    where :func:`use_precision` is."""
+    return PREPROCESS.use(chosen)
 
 
 @contextmanager
@@ -291,8 +316,10 @@ def as_rgb_uint8(image: NDArray[np.generic], background: str = "white") -> NDArr
     ``background`` says (:data:`BACKGROUNDS`).
     """
     array = np.asarray(image)
-    if array.dtype != np.uint8:
-        array = np.clip(np.round(array.astype(np.float64) * 255.0), 0, 255).astype(np.uint8)
+    if array.dtype != np.uint8:  # round(255 x) clipped to [0, 255], in place in one float64 copy
+        scaled = np.multiply(array, 255.0, dtype=np.float64)
+        np.rint(scaled, out=scaled)
+        array = np.clip(scaled, 0.0, 255.0, out=scaled).astype(np.uint8)
     if array.ndim == 2:
         array = np.repeat(array[..., None], 3, axis=-1)
     if array.ndim != 3 or array.shape[-1] not in (3, 4):
@@ -309,10 +336,101 @@ def as_rgb_uint8(image: NDArray[np.generic], background: str = "white") -> NDArr
     return array
 
 
-def normalize_batch(images: list[NDArray[np.uint8]], mean: Sequence[float],
-                    std: Sequence[float]) -> Any:
-    """Stack uint8 HWC images into a float NCHW tensor, scaled to [0, 1] and normalised."""
+def normalize_batch(images: Sequence[NDArray[np.uint8]], mean: Sequence[float],
+                    std: Sequence[float], device: str = "cpu") -> Any:
+    """Stack uint8 HWC images into a float32 NCHW tensor on ``device``: ``(x / 255 - mean) /
+    std``. The uint8 pixels are copied, the arithmetic runs there (the same float32 operations
+    on any device, so the same values)."""
     torch = require("torch")
-    scaled = np.stack(images).astype(np.float32) / 255.0
-    normed = (scaled - np.asarray(mean, np.float32)) / np.asarray(std, np.float32)
-    return torch.from_numpy(np.ascontiguousarray(normed.transpose(0, 3, 1, 2)))
+    pixels = torch.from_numpy(np.stack(images)).to(device).permute(0, 3, 1, 2).float() / 255.0
+    shape = (1, len(mean), 1, 1)
+    return (pixels - torch.tensor(mean, device=device).view(shape)) / torch.tensor(
+        std, device=device).view(shape)
+
+
+_RESAMPLING = {0: "nearest", 2: "bilinear", 3: "bicubic"}
+"""PIL's resampling filters that torch's ``interpolate`` has, by PIL's number."""
+
+
+def _torch_resample(resample: Any) -> str | None:
+    """torch's mode for an image processor's ``resample`` (PIL's number or enum, or
+    torchvision's ``InterpolationMode``); None when torch has none (Lanczos, box, Hamming)."""
+    value = getattr(resample, "value", resample)
+    if isinstance(value, str):
+        return value if value in _RESAMPLING.values() else None
+    return _RESAMPLING.get(int(value))
+
+
+def _resized_shape(size: Any, height: int, width: int) -> tuple[int, int] | None:
+    """The (height, width) an image processor's ``size`` resizes to (transformers'
+    ``get_resize_output_image_size``): ``shortest_edge`` keeps the aspect, the long side
+    truncated; ``height``/``width`` as given; None for the other forms."""
+    def get(key: str) -> int:
+        value = size.get(key) if isinstance(size, dict) else getattr(size, key, None)
+        return int(value or 0)
+
+    if get("shortest_edge"):
+        short = get("shortest_edge")
+        long = int(short * max(height, width) / min(height, width))
+        return (short, long) if height <= width else (long, short)
+    if get("height") and get("width"):
+        return get("height"), get("width")
+    return None
+
+
+def _device_steps(processor: Any, height: int, width: int) -> tuple[
+        tuple[int, int] | None, str | None, tuple[int, int] | None] | None:
+    """(resize to, torch mode, crop to) of ``processor`` for an image of this size, or None
+    when its steps are not ones :func:`pixel_values` runs on the device."""
+    resize = mode = crop = None
+    if getattr(processor, "do_resize", False):
+        resize = _resized_shape(processor.size, height, width)
+        mode = _torch_resample(processor.resample)
+        if resize is None or mode is None:
+            return None
+        height, width = resize
+    if getattr(processor, "do_center_crop", False):
+        crop = _resized_shape(processor.crop_size, height, width)
+        if crop is None or crop[0] > height or crop[1] > width:
+            return None
+    return resize, mode, crop
+
+
+def pixel_values(processor: Any, images: Sequence[NDArray[np.uint8]], device: str) -> Any:
+    """The network input (N, 3, H, W) on ``device`` of uint8 RGB ``images`` of one size.
+
+    Under ``--preprocess cpu`` (the default, the papers' protocol): the model's own image
+    ``processor`` on the CPU, its output copied to ``device``. Under ``--preprocess device``:
+    the uint8 pixels are copied and the processor's steps run in torch on ``device``: resize
+    (its ``size``: shortest edge or height x width; its filter, antialiased, rounded back to 8
+    bits as transformers' torchvision backend does), centre crop to ``crop_size`` (top-left at
+    ``(H - h) // 2, (W - w) // 2``), then ``(x * rescale_factor - image_mean) / image_std``.
+    A processor whose steps are not these (another size form, Lanczos) runs on the CPU.
+
+    Where the processor resizes, the device path follows torch's filters: the same as the
+    torchvision backend, not the same as PIL's bicubic (bench/RESULTS.md gives the difference
+    in each metric's value).
+    """
+    torch = require("torch")
+    height, width = images[0].shape[:2]
+    steps = _device_steps(processor, height, width) if PREPROCESS.current() == "device" else None
+    same_size = all(image.shape[:2] == (height, width) for image in images)
+    if steps is None or not same_size:
+        return processor(images=list(images), return_tensors="pt")["pixel_values"].to(device)
+    resize, mode, crop = steps
+    pixels = torch.from_numpy(np.stack(images)).to(device).permute(0, 3, 1, 2).float()
+    if resize is not None and resize != (height, width):
+        smooth = mode != "nearest"
+        pixels = torch.nn.functional.interpolate(
+            pixels, size=resize, mode=mode, antialias=smooth,
+            align_corners=False if smooth else None).round_().clamp_(0, 255)
+    if crop is not None:
+        top, left = (pixels.shape[2] - crop[0]) // 2, (pixels.shape[3] - crop[1]) // 2
+        pixels = pixels[:, :, top : top + crop[0], left : left + crop[1]]
+    if getattr(processor, "do_rescale", False):
+        pixels = pixels * float(processor.rescale_factor)
+    if getattr(processor, "do_normalize", False):
+        shape = (1, 3, 1, 1)
+        pixels = (pixels - torch.tensor(processor.image_mean, device=device).view(shape)) / (
+            torch.tensor(processor.image_std, device=device).view(shape))
+    return pixels.contiguous()

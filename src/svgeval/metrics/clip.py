@@ -136,7 +136,7 @@ def image_embeddings(loaded: tuple[Any, Any, Any, str], images: Sequence[Image],
     model, _, processor, dev = loaded
     out = []
     for chunk in _models.batches([_models.as_rgb_uint8(i) for i in images], batch_size):
-        pixels = processor(images=list(chunk), return_tensors="pt")["pixel_values"].to(dev)
+        pixels = _models.pixel_values(processor, chunk, dev)
         with _models.inference(dev):
             feats = model.get_image_features(pixel_values=pixels)
         feats = getattr(feats, "pooler_output", feats).float()

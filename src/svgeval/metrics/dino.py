@@ -79,7 +79,7 @@ def dino(
     def features(images: Sequence[NDArray[np.generic]]) -> Any:
         out = []
         for chunk in _models.batches([_models.as_rgb_uint8(i) for i in images], batch_size):
-            pixels = processor(images=list(chunk), return_tensors="pt")["pixel_values"].to(dev)
+            pixels = _models.pixel_values(processor, chunk, dev)
             with _models.inference(dev):
                 out.append(net(pixel_values=pixels).last_hidden_state.mean(dim=1).float())
         return torch.cat(out)

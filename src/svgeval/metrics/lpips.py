@@ -190,15 +190,18 @@ def lpips(
     if resize not in ("tensor", "pil"):
         raise ValueError(f"resize must be 'tensor' or 'pil', not {resize!r}")
 
+    # under --preprocess device the uint8 renders are copied, normalised and resized there
+    where = dev if _models.PREPROCESS.current() == "device" else "cpu"
+
     def prepare(images: Sequence[NDArray[np.generic]]) -> Any:
         rgb = [_models.as_rgb_uint8(i) for i in images]
         if resize == "pil" and side is not None:
             rgb = [_models.pil_resize(i, side) for i in rgb]
         if mode == "imagenet":
-            batch = _models.normalize_batch(rgb, _IMAGENET_MEAN, _IMAGENET_STD)
+            batch = _models.normalize_batch(rgb, _IMAGENET_MEAN, _IMAGENET_STD, where)
         elif mode in _UNIT_STATS:
             mean, std = _UNIT_STATS[mode]
-            batch = _models.normalize_batch(rgb, mean, std)
+            batch = _models.normalize_batch(rgb, mean, std, where)
         else:
             raise ValueError("normalization must be 'imagenet', 'standard' or 'unit', "
                              f"not {mode!r}")

@@ -81,7 +81,7 @@ def image_embeddings(images: Sequence[Image], *, preset: str | MetricPreset = DE
     rgb = [_models.as_rgb_uint8(i, background=settings.background) for i in images]
     out = []
     for chunk in _models.batches(rgb, batch_size):
-        pixels = processor(images=list(chunk), return_tensors="pt")["pixel_values"].to(dev)
+        pixels = _models.pixel_values(processor, chunk, dev)
         with _models.inference(dev):
             feats = _pooled(net.get_image_features(pixel_values=pixels)).float()
         out.append(torch.nn.functional.normalize(feats, dim=-1))

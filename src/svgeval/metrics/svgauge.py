@@ -89,9 +89,9 @@ class Encoder:
         the encoder has one, is left out, as in the paper."""
         out = []
         for chunk in _models.batches([_models.as_rgb_uint8(i) for i in images], batch_size):
-            pixels = self.processor(images=list(chunk), return_tensors="pt")["pixel_values"]
+            pixels = _models.pixel_values(self.processor, chunk, self.device)
             with _models.inference(self.device):
-                grid = self.model(pixel_values=pixels.to(self.device)).last_hidden_state
+                grid = self.model(pixel_values=pixels).last_hidden_state
             if grid.shape[1] == self.patches + 1:  # a ViT with a CLS token (CLIP, DINOv2)
                 grid = grid[:, 1:]
             out.append(grid.float().mean(dim=1).cpu().numpy().astype(np.float64))

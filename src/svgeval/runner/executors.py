@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
-from svgeval.metrics._models import use_precision
+from svgeval.metrics._models import use_precision, use_preprocessing
 from svgeval.models.base import Model
 from svgeval.runner.metric_stage import MetricBackend, fill_batched_metrics, set_level_metrics
 from svgeval.runner.records import RecordKey, SampleRecord
@@ -86,13 +86,14 @@ def settings_renderer(settings: RunSettings, workers: int | None) -> Renderer:
 
 class Executor(ABC):
     """Runs the scoring of one run; :meth:`close` releases its workers. From start to close,
-    this process's model metrics run in the run's ``settings.precision`` (and so do those of
-    every worker process an executor starts)."""
+    this process's model metrics run in the run's ``settings.precision`` and
+    ``settings.preprocess`` (and so do those of every worker process an executor starts)."""
 
     def __init__(self, task: Task[Any], settings: RunSettings) -> None:
         self.task = task
         self.settings = settings
         self._precision_before = use_precision(settings.precision)
+        self._preprocess_before = use_preprocessing(settings.preprocess)
         self._threads = ThreadPoolExecutor(max_workers=self.threads())
 
     def threads(self) -> int:
@@ -134,6 +135,7 @@ class Executor(ABC):
     def close(self) -> None:
         self._threads.shutdown(wait=True)
         use_precision(self._precision_before)
+        use_preprocessing(self._preprocess_before)
 
 
 class LocalExecutor(Executor):

@@ -6,8 +6,8 @@ What runs where (the driver is the ``svgeval run`` process):
   them, else one per CPU of the cluster). Each owns an isolated :class:`Renderer` with one render
   process, so a hostile SVG that hangs or crashes the renderer costs that render process and one
   sample, never the actor. The driver sends each sample to an idle actor.
-* Each actor runs its model metrics in the run's ``--precision`` (``settings.precision``, which
-  travels with the settings; an environment variable of the driver would not reach it).
+* Each actor runs its model metrics in the run's ``--precision`` and ``--preprocess`` (which
+  travel with the settings; an environment variable of the driver would not reach it).
 * Batched and set-level model metrics: one :class:`MetricWorker` actor, on a GPU
   (``num_gpus=1``) when the cluster has one, else on every CPU of one node (Ray gives torch one
   thread per CPU of the actor); it starts once scoring is over and the scorers have stopped.
@@ -33,7 +33,7 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from svgeval.metrics._models import use_precision
+from svgeval.metrics._models import use_precision, use_preprocessing
 from svgeval.models.base import Generation, GenerationRequest, Model
 from svgeval.runner.executors import Executor, ExecutorError, score_sample, settings_renderer
 from svgeval.runner.metric_stage import MetricBackend
@@ -105,6 +105,7 @@ class Scorer:
         self.task = task
         self.renderer = settings_renderer(settings, 1)
         use_precision(settings.precision)  # a model metric computed while scoring
+        use_preprocessing(settings.preprocess)
 
     def score(self, sample: Sample[Any], response: str) -> Outcome:
         return score_sample(self.task, sample, response, self.renderer)
@@ -124,6 +125,7 @@ class MetricWorker:
         renderer = settings_renderer(settings, settings.render_workers)
         self.context = MetricContext(renderer, settings.metric_batch_size, settings.device)
         use_precision(settings.precision)
+        use_preprocessing(settings.preprocess)
 
     def batch_score(self, items: list[BatchItem[Any]]) -> list[MetricValues]:
         return self.task.batch_score(items, self.context)

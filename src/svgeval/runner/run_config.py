@@ -29,7 +29,7 @@ class RunSettings(OmitsDefaults):
     """Generation and execution settings of a run."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    omitted_at_default = ("epochs", "shard", "precision")
+    omitted_at_default = ("epochs", "shard", "precision", "preprocess")
 
     temperature: float | None = 0.0
     """Sampling temperature sent to the model; None sends none (the server's default)."""
@@ -62,6 +62,10 @@ class RunSettings(OmitsDefaults):
     precision: str = "fp32"
     """Precision of the model-based metrics' forward passes (``--precision``; fp32, the papers'
     numbers, is left out of the file). Part of the identity: it changes those numbers."""
+    preprocess: str = "cpu"
+    """Where the model-based metrics turn renders into network inputs (``--preprocess``; cpu,
+    the model's own image processor, is left out of the file). Part of the identity: a resize
+    on the device follows torch's filters, not PIL's."""
     executor: str = "local"
     """Where scoring and model metrics ran: local or ray; not part of the identity."""
     ray_address: str | None = None
@@ -126,4 +130,5 @@ class RunConfig(Record):
             "seed": self.settings.seed,
             "renderer": self.settings.renderer,
             "precision": self.settings.precision,
+            "preprocess": self.settings.preprocess,
         }
