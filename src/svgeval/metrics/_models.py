@@ -293,6 +293,14 @@ def batches(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
         yield items[start : start + size]
 
 
+def rgb_batches(images: Sequence[NDArray[np.generic]], size: int,
+                background: str = "white") -> Iterator[list[NDArray[np.uint8]]]:
+    """``images`` as uint8 RGB (:func:`as_rgb_uint8`), ``size`` at a time, each batch converted
+    when it is asked for: on a GPU, while the network still works on the batch before."""
+    for chunk in batches(images, size):
+        yield [as_rgb_uint8(image, background) for image in chunk]
+
+
 BACKGROUNDS = ("white", "black", "drop")
 """What transparent pixels become: composited over white or black, or ``drop`` (the alpha
 channel discarded and the stored colours kept, as PIL's ``convert("RGB")``)."""
@@ -336,13 +344,23 @@ def as_rgb_uint8(image: NDArray[np.generic], background: str = "white") -> NDArr
     return array
 
 
+def uint8_on(device: str, images: Sequence[NDArray[np.uint8]]) -> Any:
+    """The (N, H, W, C) uint8 tensor of ``images`` on ``device``. To a GPU it is copied from
+    pinned memory without waiting, so the CPU goes on to the next batch while it travels."""
+    torch = require("torch")
+    pixels = torch.from_numpy(np.stack(images))
+    if device.startswith("cuda"):
+        pixels = pixels.pin_memory()
+    return pixels.to(device, non_blocking=True)
+
+
 def normalize_batch(images: Sequence[NDArray[np.uint8]], mean: Sequence[float],
                     std: Sequence[float], device: str = "cpu") -> Any:
     """Stack uint8 HWC images into a float32 NCHW tensor on ``device``: ``(x / 255 - mean) /
     std``. The uint8 pixels are copied, the arithmetic runs there (the same float32 operations
     on any device, so the same values)."""
     torch = require("torch")
-    pixels = torch.from_numpy(np.stack(images)).to(device).permute(0, 3, 1, 2).float() / 255.0
+    pixels = uint8_on(device, images).permute(0, 3, 1, 2).float() / 255.0
     shape = (1, len(mean), 1, 1)
     return (pixels - torch.tensor(mean, device=device).view(shape)) / torch.tensor(
         std, device=device).view(shape)
@@ -418,7 +436,7 @@ def pixel_values(processor: Any, images: Sequence[NDArray[np.uint8]], device: st
     if steps is None or not same_size:
         return processor(images=list(images), return_tensors="pt")["pixel_values"].to(device)
     resize, mode, crop = steps
-    pixels = torch.from_numpy(np.stack(images)).to(device).permute(0, 3, 1, 2).float()
+    pixels = uint8_on(device, images).permute(0, 3, 1, 2).float()
     if resize is not None and resize != (height, width):
         smooth = mode != "nearest"
         pixels = torch.nn.functional.interpolate(

@@ -135,7 +135,7 @@ def image_embeddings(loaded: tuple[Any, Any, Any, str], images: Sequence[Image],
     torch = _models.require("torch")
     model, _, processor, dev = loaded
     out = []
-    for chunk in _models.batches([_models.as_rgb_uint8(i) for i in images], batch_size):
+    for chunk in _models.rgb_batches(images, batch_size):
         pixels = _models.pixel_values(processor, chunk, dev)
         with _models.inference(dev):
             feats = model.get_image_features(pixel_values=pixels)

@@ -78,7 +78,7 @@ def dino(
 
     def features(images: Sequence[NDArray[np.generic]]) -> Any:
         out = []
-        for chunk in _models.batches([_models.as_rgb_uint8(i) for i in images], batch_size):
+        for chunk in _models.rgb_batches(images, batch_size):
             pixels = _models.pixel_values(processor, chunk, dev)
             with _models.inference(dev):
                 out.append(net(pixel_values=pixels).last_hidden_state.mean(dim=1).float())
@@ -161,11 +161,10 @@ def dino_cls_features(images: Sequence[NDArray[np.generic]],
     mean = torch.tensor(IMAGENET_MEAN if normalize else (0.0,) * 3).view(1, 3, 1, 1)
     std = torch.tensor(IMAGENET_STD if normalize else (1.0,) * 3).view(1, 3, 1, 1)
     out = []
-    for chunk in _models.batches([_models.as_rgb_uint8(i) for i in images],
-                                 options.get("batch_size", 32)):
+    for chunk in _models.rgb_batches(images, options.get("batch_size", 32)):
         pixels = torch.from_numpy(np.stack(chunk)).permute(0, 3, 1, 2).float() / 255.0
         pixels = ((pixels - mean) / std).to(dev)
         with _models.inference(dev):
-            out.append(net(pixel_values=pixels).pooler_output.float().cpu())
-    features: NDArray[np.float32] = torch.cat(out).numpy().astype(np.float32)
+            out.append(net(pixel_values=pixels).pooler_output.float())
+    features: NDArray[np.float32] = torch.cat(out).cpu().numpy().astype(np.float32)
     return features

@@ -210,10 +210,10 @@ def lpips(
                                                     align_corners=False, antialias=True)
         return batch.to(dev)
 
-    out: list[float] = []
+    out = []  # read back once at the end: each batch is prepared while the last one computes
     for start in range(0, len(images_a), batch_size):
         a = prepare(images_a[start : start + batch_size])
         b = prepare(images_b[start : start + batch_size])
         with _models.inference(dev):
-            out.extend(float(v) for v in model(a, b).tolist())
-    return out
+            out.append(model(a, b).float())
+    return [float(v) for v in torch.cat(out).tolist()]

@@ -78,9 +78,8 @@ def image_embeddings(images: Sequence[Image], *, preset: str | MetricPreset = DE
     torch = _models.require("torch")
     settings = get_preset(preset)
     net, processor, _, dev = _siglip(settings, model, model_path, device)
-    rgb = [_models.as_rgb_uint8(i, background=settings.background) for i in images]
     out = []
-    for chunk in _models.batches(rgb, batch_size):
+    for chunk in _models.rgb_batches(images, batch_size, settings.background):
         pixels = _models.pixel_values(processor, chunk, dev)
         with _models.inference(dev):
             feats = _pooled(net.get_image_features(pixel_values=pixels)).float()

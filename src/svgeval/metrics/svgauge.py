@@ -88,7 +88,7 @@ class Encoder:
         """Mean of the last layer's patch features (Eq. 1), (N, D) float64; a CLS token, where
         the encoder has one, is left out, as in the paper."""
         out = []
-        for chunk in _models.batches([_models.as_rgb_uint8(i) for i in images], batch_size):
+        for chunk in _models.rgb_batches(images, batch_size):
             pixels = _models.pixel_values(self.processor, chunk, self.device)
             with _models.inference(self.device):
                 grid = self.model(pixel_values=pixels).last_hidden_state
@@ -165,7 +165,7 @@ def caption(images: Sequence[Image], *, model: str | None = None, model_path: st
         "svgauge_captioner", f"the SVGauge captioner ({name})", name, model_path,
         lambda s: _load_captioner(s, dev), (dev,))
     out: list[str] = []
-    for chunk in _models.batches([_models.as_rgb_uint8(i) for i in images], batch_size):
+    for chunk in _models.rgb_batches(images, batch_size):
         inputs = processor(images=list(chunk), return_tensors="pt").to(dev)
         with _models.inference(dev):
             tokens = captioner.generate(**inputs, max_new_tokens=max_new_tokens, do_sample=False)
