@@ -154,10 +154,11 @@ def test_a_jupyter_kernel_with_its_running_event_loop(demo_data: Path, tmp_path:
     assert "".join(printed).split() == ["6", "True"]
 
 
-def test_evaluate_records_its_precision(demo_data: Path, tmp_path: Path,
-                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_evaluate_records_its_precision_and_preprocessing(
+        demo_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SVGEVAL_PRECISION", "fp16")  # the run's own setting wins while it runs
     svgeval.evaluate("svgeditbench", no_edit, data=demo_data, out=tmp_path / "r", limit=1,
-                     precision="bf16")
+                     precision="bf16", preprocess="device")
     config = json.loads((tmp_path / "r" / "config.json").read_text())
     assert config["settings"]["precision"] == "bf16"
+    assert config["settings"]["preprocess"] == "device"

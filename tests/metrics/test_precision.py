@@ -1,8 +1,7 @@
 """``--precision`` / ``SVGEVAL_PRECISION`` on CPU: bf16 and fp16 autocast really run (the numbers
 move) and agree with fp32 within what 8 and 11 mantissa bits allow; fp32 is the default; a run
 records its precision and resumes only with the same (the Ray workers: test_ray_executor.py). The GPU
-speed-ups and the largest differences on the SVGenius pairs wait for a lent GPU
-(bench/RESULTS.md)."""
+speed-ups and the largest differences on the SVGenius pairs are in bench/RESULTS.md."""
 
 from __future__ import annotations
 
