@@ -13,6 +13,7 @@ from fake_openai_server import FakeOpenAIServer
 from typer.testing import CliRunner
 
 from svgeval.cli import app
+from svgeval.metrics._models import ProcessChoice
 
 cli = CliRunner()
 
@@ -30,6 +31,28 @@ def one_line_error(args: list[str]) -> str:
 
 def run_args(data: Path, out: Path, *extra: str) -> list[str]:
     return ["run", "svgeditbench", "--data", str(data), "--out", str(out), *extra]
+
+
+def check_model_metric_setting(data: Path, root: Path, choice: ProcessChoice, value: str,
+                               wrong: str) -> None:
+    """A run's model-metric setting (``--precision``, ``--preprocess``): a wrong value is one
+    line; a run with ``value`` records it and gives the process its own setting back; a resume
+    without the flag is refused, naming both; the default is left out of ``config.json`` (a
+    run's config keeps its old bytes). The environment variable must say the default."""
+    name, default = choice.flag.removeprefix("--"), choice.values[0]
+    line = one_line_error(run_args(data, root / "wrong", choice.flag, wrong))
+    assert line == f"error: {choice.flag} must be one of {', '.join(choice.values)}, got {wrong!r}"
+    chosen = root / "chosen"
+    code, _ = invoke(run_args(data, chosen, "--model", "identity", "--limit", "2",
+                              choice.flag, value))
+    assert code == 0 and choice.current() == default
+    assert json.loads((chosen / "config.json").read_text())["settings"][name] == value
+    line = one_line_error(run_args(data, chosen, "--model", "identity", "--limit", "2",
+                                   "--resume"))
+    assert f'{name} "{value}" in the directory, "{default}" now' in line
+    plain = root / "default"
+    assert invoke(run_args(data, plain, "--model", "identity", "--limit", "1"))[0] == 0
+    assert name not in json.loads((plain / "config.json").read_text())["settings"]
 
 
 def test_unknown_option_key_lists_the_valid_keys(demo_data: Path, tmp_path: Path) -> None:

@@ -5,7 +5,6 @@ speed-ups and the largest differences on the SVGenius pairs are in bench/RESULTS
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -80,19 +79,7 @@ def test_use_precision_overrides_the_environment_until_restored(
 
 def test_run_records_the_switch_refuses_other_values_and_another_on_resume(
         demo_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from test_cli_runs import invoke, one_line_error, run_args
+    from test_cli_runs import check_model_metric_setting
 
     monkeypatch.setenv("SVGEVAL_PRECISION", "fp32")
-    line = one_line_error(run_args(demo_data, tmp_path / "r", "--precision", "fp64"))
-    assert line == "error: --precision must be one of fp32, bf16, fp16, got 'fp64'"
-    out = tmp_path / "ok"
-    code, _ = invoke(run_args(demo_data, out, "--model", "identity", "--limit", "2",
-                              "--precision", "bf16"))
-    assert code == 0 and _models.precision() == "fp32"  # the run's setting ends with the run
-    assert json.loads((out / "config.json").read_text())["settings"]["precision"] == "bf16"
-    line = one_line_error(run_args(demo_data, out, "--model", "identity", "--limit", "2",
-                                   "--resume"))
-    assert 'precision "bf16" in the directory, "fp32" now' in line
-    default = tmp_path / "fp32"  # the default is left out: a run's config keeps its old bytes
-    assert invoke(run_args(demo_data, default, "--model", "identity", "--limit", "1"))[0] == 0
-    assert "precision" not in json.loads((default / "config.json").read_text())["settings"]
+    check_model_metric_setting(demo_data, tmp_path, _models.PRECISION, "bf16", "fp64")

@@ -6,7 +6,6 @@ does not have stay on the CPU. The GPU speed-ups are in bench/RESULTS.md."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -123,19 +122,7 @@ def test_float_renders_become_the_rounded_clipped_bytes() -> None:
 
 def test_run_records_the_switch_refuses_other_values_and_another_on_resume(
         demo_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from test_cli_runs import invoke, one_line_error, run_args
+    from test_cli_runs import check_model_metric_setting
 
-    monkeypatch.delenv("SVGEVAL_PREPROCESS", raising=False)
-    line = one_line_error(run_args(demo_data, tmp_path / "r", "--preprocess", "gpu"))
-    assert line == "error: --preprocess must be one of cpu, device, got 'gpu'"
-    out = tmp_path / "ok"
-    code, _ = invoke(run_args(demo_data, out, "--model", "identity", "--limit", "2",
-                              "--preprocess", "device"))
-    assert code == 0 and _models.PREPROCESS.current() == "cpu"  # the setting ends with the run
-    assert json.loads((out / "config.json").read_text())["settings"]["preprocess"] == "device"
-    line = one_line_error(run_args(demo_data, out, "--model", "identity", "--limit", "2",
-                                   "--resume"))
-    assert 'preprocess "device" in the directory, "cpu" now' in line
-    default = tmp_path / "cpu"  # the default is left out: a run's config keeps its old bytes
-    assert invoke(run_args(demo_data, default, "--model", "identity", "--limit", "1"))[0] == 0
-    assert "preprocess" not in json.loads((default / "config.json").read_text())["settings"]
+    monkeypatch.setenv("SVGEVAL_PREPROCESS", "cpu")
+    check_model_metric_setting(demo_data, tmp_path, _models.PREPROCESS, "device", "gpu")
