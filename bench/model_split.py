@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from svgeval.metrics import _inception, _models
+from svgeval.metrics import _inception, _models, _pixels
 from svgeval.metrics import clip as clip_metric
 from svgeval.metrics import dino as dino_metric
 from svgeval.metrics import fid as fid_metric
@@ -134,7 +134,7 @@ def clip_split(images: list[Any], texts: list[str], chunks: list[Any], path: str
     text_chunks = list(_models.batches(texts, bs))
 
     def pre() -> tuple[list[Any], list[Any]]:
-        pixels = [_models.pixel_values(processor, c, dev) for c in chunks]
+        pixels = [_pixels.pixel_values(processor, c, dev) for c in chunks]
         tokens = [tokenizer(list(t), padding=True, truncation=True, max_length=77,
                             return_tensors="pt").to(dev) for t in text_chunks]
         return pixels, tokens
@@ -159,7 +159,7 @@ def dino_split(images: list[Any], chunks: list[Any], path: str, device: str, bs:
     net, processor, dev = dino_metric._dino_model("svgenius", None, path, device)
 
     def pre() -> list[Any]:  # both images of each pair
-        return [_models.pixel_values(processor, c, dev) for c in chunks + chunks]
+        return [_pixels.pixel_values(processor, c, dev) for c in chunks + chunks]
 
     pixels = pre()
 
@@ -181,7 +181,7 @@ def lpips_split(images: list[Any], chunks: list[Any], device: str, bs: int) -> S
     where = device if _models.PREPROCESS.current() == "device" else "cpu"
 
     def pre() -> list[Any]:
-        return [_models.normalize_batch(c, lpips_metric._IMAGENET_MEAN,
+        return [_pixels.normalize_batch(c, lpips_metric._IMAGENET_MEAN,
                                         lpips_metric._IMAGENET_STD, where).to(device)
                 for c in chunks + chunks]
 
@@ -268,7 +268,7 @@ def main() -> None:
     images = [r.astype(np.float64) / 255.0 for r in uint8]  # as a run's renderer gives them
     n, bs, device = len(images), args.batch, args.device
     texts = captions(n)
-    chunks = list(_models.batches([_models.as_rgb_uint8(i) for i in images], bs))
+    chunks = list(_models.batches([_pixels.as_rgb_uint8(i) for i in images], bs))
     settings = [(p, q) for q in args.preprocess.split(",") for p in args.precisions.split(",")]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from svgeval.metrics import _models
+from svgeval.metrics import _pixels
 from svgeval.metrics.fid import fid, inception_features, inception_input
 from svgeval.metrics.frechet import (
     feature_statistics,
@@ -96,16 +96,16 @@ def test_transparent_pixels_become_white_black_or_their_stored_colour() -> None:
     rgba = np.zeros((2, 2, 4), np.uint8)
     rgba[0, 0] = (200, 10, 10, 0)      # fully transparent, a stored red
     rgba[1, 1] = (0, 0, 255, 128)      # half-transparent blue
-    white = _models.as_rgb_uint8(rgba)
+    white = _pixels.as_rgb_uint8(rgba)
     assert white[0, 0].tolist() == [255, 255, 255] and white[1, 1].tolist() == [127, 127, 255]
-    black = _models.as_rgb_uint8(rgba, background="black")
+    black = _pixels.as_rgb_uint8(rgba, background="black")
     assert black[0, 0].tolist() == [0, 0, 0] and black[1, 1].tolist() == [0, 0, 128]
-    dropped = _models.as_rgb_uint8(rgba, background="drop")  # PIL convert("RGB")
+    dropped = _pixels.as_rgb_uint8(rgba, background="drop")  # PIL convert("RGB")
     from PIL import Image
 
     assert np.array_equal(dropped, np.asarray(Image.fromarray(rgba).convert("RGB")))
     with pytest.raises(ValueError, match="background must be one of"):
-        _models.as_rgb_uint8(rgba, background="grey")
+        _pixels.as_rgb_uint8(rgba, background="grey")
 
 
 def test_torchvision_input_is_pil_bilinear_299_imagenet_normalised() -> None:

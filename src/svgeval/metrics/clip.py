@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from svgeval.metrics import _clip_checkpoint, _models
+from svgeval.metrics import _clip_checkpoint, _models, _pixels
 from svgeval.metrics.presets import DEFAULT, MetricPreset, get_preset
 from svgeval.metrics.registry import MetricInfo, describe_metric
 
@@ -135,8 +135,8 @@ def image_embeddings(loaded: tuple[Any, Any, Any, str], images: Sequence[Image],
     torch = _models.require("torch")
     model, _, processor, dev = loaded
     out = []
-    for chunk in _models.rgb_batches(images, batch_size):
-        pixels = _models.pixel_values(processor, chunk, dev)
+    for chunk in _pixels.rgb_batches(images, batch_size):
+        pixels = _pixels.pixel_values(processor, chunk, dev)
         with _models.inference(dev):
             feats = model.get_image_features(pixel_values=pixels)
         feats = getattr(feats, "pooler_output", feats).float()

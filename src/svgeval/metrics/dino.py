@@ -10,7 +10,7 @@ import numpy as np
 from numpy.typing import NDArray
 from typing_extensions import Unpack
 
-from svgeval.metrics import _models
+from svgeval.metrics import _models, _pixels
 from svgeval.metrics.presets import DEFAULT, MetricPreset, get_preset
 from svgeval.metrics.registry import MetricInfo, describe_metric
 
@@ -78,8 +78,8 @@ def dino(
 
     def features(images: Sequence[NDArray[np.generic]]) -> Any:
         out = []
-        for chunk in _models.rgb_batches(images, batch_size):
-            pixels = _models.pixel_values(processor, chunk, dev)
+        for chunk in _pixels.rgb_batches(images, batch_size):
+            pixels = _pixels.pixel_values(processor, chunk, dev)
             with _models.inference(dev):
                 out.append(net(pixel_values=pixels).last_hidden_state.mean(dim=1).float())
         return torch.cat(out)
@@ -161,7 +161,7 @@ def dino_cls_features(images: Sequence[NDArray[np.generic]],
     mean = torch.tensor(IMAGENET_MEAN if normalize else (0.0,) * 3).view(1, 3, 1, 1)
     std = torch.tensor(IMAGENET_STD if normalize else (1.0,) * 3).view(1, 3, 1, 1)
     out = []
-    for chunk in _models.rgb_batches(images, options.get("batch_size", 32)):
+    for chunk in _pixels.rgb_batches(images, options.get("batch_size", 32)):
         pixels = torch.from_numpy(np.stack(chunk)).permute(0, 3, 1, 2).float() / 255.0
         pixels = ((pixels - mean) / std).to(dev)
         with _models.inference(dev):

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from svgeval.metrics import _models
+from svgeval.metrics import _models, _pixels
 
 SIZE = 224
 IMAGENET_MEAN = (0.485, 0.456, 0.406)
@@ -117,11 +117,11 @@ def prepare(images: Sequence[NDArray[np.generic]]) -> Any:
 
     arrays = []
     for image in images:
-        rgb = _models.as_rgb_uint8(image)
+        rgb = _pixels.as_rgb_uint8(image)
         if rgb.shape[:2] != (SIZE, SIZE):
             rgb = np.asarray(Image.fromarray(rgb).resize((SIZE, SIZE), Image.Resampling.BICUBIC))
         arrays.append(rgb)
-    return _models.normalize_batch(arrays, (0.0, 0.0, 0.0), (1.0, 1.0, 1.0))
+    return _pixels.normalize_batch(arrays, (0.0, 0.0, 0.0), (1.0, 1.0, 1.0))
 
 
 def dreamsim(

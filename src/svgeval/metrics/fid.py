@@ -74,7 +74,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from svgeval.metrics import _inception, _models
+from svgeval.metrics import _inception, _models, _pixels
 from svgeval.metrics.clip import clip_model, image_embeddings
 from svgeval.metrics.frechet import fid_from_features
 from svgeval.metrics.presets import DEFAULT, MetricPreset, get_preset
@@ -132,12 +132,12 @@ def inception_input(image: Image, resize: str, *, pre_resize: int | None = None,
     """One render as the (3, 299, 299) float32 input of the Inception: in [-1, 1] for the FID
     graph's ``resize`` modes, ImageNet-normalised for ``resize="torchvision"`` (the input of
     torchvision's network). ``pre_resize``: a PIL bilinear resize to a square first."""
-    rgb = _models.as_rgb_uint8(image, background=background)
+    rgb = _pixels.as_rgb_uint8(image, background=background)
     if pre_resize is not None:
-        rgb = _models.pil_resize(rgb, pre_resize)
+        rgb = _pixels.pil_resize(rgb, pre_resize)
     h, w = rgb.shape[:2]
     if resize == "torchvision":
-        unit = _models.pil_resize(rgb, INPUT_SIZE).astype(np.float32) / 255.0
+        unit = _pixels.pil_resize(rgb, INPUT_SIZE).astype(np.float32) / 255.0
         mean = np.asarray(_inception.IMAGENET_MEAN, np.float32)
         std = np.asarray(_inception.IMAGENET_STD, np.float32)
         return np.ascontiguousarray(((unit - mean) / std).transpose(2, 0, 1), np.float32)

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from svgeval.metrics import _clip_checkpoint, _models
+from svgeval.metrics import _clip_checkpoint, _models, _pixels
 from svgeval.metrics.presets import DEFAULT, MetricPreset, get_preset
 from svgeval.metrics.registry import MetricInfo, describe_metric
 
@@ -52,7 +52,7 @@ def preprocess(image: NDArray[np.generic], size: int) -> Any:
     """HPS' evaluation transform: to [0, 1], resize the longer side to ``size`` (bicubic,
     antialiased), pad to a square with 0, normalise with OpenAI CLIP statistics."""
     torch = _models.require("torch")
-    rgb = _models.as_rgb_uint8(image)
+    rgb = _pixels.as_rgb_uint8(image)
     x = torch.from_numpy(rgb.astype(np.float32) / 255.0).permute(2, 0, 1)[None]
     h, w = x.shape[-2:]
     scale = size / float(max(h, w))

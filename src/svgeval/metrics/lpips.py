@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from svgeval.metrics import _models
+from svgeval.metrics import _models, _pixels
 from svgeval.metrics.presets import DEFAULT, MetricPreset, get_preset
 from svgeval.metrics.registry import MetricInfo, describe_metric
 
@@ -194,14 +194,14 @@ def lpips(
     where = dev if _models.PREPROCESS.current() == "device" else "cpu"
 
     def prepare(images: Sequence[NDArray[np.generic]]) -> Any:
-        rgb = [_models.as_rgb_uint8(i) for i in images]
+        rgb = [_pixels.as_rgb_uint8(i) for i in images]
         if resize == "pil" and side is not None:
-            rgb = [_models.pil_resize(i, side) for i in rgb]
+            rgb = [_pixels.pil_resize(i, side) for i in rgb]
         if mode == "imagenet":
-            batch = _models.normalize_batch(rgb, _IMAGENET_MEAN, _IMAGENET_STD, where)
+            batch = _pixels.normalize_batch(rgb, _IMAGENET_MEAN, _IMAGENET_STD, where)
         elif mode in _UNIT_STATS:
             mean, std = _UNIT_STATS[mode]
-            batch = _models.normalize_batch(rgb, mean, std, where)
+            batch = _pixels.normalize_batch(rgb, mean, std, where)
         else:
             raise ValueError("normalization must be 'imagenet', 'standard' or 'unit', "
                              f"not {mode!r}")

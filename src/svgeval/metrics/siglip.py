@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from svgeval.metrics import _models
+from svgeval.metrics import _models, _pixels
 from svgeval.metrics.presets import DEFAULT, MetricPreset, get_preset
 from svgeval.metrics.registry import MetricInfo, describe_metric
 
@@ -79,8 +79,8 @@ def image_embeddings(images: Sequence[Image], *, preset: str | MetricPreset = DE
     settings = get_preset(preset)
     net, processor, _, dev = _siglip(settings, model, model_path, device)
     out = []
-    for chunk in _models.rgb_batches(images, batch_size, settings.background):
-        pixels = _models.pixel_values(processor, chunk, dev)
+    for chunk in _pixels.rgb_batches(images, batch_size, settings.background):
+        pixels = _pixels.pixel_values(processor, chunk, dev)
         with _models.inference(dev):
             feats = _pooled(net.get_image_features(pixel_values=pixels)).float()
         out.append(torch.nn.functional.normalize(feats, dim=-1))

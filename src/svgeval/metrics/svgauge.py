@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from svgeval.metrics import _models
+from svgeval.metrics import _models, _pixels
 from svgeval.metrics.presets import variant
 from svgeval.metrics.projection import Projection, probe_image
 from svgeval.metrics.registry import MetricInfo, MetricUnavailable, describe_metric
@@ -88,8 +88,8 @@ class Encoder:
         """Mean of the last layer's patch features (Eq. 1), (N, D) float64; a CLS token, where
         the encoder has one, is left out, as in the paper."""
         out = []
-        for chunk in _models.rgb_batches(images, batch_size):
-            pixels = _models.pixel_values(self.processor, chunk, self.device)
+        for chunk in _pixels.rgb_batches(images, batch_size):
+            pixels = _pixels.pixel_values(self.processor, chunk, self.device)
             with _models.inference(self.device):
                 grid = self.model(pixel_values=pixels).last_hidden_state
             if grid.shape[1] == self.patches + 1:  # a ViT with a CLS token (CLIP, DINOv2)
@@ -165,7 +165,7 @@ def caption(images: Sequence[Image], *, model: str | None = None, model_path: st
         "svgauge_captioner", f"the SVGauge captioner ({name})", name, model_path,
         lambda s: _load_captioner(s, dev), (dev,))
     out: list[str] = []
-    for chunk in _models.rgb_batches(images, batch_size):
+    for chunk in _pixels.rgb_batches(images, batch_size):
         inputs = processor(images=list(chunk), return_tensors="pt").to(dev)
         with _models.inference(dev):
             tokens = captioner.generate(**inputs, max_new_tokens=max_new_tokens, do_sample=False)
