@@ -126,3 +126,18 @@ def test_run_records_the_switch_refuses_other_values_and_another_on_resume(
 
     monkeypatch.setenv("SVGEVAL_PREPROCESS", "cpu")
     check_model_metric_setting(demo_data, tmp_path, _models.PREPROCESS, "device", "gpu")
+
+
+def test_filters_are_read_in_each_form_processors_store_them() -> None:
+    from enum import Enum
+
+    from PIL import Image
+
+    class Interpolation(Enum):  # torchvision's InterpolationMode stores the name as its value
+        BICUBIC = "bicubic"
+        LANCZOS = "lanczos"
+
+    read = _pixels._torch_resample
+    assert (read(3), read(Image.Resampling.BILINEAR), read(Interpolation.BICUBIC)) == (
+        "bicubic", "bilinear", "bicubic")
+    assert read(1) is read(Interpolation.LANCZOS) is read(None) is None

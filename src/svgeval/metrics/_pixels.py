@@ -95,7 +95,7 @@ def _torch_resample(resample: Any) -> str | None:
     value = getattr(resample, "value", resample)
     if isinstance(value, str):
         return value if value in _RESAMPLING.values() else None
-    return _RESAMPLING.get(int(value))
+    return _RESAMPLING.get(value) if isinstance(value, int) else None
 
 
 def _resized_shape(size: Any, height: int, width: int) -> tuple[int, int] | None:
