@@ -78,11 +78,16 @@ def normalize_batch(images: Sequence[NDArray[np.uint8]], mean: Sequence[float],
     """Stack uint8 HWC images into a float32 NCHW tensor on ``device``: ``(x / 255 - mean) /
     std``. The uint8 pixels are copied, the arithmetic runs there (the same float32 operations
     on any device, so the same values)."""
-    torch = require("torch")
     pixels = uint8_on(device, images).permute(0, 3, 1, 2).float() / 255.0
+    return _standardized(pixels, mean, std)
+
+
+def _standardized(pixels: Any, mean: Sequence[float], std: Sequence[float]) -> Any:
+    """``(pixels - mean) / std`` per channel of an NCHW float tensor, on its device."""
+    torch = require("torch")
     shape = (1, len(mean), 1, 1)
-    return (pixels - torch.tensor(mean, device=device).view(shape)) / torch.tensor(
-        std, device=device).view(shape)
+    return (pixels - torch.tensor(mean, device=pixels.device).view(shape)) / torch.tensor(
+        std, device=pixels.device).view(shape)
 
 
 _RESAMPLING = {0: "nearest", 2: "bilinear", 3: "bicubic"}
@@ -167,7 +172,5 @@ def pixel_values(processor: Any, images: Sequence[NDArray[np.uint8]], device: st
     if getattr(processor, "do_rescale", False):
         pixels = pixels * float(processor.rescale_factor)
     if getattr(processor, "do_normalize", False):
-        shape = (1, 3, 1, 1)
-        pixels = (pixels - torch.tensor(processor.image_mean, device=device).view(shape)) / (
-            torch.tensor(processor.image_std, device=device).view(shape))
+        pixels = _standardized(pixels, processor.image_mean, processor.image_std)
     return pixels.contiguous()

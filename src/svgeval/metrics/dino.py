@@ -158,12 +158,11 @@ def dino_cls_features(images: Sequence[NDArray[np.generic]],
     net = _models.load_first("dino", f"the DINOv2 model {name}", name, options.get("model_path"),
                              lambda src: _load_network(src, dev), (dev,), kind="dino_network")
     normalize = options.get("imagenet_normalize", False)
-    mean = torch.tensor(IMAGENET_MEAN if normalize else (0.0,) * 3).view(1, 3, 1, 1)
-    std = torch.tensor(IMAGENET_STD if normalize else (1.0,) * 3).view(1, 3, 1, 1)
+    mean = IMAGENET_MEAN if normalize else (0.0,) * 3
+    std = IMAGENET_STD if normalize else (1.0,) * 3
     out = []
     for chunk in _pixels.rgb_batches(images, options.get("batch_size", 32)):
-        pixels = torch.from_numpy(np.stack(chunk)).permute(0, 3, 1, 2).float() / 255.0
-        pixels = ((pixels - mean) / std).to(dev)
+        pixels = _pixels.normalize_batch(chunk, mean, std).to(dev)
         with _models.inference(dev):
             out.append(net(pixel_values=pixels).pooler_output.float())
     features: NDArray[np.float32] = torch.cat(out).cpu().numpy().astype(np.float32)
