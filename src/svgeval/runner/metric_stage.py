@@ -3,9 +3,10 @@
 Per-sample scoring (:meth:`Task.score`) runs as answers arrive and records pixel and code
 metrics at once. Metrics that need a network (CLIP, DINO, LPIPS, HPS, ...) are declared by the
 task in :attr:`Task.batched_metrics`; this stage loads each network once and feeds it
-``--metric-batch-size`` samples at a time on ``--device``. Each finished batch is written back
-into ``samples.jsonl`` (a whole new file, renamed over the old one), so an interrupted stage
-keeps what it computed, and a resumed or re-scored run computes only the values a record lacks.
+``--metric-batch-size`` samples at a time on ``--device``. Each finished batch's records are
+appended to ``samples.jsonl`` as the latest of their keys (:mod:`~svgeval.runner.record_lines`),
+so an interrupted stage keeps what it computed, and a resumed or re-scored run computes only the
+values a record lacks; at the end the file is compacted to one line a record.
 
 A failed sample is drawn as a blank canvas (:data:`BLANK_SVG`) for the ``*_all`` readings; the
 paper's reading leaves out only the samples with no answer to extract (see :class:`BatchItem`).
@@ -18,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from svgeval.runner.record_lines import RecordLines
 from svgeval.runner.records import RecordKey, SampleRecord
-from svgeval.runner.run_dir import latest_by_key, read_records, rewrite_records
 from svgeval.tasks.base import BLANK_SVG, BatchItem, MetricContext, Sample, Task
 from svgeval.tasks.outcome import FailureKind, MetricValues
 
@@ -85,6 +86,9 @@ def fill_batched_metrics(
         return
     backend = _backend(task, context)
     todo = [r for r in records.values() if r.id in samples and needs_batched_metrics(task, r)]
+    if not todo:
+        return
+    stored = RecordLines(samples_file)
     for chunk in _chunks(todo, backend.batch_size):
         scores = backend.batch_score([batch_item(samples[r.id], r) for r in chunk])
         updated = {
@@ -97,12 +101,12 @@ def fill_batched_metrics(
             for record, score in zip(chunk, scores)
         }
         records.update(updated)
-        stored = latest_by_key(read_records(samples_file, SampleRecord))
-        for key, record in updated.items():  # the stored record keeps its prompt and answer
-            stored[key] = stored.get(key, record).model_copy(
+        stored.append(  # the stored record keeps its prompt and answer
+            (kept or record).model_copy(
                 update={"metrics": record.metrics, "not_computed": record.not_computed})
-        rewrite_records(samples_file, stored.values())
+            for kept, record in zip(stored.latest(updated), updated.values()))
         progress(len(chunk))
+    stored.compact()
 
 
 def set_level_metrics(

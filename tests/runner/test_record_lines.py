@@ -1,0 +1,154 @@
+"""samples.jsonl updated by appending (``runner/record_lines.py``) and the metric stage that
+uses it: what the readers see after each batch, after an interruption and after compaction."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from svgeval.runner.metric_stage import MetricBackend, fill_batched_metrics
+from svgeval.runner.record_lines import RecordLines
+from svgeval.runner.records import SampleRecord
+from svgeval.runner.run_dir import CorruptRecord, latest_by_key, read_records
+from svgeval.tasks.base import BatchItem, CommonOptions, Sample
+from svgeval.tasks.outcome import MetricValues
+from svgeval.tasks.svgenius.generation_task import CaptionTarget
+from svgeval.tasks.svgenius.img2svg import SvgeniusImg2Svg
+
+SQUARE = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><path d="M1 1H7V7H1Z"/></svg>'
+
+
+def record(sample_id: str, epoch: int = 1, **metrics: float) -> SampleRecord:
+    return SampleRecord(id=sample_id, epoch=epoch, group="easy", prompt=[], prompt_hash="h",
+                        response=f"the answer to {sample_id}", extracted=SQUARE, metrics=metrics,
+                        created_at="2026-11-26T12:00:00+00:00")
+
+
+def write(path: Path, records: list[SampleRecord], tail: str = "") -> None:
+    path.write_text("".join(r.model_dump_json() + "\n" for r in records) + tail)
+
+
+def read(path: Path) -> dict[Any, SampleRecord]:
+    return latest_by_key(read_records(path, SampleRecord))
+
+
+def test_latest_lines_appended_then_compacted_in_first_seen_order(tmp_path: Path) -> None:
+    path = tmp_path / "samples.jsonl"
+    first, second, again = record("a"), record("b", epoch=2), record("a", mse=0.5)
+    write(path, [first, second, again], tail='{"id": "c", "cut sho')  # a write a kill cut short
+    lines = RecordLines(path)
+    assert lines.latest([("a", 1), ("b", 2), ("c", 1), ("b", 1)]) == [again, second, None, None]
+
+    lines.append([record("b", epoch=2, dino=0.25), record("c", mse=1.0)])
+    stored = read(path)  # what a reader sees before compaction: the latest of each key
+    assert [key for key in stored] == [("a", 1), ("b", 2), ("c", 1)]
+    assert stored["b", 2].metrics == {"dino": 0.25} and stored["a", 1].metrics == {"mse": 0.5}
+    assert "cut sho" not in path.read_text()  # the line cut short was written over
+
+    lines.append([record("a", dino=0.75)])
+    lines.compact()
+    text = path.read_text().splitlines()
+    assert [SampleRecord.model_validate_json(line).key for line in text] == [
+        ("a", 1), ("b", 2), ("c", 1)]
+    assert text[0] == record("a", dino=0.75).model_dump_json()
+    assert lines.latest([("a", 1)]) == [record("a", dino=0.75)]  # the index follows the file
+    lines.append([record("d")])
+    assert list(read(path)) == [("a", 1), ("b", 2), ("c", 1), ("d", 1)]
+
+
+def test_a_missing_file_is_made_and_a_corrupt_line_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "new.jsonl"
+    lines = RecordLines(path)
+    lines.append([record("a")])
+    lines.compact()
+    assert read(path) == {("a", 1): record("a")}
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(record("a").model_dump_json() + "\nnot json\n" + record("b").model_dump_json()
+                   + "\n")
+    with pytest.raises(CorruptRecord, match="bad.jsonl line 2"):
+        RecordLines(bad)
+
+
+class StopAfter(Exception):
+    """The metric backend failing part-way (a killed stage)."""
+
+
+def stage(tmp_path: Path, n: int, batch: int, fail_at: int | None = None) -> tuple[
+        dict[Any, SampleRecord], Path, list[int]]:
+    """``n`` records through the batched stage in batches of ``batch``, each batch's
+    ``lpips`` its index; the backend raises on batch ``fail_at``."""
+    task = SvgeniusImg2Svg(CommonOptions())
+    samples = {f"easy/{i:03d}": Sample(f"easy/{i:03d}", "easy", [], "", target=CaptionTarget(
+        caption="c", answer=SQUARE)) for i in range(n)}
+    done = {(key, 1): record(key) for key in samples}
+    path = tmp_path / "samples.jsonl"
+    if not path.exists():
+        write(path, list(done.values()))
+    calls: list[int] = []
+
+    def batch_score(items: list[BatchItem[Any]]) -> list[MetricValues]:
+        if len(calls) == fail_at:
+            raise StopAfter
+        calls.append(len(items))
+        return [MetricValues(metrics={"lpips": float(len(calls)), "dino": 0.5}) for _ in items]
+
+    backend = MetricBackend(batch, batch_score, lambda groups: MetricValues())
+    slim = {key: r.model_copy(update={"response": None}) for key, r in done.items()}
+    try:
+        fill_batched_metrics(task, samples, slim, backend, path)
+    except StopAfter:
+        pass
+    return read(path), path, calls
+
+
+def test_an_interrupted_stage_keeps_its_batches_and_a_resume_computes_the_rest(
+        tmp_path: Path) -> None:
+    stored, path, calls = stage(tmp_path, 10, 4, fail_at=2)
+    assert calls == [4, 4]
+    assert [stored[f"easy/{i:03d}", 1].metrics.get("lpips") for i in range(10)] == [
+        1.0] * 4 + [2.0] * 4 + [None] * 2
+    assert all(r.response == f"the answer to {r.id}" for r in stored.values())  # kept
+    assert len(path.read_text().splitlines()) == 18  # appended, not yet compacted
+
+    # the resumed stage reads the records as the readers do: only the last two lack metrics
+    records = {key: r.model_copy(update={"response": None}) for key, r in stored.items()}
+    task = SvgeniusImg2Svg(CommonOptions())
+    samples = {r.id: Sample(r.id, "easy", [], "", target=CaptionTarget(caption="c",
+                                                                          answer=SQUARE))
+               for r in stored.values()}
+    again: list[int] = []
+
+    def batch_score(items: list[BatchItem[Any]]) -> list[MetricValues]:
+        again.append(len(items))
+        return [MetricValues(metrics={"lpips": 9.0, "dino": 0.5}) for _ in items]
+
+    fill_batched_metrics(task, samples, records, MetricBackend(4, batch_score,
+                                                               lambda groups: MetricValues()),
+                         path)
+    assert again == [2]
+    lines = path.read_text().splitlines()
+    assert [SampleRecord.model_validate_json(line).id for line in lines] == sorted(samples)
+    final = read(path)
+    assert [final[f"easy/{i:03d}", 1].metrics["lpips"] for i in (0, 4, 8, 9)] == [
+        1.0, 2.0, 9.0, 9.0]
+    assert all(r.response == f"the answer to {r.id}" for r in final.values())
+
+
+def test_the_stage_reads_each_stored_record_once(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Replacing the file after each batch parsed every record once a batch: N x N / batch
+    records in all (here 60 x 15), where the appending stage parses each once."""
+    parsed: list[int] = []
+    validate = SampleRecord.model_validate_json
+
+    def counting(data: Any, **options: Any) -> SampleRecord:
+        parsed.append(1)
+        return validate(data, **options)
+
+    monkeypatch.setattr(SampleRecord, "model_validate_json", counting)
+    stored, _, calls = stage(tmp_path, 60, 4)
+    assert calls == [4] * 15
+    assert len(parsed) == 60 + 60  # each record once in the stage, once as stage() reads them
+    assert [r.metrics["lpips"] for r in stored.values()] == [float(1 + i // 4) for i in range(60)]
