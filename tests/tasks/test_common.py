@@ -5,8 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from svgeval.metrics._pixels import as_rgb_uint8
 from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import RenderSpec
+from svgeval.svg.render import RenderSpec, to_float
+from svgeval.svg.render_memo import PackedRender
 from svgeval.svg.renderers import render_function
 from svgeval.tasks.base import BLANK_SVG
 from svgeval.tasks.common import Drawing, ReferenceRenders, TwoReadings, unique_ids
@@ -85,17 +87,46 @@ def test_a_batched_metric_that_cannot_run_is_none_under_both_readings_with_a_rea
     assert [s.metrics["dino_worst"] for s in scores] == [0.9, 0.0]
 
 
-def test_reference_renders_are_drawn_once_per_content(renderer: Renderer) -> None:
+def test_reference_renders_are_drawn_once_per_content_within_their_budget(
+        renderer: Renderer) -> None:
     calls: list[str] = []
+    blue = RED.replace("red", "blue")
 
     class Counting:
-        def render(self, svg: str, spec: RenderSpec):  # type: ignore[no-untyped-def]
-            calls.append(svg)
-            return renderer.render(svg, spec)
+        def draw_all(self, svgs: list[str], spec: RenderSpec):  # type: ignore[no-untyped-def]
+            calls.extend(svgs)
+            return renderer.draw_all(svgs, spec)
 
-    cache = ReferenceRenders(SPEC, capacity=1)
-    first = cache.get(RED, Counting())  # type: ignore[arg-type]
-    assert cache.get(RED, Counting()) is first  # type: ignore[arg-type]
-    cache.get(BLANK_SVG, Counting())  # type: ignore[arg-type]
-    cache.get(RED, Counting())  # type: ignore[arg-type]  (pushed out by the capacity of 1)
-    assert calls == [RED, BLANK_SVG, RED]
+    drawn = Counting()
+    one = len(PackedRender.pack(renderer.draw_all([RED], SPEC)[0]).data)  # type: ignore[arg-type]
+    cache = ReferenceRenders(SPEC, budget_bytes=one)  # room for one render
+    first = cache.get(RED, drawn)  # type: ignore[arg-type]
+    assert first.image is not None and first.image.tolist() == [[[1.0, 0.0, 0.0]] * 16] * 16
+    assert np.array_equal(cache.get(RED, drawn).image, first.image)  # type: ignore[arg-type]
+    assert not cache.get("<svg", drawn).ok  # type: ignore[arg-type]
+    assert not cache.get("<svg", drawn).ok  # type: ignore[arg-type]  (kept: drawn once)
+    red, pixels = cache.pixels_all([RED, blue], drawn)  # type: ignore[arg-type]
+    assert pixels.dtype == np.uint8 and red.tolist() == [[[255, 0, 0]] * 16] * 16  # type: ignore[union-attr]
+    cache.get(RED, drawn)  # type: ignore[arg-type]  (pushed out by the blue one)
+    assert calls == [RED, "<svg", blue, RED]
+
+
+def test_the_model_metrics_get_the_same_bytes_from_draw_all_as_from_draw(
+        renderer: Renderer) -> None:
+    """The batched stage hands 8-bit pictures to the model metrics: the bytes they made of
+    each float picture (``as_rgb_uint8``), for every level and for the stand-ins."""
+    stops = "".join(f'<stop offset="{i / 255}" stop-color="rgb({i},{255 - i},{i // 2})"/>'
+                    for i in range(0, 256, 15))
+    ramp = ('<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><defs>'
+            f'<linearGradient id="g">{stops}</linearGradient></defs>'
+            '<rect width="16" height="16" fill="url(#g)"/></svg>')
+    svgs = [RED, ramp, BLANK_SVG, "<svg"]
+    for drawing in (Drawing(SPEC, "white"), Drawing(SPEC, "black")):
+        pixels = drawing.draw_all(svgs, renderer)
+        assert [p.dtype for p in pixels] == [np.dtype(np.uint8)] * 4
+        assert pixels[2] is pixels[3] is drawing.canvas_pixels
+        for picture, svg in zip(pixels, svgs):
+            assert np.array_equal(as_rgb_uint8(drawing.draw(svg, renderer)), picture)
+    assert len(np.unique(pixels[1])) > 20  # the ramp holds many levels
+    levels = np.arange(256, dtype=np.uint8).reshape(16, 16, 1).repeat(3, axis=2)
+    assert np.array_equal(as_rgb_uint8(to_float(levels)), levels)  # every level comes back

@@ -21,6 +21,11 @@ from numpy.typing import NDArray
 from svgeval.svg.sanitize import DEFAULT_LIMITS, SvgLimits, SvgRejected, check_svg
 
 FloatImage = NDArray[np.float64]
+"""A render as float64 values in [0, 1]: what the pixel metrics compare."""
+Pixels = NDArray[np.uint8]
+"""A render's 8-bit pixels, as the renderers draw them."""
+ImageArray = Pixels | FloatImage
+"""A render either way: what the model metrics take (they turn floats back into bytes)."""
 
 
 @dataclass(frozen=True)

@@ -30,13 +30,11 @@ from dataclasses import dataclass
 
 import numpy as np
 import zstandard
-from numpy.typing import NDArray
 
-from svgeval.svg.render import RenderFailure, RenderSpec
+from svgeval.svg.render import Pixels, RenderFailure, RenderSpec
 
 DEFAULT_BUDGET_BYTES = 8 * 1024 * 1024
 
-Pixels = NDArray[np.uint8]
 Drawn = Pixels | RenderFailure
 """A render: its pixels, or why there are none."""
 

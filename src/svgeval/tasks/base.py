@@ -30,7 +30,7 @@ from svgeval.messages import Message
 from svgeval.metrics.registry import METRICS, MetricUnavailable
 from svgeval.svg.extract import Extraction
 from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import FloatImage, RenderSpec
+from svgeval.svg.render import FloatImage, ImageArray, RenderSpec
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
 from svgeval.tasks.options import NoOptions, parse_options
 from svgeval.tasks.outcome import Failure, FailureKind, MetricValues, Outcome
@@ -149,8 +149,8 @@ def distribution_metrics(
     values: MetricValues,
     key: str,
     metrics: Mapping[str, Callable[..., float]],
-    references: Sequence[FloatImage],
-    outputs: Sequence[FloatImage],
+    references: Sequence[ImageArray],
+    outputs: Sequence[ImageArray],
     **options: Any,
 ) -> None:
     """Set ``values.metrics[key.format(name)]`` for each set-level metric (FID, CLIP-FID) of

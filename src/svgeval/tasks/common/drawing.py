@@ -19,13 +19,15 @@ gives the stand-in for it without rendering.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 
 from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import FloatImage, RenderSpec
+from svgeval.svg.render import FloatImage, Pixels, RenderSpec, to_float
+from svgeval.svg.render_memo import Drawn
 from svgeval.tasks.base import BLANK_SVG
 
 FailedPicture = Literal["white", "black", "none"]
@@ -39,18 +41,34 @@ class Drawing:
     failed: FailedPicture = "white"
 
     @functools.cached_property
-    def canvas(self) -> FloatImage:
-        """The picture a failed answer is compared as: a white or black canvas at ``spec``
-        (one array, shared); ValueError for ``none``, which compares no picture."""
+    def canvas_pixels(self) -> Pixels:
+        """The picture a failed answer is compared as, in 8 bits: a white or black canvas at
+        ``spec`` (one array, shared); ValueError for ``none``, which compares no picture."""
         if self.failed == "none":
             raise ValueError("a drawing with failed='none' compares no picture for a failed answer")
-        return np.full((self.spec.height, self.spec.width, 3), 1.0 if self.failed == "white" else 0.0)
+        value = 255 if self.failed == "white" else 0
+        return np.full((self.spec.height, self.spec.width, 3), value, np.uint8)
+
+    @functools.cached_property
+    def canvas(self) -> FloatImage:
+        """:attr:`canvas_pixels` in [0, 1] (one array, shared)."""
+        return to_float(self.canvas_pixels)
 
     def render(self, svg: str, renderer: Renderer) -> FloatImage | None:
         """The picture of ``svg``; None when it has none (a failed answer, a failed render)."""
         if svg == BLANK_SVG:
             return None
         return renderer.render(svg, self.spec).image
+
+    def render_all(self, svgs: Sequence[str], renderer: Renderer) -> list[Pixels | None]:
+        """The 8-bit pictures of ``svgs`` (read-only), drawn side by side
+        (:meth:`~svgeval.svg.isolation.Renderer.draw_all`); None for one that has none."""
+        drawn = iter(renderer.draw_all([svg for svg in svgs if svg != BLANK_SVG], self.spec))
+        pictures: list[Pixels | None] = []
+        for svg in svgs:
+            picture = None if svg == BLANK_SVG else next(drawn)
+            pictures.append(picture if isinstance(picture, np.ndarray) else None)
+        return pictures
 
     def stand_in(self, picture: FloatImage | None) -> FloatImage:
         """``picture``, or :attr:`canvas` in place of a missing one."""
@@ -59,3 +77,13 @@ class Drawing:
     def draw(self, svg: str, renderer: Renderer) -> FloatImage:
         """The picture of ``svg``, or :attr:`canvas` when it has none."""
         return self.stand_in(self.render(svg, renderer))
+
+    def stand_in_pixels(self, picture: Drawn | None) -> Pixels:
+        """``picture``, or :attr:`canvas_pixels` in place of a missing or failed one."""
+        return picture if isinstance(picture, np.ndarray) else self.canvas_pixels
+
+    def draw_all(self, svgs: Sequence[str], renderer: Renderer) -> list[Pixels]:
+        """The 8-bit picture of each of ``svgs`` (:meth:`render_all`), or
+        :attr:`canvas_pixels` for one that has none: what the model metrics are given (they
+        get the same values from :meth:`draw`'s floats, after converting them back)."""
+        return [self.stand_in_pixels(picture) for picture in self.render_all(svgs, renderer)]

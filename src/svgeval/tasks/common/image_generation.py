@@ -29,7 +29,7 @@ from typing_extensions import TypeVar
 
 from svgeval.svg.extract import Extraction, extract_svg
 from svgeval.svg.isolation import Renderer, RenderOutcome
-from svgeval.svg.render import FloatImage
+from svgeval.svg.render import FloatImage, Pixels
 from svgeval.tasks.base import BatchItem, MetricContext, Sample, Task, render_extracted
 from svgeval.tasks.common.drawing import Drawing
 from svgeval.tasks.common.references import ReferenceRenders
@@ -49,13 +49,15 @@ DrawnT = TypeVar("DrawnT", bound=DrawnTarget, default=Any)
 
 @dataclass(frozen=True)
 class DrawnBatch:
-    """The pictures of a batch: whether each answer drew (False for a failed one), the answers'
-    pictures (the drawing's stand-in for a failed one) and the references' (the stand-in for
-    one that does not draw)."""
+    """The 8-bit pictures of a batch: whether each answer drew (False for a failed one), the
+    answers' pictures (the drawing's stand-in for a failed one) and the references' (the
+    stand-in for one that does not draw). 8 bits, as drawn: the model metrics take them so,
+    and floats would be turned back into bytes (the same values, about 0.3 ms an image more at
+    224 px, and eight times the memory)."""
 
     valid: list[bool]
-    outputs: list[FloatImage]
-    references: list[FloatImage]
+    outputs: list[Pixels]
+    references: list[Pixels]
 
 
 class ImageGenerationTask(Task[DrawnT]):
@@ -108,13 +110,15 @@ class ImageGenerationTask(Task[DrawnT]):
         return outcome
 
     def drawn(self, items: Sequence[BatchItem[DrawnT]], renderer: Renderer) -> DrawnBatch:
-        """The pictures of ``items`` for the batched and set-level metrics."""
-        pictures = [self.drawing.render(item.output_svg, renderer) for item in items]
-        references = [self.reference(item.sample, renderer).image for item in items]
+        """The pictures of ``items`` for the batched and set-level metrics, drawn side by side
+        (those drawn before are kept by the renderer and by :attr:`references`)."""
+        pictures = self.drawing.render_all([item.output_svg for item in items], renderer)
+        references = self.references.pixels_all(
+            [self.reference_svg(item.sample) for item in items], renderer)
         return DrawnBatch(
             valid=[picture is not None for picture in pictures],
-            outputs=[self.drawing.stand_in(picture) for picture in pictures],
-            references=[self.drawing.stand_in(picture) for picture in references],
+            outputs=[self.drawing.stand_in_pixels(picture) for picture in pictures],
+            references=[self.drawing.stand_in_pixels(picture) for picture in references],
         )
 
     def metric_options(self, context: MetricContext) -> dict[str, Any]:

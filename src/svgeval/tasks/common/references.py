@@ -1,9 +1,16 @@
-"""Renders of reference SVGs, cached by content, that several suites share.
+"""Renders of reference SVGs, kept by content, that several suites share.
 
 Every render, of references and of model output, goes through the isolated
-:class:`~svgeval.svg.isolation.Renderer`; reference renders are cached by content so each
+:class:`~svgeval.svg.isolation.Renderer`; reference renders are kept by content so each
 original and ground truth is drawn once per run, whatever the number of answers compared with
-it.
+it (while it stays within the budget).
+
+They are kept as the renderer keeps its own (:class:`~svgeval.svg.render_memo.RenderMemo`: the
+8-bit pixels compressed with Zstandard, the least recently used dropped past a budget in bytes),
+and turned into float images when asked for. Keeping the float64 images themselves, up to 2,048
+of them, made a run's memory grow by 6 MiB a reference at 512 px, to about 12 GiB
+(bench/RESULTS.md). A reference that does not draw is kept as its failure, so it is not drawn
+again for each answer.
 """
 
 from __future__ import annotations
@@ -11,31 +18,55 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 
-from svgeval.svg.isolation import Renderer, RenderOutcome
-from svgeval.svg.render import RenderSpec
+from svgeval.svg.isolation import Renderer, RenderOutcome, as_outcome
+from svgeval.svg.render import RenderFailure, RenderSpec
+from svgeval.svg.render_memo import Drawn, RenderMemo
+
+DEFAULT_BUDGET_BYTES = 64 * 1024 * 1024
+"""Compressed pixels kept: about 4,000 icons drawn at 512 px, 30,000 at 72 px."""
+FAILURES_KEPT = 2048
+"""Failed references remembered (each a reason of a few hundred bytes)."""
 
 
 class ReferenceRenders:
-    """Renders of reference SVGs (originals, ground truths) at ``spec``, cached by SVG content;
-    the least recently used go first past ``capacity``."""
+    """Renders of reference SVGs (originals, ground truths) at ``spec``, kept by SVG content
+    within ``budget_bytes`` of compressed pixels."""
 
-    def __init__(self, spec: RenderSpec, capacity: int = 2048) -> None:
-        self.capacity = capacity
+    def __init__(self, spec: RenderSpec, budget_bytes: int = DEFAULT_BUDGET_BYTES) -> None:
         self.spec = spec
-        self._cache: OrderedDict[str, RenderOutcome] = OrderedDict()
+        self._drawn = RenderMemo(budget_bytes)
+        self._failed: OrderedDict[str, RenderFailure] = OrderedDict()
         self._lock = threading.Lock()
 
+    def pixels_all(self, svgs: Sequence[str], renderer: Renderer) -> list[Drawn]:
+        """The 8-bit render of each of ``svgs`` (read-only) or its failure; those not kept are
+        drawn side by side (:meth:`~svgeval.svg.isolation.Renderer.draw_all`)."""
+        keys = [hashlib.sha256(svg.encode("utf-8")).hexdigest() for svg in svgs]
+        found = [self._kept(key) for key in keys]
+        missing = [i for i, kept in enumerate(found) if kept is None]
+        drawn = dict(zip(missing, renderer.draw_all([svgs[i] for i in missing], self.spec)))
+        for i, render in drawn.items():
+            self._keep(keys[i], render)
+        return [kept if kept is not None else drawn[i] for i, kept in enumerate(found)]
+
     def get(self, svg: str, renderer: Renderer) -> RenderOutcome:
-        """The render of ``svg`` (computed on first use)."""
-        key = hashlib.sha256(svg.encode("utf-8")).hexdigest()
+        """The render of ``svg`` in [0, 1], or its failure (drawn on first use)."""
+        return as_outcome(self.pixels_all([svg], renderer)[0])
+
+    def _kept(self, key: str) -> Drawn | None:
+        kept = self._drawn.lookup(key)
+        if kept is not None:
+            return kept
         with self._lock:
-            if key in self._cache:
-                self._cache.move_to_end(key)
-                return self._cache[key]
-        outcome = renderer.render(svg, self.spec)
-        with self._lock:
-            self._cache[key] = outcome
-            while len(self._cache) > self.capacity:
-                self._cache.popitem(last=False)
-        return outcome
+            return self._failed.get(key)
+
+    def _keep(self, key: str, drawn: Drawn) -> None:
+        if isinstance(drawn, RenderFailure):
+            with self._lock:
+                self._failed[key] = drawn
+                while len(self._failed) > FAILURES_KEPT:
+                    self._failed.popitem(last=False)
+        else:
+            self._drawn.remember(key, drawn)

@@ -107,12 +107,12 @@ class LicaGeneration(LicaCodeTask[GenerationTarget]):
         """``lpips`` and ``clip_score``: computed on the answers that drew (and, under
         ``failed_render=white``, on a white canvas for the others); the released 0.0 for an
         answer that did not draw and, for CLIP, for a sample without description."""
-        pictures = [DRAWING.render(item.output_svg, context.renderer) for item in items]
+        pictures = DRAWING.render_all([item.output_svg for item in items], context.renderer)
         white = self.options.failed_render == "white"
         scored = [picture is not None or white for picture in pictures]
-        outputs = [DRAWING.stand_in(picture) for picture in pictures]
-        references = [DRAWING.draw(item.sample.target.answer, context.renderer)
-                      for item in items]
+        outputs = [DRAWING.stand_in_pixels(picture) for picture in pictures]
+        references = DRAWING.draw_all([item.sample.target.answer for item in items],
+                                      context.renderer)
         texts = [item.sample.target.description for item in items]
         size, device = context.batch_size, context.device
         scores = [MetricValues() for _ in items]

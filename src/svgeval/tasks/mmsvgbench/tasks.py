@@ -269,9 +269,9 @@ class MMSVGBenchText2Svg(MMSVGBenchTask[PromptTarget]):
 
     def batch_score(self, items: Sequence[BatchItem[PromptTarget]],
                     context: MetricContext) -> list[MetricValues]:
-        pictures = [self.drawing.render(item.output_svg, context.renderer) for item in items]
+        pictures = self.drawing.render_all([item.output_svg for item in items], context.renderer)
         valid = [p is not None for p in pictures]
-        drawn = [self.drawing.stand_in(p) for p in pictures]
+        drawn = [self.drawing.stand_in_pixels(p) for p in pictures]
         prompts = [item.sample.target.prompt for item in items]
         kw = self.options_of(context)
         scores = [MetricValues() for _ in items]
@@ -292,9 +292,10 @@ class MMSVGBenchText2Svg(MMSVGBenchTask[PromptTarget]):
                 score.metrics[f"{group}/{key}"] = None
             try:
                 references = self.reference_features(group, items, context, kw)
-                pictures = [self.drawing.render(i.output_svg, context.renderer) for i in items]
+                pictures = self.drawing.render_all([i.output_svg for i in items],
+                                                   context.renderer)
                 rendered = [p for p in pictures if p is not None]
-                every = [self.drawing.stand_in(p) for p in pictures]
+                every = [self.drawing.stand_in_pixels(p) for p in pictures]
                 score.metrics[f"{group}/fid_references"] = float(len(references))
                 for key, generated in (("fid", rendered), ("fid_all", every)):
                     if len(generated) >= 2 and len(references) >= 2:
@@ -313,7 +314,7 @@ class MMSVGBenchText2Svg(MMSVGBenchTask[PromptTarget]):
             svgs = [i.sample.target.svg for i in items if i.sample.target.svg]
             if not svgs:
                 raise DataUnavailable("fid_reference=bench needs an svg column in the bench rows")
-            drawn = [self.drawing.render(svg, context.renderer) for svg in svgs]
+            drawn = self.drawing.render_all(svgs, context.renderer)
             return inception_features([p for p in drawn if p is not None], **kw)
         from pathlib import Path
 

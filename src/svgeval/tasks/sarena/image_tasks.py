@@ -208,7 +208,7 @@ class SArenaImageTask(SArenaTask[PictureTarget]):
                     context: MetricContext) -> list[MetricValues]:
         scores = [MetricValues() for _ in items]
         truths = [self.picture(item.sample, context.renderer) for item in items]
-        outputs = [self.drawing.draw(item.output_svg, context.renderer) for item in items]
+        outputs = self.drawing.draw_all([item.output_svg for item in items], context.renderer)
         references = [self.drawing.stand_in(truth) for truth in truths]
         options: dict[str, Any] = {"preset": self.metric_preset(), "batch_size": context.batch_size,
                                    "device": context.device}
@@ -237,7 +237,8 @@ class SArenaImageTask(SArenaTask[PictureTarget]):
         if self.kind != "text2svg":
             return score
         for group, items in groups.items():
-            outputs = [self.drawing.draw(item.output_svg, context.renderer) for item in items]
+            outputs = self.drawing.draw_all([item.output_svg for item in items],
+                                            context.renderer)
             references = [self.drawing.stand_in(self.picture(item.sample, context.renderer))
                           for item in items]
             distribution_metrics(score, f"{group}/{{}}", {"fid": fid, "fid_c": clip_fid},

@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar, Literal
 
+import numpy as np
+
 from svgeval.metrics.chamfer import svg_chamfer
 from svgeval.metrics.clip import clip_score
 from svgeval.metrics.dino import dino_cls
@@ -180,14 +182,13 @@ class SvgEditBenchV2(ImageGenerationTask[EditTarget]):
     def batch_score(self, items: Sequence[BatchItem[EditTarget]],
                     context: MetricContext) -> list[MetricValues]:
         scores = [MetricValues(metrics={"dino": None, "clip": None}) for _ in items]
-        drawn: list[tuple[int, FloatImage, FloatImage]] = []
-        for index, item in enumerate(items):
-            output = self.drawing.render(item.output_svg, context.renderer)
-            if output is None:  # failed: the released metrics have no PNG for it
-                continue
-            reference = self.reference(item.sample, context.renderer).image
-            if reference is not None:
-                drawn.append((index, output, reference))
+        outputs = self.drawing.render_all([item.output_svg for item in items], context.renderer)
+        references = self.references.pixels_all(
+            [self.reference_svg(item.sample) for item in items], context.renderer)
+        # a failed answer has no PNG for the released metrics, nor has a failed reference
+        drawn = [(index, output, reference)
+                 for index, (output, reference) in enumerate(zip(outputs, references))
+                 if output is not None and isinstance(reference, np.ndarray)]
         options = self.metric_options(context)
         dino = batch_values([scores[i] for i, _, _ in drawn], ("dino",), lambda: dino_cls(
             [out for _, out, _ in drawn], [ref for _, _, ref in drawn],

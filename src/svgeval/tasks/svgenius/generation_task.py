@@ -31,7 +31,7 @@ from svgeval.metrics.generation_stats import generation_stats
 from svgeval.metrics.pss import InvalidReference, pss
 from svgeval.svg.extract import Extraction
 from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import FloatImage
+from svgeval.svg.render import FloatImage, Pixels
 from svgeval.tasks.base import BatchItem, MetricContext, Sample, Target, distribution_metrics
 from svgeval.tasks.common import ImageGenerationTask
 from svgeval.tasks.outcome import Failure, FailureKind, MetricValues, Outcome
@@ -136,7 +136,7 @@ class SvgeniusGenerationTask(ImageGenerationTask[CaptionTarget], SvgeniusCodeTas
         return score
 
     def batch_context(self, items: Sequence[BatchItem], context: MetricContext) -> tuple[
-        list[MetricValues], list[FloatImage], list[FloatImage], dict[str, Any]
+        list[MetricValues], list[Pixels], list[Pixels], dict[str, Any]
     ]:
         """Empty scores, output renders, reference renders and the metric keyword arguments."""
         drawn = self.drawn(items, context.renderer)

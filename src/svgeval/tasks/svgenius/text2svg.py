@@ -91,8 +91,8 @@ class SvgeniusText2Svg(SvgeniusGenerationTask):
         drawing = Drawing(RenderSpec.square(load_projection_file().render_size,
                                             background="white"))
         return svgauge(captions,
-                       [drawing.draw(item.sample.target.answer, context.renderer)
-                        for item in items],
-                       [drawing.draw(item.output_svg, context.renderer) for item in items],
+                       drawing.draw_all([item.sample.target.answer for item in items],
+                                        context.renderer),
+                       drawing.draw_all([item.output_svg for item in items], context.renderer),
                        corpus=self._captions or captions, device=context.device,
                        batch_size=context.batch_size)

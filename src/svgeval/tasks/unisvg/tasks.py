@@ -46,7 +46,7 @@ from svgeval.metrics.presets import variant
 from svgeval.metrics.text import bertscore, sbert
 from svgeval.svg.extract import Extraction
 from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import FloatImage, RenderSpec
+from svgeval.svg.render import FloatImage, Pixels, RenderSpec
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
 from svgeval.tasks.base import BLANK_SVG, BatchItem, MetricContext, Sample, Target, batch_values
@@ -254,9 +254,9 @@ class UniSvgTask(ImageGenerationTask[QuestionTarget]):
                  if item.sample.target.category in GENERATION
                  and (item.output_svg != BLANK_SVG or (blank_ok and not item.in_paper_reading))]
         if drawn:
-            outputs = [self.draw(items[i].output_svg, context.renderer) for i in drawn]
-            references = [self.draw(self.reference_svg(items[i].sample), context.renderer)
-                          for i in drawn]
+            outputs = self.draw_all([items[i].output_svg for i in drawn], context.renderer)
+            references = self.draw_all([self.reference_svg(items[i].sample) for i in drawn],
+                                       context.renderer)
             options = self.metric_options(context)
             picked = [scores[i] for i in drawn]
             for key, compute in (
@@ -280,9 +280,11 @@ class UniSvgTask(ImageGenerationTask[QuestionTarget]):
                     score.metrics[key] = value
         return scores
 
-    def draw(self, svg: str, renderer: Renderer) -> FloatImage:
-        """The 336 px render of ``svg`` (references cached), white when it does not render."""
-        return self.drawing.stand_in(self.references.get(svg, renderer).image)
+    def draw_all(self, svgs: Sequence[str], renderer: Renderer) -> list[Pixels]:
+        """The 8-bit 336 px renders of ``svgs`` (kept by content), white for one that does not
+        render."""
+        return [self.drawing.stand_in_pixels(picture)
+                for picture in self.references.pixels_all(svgs, renderer)]
 
     def aggregate(self, outcomes: Sequence[Outcome]) -> Aggregate:
         """Per-type means, ``<type>/score`` for the generation types, and the released weighted

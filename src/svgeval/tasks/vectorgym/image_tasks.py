@@ -44,7 +44,7 @@ from svgeval.metrics.lpips import lpips
 from svgeval.metrics.pixel import mse, ssim
 from svgeval.svg.extract import Extraction, extract_svg
 from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import FloatImage, RenderSpec
+from svgeval.svg.render import FloatImage, ImageArray, RenderSpec
 from svgeval.svg.repair import repair
 from svgeval.tasks import register_task
 from svgeval.tasks.base import BatchItem, MetricContext, Sample
@@ -182,7 +182,7 @@ class VectorGymGenerationTask(ImageGenerationTask[CaptionedReference],
         return scores
 
     def more_batched(self, items: Sequence[BatchItem[CaptionedReference]], valid: Sequence[bool],
-                     outputs: Sequence[FloatImage], scores: list[MetricValues],
+                     outputs: Sequence[ImageArray], scores: list[MetricValues],
                      options: dict[str, Any]) -> None:
         """Task-specific batched metrics (none here)."""
 
@@ -261,7 +261,7 @@ class VectorGymText(VectorGymGenerationTask):
         return [output]
 
     def more_batched(self, items: Sequence[BatchItem[CaptionedReference]], valid: Sequence[bool],
-                     outputs: Sequence[FloatImage], scores: list[MetricValues],
+                     outputs: Sequence[ImageArray], scores: list[MetricValues],
                      options: dict[str, Any]) -> None:
         captions = [item.sample.target.caption for item in items]
         truncation = self.options.clip_truncation
