@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from fake_openai_server import FakeOpenAIServer
 from svgenius_support import run_task, sample_records, svgenius_root
@@ -19,7 +20,7 @@ from svgeval.models.baselines import OracleModel
 from svgeval.runner.metric_stage import fill_batched_metrics
 from svgeval.runner.records import SampleRecord
 from svgeval.svg.isolation import Renderer
-from svgeval.tasks.base import CommonOptions, MetricContext, Sample
+from svgeval.tasks.base import BLANK_SVG, BatchItem, CommonOptions, MetricContext, Sample
 from svgeval.tasks.svgenius.generation_task import CaptionTarget
 from svgeval.tasks.svgenius.img2svg import SvgeniusImg2Svg
 from svgeval.tasks.svgenius.text2svg import SvgeniusText2Svg
@@ -162,3 +163,18 @@ def test_img2svg_sends_the_released_png_as_a_data_url(tmp_path: Path) -> None:
     png = svgenius_root() / "src/data/easy/process" / Path(item["image"]).name
     assert base64.b64decode(url.split(",", 1)[1]) == png.read_bytes()
     assert sample_records(tmp_path / "r")[0]["failure"]["kind"] == "extract"
+
+
+def test_a_group_is_drawn_as_its_batches_are(renderer: Renderer) -> None:
+    """The set-level metrics read a group's pictures kept compressed (``drawn_group``): the
+    same pictures, stand-ins and validity as the batched stage draws (``drawn``)."""
+    task = SvgeniusImg2Svg(CommonOptions())
+    answers = [SQUARE, CIRCLE, BLANK_SVG, "<svg", CIRCLE]
+    items = [BatchItem(sample(SQUARE if i % 2 else CIRCLE), answer, in_paper_reading=True)
+             for i, answer in enumerate(answers)]
+    group, batch = task.drawn_group(items, renderer, chunk=2), task.drawn(items, renderer)
+    assert group.valid == batch.valid == [True, True, False, False, True]
+    assert len(group.outputs) == len(group.references) == 5
+    for kept, drawn in ((group.outputs, batch.outputs), (group.references, batch.references)):
+        assert all(np.array_equal(a, b) for a, b in zip(kept, drawn, strict=True))
+        assert [a.dtype for a in kept[1:3]] == [np.dtype(np.uint8)] * 2  # a slice reads too

@@ -229,7 +229,7 @@ def inception_features(
     out = []
     with _batch_statistics(net) if norm == "train" else nullcontext():
         size = RELEASED_BATCH if norm == "train" else batch_size
-        for chunk in _models.batches(list(images), size):
+        for chunk in _models.batches(images, size):
             batch = torch.from_numpy(np.stack([
                 inception_input(i, mode, pre_resize=side, background=fill) for i in chunk])).to(dev)
             with torch.no_grad():

@@ -30,9 +30,11 @@ from typing_extensions import TypeVar
 from svgeval.svg.extract import Extraction, extract_svg
 from svgeval.svg.isolation import Renderer, RenderOutcome
 from svgeval.svg.render import FloatImage, Pixels
+from svgeval.svg.render_memo import PackedRender
 from svgeval.tasks.base import BatchItem, MetricContext, Sample, Task, render_extracted
 from svgeval.tasks.common.drawing import Drawing
 from svgeval.tasks.common.references import ReferenceRenders
+from svgeval.tasks.lazy import LazySequence
 from svgeval.tasks.outcome import Failure, FailureKind, Outcome
 
 
@@ -56,8 +58,8 @@ class DrawnBatch:
     224 px, and eight times the memory)."""
 
     valid: list[bool]
-    outputs: list[Pixels]
-    references: list[Pixels]
+    outputs: Sequence[Pixels]
+    references: Sequence[Pixels]
 
 
 class ImageGenerationTask(Task[DrawnT]):
@@ -120,6 +122,23 @@ class ImageGenerationTask(Task[DrawnT]):
             outputs=[self.drawing.stand_in_pixels(picture) for picture in pictures],
             references=[self.drawing.stand_in_pixels(picture) for picture in references],
         )
+
+    def drawn_group(self, items: Sequence[BatchItem[DrawnT]], renderer: Renderer,
+                    chunk: int = 64) -> DrawnBatch:
+        """The pictures of a whole group for the set-level metrics (FID, CLIP-FID), drawn
+        ``chunk`` at a time as :meth:`drawn` draws a batch and kept compressed, each unpacked
+        when a metric reads it (:class:`~svgeval.svg.render_memo.PackedRender`): held as pixels,
+        a group's pictures took 1.5 MiB a sample at 512 px (bench/RESULTS.md)."""
+        valid: list[bool] = []
+        outputs: list[PackedRender] = []
+        references: list[PackedRender] = []
+        for start in range(0, len(items), chunk):
+            drawn = self.drawn(items[start : start + chunk], renderer)
+            valid += drawn.valid
+            outputs += [PackedRender.pack(picture) for picture in drawn.outputs]
+            references += [PackedRender.pack(picture) for picture in drawn.references]
+        return DrawnBatch(valid, LazySequence(outputs, PackedRender.unpack),
+                          LazySequence(references, PackedRender.unpack))
 
     def metric_options(self, context: MetricContext) -> dict[str, Any]:
         """Keyword arguments of the batched model metrics: batch size, device, the preset."""

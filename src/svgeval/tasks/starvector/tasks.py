@@ -204,7 +204,7 @@ class StarVectorTask(ImageGenerationTask[CaptionedReference]):
         """FID and CLIP-FID per dataset, over every sample (a failure drawn white, released)."""
         score = MetricValues()
         for group, items in groups.items():
-            drawn = self.drawn(items, context.renderer)
+            drawn = self.drawn_group(items, context.renderer)
             distribution_metrics(score, f"{group}/{{}}", {"fid": fid, "clip_fid": clip_fid},
                                  drawn.references, drawn.outputs, preset=self.metric_preset(),
                                  batch_size=context.batch_size, device=context.device)

@@ -34,6 +34,7 @@ from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, Pixels
 from svgeval.tasks.base import BatchItem, MetricContext, Sample, Target, distribution_metrics
 from svgeval.tasks.common import ImageGenerationTask
+from svgeval.tasks.lazy import LazySequence
 from svgeval.tasks.outcome import Failure, FailureKind, MetricValues, Outcome
 from svgeval.tasks.svgenius.code_task import SvgeniusCodeTask
 from svgeval.tasks.svgenius.protocol import DRAWING, READINGS
@@ -122,7 +123,7 @@ class SvgeniusGenerationTask(ImageGenerationTask[CaptionTarget], SvgeniusCodeTas
     ) -> MetricValues:
         score = MetricValues()
         for group, items in groups.items():
-            drawn = self.drawn(items, context.renderer)
+            drawn = self.drawn_group(items, context.renderer)
             readings = {
                 "": [i for i, item in enumerate(items) if item.in_paper_reading],
                 READINGS.suffix: list(range(len(items))),
@@ -130,13 +131,13 @@ class SvgeniusGenerationTask(ImageGenerationTask[CaptionTarget], SvgeniusCodeTas
             for reading, picked in readings.items():
                 distribution_metrics(score, f"{group}/{{}}{reading}",
                                      {"fid": fid, "clip_fid": clip_fid},
-                                     [drawn.references[i] for i in picked],
-                                     [drawn.outputs[i] for i in picked],
+                                     LazySequence(picked, drawn.references.__getitem__),
+                                     LazySequence(picked, drawn.outputs.__getitem__),
                                      batch_size=context.batch_size, device=context.device)
         return score
 
     def batch_context(self, items: Sequence[BatchItem], context: MetricContext) -> tuple[
-        list[MetricValues], list[Pixels], list[Pixels], dict[str, Any]
+        list[MetricValues], Sequence[Pixels], Sequence[Pixels], dict[str, Any]
     ]:
         """Empty scores, output renders, reference renders and the metric keyword arguments."""
         drawn = self.drawn(items, context.renderer)

@@ -33,6 +33,7 @@ from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks import register_task
 from svgeval.tasks.base import BatchItem, MetricContext, Sample, distribution_metrics
 from svgeval.tasks.common import CaptionedReference, Drawing, ImageGenerationTask, TwoReadings
+from svgeval.tasks.lazy import LazySequence
 from svgeval.tasks.outcome import MetricValues, Outcome
 from svgeval.tasks.vgbench.data import load_captions
 
@@ -115,11 +116,12 @@ class VGen(ImageGenerationTask[CaptionedReference]):
         score = MetricValues()
         settings = get_preset(self.preset)
         for group, items in groups.items():
-            drawn = self.drawn(items, context.renderer)
+            drawn = self.drawn_group(items, context.renderer)
             kept = [i for i, valid in enumerate(drawn.valid) if valid]
             for key, pick in (("fid", kept), ("fid_all", list(range(len(items))))):
                 distribution_metrics(
                     score, f"{group}/{{}}", {key: fid},
-                    [drawn.references[i] for i in pick], [drawn.outputs[i] for i in pick],
+                    LazySequence(pick, drawn.references.__getitem__),
+                    LazySequence(pick, drawn.outputs.__getitem__),
                     preset=settings, batch_size=context.batch_size, device=context.device)
         return score
