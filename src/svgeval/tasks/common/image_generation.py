@@ -12,9 +12,11 @@ score an answer the same way; only the rule that reads the SVG out of the answer
 3. :meth:`ImageGenerationTask.score_picture` adds the per-sample metrics of the answer's
    picture (None when it has none) against the reference's.
 
-In the batched metric stage, :meth:`~ImageGenerationTask.drawn` gives every item's picture with
-the drawing's stand-in for a failed answer, and :meth:`~ImageGenerationTask.metric_options` the
-keyword arguments of the model metrics (batch size, device, the task's metric preset).
+In the batched metric stage, :meth:`~ImageGenerationTask.drawn` gives every item's picture in
+8 bits with the drawing's stand-in for a failed answer (:meth:`~ImageGenerationTask.drawn_group`
+a set-level metric's whole group, kept compressed), and
+:meth:`~ImageGenerationTask.metric_options` the keyword arguments of the model metrics (batch
+size, device, the task's metric preset).
 """
 
 from __future__ import annotations
@@ -112,8 +114,9 @@ class ImageGenerationTask(Task[DrawnT]):
         return outcome
 
     def drawn(self, items: Sequence[BatchItem[DrawnT]], renderer: Renderer) -> DrawnBatch:
-        """The pictures of ``items`` for the batched and set-level metrics, drawn side by side
-        (those drawn before are kept by the renderer and by :attr:`references`)."""
+        """The pictures of ``items`` for the batched metrics, drawn side by side (those drawn
+        before are kept by the renderer and by :attr:`references`); a set-level metric's group
+        is drawn by :meth:`drawn_group`."""
         pictures = self.drawing.render_all([item.output_svg for item in items], renderer)
         references = self.references.pixels_all(
             [self.reference_svg(item.sample) for item in items], renderer)
