@@ -20,11 +20,11 @@ Compare two versions by running the script with each on ``PYTHONPATH``.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import time
 from pathlib import Path
 from typing import Any
+
+from common import machine_line
 
 import svgeval
 from svgeval.metrics._pixels import as_rgb_uint8
@@ -59,9 +59,7 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    print(f"machine: {platform.machine()}, {os.cpu_count() or 1} cores, Python "
-          f"{platform.python_version()}, load average {os.getloadavg()[0]:.2f}; "
-          f"svgeval at {Path(svgeval.__file__).parent}")
+    print(f"{machine_line()}; svgeval at {Path(svgeval.__file__).parent}")
     batch = items(args.data, args.samples)
     svgs = [item.output_svg for item in batch]
     n = len(batch)

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from common import machine_line
 
 import svgeval
 from svgeval.runner.metric_stage import MetricBackend, fill_batched_metrics
@@ -88,9 +89,7 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    print(f"machine: {platform.machine()}, {os.cpu_count() or 1} cores, Python "
-          f"{platform.python_version()}, load average {os.getloadavg()[0]:.2f}; "
-          f"svgeval at {Path(svgeval.__file__).parent}")
+    print(f"{machine_line()}; svgeval at {Path(svgeval.__file__).parent}")
     with tempfile.TemporaryDirectory() as scratch:
         for round_ in range(1, args.rounds + 1):
             for n in (int(size) for size in args.samples.split(",")):

@@ -30,9 +30,14 @@ def svgeditbench_arguments(description: str | None,
     if more is not None:
         more(parser)
     args = parser.parse_args()
-    print(f"machine: {platform.machine()}, {os.cpu_count() or 1} cores, "
-          f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.2f}")
+    print(machine_line())
     return args
+
+
+def machine_line() -> str:
+    """The machine a bench runs on: architecture, cores, Python, load average."""
+    return (f"machine: {platform.machine()}, {os.cpu_count() or 1} cores, "
+            f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.2f}")
 
 
 def compile_svgeval() -> None:
