@@ -27,8 +27,9 @@ import numpy as np
 
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, Pixels, RenderSpec, to_float
-from svgeval.svg.render_memo import Drawn
+from svgeval.svg.render_memo import Drawn, PackedRender
 from svgeval.tasks.base import BLANK_SVG
+from svgeval.tasks.lazy import LazySequence
 
 FailedPicture = Literal["white", "black", "none"]
 
@@ -87,3 +88,12 @@ class Drawing:
         :attr:`canvas_pixels` for one that has none: what the model metrics are given (they
         get the same values from :meth:`draw`'s floats, after converting them back)."""
         return [self.stand_in_pixels(picture) for picture in self.render_all(svgs, renderer)]
+
+    def draw_kept(self, svgs: Sequence[str], renderer: Renderer,
+                  chunk: int = 64) -> Sequence[Pixels]:
+        """:meth:`draw_all` of ``svgs``, ``chunk`` at a time, each picture kept compressed
+        (:class:`~svgeval.svg.render_memo.PackedRender`) and unpacked when read: a set-level
+        metric's group (FID), which held as pixels takes 0.6 MiB a picture at 448 px."""
+        packed = [PackedRender.pack(picture) for start in range(0, len(svgs), chunk)
+                  for picture in self.draw_all(svgs[start : start + chunk], renderer)]
+        return LazySequence(packed, PackedRender.unpack)

@@ -63,6 +63,7 @@ from svgeval.tasks.base import (
 )
 from svgeval.tasks.common import Drawing
 from svgeval.tasks.download import DataUnavailable
+from svgeval.tasks.lazy import LazySequence
 from svgeval.tasks.outcome import Failure, FailureKind, MetricValues, Outcome
 from svgeval.tasks.sarena import data
 from svgeval.tasks.sarena.common import PRESET, SArenaOptions, SArenaTask, extract_svg
@@ -237,10 +238,12 @@ class SArenaImageTask(SArenaTask[PictureTarget]):
         if self.kind != "text2svg":
             return score
         for group, items in groups.items():
-            outputs = self.drawing.draw_all([item.output_svg for item in items],
-                                            context.renderer)
-            references = [self.drawing.stand_in(self.picture(item.sample, context.renderer))
-                          for item in items]
+            # kept compressed, and the released PNGs read again when FID reads them: a group
+            # held as pictures took 5.4 MiB a sample
+            outputs = self.drawing.draw_kept([item.output_svg for item in items],
+                                             context.renderer)
+            references = LazySequence(list(items), lambda item: self.drawing.stand_in(
+                self.picture(item.sample, context.renderer)))
             distribution_metrics(score, f"{group}/{{}}", {"fid": fid, "fid_c": clip_fid},
                                  references, outputs, preset=self.metric_preset(),
                                  batch_size=context.batch_size, device=context.device)
