@@ -89,11 +89,24 @@ class Drawing:
         get the same values from :meth:`draw`'s floats, after converting them back)."""
         return [self.stand_in_pixels(picture) for picture in self.render_all(svgs, renderer)]
 
+    def render_kept(self, svgs: Sequence[str], renderer: Renderer,
+                    chunk: int = 64) -> list[PackedRender | None]:
+        """:meth:`render_all` of ``svgs``, ``chunk`` at a time, each picture kept compressed
+        (:class:`~svgeval.svg.render_memo.PackedRender`; None for one that has none): a
+        set-level metric's group (FID), which held as pixels takes 0.6 MiB a picture at
+        448 px."""
+        return [None if picture is None else PackedRender.pack(picture)
+                for start in range(0, len(svgs), chunk)
+                for picture in self.render_all(svgs[start : start + chunk], renderer)]
+
+    def unpacked(self, kept: Sequence[PackedRender | None]) -> Sequence[Pixels]:
+        """The pictures of :meth:`render_kept`, each unpacked when read, :attr:`canvas_pixels`
+        for one that has none."""
+        return LazySequence(kept, lambda picture: self.canvas_pixels if picture is None
+                            else picture.unpack())
+
     def draw_kept(self, svgs: Sequence[str], renderer: Renderer,
                   chunk: int = 64) -> Sequence[Pixels]:
-        """:meth:`draw_all` of ``svgs``, ``chunk`` at a time, each picture kept compressed
-        (:class:`~svgeval.svg.render_memo.PackedRender`) and unpacked when read: a set-level
-        metric's group (FID), which held as pixels takes 0.6 MiB a picture at 448 px."""
-        packed = [PackedRender.pack(picture) for start in range(0, len(svgs), chunk)
-                  for picture in self.draw_all(svgs[start : start + chunk], renderer)]
-        return LazySequence(packed, PackedRender.unpack)
+        """:meth:`draw_all` of ``svgs`` kept compressed, each unpacked when read
+        (:meth:`render_kept`)."""
+        return self.unpacked(self.render_kept(svgs, renderer, chunk))

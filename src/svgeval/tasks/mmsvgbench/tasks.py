@@ -292,10 +292,9 @@ class MMSVGBenchText2Svg(MMSVGBenchTask[PromptTarget]):
                 score.metrics[f"{group}/{key}"] = None
             try:
                 references = self.reference_features(group, items, context, kw)
-                pictures = self.drawing.render_all([i.output_svg for i in items],
-                                                   context.renderer)
-                rendered = [p for p in pictures if p is not None]
-                every = [self.drawing.stand_in_pixels(p) for p in pictures]
+                kept = self.drawing.render_kept([i.output_svg for i in items], context.renderer)
+                rendered = self.drawing.unpacked([p for p in kept if p is not None])
+                every = self.drawing.unpacked(kept)
                 score.metrics[f"{group}/fid_references"] = float(len(references))
                 for key, generated in (("fid", rendered), ("fid_all", every)):
                     if len(generated) >= 2 and len(references) >= 2:
@@ -314,8 +313,9 @@ class MMSVGBenchText2Svg(MMSVGBenchTask[PromptTarget]):
             svgs = [i.sample.target.svg for i in items if i.sample.target.svg]
             if not svgs:
                 raise DataUnavailable("fid_reference=bench needs an svg column in the bench rows")
-            drawn = self.drawing.render_all(svgs, context.renderer)
-            return inception_features([p for p in drawn if p is not None], **kw)
+            kept = self.drawing.render_kept(svgs, context.renderer)
+            return inception_features(self.drawing.unpacked([p for p in kept if p is not None]),
+                                      **kw)
         from pathlib import Path
 
         folder = data.hub_folder(data.REFERENCE_HUB_IDS[group]) if source == "mmsvg" else Path(
