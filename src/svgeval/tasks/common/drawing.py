@@ -19,7 +19,7 @@ gives the stand-in for it without rendering.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -32,6 +32,16 @@ from svgeval.tasks.base import BLANK_SVG
 from svgeval.tasks.lazy import LazySequence
 
 FailedPicture = Literal["white", "black", "none"]
+
+
+def kept_in_chunks(svgs: Sequence[str], draw: Callable[[Sequence[str]], Sequence[Drawn | None]],
+                   chunk: int = 64) -> list[PackedRender | None]:
+    """``draw`` of ``svgs``, ``chunk`` at a time, each picture kept compressed
+    (:class:`~svgeval.svg.render_memo.PackedRender`; None for one that has none or failed): a
+    set-level metric's group (FID), which held as pixels takes 0.6 MiB a picture at 448 px."""
+    return [PackedRender.pack(picture) if isinstance(picture, np.ndarray) else None
+            for start in range(0, len(svgs), chunk)
+            for picture in draw(svgs[start : start + chunk])]
 
 
 @dataclass(frozen=True)
@@ -91,13 +101,8 @@ class Drawing:
 
     def render_kept(self, svgs: Sequence[str], renderer: Renderer,
                     chunk: int = 64) -> list[PackedRender | None]:
-        """:meth:`render_all` of ``svgs``, ``chunk`` at a time, each picture kept compressed
-        (:class:`~svgeval.svg.render_memo.PackedRender`; None for one that has none): a
-        set-level metric's group (FID), which held as pixels takes 0.6 MiB a picture at
-        448 px."""
-        return [None if picture is None else PackedRender.pack(picture)
-                for start in range(0, len(svgs), chunk)
-                for picture in self.render_all(svgs[start : start + chunk], renderer)]
+        """:meth:`render_all` of ``svgs`` kept compressed (:func:`kept_in_chunks`)."""
+        return kept_in_chunks(svgs, lambda part: self.render_all(part, renderer), chunk)
 
     def unpacked(self, kept: Sequence[PackedRender | None]) -> Sequence[Pixels]:
         """The pictures of :meth:`render_kept`, each unpacked when read, :attr:`canvas_pixels`

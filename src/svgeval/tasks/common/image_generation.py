@@ -32,11 +32,9 @@ from typing_extensions import TypeVar
 from svgeval.svg.extract import Extraction, extract_svg
 from svgeval.svg.isolation import Renderer, RenderOutcome
 from svgeval.svg.render import FloatImage, Pixels
-from svgeval.svg.render_memo import PackedRender
 from svgeval.tasks.base import BatchItem, MetricContext, Sample, Task, render_extracted
-from svgeval.tasks.common.drawing import Drawing
+from svgeval.tasks.common.drawing import Drawing, kept_in_chunks
 from svgeval.tasks.common.references import ReferenceRenders
-from svgeval.tasks.lazy import LazySequence
 from svgeval.tasks.outcome import Failure, FailureKind, Outcome
 
 
@@ -130,18 +128,14 @@ class ImageGenerationTask(Task[DrawnT]):
                     chunk: int = 64) -> DrawnBatch:
         """The pictures of a whole group for the set-level metrics (FID, CLIP-FID), drawn
         ``chunk`` at a time as :meth:`drawn` draws a batch and kept compressed, each unpacked
-        when a metric reads it (:class:`~svgeval.svg.render_memo.PackedRender`): held as pixels,
-        a group's pictures took 1.5 MiB a sample at 512 px (bench/RESULTS.md)."""
-        valid: list[bool] = []
-        outputs: list[PackedRender] = []
-        references: list[PackedRender] = []
-        for start in range(0, len(items), chunk):
-            drawn = self.drawn(items[start : start + chunk], renderer)
-            valid += drawn.valid
-            outputs += [PackedRender.pack(picture) for picture in drawn.outputs]
-            references += [PackedRender.pack(picture) for picture in drawn.references]
-        return DrawnBatch(valid, LazySequence(outputs, PackedRender.unpack),
-                          LazySequence(references, PackedRender.unpack))
+        when a metric reads it (:func:`~svgeval.tasks.common.drawing.kept_in_chunks`; a
+        stand-in is the shared canvas): held as pixels, a group's pictures took 1.5 MiB a sample
+        at 512 px (bench/RESULTS.md)."""
+        outputs = self.drawing.render_kept([item.output_svg for item in items], renderer, chunk)
+        references = kept_in_chunks([self.reference_svg(item.sample) for item in items],
+                                    lambda part: self.references.pixels_all(part, renderer), chunk)
+        return DrawnBatch([picture is not None for picture in outputs],
+                          self.drawing.unpacked(outputs), self.drawing.unpacked(references))
 
     def metric_options(self, context: MetricContext) -> dict[str, Any]:
         """Keyword arguments of the batched model metrics: batch size, device, the preset."""
