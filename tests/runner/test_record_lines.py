@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from svgeval.runner.metric_stage import MetricBackend, fill_batched_metrics
+from svgeval.runner.metric_stage import MetricBackend, fill_batched_metrics, set_level_metrics
 from svgeval.runner.record_lines import RecordLines
 from svgeval.runner.records import SampleRecord
 from svgeval.runner.run_dir import CorruptRecord, latest_by_key, read_records
@@ -152,3 +152,44 @@ def test_the_stage_reads_each_stored_record_once(tmp_path: Path,
     assert calls == [4] * 15
     assert len(parsed) == 60 + 60  # each record once in the stage, once as stage() reads them
     assert [r.metrics["lpips"] for r in stored.values()] == [float(1 + i // 4) for i in range(60)]
+
+
+def test_the_stage_batches_in_the_run_order_not_in_finishing_order(tmp_path: Path) -> None:
+    """Records finish in any order (scoring threads); a model metric's last bits depend on
+    where a picture sits in its batch, so the batches and the set-level groups follow the
+    run's order (sample, then epoch), whatever order the records were finished in."""
+    task = SvgeniusImg2Svg(CommonOptions())
+    ids = [f"easy/{i:03d}" for i in range(6)]
+    samples = {i: Sample(i, "easy", [], "", target=CaptionTarget(caption="c", answer=SQUARE))
+               for i in ids}
+
+    def marked(sample_id: str, epoch: int) -> SampleRecord:  # its answer names it
+        return record(sample_id, epoch).model_copy(
+            update={"extracted": SQUARE.replace("<path", f"<!--{sample_id}:{epoch}--><path")})
+
+    finished = [(ids[k], epoch) for k, epoch in
+                ((5, 1), (0, 2), (3, 1), (0, 1), (4, 1), (1, 1), (2, 1), (5, 2))]
+    records = {key: marked(*key) for key in finished}
+    batches: list[list[str]] = []
+    groups: list[list[str]] = []
+
+    def names(items: list[BatchItem[Any]]) -> list[str]:
+        return [item.output_svg.split("<!--")[1].split("-->")[0] for item in items]
+
+    def batch_score(items: list[BatchItem[Any]]) -> list[MetricValues]:
+        batches.append(names(items))
+        return [MetricValues(metrics={"lpips": 0.5, "dino": 0.5}) for _ in items]
+
+    def set_score(by_group: dict[str, list[BatchItem[Any]]]) -> MetricValues:
+        groups.append(names(by_group["easy"]))
+        return MetricValues()
+
+    backend = MetricBackend(3, batch_score, set_score)
+    write(tmp_path / "samples.jsonl", list(records.values()))  # as the scoring wrote them
+    fill_batched_metrics(task, samples, records, backend, tmp_path / "samples.jsonl")
+    in_order = [f"{ids[k]}:{epoch}" for k, epoch in
+                ((0, 1), (0, 2), (1, 1), (2, 1), (3, 1), (4, 1), (5, 1), (5, 2))]
+    assert batches == [in_order[:3], in_order[3:6], in_order[6:]]
+    set_level_metrics(task, samples, records, backend)  # FID: a group per epoch
+    assert groups == [[name for name in in_order if name.endswith(f":{epoch}")]
+                      for epoch in (1, 2)]

@@ -67,6 +67,17 @@ def batch_item(sample: Sample[Any], record: SampleRecord) -> BatchItem[Any]:
     return BatchItem(sample, BLANK_SVG, in_paper_reading=unrenderable)
 
 
+def in_run_order(records: Mapping[RecordKey, SampleRecord],
+                 samples: Mapping[str, Sample[Any]]) -> Iterator[SampleRecord]:
+    """The records of ``samples``, each read when it is reached, in the run's order (sample, then epoch), not in the order
+    their scoring finished: a model metric's value moves in its last bits with where a picture
+    sits in its batch (on a CPU, torch's kernels block a batch by rows), so batches made in
+    finishing order gave a run's numbers that changed with thread timing (about 1e-8)."""
+    rank = {sample_id: index for index, sample_id in enumerate(samples)}
+    keys = sorted((key for key in records if key[0] in rank), key=lambda key: (rank[key[0]], key[1]))
+    return (records[key] for key in keys)
+
+
 def _chunks(items: Sequence[SampleRecord], size: int) -> Iterator[Sequence[SampleRecord]]:
     for start in range(0, len(items), size):
         yield items[start : start + size]
@@ -85,7 +96,7 @@ def fill_batched_metrics(
     if not task.batched_metrics:
         return
     backend = _backend(task, context)
-    todo = [r for r in records.values() if r.id in samples and needs_batched_metrics(task, r)]
+    todo = [r for r in in_run_order(records, samples) if needs_batched_metrics(task, r)]
     if not todo:
         return
     stored = RecordLines(samples_file)
@@ -122,8 +133,8 @@ def set_level_metrics(
     if not task.set_metrics:
         return {}
     epochs: dict[int, dict[str, list[BatchItem[Any]]]] = {}
-    for record in records.values():
-        if record.id in samples and (record.failure is None or record.failure.is_models):
+    for record in in_run_order(records, samples):
+        if record.failure is None or record.failure.is_models:
             groups = epochs.setdefault(0 if task.set_metrics_across_epochs else record.epoch, {})
             groups.setdefault(record.group, []).append(batch_item(samples[record.id], record))
     backend = _backend(task, context)
