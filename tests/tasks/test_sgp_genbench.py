@@ -289,3 +289,41 @@ def test_compbench_judged_readings_and_numeracy(tmp_path: Path) -> None:
         best = run("sgp-genbench-compbench", tmp_path, tmp_path / "o", "oracle", "--judge",
                    "openai-compatible:judge", "--judge-base-url", server.base_url)["metrics"]
     assert best["all/score"] == 100.0 and best["all/score_checked"] == 100.0
+
+
+def test_diversity_keeps_each_answer_compressed_until_dino_reads_it(
+        monkeypatch: pytest.MonkeyPatch, renderer: Any) -> None:
+    """The diversity of 40 answers (20 prompts x 2 epochs): DINO's views are handed over read
+    one at a time, so the stage never holds the group's pictures (as float64 views, 1.2 MiB
+    each: 48 MiB here, 9.6 GiB for 1,000 prompts at --epochs 8)."""
+    import tracemalloc
+
+    from svgeval.tasks.base import BatchItem, CommonOptions, MetricContext
+    from svgeval.tasks.sgp_genbench import genbench
+
+    views: list[tuple[int, int]] = []
+
+    def features(images: Any, **options: Any) -> Any:  # one row per view, read as it comes
+        rows = []
+        for image in images:
+            views.append((image.dtype.itemsize, image.shape[0]))
+            rows.append([float(image[..., 0].mean()) + 1.0, float(image[..., 2].mean()) + 1.0])
+        return np.asarray(rows, np.float32)
+
+    monkeypatch.setattr(genbench, "dino_cls_features", features)
+    task = genbench.GenBenchObject(CommonOptions())
+    items = [BatchItem(Sample(f"{k:04d}", "object", [], "", target=None), svg, True)
+             for k in range(20) for svg in (RED, BLUE if k % 2 else RED)]
+    tracemalloc.start()
+    try:
+        values = task.set_score({"object": items}, MetricContext(renderer, batch_size=8))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert views == [(1, 224)] * 40  # 8-bit views, DINO's size
+    assert peak < 4 * 2**20, peak  # a batch of pictures, not the group's
+    assert values.metrics["object/diversity_prompts"] == 20.0
+    # half the prompts answered twice alike (diversity 0: left out as released), half not
+    assert values.metrics["object/diversity"] > 0.0
+    assert values.metrics["object/diversity_checked"] == pytest.approx(
+        values.metrics["object/diversity"] / 2)

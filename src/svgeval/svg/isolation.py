@@ -105,21 +105,28 @@ class Renderer:
         return as_outcome(self.draw_all([svg], spec)[0])
 
     def draw_all(self, svgs: Sequence[str | bytes], spec: RenderSpec) -> list[Rendered]:
-        """The ``uint8`` renders of ``svgs`` (read-only) or their failures, as :meth:`render`
-        draws them, every render started before the first is awaited: a scorer that needs
-        two renders (an answer and the reference) waits once, not twice, and its thread is
+        """The ``uint8`` renders of ``svgs`` at ``spec`` (read-only) or their failures:
+        :meth:`draw_each` of every SVG with the one spec."""
+        return self.draw_each([(svg, spec) for svg in svgs])
+
+    def draw_each(self, drawings: Sequence[tuple[str | bytes, RenderSpec]]) -> list[Rendered]:
+        """The ``uint8`` render of each ``(svg, spec)`` (read-only) or its failure, as
+        :meth:`render` draws it, every render started before the first is awaited: a scorer that
+        needs two renders (an answer and the reference) waits once, not twice, and its thread is
         woken once (on a 2-core machine the wake-ups of the scoring threads were much of a
-        run's own CPU: ``bench/RESULTS.md``). :func:`as_outcome` turns each into what
-        :meth:`render` returns, one at a time (a batch's renders in float64 would hold eight
-        times their bytes at once)."""
-        keys = [render_key(svg, spec, self._renderer_id) for svg in svgs]
+        run's own CPU: ``bench/RESULTS.md``); a batch whose SVGs each have their own size is
+        drawn side by side too. :func:`as_outcome` turns each into what :meth:`render`
+        returns, one at a time (a batch's renders in float64 would hold eight times their
+        bytes at once)."""
+        keys = [render_key(svg, spec, self._renderer_id) for svg, spec in drawings]
         from_workers: set[int] = set()
 
         def start(index: int) -> Future[Rendered]:
-            cached = self.cache.get(svgs[index], spec) if self.cache is not None else None
+            svg, spec = drawings[index]
+            cached = self.cache.get(svg, spec) if self.cache is not None else None
             if cached is None:
                 from_workers.add(index)
-                return self.submit(svgs[index], spec)
+                return self.submit(svg, spec)
             done: Future[Rendered] = Future()
             done.set_result(cached)
             return done
@@ -128,7 +135,7 @@ class Renderer:
         for index in from_workers:
             image = drawn[index]
             if self.cache is not None and isinstance(image, np.ndarray):
-                self.cache.put(svgs[index], spec, image)
+                self.cache.put(*drawings[index], image)
         return drawn
 
     def submit(self, svg: str | bytes, spec: RenderSpec) -> Future[Rendered]:

@@ -34,6 +34,22 @@ from svgeval.tasks.lazy import LazySequence
 FailedPicture = Literal["white", "black", "none"]
 
 
+def draw_pictures(svgs: Sequence[str], spec_of: Callable[[str], RenderSpec | None],
+                  renderer: Renderer) -> list[Pixels | None]:
+    """The 8-bit picture (read-only) of each of ``svgs`` at ``spec_of(svg)``, all drawn side by
+    side (:meth:`~svgeval.svg.isolation.Renderer.draw_each`); None for a failed answer
+    (:data:`~svgeval.tasks.base.BLANK_SVG`), an SVG ``spec_of`` gives no size, or a failed
+    render."""
+    specs = [None if svg == BLANK_SVG else spec_of(svg) for svg in svgs]
+    drawn = iter(renderer.draw_each([(svg, spec) for svg, spec in zip(svgs, specs)
+                                     if spec is not None]))
+    pictures: list[Pixels | None] = []
+    for spec in specs:
+        picture = None if spec is None else next(drawn)
+        pictures.append(picture if isinstance(picture, np.ndarray) else None)
+    return pictures
+
+
 def kept_in_chunks(svgs: Sequence[str], draw: Callable[[Sequence[str]], Sequence[Drawn | None]],
                    chunk: int = 64) -> list[PackedRender | None]:
     """``draw`` of ``svgs``, ``chunk`` at a time, each picture kept compressed
@@ -73,13 +89,8 @@ class Drawing:
 
     def render_all(self, svgs: Sequence[str], renderer: Renderer) -> list[Pixels | None]:
         """The 8-bit pictures of ``svgs`` (read-only), drawn side by side
-        (:meth:`~svgeval.svg.isolation.Renderer.draw_all`); None for one that has none."""
-        drawn = iter(renderer.draw_all([svg for svg in svgs if svg != BLANK_SVG], self.spec))
-        pictures: list[Pixels | None] = []
-        for svg in svgs:
-            picture = None if svg == BLANK_SVG else next(drawn)
-            pictures.append(picture if isinstance(picture, np.ndarray) else None)
-        return pictures
+        (:func:`draw_pictures`); None for one that has none."""
+        return draw_pictures(svgs, lambda svg: self.spec, renderer)
 
     def stand_in(self, picture: FloatImage | None) -> FloatImage:
         """``picture``, or :attr:`canvas` in place of a missing one."""
