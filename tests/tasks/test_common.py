@@ -130,3 +130,26 @@ def test_the_model_metrics_get_the_same_bytes_from_draw_all_as_from_draw(
     assert len(np.unique(pixels[1])) > 20  # the ramp holds many levels
     levels = np.arange(256, dtype=np.uint8).reshape(16, 16, 1).repeat(3, axis=2)
     assert np.array_equal(as_rgb_uint8(to_float(levels)), levels)  # every level comes back
+
+
+def test_pictures_of_their_own_sizes_are_drawn_side_by_side(
+        renderer: Renderer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``draw_pictures``: one ``draw_each`` for the whole batch, each SVG at its own spec, the
+    pixels of a lone render at that spec; no picture for a failed answer, an SVG given no spec
+    (VCode's over-large drawings) or a failed render."""
+    from svgeval.tasks.common.drawing import draw_pictures
+
+    sizes = {RED: RenderSpec(12, 8), RED.replace("red", "blue"): RenderSpec(5, 9)}
+    big = RED.replace("<rect", "<!--too large--><rect")
+    calls: list[int] = []
+    draw_each = renderer.draw_each
+    monkeypatch.setattr(renderer, "draw_each", lambda drawings: calls.append(len(drawings))
+                        or draw_each(drawings))
+    svgs = [*sizes, BLANK_SVG, big, "<svg"]
+    pictures = draw_pictures(svgs, lambda svg: None if svg == big else sizes.get(
+        svg, RenderSpec(4, 4)), renderer)
+    assert calls == [3]  # the two drawings and the malformed one, together
+    assert pictures[2:] == [None, None, None]
+    for svg, picture in zip(sizes, pictures):
+        assert picture is not None and picture.shape == (sizes[svg].height, sizes[svg].width, 3)
+        assert np.array_equal(as_rgb_uint8(renderer.render(svg, sizes[svg]).image), picture)

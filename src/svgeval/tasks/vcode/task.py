@@ -44,8 +44,9 @@ from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderSpec
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, mean_per_group, with_pooled_group
-from svgeval.tasks.base import BLANK_SVG, BatchItem, MetricContext, Sample, Task, render_extracted
+from svgeval.tasks.base import BatchItem, MetricContext, Sample, Task, render_extracted
 from svgeval.tasks.common import TwoReadings
+from svgeval.tasks.common.drawing import draw_pictures
 from svgeval.tasks.download import DataUnavailable
 from svgeval.tasks.judge import JudgeRequest
 from svgeval.tasks.outcome import Failure, FailureKind, MetricValues, Outcome
@@ -119,6 +120,17 @@ def render_size(svg: str) -> tuple[int, int]:
     if not width or not height:
         width, height = FALLBACK_SIZE
     return max(1, round(width * SCALE)), max(1, round(height * SCALE))
+
+
+def render_spec(svg: str) -> RenderSpec:
+    """How VCode draws an SVG: at :func:`render_size`, RGBA."""
+    width, height = render_size(svg)
+    return RenderSpec(width, height, background=None)
+
+
+def drawable(spec: RenderSpec) -> RenderSpec | None:
+    """``spec``, or None when it is over :data:`MAX_SIDE` px a side (a render failure)."""
+    return None if max(spec.width, spec.height) > MAX_SIDE else spec
 
 
 def shown(picture: NDArray[Any], background: str) -> NDArray[np.uint8]:
@@ -208,14 +220,13 @@ class VCodeTask(Task[data.TargetT]):
         failure."""
         extraction = Extraction(svg, "vcode", None if svg else "no <svg ...</svg> after "
                                 "VCode's clean-up")
-        width, height = render_size(svg or "")
-        if svg is not None and max(width, height) > MAX_SIDE:
+        spec = render_spec(svg or "")
+        if svg is not None and drawable(spec) is None:
             score = Outcome.of(sample, extracted=svg, extraction_rule="vcode", failure=Failure(
                 kind=FailureKind.RENDER, reason="size",
-                detail=f"{width} x {height} px at 3 x is over {MAX_SIDE} px a side"))
+                detail=f"{spec.width} x {spec.height} px at 3 x is over {MAX_SIDE} px a side"))
             return score, None
-        return render_extracted(sample, extraction, renderer,
-                                RenderSpec(width, height, background=None))
+        return render_extracted(sample, extraction, renderer, spec)
 
     def score(self, sample: Sample[data.TargetT], response: str, renderer: Renderer) -> Outcome:
         svg = answers.clean_svg(response)
@@ -242,8 +253,8 @@ class VCodeTask(Task[data.TargetT]):
     def batch_score(self, items: Sequence[BatchItem[data.TargetT]],
                     context: MetricContext) -> list[MetricValues]:
         background = self.options.background
-        pictures = [self.draw(item.sample, item.output_svg, context.renderer)[1]
-                    if item.output_svg != BLANK_SVG else None for item in items]
+        pictures = draw_pictures([item.output_svg for item in items],
+                                 lambda svg: drawable(render_spec(svg)), context.renderer)
         valid = [p is not None for p in pictures]
         pairs = [(load_picture(item.sample.target.image, background),
                   shown(picture, background))
