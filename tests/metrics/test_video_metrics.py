@@ -81,6 +81,47 @@ def test_i3d_gives_400_logits_and_fvd_is_zero_for_the_same_clips(i3d_weights: Pa
     assert other > 1e-3 * np.trace(np.cov(feats, rowvar=False))
 
 
+def test_fvd_reads_each_video_once_and_holds_a_batch_of_clips(
+        i3d_weights: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Videos handed over as a lazy sequence are read one at a time, each once, with the
+    random windows drawn in the same order (the references' first): the same FVD as from
+    lists, with no more clips alive than the batch I3D reads and the one being cut (all of a
+    set's clips were held before)."""
+    import weakref
+
+    from svgeval.metrics import video as video_metrics
+    from svgeval.tasks.lazy import LazySequence
+
+    rng = np.random.default_rng(2)
+    videos = [rng.integers(0, 256, (20 + k, 36, 44, 3), dtype=np.uint8) for k in range(5)]
+    options = {"window": "random", "seed": 4, "resolution": 32, "batch_size": 1,
+               "model_path": str(i3d_weights)}
+    from_lists = fvd(videos[:3], [videos[3], videos[4], videos[0], videos[1]], **options)
+    reads: list[int] = []
+    alive, most = [0], [0]
+
+    def counted(array: np.ndarray) -> np.ndarray:
+        alive[0] += 1
+        most[0] = max(most[0], alive[0])
+        weakref.finalize(array, lambda: alive.__setitem__(0, alive[0] - 1))
+        return array
+
+    cut = video_metrics.fvd_clip
+    monkeypatch.setattr(video_metrics, "fvd_clip", lambda *a, **k: counted(cut(*a, **k)))
+
+    def read(index: int) -> np.ndarray:
+        reads.append(index)
+        return videos[index]
+
+    lazy = fvd(LazySequence([0, 1, 2], read), LazySequence([3, 4, 0, 1], read), **options)
+    assert lazy == from_lists
+    assert reads == [0, 1, 2, 3, 4, 0, 1] and most[0] <= 2
+    clips = (fvd_clip(v, resolution=32) for v in videos)  # a generator: read a batch at a time
+    assert np.array_equal(i3d_features(clips, batch_size=2, model_path=str(i3d_weights)),
+                          i3d_features([fvd_clip(v, resolution=32) for v in videos],
+                                       batch_size=2, model_path=str(i3d_weights)))
+
+
 def test_video_metrics_are_registered() -> None:
     assert METRICS.get("fvd").higher_is_better is False
     assert METRICS.get("video_lpips").higher_is_better is False

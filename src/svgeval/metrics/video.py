@@ -27,7 +27,8 @@ A video is a (T, H, W, 3) uint8 array of RGB frames (decoding files is the calle
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import itertools
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -124,11 +125,12 @@ def fvd_clip(video: Video, *, start: int = 0, length: int = 16,
     return np.asarray((x * 255).byte().permute(0, 2, 3, 1).numpy(), np.uint8)
 
 
-def i3d_features(clips: Sequence[NDArray[np.uint8]], *, model: str = I3D_WEIGHTS,
+def i3d_features(clips: Iterable[NDArray[np.uint8]], *, model: str = I3D_WEIGHTS,
                  model_path: str | None = None, device: str | None = None,
                  batch_size: int = 8) -> NDArray[np.float64]:
     """(N, 400) I3D logits of (T, H, W, 3) uint8 clips, each resized to 224 x 224 (bilinear,
-    no antialiasing) and scaled to ``2x/255 - 1`` (cd-fvd's ``preprocess_i3d``). Weights
+    no antialiasing) and scaled to ``2x/255 - 1`` (cd-fvd's ``preprocess_i3d``); ``clips`` is
+    read ``batch_size`` at a time (a generator of clips is never held whole). Weights
     (``--model-path i3d=FILE``, ``SVGEVAL_I3D_MODEL``): ``i3d_pretrained_400.pt``, a folder
     holding it, the torch hub cache, or a hub repo ``org/name[/file]``."""
     torch = _models.require("torch")
@@ -137,7 +139,8 @@ def i3d_features(clips: Sequence[NDArray[np.uint8]], *, model: str = I3D_WEIGHTS
         "i3d", f"the I3D weights ({model})", model, model_path,
         lambda src: _i3d.load_i3d(_models.resolve_file(src, I3D_WEIGHTS), dev), (dev,))
     out = []
-    for chunk in _models.batches(list(clips), batch_size):
+    remaining = iter(clips)
+    while chunk := list(itertools.islice(remaining, batch_size)):
         x = torch.from_numpy(np.stack(chunk)).float()                    # (B, T, H, W, C)
         b, t = x.shape[:2]
         x = x.flatten(0, 1).permute(0, 3, 1, 2)
@@ -165,7 +168,9 @@ def fvd(
 ) -> float:
     """FVD between two sets of videos (each >= 2): see the module docstring for the clips,
     ``window`` and ``seed``; ``method``: :func:`~svgeval.metrics.frechet.fid_from_features`.
-    Range [0, inf); lower is better."""
+    Range [0, inf); lower is better. Each video is read once, as its clip is cut and a batch
+    of clips at a time goes through I3D: a lazy sequence of videos (read when indexed) is never
+    held whole."""
     if window not in WINDOWS:
         raise ValueError(f"window must be one of {', '.join(WINDOWS)}, not {window!r}")
     if len(references) < 2 or len(generated) < 2:
@@ -173,13 +178,12 @@ def fvd(
                          f"{len(generated)}")
     rng = np.random.default_rng(seed)
 
-    def clips(videos: Sequence[Video]) -> list[NDArray[np.uint8]]:
-        out = []
+    def clips(videos: Sequence[Video]) -> Iterator[NDArray[np.uint8]]:
+        # the references' windows are drawn before the answers' (I3D reads them first)
         for video in videos:
             start = int(rng.integers(0, len(video) - length + 1)) if (
                 window == "random" and len(video) >= length) else 0
-            out.append(fvd_clip(video, start=start, length=length, resolution=resolution))
-        return out
+            yield fvd_clip(video, start=start, length=length, resolution=resolution)
 
     kw: dict[str, Any] = {"model": model, "model_path": model_path, "device": device,
                           "batch_size": batch_size}

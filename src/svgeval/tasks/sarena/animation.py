@@ -66,6 +66,7 @@ from svgeval.tasks.base import (
 )
 from svgeval.tasks.data_files import MalformedData, read_jsonl_items
 from svgeval.tasks.download import DataUnavailable
+from svgeval.tasks.lazy import LazySequence
 from svgeval.tasks.outcome import Failure, FailureKind, MetricValues, Outcome
 from svgeval.tasks.sarena import data
 from svgeval.tasks.sarena.animation_video import (
@@ -337,11 +338,27 @@ class SArenaAnimationText2Sani(SArenaAnimationTask):
                     f"no ground-truth video {items[i].sample.target.video}")
         return scores
 
+    def _answer_video(self, item: BatchItem[AnimationTarget]) -> Frames | None:
+        """The window of the answer's video (drawn once, then read from :attr:`videos`); None
+        for a failed answer or a failed drawing."""
+        if item.output_svg == BLANK_SVG:
+            return None
+        drawn = self.videos.part(item.output_svg, FVD_SIZE, self.window_key(),
+                                 self.window(item.sample.id))
+        return drawn if isinstance(drawn, np.ndarray) else None
+
+    def _fake_video(self, item: BatchItem[AnimationTarget]) -> Frames:
+        """What FVD's generated set holds for ``item``: its answer's window, or the black
+        video's (``failure_video=black``)."""
+        drawn = self._answer_video(item)
+        return drawn if drawn is not None else self.window(item.sample.id)(black_video(FVD_SIZE))
+
     def window_key(self) -> str:
         return f"fvd:{self.options.fvd_window}:{self.common.seed}"
 
-    def references(self, items: Sequence[BatchItem[AnimationTarget]]) -> list[Frames]:
-        """FVD's real set: every video under ``overall/`` or the same samples' (``task``)."""
+    def references(self, items: Sequence[BatchItem[AnimationTarget]]) -> Sequence[Frames]:
+        """FVD's real set: every video under ``overall/`` or the same samples' (``task``), each
+        read and cut to its window when it is read."""
         folder = Path(items[0].sample.target.video).parent.parent / "overall"
         files = sorted(folder.rglob("*.mp4"))
         if self.options.fvd_reference == "task":
@@ -349,24 +366,20 @@ class SArenaAnimationText2Sani(SArenaAnimationTask):
             files = [path for path in files if path.stem in ids]
         if not files:
             raise DataUnavailable(f"{folder} holds no ground-truth .mp4 for FVD")
-        return [self.window(path.stem)(read_video(path)) for path in files]
+        return LazySequence(files, lambda path: self.window(path.stem)(read_video(path)))
 
     def set_score(
         self, groups: Mapping[str, Sequence[BatchItem[AnimationTarget]]],
         context: MetricContext
     ) -> MetricValues:
+        """Per group, FVD of the answers' videos against the real set (:meth:`references`).
+        Each answer's window stays compressed in :attr:`videos` until I3D reads it, and each
+        real video is read as it is reached: a group held as frames took 0.8 MiB an answer
+        and, for a real video, its window at the video's own size."""
         score = MetricValues()
         for group, items in groups.items():
-            fakes = []
-            for item in items:
-                drawn: Frames | RenderFailure | None = None
-                if item.output_svg != BLANK_SVG:
-                    drawn = self.videos.part(item.output_svg, FVD_SIZE, self.window_key(),
-                                             self.window(item.sample.id))
-                if isinstance(drawn, np.ndarray):
-                    fakes.append(drawn)
-                elif self.options.failure_video == "black":
-                    fakes.append(self.window(item.sample.id)(black_video(FVD_SIZE)))
+            fakes = LazySequence([item for item in items if self.options.failure_video == "black"
+                                  or self._answer_video(item) is not None], self._fake_video)
             reals = self.references(items)
             score.metrics[f"{group}/fvd_n_real"] = float(len(reals))
             score.metrics[f"{group}/fvd_n_fake"] = float(len(fakes))
