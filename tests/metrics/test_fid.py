@@ -154,6 +154,33 @@ def test_batch_size_does_not_change_the_features(
     assert np.allclose(one, feats[:2], rtol=1e-4, atol=1e-4 * np.abs(feats).max())
 
 
+def test_inception_reads_a_lazy_set_a_batch_at_a_time(
+        inception_weights: Path, two_sets: tuple[list[np.ndarray], list[np.ndarray], np.ndarray]) -> None:
+    """A set-level metric hands over pictures read when indexed (a group kept compressed):
+    no more of them alive than a batch, each read once, the same features as from a list."""
+    import weakref
+
+    from svgeval.tasks.lazy import LazySequence
+
+    a, _, feats = two_sets
+    pictures = a * 2  # eight pictures, batches of 3
+    reads: list[int] = []
+    alive, most = [0], [0]
+
+    def read(index: int) -> np.ndarray:
+        reads.append(index)
+        picture = pictures[index].copy()
+        alive[0] += 1
+        most[0] = max(most[0], alive[0])
+        weakref.finalize(picture, lambda: alive.__setitem__(0, alive[0] - 1))
+        return picture
+
+    lazy = inception_features(LazySequence(range(8), read), model_path=str(inception_weights),
+                              batch_size=3)
+    assert reads == list(range(8)) and most[0] <= 3
+    assert np.array_equal(lazy[:3], feats[:3])  # the first batch: the same three pictures
+
+
 def test_inception_weights_are_found_in_the_torch_hub_cache(
         inception_weights: Path, two_sets: tuple[list[np.ndarray], list[np.ndarray], np.ndarray],
         monkeypatch: pytest.MonkeyPatch) -> None:
