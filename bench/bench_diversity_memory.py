@@ -49,9 +49,9 @@ def measure(data: Path, answers: int, side: int) -> None:
         svgs[text] = None
         if len(svgs) == answers:
             break
-    genbench.dino_cls_features = mean_colour  # type: ignore[assignment]
+    vars(genbench)["dino_cls_features"] = mean_colour
     task = genbench.GenBenchObject(CommonOptions())
-    items = [BatchItem(Sample(f"{k // 2:05d}", "object", [], "", target=None), svg, True)
+    items: list[Any] = [BatchItem(Sample(f"{k // 2:05d}", "object", [], "", target=None), svg, True)
              for k, svg in enumerate(svgs)]
     with Renderer() as renderer:
         started = time.perf_counter()
