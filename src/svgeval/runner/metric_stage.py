@@ -69,12 +69,14 @@ def batch_item(sample: Sample[Any], record: SampleRecord) -> BatchItem[Any]:
 
 def in_run_order(records: Mapping[RecordKey, SampleRecord],
                  samples: Mapping[str, Sample[Any]]) -> Iterator[SampleRecord]:
-    """The records of ``samples``, each read when it is reached, in the run's order (sample, then epoch), not in the order
-    their scoring finished: a model metric's value moves in its last bits with where a picture
-    sits in its batch (on a CPU, torch's kernels block a batch by rows), so batches made in
-    finishing order gave a run's numbers that changed with thread timing (about 1e-8)."""
+    """The records of ``samples``, each read when it is reached, in the run's order (sample,
+    then epoch), not in the order their scoring finished: a model metric's value moves in its
+    last bits with where a picture sits in its batch (on a CPU, torch's kernels block a batch
+    by rows), so batches made in finishing order gave numbers that changed with thread timing
+    (about 1e-8)."""
     rank = {sample_id: index for index, sample_id in enumerate(samples)}
-    keys = sorted((key for key in records if key[0] in rank), key=lambda key: (rank[key[0]], key[1]))
+    keys = sorted((key for key in records if key[0] in rank),
+                  key=lambda key: (rank[key[0]], key[1]))
     return (records[key] for key in keys)
 
 
