@@ -186,14 +186,20 @@ class SArenaAnimationTask(SArenaTask[AnimationTarget]):
         return drawn
 
     def answer_frames(self, output_svg: str) -> Frames | None:
-        """The 8 sampled 448 px frames of an answer's video, a black video's for a failed
-        answer (``failure_video=black``), or None (``drop``)."""
+        """The 8 sampled 448 px frames of an answer's video (:meth:`answer_part`)."""
+        return self.answer_part(output_svg, SIZE, "frames8", _first8)
+
+    def answer_part(self, output_svg: str, size: int, name: str,
+                    select: Selection) -> Frames | None:
+        """``select`` of an answer's video at ``size`` px (kept in :attr:`videos` under
+        ``name``), the black video's for a failed answer (``failure_video=black``), or None
+        (``drop``)."""
         drawn: Frames | RenderFailure | None = None
         if output_svg != BLANK_SVG:
-            drawn = self.videos.part(output_svg, SIZE, "frames8", _first8)
+            drawn = self.videos.part(output_svg, size, name, select)
         if isinstance(drawn, np.ndarray):
             return drawn
-        return None if self.options.failure_video == "drop" else _first8(black_video(SIZE))
+        return None if self.options.failure_video == "drop" else select(black_video(size))
 
 
 def _first8(frames: Frames) -> Frames:
@@ -338,20 +344,11 @@ class SArenaAnimationText2Sani(SArenaAnimationTask):
                     f"no ground-truth video {items[i].sample.target.video}")
         return scores
 
-    def _answer_video(self, item: BatchItem[AnimationTarget]) -> Frames | None:
-        """The window of the answer's video (drawn once, then read from :attr:`videos`); None
-        for a failed answer or a failed drawing."""
-        if item.output_svg == BLANK_SVG:
-            return None
-        drawn = self.videos.part(item.output_svg, FVD_SIZE, self.window_key(),
-                                 self.window(item.sample.id))
-        return drawn if isinstance(drawn, np.ndarray) else None
-
-    def _fake_video(self, item: BatchItem[AnimationTarget]) -> Frames:
-        """What FVD's generated set holds for ``item``: its answer's window, or the black
-        video's (``failure_video=black``)."""
-        drawn = self._answer_video(item)
-        return drawn if drawn is not None else self.window(item.sample.id)(black_video(FVD_SIZE))
+    def fvd_video(self, item: BatchItem[AnimationTarget]) -> Frames | None:
+        """What FVD's generated set holds for ``item``: its answer's window
+        (:meth:`answer_part`), or None when it is dropped."""
+        return self.answer_part(item.output_svg, FVD_SIZE, self.window_key(),
+                                self.window(item.sample.id))
 
     def window_key(self) -> str:
         return f"fvd:{self.options.fvd_window}:{self.common.seed}"
@@ -376,10 +373,15 @@ class SArenaAnimationText2Sani(SArenaAnimationTask):
         Each answer's window stays compressed in :attr:`videos` until I3D reads it, and each
         real video is read as it is reached: a group held as frames took 0.8 MiB an answer
         and, for a real video, its window at the video's own size."""
+        def kept_video(item: BatchItem[AnimationTarget]) -> Frames:
+            video = self.fvd_video(item)
+            assert video is not None, "only items with a video are kept"
+            return video
+
         score = MetricValues()
         for group, items in groups.items():
             fakes = LazySequence([item for item in items if self.options.failure_video == "black"
-                                  or self._answer_video(item) is not None], self._fake_video)
+                                  or self.fvd_video(item) is not None], kept_video)
             reals = self.references(items)
             score.metrics[f"{group}/fvd_n_real"] = float(len(reals))
             score.metrics[f"{group}/fvd_n_fake"] = float(len(fakes))
