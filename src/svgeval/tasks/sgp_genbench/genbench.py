@@ -220,10 +220,15 @@ class GenBenchTask(Task[data.GenTarget]):
         a failed one)."""
         return draw_pictures(svgs, intrinsic_spec, renderer)
 
-    def reference_picture(self, target: data.GenTarget, renderer: Renderer) -> ImageArray | None:
-        if target.reference_image:
-            return load_photo(target.reference_image)
-        return self.pictures([answers.recovered(target.reference_svg) or BLANK_SVG], renderer)[0]
+    def reference_pictures(self, targets: Sequence[data.GenTarget],
+                           renderer: Renderer) -> list[ImageArray | None]:
+        """What DINO compares each answer with: the COCO photo, or the reference SVG drawn as
+        an answer is (the SVGs of a batch side by side; None where it does not draw)."""
+        drawn = iter(self.pictures([answers.recovered(target.reference_svg) or BLANK_SVG
+                                    for target in targets if not target.reference_image],
+                                   renderer))
+        return [load_photo(target.reference_image) if target.reference_image else next(drawn)
+                for target in targets]
 
     def batch_score(self, items: Sequence[BatchItem[data.GenTarget]],
                     context: MetricContext) -> list[MetricValues]:
@@ -232,8 +237,8 @@ class GenBenchTask(Task[data.GenTarget]):
         white = np.full((DINO_SIZE, DINO_SIZE, 3), 255, np.uint8)
         drawn = [p if p is not None else white for p in pictures]
         prompts = [item.sample.target.prompt for item in items]
-        references = [self.reference_picture(item.sample.target, context.renderer)
-                      for item in items]
+        references = self.reference_pictures([item.sample.target for item in items],
+                                             context.renderer)
         squash = self.options.reference_resize == "squash"
         kw: dict[str, Any] = {"preset": self.settings, "batch_size": context.batch_size,
                               "device": context.device}
