@@ -294,7 +294,7 @@ def test_compbench_judged_readings_and_numeracy(tmp_path: Path) -> None:
 def test_diversity_keeps_each_answer_compressed_until_dino_reads_it(
         monkeypatch: pytest.MonkeyPatch, renderer: Any) -> None:
     """The diversity of 40 answers (20 prompts x 2 epochs): DINO's views are handed over read
-    one at a time, so the stage never holds the group's pictures (as float64 views, 1.2 MiB
+    one at a time, so the stage never holds the group's pictures (as float64 views, 1.15 MiB
     each: 46 MiB here, 9.2 GiB for 1,000 prompts at --epochs 8)."""
     import tracemalloc
 
