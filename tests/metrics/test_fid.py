@@ -7,7 +7,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from svgeval.metrics.fid import clip_fid, fid, inception_features, inception_input
+from svgeval.metrics.fid import (
+    clip_fid,
+    fid,
+    inception_batch,
+    inception_features,
+    inception_input,
+)
 from svgeval.metrics.frechet import feature_statistics, fid_from_features, frechet_distance
 from svgeval.metrics.registry import METRICS, MetricUnavailable
 
@@ -125,6 +131,24 @@ def test_tf1_resize_of_the_input_size_is_the_identity() -> None:
     image = np.random.default_rng(6).integers(0, 256, (299, 299, 3), dtype=np.uint8)
     x = inception_input(image, "tf1")
     assert np.array_equal(x * 128 + 128, image.transpose(2, 0, 1).astype(np.float32))
+
+
+@pytest.mark.parametrize("where", ["cpu", "device"])
+def test_a_batch_is_each_image_s_input_resized_at_once(
+        where: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """pytorch-fid's resize of a whole batch (on the metric's device under ``--preprocess
+    device``) gives each image's own input, bit for bit and in the same (contiguous) layout;
+    other modes and mixed sizes go one image at a time."""
+    torch = pytest.importorskip("torch")
+    monkeypatch.setenv("SVGEVAL_PREPROCESS", where)
+    drawings = _drawings(3, seed=9, size=50)
+    for mode, images, pre in [("pytorch-fid", drawings, None), ("pytorch-fid", drawings, 40),
+                              ("clean", drawings, None),
+                              ("pytorch-fid", [drawings[0], drawings[1][:30]], None)]:
+        batch = inception_batch(images, mode, "cpu", pre_resize=pre)
+        one_by_one = np.stack([inception_input(i, mode, pre_resize=pre) for i in images])
+        assert batch.is_contiguous() and batch.dtype == torch.float32
+        assert np.array_equal(batch.numpy(), one_by_one), (mode, pre)
 
 
 @pytest.fixture(scope="module")

@@ -141,3 +141,38 @@ def test_filters_are_read_in_each_form_processors_store_them() -> None:
     assert (read(3), read(Image.Resampling.BILINEAR), read(Interpolation.BICUBIC)) == (
         "bicubic", "bilinear", "bicubic")
     assert read(1) is read(Interpolation.LANCZOS) is read(None) is None
+
+
+def test_each_batch_is_read_back_after_the_next_is_queued() -> None:
+    """``read_back`` waits for batch k only once batch k + 1 is queued, so a GPU computes
+    while the CPU prepares; every batch comes back, in order."""
+    events: list[str] = []
+
+    class Queued:
+        def __init__(self, index: int) -> None:
+            self.index = index
+
+        def cpu(self) -> Queued:
+            events.append(f"read {self.index}")
+            return self
+
+        def numpy(self) -> np.ndarray:
+            return np.array([self.index])
+
+    def batches() -> Any:
+        for index in range(3):
+            events.append(f"queue {index}")
+            yield Queued(index)
+
+    assert [int(a[0]) for a in _models.read_back(batches())] == [0, 1, 2]
+    assert events == ["queue 0", "queue 1", "read 0", "queue 2", "read 1", "read 2"]
+    assert list(_models.read_back(iter([]))) == []
+
+
+def test_batches_reach_the_cpu_device_unchanged() -> None:
+    torch = pytest.importorskip("torch")
+    images = icons(3, 20, 24, seed=4)
+    assert np.array_equal(_pixels.uint8_on("cpu", images).numpy(), np.stack(images))
+    tokens = transformers.BatchEncoding({"input_ids": torch.arange(6).view(2, 3)})
+    moved = _models.to_device(tokens, "cpu")
+    assert isinstance(moved, dict) and torch.equal(moved["input_ids"], tokens["input_ids"])

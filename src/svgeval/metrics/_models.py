@@ -34,7 +34,7 @@ from __future__ import annotations
 import importlib
 import os
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -132,6 +132,36 @@ def inference(device: str) -> Iterator[None]:
         dtype = torch.bfloat16 if chosen == "bf16" else torch.float16
         with torch.autocast(device_type=device.split(":", 1)[0], dtype=dtype):
             yield
+
+
+def to_device(value: Any, device: str) -> Any:
+    """``value`` (a CPU tensor, or a mapping of them such as a tokenizer's or an image
+    processor's output, which comes back as a dict) on ``device``.
+
+    To a GPU it is copied from pinned memory without waiting, so the CPU goes on to prepare
+    the next batch while the GPU still computes the last: a copy from ordinary (pageable)
+    memory would first wait for all the work queued on the GPU."""
+    if isinstance(value, Mapping):
+        return {key: to_device(item, device) for key, item in value.items()}
+    if not device.startswith("cuda"):
+        return value.to(device)
+    return value.pin_memory().to(device, non_blocking=True)
+
+
+def read_back(results: Iterable[Any]) -> Iterator[Any]:
+    """Each tensor of ``results`` (one batch's output each, computed on a device) as a NumPy
+    array, read back one batch late.
+
+    Reading a batch back waits for the device to finish it. One batch late, the wait is for
+    the batch before the one just queued: the device computes that one while the CPU goes
+    on to prepare the next, instead of the two taking turns."""
+    pending = None
+    for result in results:
+        if pending is not None:
+            yield pending.cpu().numpy()
+        pending = result
+    if pending is not None:
+        yield pending.cpu().numpy()
 
 
 DEVICES = ("auto", "cpu", "cuda", "mps")

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from svgeval.metrics._models import PREPROCESS, batches, require
+from svgeval.metrics._models import PREPROCESS, batches, require, to_device
 
 BACKGROUNDS = ("white", "black", "drop")
 """What transparent pixels become: composited over white or black, or ``drop`` (the alpha
@@ -64,13 +64,15 @@ def rgb_batches(images: Sequence[NDArray[np.generic]], size: int,
 
 
 def uint8_on(device: str, images: Sequence[NDArray[np.uint8]]) -> Any:
-    """The (N, H, W, C) uint8 tensor of ``images`` on ``device``. To a GPU it is copied from
-    pinned memory without waiting, so the CPU goes on to the next batch while it travels."""
+    """The (N, H, W, C) uint8 tensor of ``images`` (all of one shape) on ``device``. For a GPU
+    they are stacked straight into pinned memory and copied from there without waiting (as
+    ``_models.to_device`` copies), so the CPU goes on to the next batch while they travel."""
     torch = require("torch")
-    pixels = torch.from_numpy(np.stack(images))
-    if device.startswith("cuda"):
-        pixels = pixels.pin_memory()
-    return pixels.to(device, non_blocking=True)
+    pinned = device.startswith("cuda")
+    pixels = torch.empty((len(images), *np.shape(images[0])), dtype=torch.uint8,
+                         pin_memory=pinned)
+    np.stack(images, out=pixels.numpy())
+    return pixels.to(device, non_blocking=True) if pinned else pixels.to(device)
 
 
 def normalize_batch(images: Sequence[NDArray[np.uint8]], mean: Sequence[float],
@@ -142,8 +144,9 @@ def pixel_values(processor: Any, images: Sequence[NDArray[np.uint8]], device: st
     """The network input (N, 3, H, W) on ``device`` of uint8 RGB ``images`` of one size.
 
     Under ``--preprocess cpu`` (the default, the papers' protocol): the model's own image
-    ``processor`` on the CPU, its output copied to ``device``. Under ``--preprocess device``:
-    the uint8 pixels are copied and the processor's steps run in torch on ``device``: resize
+    ``processor`` on the CPU, its output copied to ``device`` (``_models.to_device``). Under
+    ``--preprocess device``: the uint8 pixels are copied and the processor's steps run in
+    torch on ``device``: resize
     (its ``size``: shortest edge or height x width; its filter, antialiased, rounded back to 8
     bits as transformers' torchvision backend does), centre crop to ``crop_size`` (top-left at
     ``(H - h) // 2, (W - w) // 2``), then ``(x * rescale_factor - image_mean) / image_std``.
@@ -158,7 +161,8 @@ def pixel_values(processor: Any, images: Sequence[NDArray[np.uint8]], device: st
     steps = _device_steps(processor, height, width) if PREPROCESS.current() == "device" else None
     same_size = all(image.shape[:2] == (height, width) for image in images)
     if steps is None or not same_size:
-        return processor(images=list(images), return_tensors="pt")["pixel_values"].to(device)
+        return to_device(processor(images=list(images), return_tensors="pt")["pixel_values"],
+                         device)
     resize, mode, crop = steps
     pixels = uint8_on(device, images).permute(0, 3, 1, 2).float()
     if resize is not None and resize != (height, width):

@@ -166,7 +166,7 @@ def text_embeddings(loaded: tuple[Any, Any, Any, str], texts: Sequence[str],
         else:
             whole = tokenizer(list(chunk), padding=True, return_tensors="pt")
             enc = {key: value[..., :max_len] for key, value in whole.items()}
-        enc = {key: value.to(dev) for key, value in enc.items()}
+        enc = _models.to_device(enc, dev)
         with _models.inference(dev):
             feats = model.get_text_features(input_ids=enc["input_ids"],
                                             attention_mask=enc.get("attention_mask"))

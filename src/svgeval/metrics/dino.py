@@ -162,7 +162,7 @@ def dino_cls_features(images: Sequence[NDArray[np.generic]],
     std = IMAGENET_STD if normalize else (1.0,) * 3
     out = []
     for chunk in _pixels.rgb_batches(images, options.get("batch_size", 32)):
-        pixels = _pixels.normalize_batch(chunk, mean, std).to(dev)
+        pixels = _pixels.normalize_batch(chunk, mean, std, dev)
         with _models.inference(dev):
             out.append(net(pixel_values=pixels).pooler_output.float())
     features: NDArray[np.float32] = torch.cat(out).cpu().numpy().astype(np.float32)

@@ -143,11 +143,8 @@ def inception_input(image: Image, resize: str, *, pre_resize: int | None = None,
         return np.ascontiguousarray(((unit - mean) / std).transpose(2, 0, 1), np.float32)
     if resize == "pytorch-fid":
         torch = _models.require("torch")
-        x = torch.from_numpy(rgb.transpose(2, 0, 1).astype(np.float32) / 255.0)[None]
-        if (h, w) != (INPUT_SIZE, INPUT_SIZE):
-            x = torch.nn.functional.interpolate(x, size=(INPUT_SIZE, INPUT_SIZE), mode="bilinear",
-                                                align_corners=False)
-        return np.asarray(2.0 * x[0].numpy() - 1.0, np.float32)
+        unit = torch.from_numpy(rgb.transpose(2, 0, 1).astype(np.float32) / 255.0)[None]
+        return np.asarray(_pytorch_fid_resized(unit)[0].numpy(), np.float32)
     if resize == "clean":
         from PIL import Image as PILImage
 
@@ -163,6 +160,38 @@ def inception_input(image: Image, resize: str, *, pre_resize: int | None = None,
     else:
         raise ValueError(f"resize must be one of {', '.join(RESIZE_MODES)}, not {resize!r}")
     return np.asarray((pixels - 128.0) / 128.0, np.float32)
+
+
+def _pytorch_fid_resized(unit: Any) -> Any:
+    """pytorch-fid's input step of an (N, 3, H, W) float32 tensor in [0, 1]: bilinear
+    ``interpolate`` to 299 x 299 (``align_corners=False``, no antialiasing), then ``2x - 1``,
+    on the tensor's device (pytorch-fid's ``InceptionV3.forward`` runs it there)."""
+    torch = _models.require("torch")
+    if tuple(unit.shape[-2:]) != (INPUT_SIZE, INPUT_SIZE):
+        unit = torch.nn.functional.interpolate(unit, size=(INPUT_SIZE, INPUT_SIZE),
+                                               mode="bilinear", align_corners=False)
+    return 2.0 * unit - 1.0
+
+
+def inception_batch(images: Sequence[Image], resize: str, device: str, *,
+                    pre_resize: int | None = None, background: str = "white") -> Any:
+    """The (N, 3, 299, 299) float32 Inception input of ``images`` on ``device``: each image's
+    :func:`inception_input`, except that pytorch-fid's resize runs once for the whole batch
+    (images of one size): on ``device`` under ``--preprocess device``, where pytorch-fid runs
+    it, else on the CPU, with the same values as one image at a time."""
+    torch = _models.require("torch")
+    rgb = [_pixels.as_rgb_uint8(image, background=background) for image in images]
+    if pre_resize is not None:
+        rgb = [_pixels.pil_resize(image, pre_resize) for image in rgb]
+    if resize != "pytorch-fid" or len({image.shape for image in rgb}) != 1:
+        return _models.to_device(torch.from_numpy(np.stack(
+            [inception_input(image, resize) for image in rgb])), device)
+    where = device if _models.PREPROCESS.current() == "device" else "cpu"
+    unit = _pixels.uint8_on(where, rgb).permute(0, 3, 1, 2).float() / 255.0
+    # contiguous: the convolutions of a channels-last batch (this permute's layout) round
+    # differently, by up to 1e-4 of the features
+    batch = _pytorch_fid_resized(unit).contiguous()
+    return batch if where == device else _models.to_device(batch, device)
 
 
 @contextmanager
@@ -226,14 +255,16 @@ def inception_features(
     norm = batchnorm or settings.fid_batchnorm
     if norm not in BATCHNORM_MODES:
         raise ValueError(f"batchnorm must be one of {', '.join(BATCHNORM_MODES)}, not {norm!r}")
-    out = []
-    with _batch_statistics(net) if norm == "train" else nullcontext():
+
+    def computed() -> Iterator[Any]:
         size = RELEASED_BATCH if norm == "train" else batch_size
         for chunk in _models.batches(images, size):
-            batch = torch.from_numpy(np.stack([
-                inception_input(i, mode, pre_resize=side, background=fill) for i in chunk])).to(dev)
+            batch = inception_batch(chunk, mode, dev, pre_resize=side, background=fill)
             with torch.no_grad():
-                out.append(net(batch).double().cpu().numpy())
+                yield net(batch).double()
+
+    with _batch_statistics(net) if norm == "train" else nullcontext():
+        out = list(_models.read_back(computed()))
     return np.concatenate(out) if out else np.zeros((0, _inception.FEATURES))
 
 

@@ -107,13 +107,13 @@ def hps(
         model_path, lambda src: _load(src, filename, tok, dev), (filename, tok, dev))
     size = net.config.vision_config.image_size
     max_len = net.config.text_config.max_position_embeddings
-    scores: list[float] = []
+    scores = []  # read back once at the end: each batch is prepared while the last computes
     for start in range(0, len(images), batch_size):
         chunk_images = images[start : start + batch_size]
         chunk_texts = list(texts[start : start + batch_size])
-        pixels = torch.cat([preprocess(i, size) for i in chunk_images]).to(dev)
-        enc = tokenize(chunk_texts, padding="max_length", truncation=True, max_length=max_len,
-                       return_tensors="pt").to(dev)
+        pixels = _models.to_device(torch.cat([preprocess(i, size) for i in chunk_images]), dev)
+        enc = _models.to_device(tokenize(chunk_texts, padding="max_length", truncation=True,
+                                         max_length=max_len, return_tensors="pt"), dev)
         with _models.inference(dev):
             img = net.get_image_features(pixel_values=pixels)
             txt = net.get_text_features(input_ids=enc["input_ids"])
@@ -121,5 +121,5 @@ def hps(
         txt = getattr(txt, "pooler_output", txt)
         img = torch.nn.functional.normalize(img.float(), dim=-1)
         txt = torch.nn.functional.normalize(txt.float(), dim=-1)
-        scores.extend(float(v) for v in (img * txt).sum(-1).tolist())
-    return scores
+        scores.append((img * txt).sum(-1))
+    return [float(v) for v in torch.cat(scores).tolist()]

@@ -134,8 +134,9 @@ def siglip_score(
         raise ValueError(f"the SigLIP model {model or settings.siglip_model} has no tokenizer")
     txt = []
     for chunk in _models.batches(list(texts), batch_size):
-        enc = tokenizer(list(chunk), padding="max_length", max_length=settings.siglip_text_length,
-                        truncation=True, return_tensors="pt").to(dev)
+        enc = _models.to_device(tokenizer(
+            list(chunk), padding="max_length", max_length=settings.siglip_text_length,
+            truncation=True, return_tensors="pt"), dev)
         with _models.inference(dev):
             feats = _pooled(net.get_text_features(input_ids=enc["input_ids"])).float()
         txt.append(torch.nn.functional.normalize(feats, dim=-1))

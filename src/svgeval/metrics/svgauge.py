@@ -166,7 +166,7 @@ def caption(images: Sequence[Image], *, model: str | None = None, model_path: st
         lambda s: _load_captioner(s, dev), (dev,))
     out: list[str] = []
     for chunk in _pixels.rgb_batches(images, batch_size):
-        inputs = processor(images=list(chunk), return_tensors="pt").to(dev)
+        inputs = _models.to_device(processor(images=list(chunk), return_tensors="pt"), dev)
         with _models.inference(dev):
             tokens = captioner.generate(**inputs, max_new_tokens=max_new_tokens, do_sample=False)
         out.extend(t.strip() for t in processor.batch_decode(tokens, skip_special_tokens=True))

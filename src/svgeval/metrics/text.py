@@ -163,7 +163,8 @@ def bge_m3(
         out = []
         for chunk in _models.batches(list(texts), batch_size):
             enc = tokenizer(list(chunk), padding=True, truncation=True, max_length=max_length,
-                            return_tensors="pt").to(dev)
+                            return_tensors="pt")
+            enc = _models.to_device(enc, dev)
             with _models.inference(dev):
                 hidden = encoder(**enc).last_hidden_state[:, 0]
             out.append(torch.nn.functional.normalize(hidden.float(), dim=-1))

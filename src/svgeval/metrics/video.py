@@ -138,17 +138,20 @@ def i3d_features(clips: Iterable[NDArray[np.uint8]], *, model: str = I3D_WEIGHTS
     net = _models.load_first(
         "i3d", f"the I3D weights ({model})", model, model_path,
         lambda src: _i3d.load_i3d(_models.resolve_file(src, I3D_WEIGHTS), dev), (dev,))
-    out = []
-    remaining = iter(clips)
-    while chunk := list(itertools.islice(remaining, batch_size)):
-        x = torch.from_numpy(np.stack(chunk)).float()                    # (B, T, H, W, C)
-        b, t = x.shape[:2]
-        x = x.flatten(0, 1).permute(0, 3, 1, 2)
-        x = torch.nn.functional.interpolate(x, size=(224, 224), mode="bilinear",
-                                            align_corners=False)
-        x = x.view(b, t, 3, 224, 224).transpose(1, 2)
-        with _models.inference(dev):
-            out.append(net((2.0 * x / 255.0 - 1.0).to(dev)).double().cpu().numpy())
+
+    def computed() -> Iterator[Any]:
+        remaining = iter(clips)
+        while chunk := list(itertools.islice(remaining, batch_size)):
+            x = torch.from_numpy(np.stack(chunk)).float()                # (B, T, H, W, C)
+            b, t = x.shape[:2]
+            x = x.flatten(0, 1).permute(0, 3, 1, 2)
+            x = torch.nn.functional.interpolate(x, size=(224, 224), mode="bilinear",
+                                                align_corners=False)
+            x = x.view(b, t, 3, 224, 224).transpose(1, 2)
+            with _models.inference(dev):
+                yield net(_models.to_device(2.0 * x / 255.0 - 1.0, dev)).double()
+
+    out = list(_models.read_back(computed()))
     return np.concatenate(out) if out else np.zeros((0, _i3d.CLASSES))
 
 
