@@ -1,7 +1,7 @@
 """What the batched metric stage spends on ``samples.jsonl``, against the number of samples.
 
 Run by hand:  .venv/bin/python bench/bench_metric_stage.py [--samples 1000,4000,16000]
-              [--batch 64] [--rounds 3]
+              [--batch 64] [--rounds 3] [--network-us US]
 
 For each size, a ``samples.jsonl`` of that many records the size of an SVGenius image-to-SVG
 record (a prompt and an answer of about 3 KB each, 6.6 KB a line as an SVGEditBench run's), then
@@ -12,6 +12,19 @@ dumped and written once, one fsync a batch (what any stage that keeps each finis
 write). Prints seconds and microseconds a sample for both; a stage whose cost a sample grows
 with the run is quadratic.
 
+``--network-us US``: the stand-in backend also waits US microseconds a sample without holding
+the GIL, as a metric call waits for a GPU (430 us a sample is CLIP ViT-B/32's whole call on an
+H200, 1,860 pairs/s LPIPS' 540). The figure to read is then the stage against that wait alone
+(the network's time, the floor of a GPU-bound stage): the target is at least 80%.
+
+``--clip-renders FILE --device cuda``: the backend is the real metric call instead,
+``clip_score`` with the CLIP ViT-B/32 architecture (random weights, as ``model_split.py``
+builds it) on the 224 px renders of FILE (``model_split.py --save-renders``), one caption a
+sample, ``--preprocess device``; beside the stage, the same call alone and the network's
+forward pass alone on inputs already on the device (``model_split.py``'s), over the same
+samples. On a GPU, the stage against that forward pass is the issue's "metric stage at least
+80% of the forward pass alone at batch 64".
+
 Compare two versions by running the script with each on ``PYTHONPATH`` (it times the
 ``fill_batched_metrics`` it imports).
 """
@@ -19,9 +32,12 @@ Compare two versions by running the script with each on ``PYTHONPATH`` (it times
 from __future__ import annotations
 
 import argparse
+import functools
+import importlib.util
 import os
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -51,11 +67,16 @@ COMPUTED = {"lpips": 0.25, "dino": 0.75}
 """What the stand-in backend computes for every sample."""
 
 
-def metrics(items: list[BatchItem[Any]]) -> list[MetricValues]:
+def metrics(items: list[BatchItem[Any]], network_us: float = 0.0) -> list[MetricValues]:
+    if network_us:
+        time.sleep(network_us * 1e-6 * len(items))  # the GIL let go, as while a GPU computes
     return [MetricValues(metrics=COMPUTED) for _ in items]
 
 
-def stage_seconds(folder: Path, n: int, batch: int) -> float:
+Score = Callable[[list[BatchItem[Any]]], list[MetricValues]]
+
+
+def stage_seconds(folder: Path, n: int, batch: int, score: Score = metrics) -> float:
     done = records(n)
     path = folder / "samples.jsonl"
     path.write_text("".join(r.model_dump_json() + "\n" for r in done.values()))
@@ -63,7 +84,7 @@ def stage_seconds(folder: Path, n: int, batch: int) -> float:
                                                                             answer=""))
                for key in done}
     slim = {key: r.model_copy(update={"prompt": [], "response": None}) for key, r in done.items()}
-    backend = MetricBackend(batch, metrics, lambda groups: MetricValues())
+    backend = MetricBackend(batch, score, lambda groups: MetricValues())
     started = time.perf_counter()
     fill_batched_metrics(SvgeniusImg2Svg(CommonOptions()), samples, slim, backend, path)
     return time.perf_counter() - started
@@ -83,17 +104,71 @@ def floor_seconds(folder: Path, n: int, batch: int) -> float:
     return time.perf_counter() - started
 
 
+def clip_rounds(folder: Path, sizes: list[int], batch: int, rounds: int, renders: Path,
+                device: str) -> None:
+    """The stage with the real ``clip_score`` call, against the call alone and the forward
+    pass alone (``--clip-renders``)."""
+    import numpy as np
+
+    from svgeval.metrics import _models
+    from svgeval.metrics.clip import clip_score
+
+    spec = importlib.util.spec_from_file_location("model_split",
+                                                  Path(__file__).parent / "model_split.py")
+    assert spec is not None and spec.loader is not None
+    split = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(split)
+    _models.use_preprocessing("device")
+    path = str(split.bench_metrics._save_models(folder)["clip-vit-b-32"])
+    drawn = list(np.load(renders)["renders"])
+    images = [drawn[i % len(drawn)] for i in range(max(*sizes, 4 * batch))]
+    texts = split.captions(len(images))
+
+    def score(items: list[BatchItem[Any]]) -> list[MetricValues]:
+        picked = [int(item.sample.id.split("/")[1]) for item in items]
+        values = clip_score([images[i] for i in picked], [texts[i] for i in picked],
+                            model_path=path, device=device, batch_size=len(items))
+        return [MetricValues(metrics={"clip_score": v}) for v in values]
+
+    stage_seconds(folder, batch * 4, batch, score)  # warm-up: the network loaded, kernels chosen
+    for round_ in range(1, rounds + 1):
+        for n in sizes:
+            stage = stage_seconds(folder, n, batch, score)
+            whole, _, forward = split.clip_split(images[:n], texts[:n], list(
+                _models.batches(images[:n], batch)), path, device, batch)
+            call, alone = split.timed(whole, device, 1), split.timed(forward, device, 1)
+            print(f"round {round_}: {n:6d} samples, batch {batch}, CLIP ViT-B/32 on {device}: "
+                  f"stage {stage:6.3f} s ({n / stage:5.0f}/s), the call alone {call:6.3f} s "
+                  f"({n / call:5.0f}/s), forward alone {alone:6.3f} s ({n / alone:5.0f}/s): "
+                  f"stage {alone / stage:4.0%} of the forward pass, the call {alone / call:4.0%}",
+                  flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--samples", default="1000,4000,16000")
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--network-us", type=float, default=0.0)
+    parser.add_argument("--clip-renders", type=Path)
+    parser.add_argument("--device", default="cuda")
     args = parser.parse_args()
     print(f"{machine_line()}; svgeval at {Path(svgeval.__file__).parent}")
+    sizes = [int(size) for size in args.samples.split(",")]
     with tempfile.TemporaryDirectory() as scratch:
+        if args.clip_renders:
+            return clip_rounds(Path(scratch), sizes, args.batch, args.rounds, args.clip_renders,
+                               args.device)
+        score = functools.partial(metrics, network_us=args.network_us)
         for round_ in range(1, args.rounds + 1):
-            for n in (int(size) for size in args.samples.split(",")):
-                stage = stage_seconds(Path(scratch), n, args.batch)
+            for n in sizes:
+                stage = stage_seconds(Path(scratch), n, args.batch, score)
+                if args.network_us:
+                    network = n * args.network_us * 1e-6
+                    print(f"round {round_}: {n:6d} samples, batch {args.batch}, network "
+                          f"{args.network_us:g} us a sample: stage {stage:6.2f} s, the network's "
+                          f"wait alone {network:6.2f} s, {network / stage:4.0%}", flush=True)
+                    continue
                 floor = floor_seconds(Path(scratch), n, args.batch)
                 print(f"round {round_}: {n:6d} samples, batch {args.batch}: stage {stage:7.2f} s "
                       f"({stage / n * 1e6:6.0f} us a sample), floor {floor:5.2f} s "

@@ -3,6 +3,8 @@ uses it: what the readers see after each batch, after an interruption and after 
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -75,10 +77,12 @@ class StopAfter(Exception):
     """The metric backend failing part-way (a killed stage)."""
 
 
-def stage(tmp_path: Path, n: int, batch: int, fail_at: int | None = None) -> tuple[
+def stage(tmp_path: Path, n: int, batch: int, fail_at: int | None = None,
+          on_batch: Callable[[list[BatchItem[Any]]], None] = lambda items: None) -> tuple[
         dict[Any, SampleRecord], Path, list[int]]:
     """``n`` records through the batched stage in batches of ``batch``, each batch's
-    ``lpips`` its index; the backend raises on batch ``fail_at``."""
+    ``lpips`` its index; the backend calls ``on_batch`` first and raises on batch
+    ``fail_at``."""
     task = SvgeniusImg2Svg(CommonOptions())
     samples = {f"easy/{i:03d}": Sample(f"easy/{i:03d}", "easy", [], "", target=CaptionTarget(
         caption="c", answer=SQUARE)) for i in range(n)}
@@ -89,6 +93,7 @@ def stage(tmp_path: Path, n: int, batch: int, fail_at: int | None = None) -> tup
     calls: list[int] = []
 
     def batch_score(items: list[BatchItem[Any]]) -> list[MetricValues]:
+        on_batch(items)
         if len(calls) == fail_at:
             raise StopAfter
         calls.append(len(items))
@@ -101,6 +106,49 @@ def stage(tmp_path: Path, n: int, batch: int, fail_at: int | None = None) -> tup
     except StopAfter:
         pass
     return read(path), path, calls
+
+
+def test_a_batch_is_stored_while_the_next_computes(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first batch's write waits until the second batch is being computed: it can only
+    finish if the two overlap (stored in turn, it would wait out its timeout and fail)."""
+    second_computing = threading.Event()
+    waited: list[bool] = []
+    append = RecordLines.append
+
+    def append_when_the_next_computes(self: RecordLines, records: Any) -> None:
+        if not waited:
+            waited.append(second_computing.wait(timeout=60))
+        append(self, records)
+
+    def mark(items: list[BatchItem[Any]]) -> None:
+        if items[0].sample.id == "easy/004":
+            second_computing.set()
+
+    monkeypatch.setattr(RecordLines, "append", append_when_the_next_computes)
+    stored, _, calls = stage(tmp_path, 8, 4, on_batch=mark)
+    assert waited == [True] and calls == [4, 4]
+    assert [stored[f"easy/{i:03d}", 1].metrics["lpips"] for i in range(8)] == [1.0] * 4 + [2.0] * 4
+
+
+def test_a_write_error_stops_the_stage_and_keeps_the_batches_stored(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    append = RecordLines.append
+    writes: list[int] = []
+
+    def full_disk_on_the_second(self: RecordLines, records: Any) -> None:
+        writes.append(1)
+        if len(writes) == 2:
+            raise OSError(28, "No space left on device")
+        append(self, records)
+
+    monkeypatch.setattr(RecordLines, "append", full_disk_on_the_second)
+    with pytest.raises(OSError, match="No space left"):
+        stage(tmp_path, 12, 4)
+    stored = read(tmp_path / "samples.jsonl")
+    assert [stored[f"easy/{i:03d}", 1].metrics.get("lpips") for i in range(12)] == [
+        1.0] * 4 + [None] * 8
+    assert len(writes) == 2  # no batch was written after the error
 
 
 def test_an_interrupted_stage_keeps_its_batches_and_a_resume_computes_the_rest(

@@ -4,9 +4,10 @@ Per-sample scoring (:meth:`Task.score`) runs as answers arrive and records pixel
 metrics at once. Metrics that need a network (CLIP, DINO, LPIPS, HPS, ...) are declared by the
 task in :attr:`Task.batched_metrics`; this stage loads each network once and feeds it
 ``--metric-batch-size`` samples at a time on ``--device``. Each finished batch's records are
-appended to ``samples.jsonl`` as the latest of their keys (:mod:`~svgeval.runner.record_lines`),
-so an interrupted stage keeps what it computed, and a resumed or re-scored run computes only the
-values a record lacks; at the end the file is compacted to one line a record.
+appended to ``samples.jsonl`` as the latest of their keys (:mod:`~svgeval.runner.record_lines`)
+by a writer thread while the next batch computes, so an interrupted stage keeps what it
+computed, and a resumed or re-scored run computes only the values a record lacks; at the end
+the file is compacted to one line a record.
 
 A failed sample is drawn as a blank canvas (:data:`BLANK_SVG`) for the ``*_all`` readings; the
 paper's reading leaves out only the samples with no answer to extract (see :class:`BatchItem`).
@@ -15,6 +16,7 @@ paper's reading leaves out only the samples with no answer to extract (see :clas
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -102,24 +104,38 @@ def fill_batched_metrics(
     if not todo:
         return
     stored = RecordLines(samples_file)
-    for chunk in _chunks(todo, backend.batch_size):
-        scores = backend.batch_score([batch_item(samples[r.id], r) for r in chunk])
-        updated = {
-            record.key: record.model_copy(
-                update={
-                    "metrics": {**record.metrics, **score.metrics},
-                    "not_computed": {**record.not_computed, **score.not_computed},
-                }
-            )
-            for record, score in zip(chunk, scores)
-        }
-        records.update(updated)
-        stored.append(  # the stored record keeps its prompt and answer
-            (kept or record).model_copy(
-                update={"metrics": record.metrics, "not_computed": record.not_computed})
-            for kept, record in zip(stored.latest(updated), updated.values()))
-        progress(len(chunk))
+    # a batch is stored while the next computes (a GPU's wait lets the writer run); one
+    # write at a time, in order, and a stage that stops keeps every batch it stored
+    with ThreadPoolExecutor(1, thread_name_prefix="svgeval-metric-store") as writer:
+        storing: Future[None] | None = None
+        for chunk in _chunks(todo, backend.batch_size):
+            scores = backend.batch_score([batch_item(samples[r.id], r) for r in chunk])
+            updated = {
+                record.key: record.model_copy(
+                    update={
+                        "metrics": {**record.metrics, **score.metrics},
+                        "not_computed": {**record.not_computed, **score.not_computed},
+                    }
+                )
+                for record, score in zip(chunk, scores)
+            }
+            records.update(updated)
+            if storing is not None:
+                storing.result()  # the batch before is stored (or its write error raised)
+            storing = writer.submit(_store, stored, updated)
+            progress(len(chunk))
+        if storing is not None:
+            storing.result()
     stored.compact()
+
+
+def _store(stored: RecordLines, updated: Mapping[RecordKey, SampleRecord]) -> None:
+    """Append ``updated`` to ``stored``, each record with the prompt and answer its stored
+    line keeps (the stage's copies may have dropped them)."""
+    stored.append(
+        (kept or record).model_copy(
+            update={"metrics": record.metrics, "not_computed": record.not_computed})
+        for kept, record in zip(stored.latest(updated), updated.values()))
 
 
 def set_level_metrics(
