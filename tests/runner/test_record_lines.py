@@ -60,6 +60,27 @@ def test_latest_lines_appended_then_compacted_in_first_seen_order(tmp_path: Path
     assert list(read(path)) == [("a", 1), ("b", 2), ("c", 1), ("d", 1)]
 
 
+@pytest.mark.parametrize("block", [5, 1 << 22])
+def test_compaction_copies_runs_of_lines_in_blocks(tmp_path: Path, block: int,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lines that follow each other are copied as one run, ``block`` bytes at a time; the
+    file is the latest line of each key in first-seen order either way."""
+    from svgeval.runner import record_lines
+
+    monkeypatch.setattr(record_lines, "_BLOCK", block)
+    path = tmp_path / "samples.jsonl"
+    originals = [record(f"s{i}") for i in range(6)]
+    write(path, originals)
+    lines = RecordLines(path)
+    lines.append([record("s1", dino=1.0), record("s2", dino=2.0), record("s4", dino=4.0)])
+    lines.append([record("s5", dino=5.0), record("s0", dino=0.5)])
+    lines.compact()
+    expected = [record("s0", dino=0.5), record("s1", dino=1.0), record("s2", dino=2.0),
+                originals[3], record("s4", dino=4.0), record("s5", dino=5.0)]
+    assert path.read_text() == "".join(r.model_dump_json() + "\n" for r in expected)
+    assert lines.latest([("s3", 1), ("s5", 1)]) == [originals[3], expected[5]]
+
+
 def test_a_missing_file_is_made_and_a_corrupt_line_is_named(tmp_path: Path) -> None:
     path = tmp_path / "new.jsonl"
     lines = RecordLines(path)

@@ -18,13 +18,13 @@ order, copied as bytes: what replacing the file after every batch left, written 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from svgeval.runner.records import RecordKey, SampleRecord
-from svgeval.runner.run_dir import CorruptRecord, rewrite_lines
+from svgeval.runner.run_dir import CorruptRecord, replace_file
 from svgeval.runner.safe_text import STORED
 
 
@@ -39,6 +39,23 @@ class _Key(BaseModel):
 
 Span = tuple[int, int]
 """Where a line starts in the file and how many bytes it has (its newline left out)."""
+_BLOCK = 1 << 22
+"""Bytes read at a time when :meth:`RecordLines.compact` copies lines."""
+
+
+def _runs(spans: Iterable[Span]) -> Iterator[Span]:
+    """``spans`` (lines) joined where each starts right after the last one's newline: (start,
+    bytes) of each run of lines, newlines included."""
+    run: Span | None = None
+    for start, size in spans:
+        if run is not None and start == run[0] + run[1]:
+            run = (run[0], run[1] + size + 1)
+            continue
+        if run is not None:
+            yield run
+        run = (start, size + 1)
+    if run is not None:
+        yield run
 
 
 class RecordLines:
@@ -109,18 +126,23 @@ class RecordLines:
 
     def compact(self) -> None:
         """Replace the file with the latest line of each key, in first-seen order; nothing to
-        do when nothing was appended."""
+        do when nothing was appended. Lines that follow each other in the file are copied as
+        one block (after a stage that updated every record in the run's order, the whole
+        appended part is a single block)."""
         if not self._appended:
             return
         kept = list(self._latest.items())
         with self.path.open("rb") as handle:
 
-            def lines() -> Iterable[str]:
-                for _, (start, size) in kept:
+            def blocks() -> Iterable[bytes]:
+                for start, size in _runs(span for _, span in kept):
                     handle.seek(start)
-                    yield handle.read(size).decode("utf-8")
+                    while size > 0:
+                        block = handle.read(min(size, _BLOCK))
+                        size -= len(block)
+                        yield block
 
-            rewrite_lines(self.path, lines())
+            replace_file(self.path, blocks())
         self._latest, self._end = {}, 0
         for key, (_, size) in kept:
             self._latest[key] = (self._end, size)

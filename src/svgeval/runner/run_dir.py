@@ -130,11 +130,17 @@ def rewrite_records(path: Path, records: Iterable[BaseModel]) -> None:
 
 
 def rewrite_lines(path: Path, lines: Iterable[str]) -> None:
-    """Replace ``path`` atomically: write ``lines`` to a temporary file, fsync, rename."""
+    """Replace ``path`` atomically with ``lines``, each ended by a newline
+    (:func:`replace_file`)."""
+    replace_file(path, ((line + "\n").encode("utf-8") for line in lines))
+
+
+def replace_file(path: Path, blocks: Iterable[bytes]) -> None:
+    """Replace ``path`` atomically: write ``blocks`` to a temporary file, fsync, rename."""
     scratch = path.with_name(path.name + ".tmp")
-    with scratch.open("w", encoding="utf-8") as handle:
-        for line in lines:
-            handle.write(line + "\n")
+    with scratch.open("wb") as handle:
+        for block in blocks:
+            handle.write(block)
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(scratch, path)
