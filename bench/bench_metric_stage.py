@@ -1,7 +1,7 @@
 """What the batched metric stage spends on ``samples.jsonl``, against the number of samples.
 
 Run by hand:  .venv/bin/python bench/bench_metric_stage.py [--samples 1000,4000,16000]
-              [--batch 64] [--rounds 3] [--network-us US]
+              [--batch 64] [--rounds 3] [--network-us US | --compaction]
 
 For each size, a ``samples.jsonl`` of that many records the size of an SVGenius image-to-SVG
 record (a prompt and an answer of about 3 KB each, 6.6 KB a line as an SVGEditBench run's), then
@@ -16,6 +16,9 @@ with the run is quadratic.
 the GIL, as a metric call waits for a GPU (430 us a sample is CLIP ViT-B/32's whole call on an
 H200, 1,860 pairs/s LPIPS' 540). The figure to read is then the stage against that wait alone
 (the network's time, the floor of a GPU-bound stage): the target is at least 80%.
+
+``--compaction``: the end of the stage alone, ``RecordLines.compact`` after every record was
+appended again in batches, its wall and CPU time (the best of ``--rounds``).
 
 ``--clip-renders FILE --device cuda``: the backend is the real metric call instead,
 ``clip_score`` with the CLIP ViT-B/32 architecture (random weights, as ``model_split.py``
@@ -45,6 +48,7 @@ from common import machine_line
 
 import svgeval
 from svgeval.runner.metric_stage import MetricBackend, fill_batched_metrics
+from svgeval.runner.record_lines import RecordLines
 from svgeval.runner.records import SampleRecord
 from svgeval.tasks.base import BatchItem, CommonOptions, Sample
 from svgeval.tasks.outcome import MetricValues
@@ -104,6 +108,20 @@ def floor_seconds(folder: Path, n: int, batch: int) -> float:
     return time.perf_counter() - started
 
 
+def compaction_seconds(folder: Path, n: int, batch: int) -> tuple[float, float]:
+    """(wall, CPU) seconds of compacting ``n`` records each appended once more, in batches."""
+    done = list(records(n).values())
+    path = folder / "compact.jsonl"
+    path.write_text("".join(r.model_dump_json() + "\n" for r in done))
+    lines = RecordLines(path)
+    for start in range(0, n, batch):
+        lines.append(r.model_copy(update={"metrics": {**r.metrics, **COMPUTED}})
+                     for r in done[start : start + batch])
+    wall, cpu = time.perf_counter(), time.process_time()
+    lines.compact()
+    return time.perf_counter() - wall, time.process_time() - cpu
+
+
 def clip_rounds(folder: Path, sizes: list[int], batch: int, rounds: int, renders: Path,
                 device: str) -> None:
     """The stage with the real ``clip_score`` call, against the call alone and the forward
@@ -150,6 +168,7 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--network-us", type=float, default=0.0)
+    parser.add_argument("--compaction", action="store_true")
     parser.add_argument("--clip-renders", type=Path)
     parser.add_argument("--device", default="cuda")
     args = parser.parse_args()
@@ -159,6 +178,14 @@ def main() -> None:
         if args.clip_renders:
             return clip_rounds(Path(scratch), sizes, args.batch, args.rounds, args.clip_renders,
                                args.device)
+        if args.compaction:
+            for n in sizes:
+                wall, cpu = map(min, zip(*(compaction_seconds(Path(scratch), n, args.batch)
+                                           for _ in range(args.rounds))))
+                print(f"{n:6d} records, compacted (best of {args.rounds}): wall {wall:.3f} s "
+                      f"({wall / n * 1e6:.1f} us a record), CPU {cpu:.3f} s "
+                      f"({cpu / n * 1e6:.1f} us a record)", flush=True)
+            return
         score = functools.partial(metrics, network_us=args.network_us)
         for round_ in range(1, args.rounds + 1):
             for n in sizes:
