@@ -135,15 +135,15 @@ def inference(device: str) -> Iterator[None]:
 
 
 def to_device(value: Any, device: str) -> Any:
-    """``value`` (a CPU tensor, or a mapping of them such as a tokenizer's or an image
-    processor's output, which comes back as a dict) on ``device``.
+    """``value`` (a tensor, or a mapping of them such as a tokenizer's or an image processor's
+    output, which comes back as a dict) on ``device``.
 
-    To a GPU it is copied from pinned memory without waiting, so the CPU goes on to prepare
-    the next batch while the GPU still computes the last: a copy from ordinary (pageable)
-    memory would first wait for all the work queued on the GPU."""
+    From the CPU to a GPU it is copied from pinned memory without waiting, so the CPU goes on
+    to prepare the next batch while the GPU still computes the last: a copy from ordinary
+    (pageable) memory would first wait for all the work queued on the GPU."""
     if isinstance(value, Mapping):
         return {key: to_device(item, device) for key, item in value.items()}
-    if not device.startswith("cuda"):
+    if value.device.type != "cpu" or not device.startswith("cuda"):
         return value.to(device)
     return value.pin_memory().to(device, non_blocking=True)
 

@@ -190,8 +190,7 @@ def inception_batch(images: Sequence[Image], resize: str, device: str, *,
     unit = _pixels.uint8_on(where, rgb).permute(0, 3, 1, 2).float() / 255.0
     # contiguous: the convolutions of a channels-last batch (this permute's layout) round
     # differently, by up to 1e-4 of the features
-    batch = _pytorch_fid_resized(unit).contiguous()
-    return batch if where == device else _models.to_device(batch, device)
+    return _models.to_device(_pytorch_fid_resized(unit).contiguous(), device)
 
 
 @contextmanager

@@ -208,7 +208,7 @@ def lpips(
         if side is not None and tuple(batch.shape[-2:]) != (side, side):
             batch = torch.nn.functional.interpolate(batch, size=(side, side), mode="bilinear",
                                                     align_corners=False, antialias=True)
-        return _models.to_device(batch, dev) if where == "cpu" else batch
+        return _models.to_device(batch, dev)
 
     out = []  # read back once at the end: each batch is prepared while the last one computes
     for start in range(0, len(images_a), batch_size):
