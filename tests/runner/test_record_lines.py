@@ -262,3 +262,14 @@ def test_the_stage_batches_in_the_run_order_not_in_finishing_order(tmp_path: Pat
     set_level_metrics(task, samples, records, backend)  # FID: a group per epoch
     assert groups == [[name for name in in_order if name.endswith(f":{epoch}")]
                       for epoch in (1, 2)]
+
+
+def test_a_file_cut_short_under_the_stage_is_named_not_spun_on(tmp_path: Path) -> None:
+    path = tmp_path / "samples.jsonl"
+    write(path, [record("a"), record("b")])
+    lines = RecordLines(path)
+    lines.append([record("a", dino=0.5)])
+    with path.open("r+b") as handle:  # another process truncates the file
+        handle.truncate(10)
+    with pytest.raises(CorruptRecord, match="samples.jsonl has 10 bytes, fewer than"):
+        lines.compact()

@@ -139,6 +139,11 @@ class RecordLines:
                     handle.seek(start)
                     while size > 0:
                         block = handle.read(min(size, _BLOCK))
+                        if not block:  # cut short by someone else: stop, never spin
+                            raise CorruptRecord(
+                                f"{self.path} has {os.fstat(handle.fileno()).st_size} bytes, "
+                                "fewer than the lines it was read with: was it changed by "
+                                "another process?")
                         size -= len(block)
                         yield block
 
