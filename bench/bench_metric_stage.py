@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import importlib.util
 import os
 import tempfile
 import time
@@ -126,16 +125,12 @@ def clip_rounds(folder: Path, sizes: list[int], batch: int, rounds: int, renders
                 device: str) -> None:
     """The stage with the real ``clip_score`` call, against the call alone and the forward
     pass alone (``--clip-renders``)."""
+    import model_split as split  # a sibling script, as common is; it imports torch
     import numpy as np
 
     from svgeval.metrics import _models
     from svgeval.metrics.clip import clip_score
 
-    spec = importlib.util.spec_from_file_location("model_split",
-                                                  Path(__file__).parent / "model_split.py")
-    assert spec is not None and spec.loader is not None
-    split = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(split)
     _models.use_preprocessing("device")
     path = str(split.bench_metrics._save_models(folder)["clip-vit-b-32"])
     drawn = list(np.load(renders)["renders"])

