@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import argparse
 import glob
-import importlib.util
 import json
 import os
 import pickle
@@ -45,6 +44,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import bench_metrics  # a sibling script (run from bench/, or with it on the path)
 import numpy as np
 import torch
 
@@ -54,12 +54,6 @@ from svgeval.metrics import dino as dino_metric
 from svgeval.metrics import fid as fid_metric
 from svgeval.metrics import lpips as lpips_metric
 from svgeval.metrics.presets import get_preset
-
-_spec = importlib.util.spec_from_file_location("bench_metrics",
-                                               Path(__file__).parent / "bench_metrics.py")
-assert _spec is not None and _spec.loader is not None
-bench_metrics = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(bench_metrics)
 
 Split = tuple[Callable[[], list[float]], Callable[[], object], Callable[[], object]]
 """(whole call, returning its values; preprocessing; forward) of one metric in one setting."""
