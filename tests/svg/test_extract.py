@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from svgeval.svg.extract import _ANSWER, extract_svg, may_hold_answer, svg_element
+from svgeval.svg.extract import _ANSWER, extract_svg, fenced_blocks, may_hold_answer, svg_element
 
 SVG = '<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/></svg>'
 
@@ -46,6 +46,24 @@ def test_the_element_search_finds_what_the_one_regex_finds() -> None:
         for start in {0, len(text) // 2}:
             found = ONE_REGEX.search(text, start)
             assert svg_element(text, start) == (found.group(0) if found else None), text
+
+
+ONE_FENCE_REGEX = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)```", re.DOTALL)
+"""What a Markdown code block is (``fenced_blocks``), as one regex."""
+
+
+def test_the_block_search_finds_what_the_one_regex_finds() -> None:
+    pieces = ["```", "```svg\n", "``", "`", "svg", "Xml", "c++", "é", " ", "\t", "\n", "\r\n",
+              "<svg/>", "x y"]
+    rng = random.Random(3)
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 16)))
+             for _ in range(20_000)]
+    texts += ["```\t svg-1 title\n<svg/>```", "````svg\n<a/>```", "```svg```\nx```", "```svg"]
+    assert sum(len(ONE_FENCE_REGEX.findall(text)) > 1 for text in texts) > 300
+    assert sum(any(language for language, _ in ONE_FENCE_REGEX.findall(text))
+               for text in texts) > 1_000
+    for text in texts:
+        assert list(fenced_blocks(text)) == ONE_FENCE_REGEX.findall(text), repr(text)
 
 
 def test_the_answer_check_misses_no_answer_the_regex_finds() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.svgeditbench import SvgEditBench
 from svgeval.tasks.svgeditbench.data import load_release
 from svgeval.tasks.svgeditbench.prompts import SUBTASKS
+from svgeval.tasks.svgeditbench.task import svg_blocks
 
 # Table 1 of Nishina & Matsui (CVPRW 2024), "No Edit" column.
 NO_EDIT = {
@@ -128,3 +130,21 @@ def test_broken_outputs_are_counted_and_scored_as_no_edit(tmp_path: Path) -> Non
     assert counts["upside_down"]["failures"] == {"extract": 1}
     assert metrics["upside_down/mse"] == 0.0  # paper: failures left out
     assert metrics["upside_down/mse_all"] > 0.0  # ours: the failure counts as No Edit
+
+
+PAPERS_RULE = re.compile(r"```svg[ \t]*\n(.*?)```", re.DOTALL)
+"""The paper's answer rule (Sec. 3.1) as one regex: every ```svg block, read with findall."""
+
+
+def test_the_block_search_finds_what_the_papers_regex_finds() -> None:
+    pieces = ["```svg", "```svg\n", "```SVG\n", "```", "``", "`", "svg", " ", "\t", "\n", "\r\n",
+              "<svg/>", "é"]
+    rng = random.Random(5)
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 16)))
+             for _ in range(20_000)]
+    texts += ["```svg \t \n<svg/>\n```", "```svg\n```svg\n```", "```svg x\n```svg\n<a/>```",
+              "```svg\n" * 3, "```svg\n<svg/>```\n```svg\n<g/>\n```"]
+    assert sum(len(PAPERS_RULE.findall(text)) == 1 for text in texts) > 1_000
+    assert sum(len(PAPERS_RULE.findall(text)) > 1 for text in texts) > 1_000
+    for text in texts:
+        assert svg_blocks(text) == PAPERS_RULE.findall(text), repr(text)

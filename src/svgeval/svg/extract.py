@@ -24,12 +24,12 @@ run on into the next tag's ``/>``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from svgeval.registry import Registry
 
-_FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)```", re.DOTALL)
+_LANGUAGE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+-")
 _SVG_START = re.compile(r"<svg\b(?:([^<>]*?/>)|[^>]*?>)", re.IGNORECASE)
 _SVG_END = re.compile(r"</svg\s*>", re.IGNORECASE)
 _ANSWER = re.compile(r"answer\s*[:：]", re.IGNORECASE)
@@ -105,6 +105,26 @@ def svg_element(text: str, start: int = 0) -> str | None:
     return None
 
 
+def fenced_blocks(text: str) -> Iterator[tuple[str, str]]:
+    """Each Markdown code block of ``text``, in order, as ``(language, body)``: what the regular
+    expression ``"```[ \\t]*([A-Za-z0-9_+-]*)[^\\n]*\\n(.*?)```"`` (dot matching newlines)
+    finds with ``findall``, found with ``str.find`` and read only as far as the caller goes
+    (the regex tries the closing fence at every character of a block: the first block of a 2 KB
+    answer in 3.4 against 24 us). A block runs from the line after its opening fence to the next fence; the language
+    is the run of letters, digits, ``_``, ``+`` and ``-`` after the opening fence and any spaces
+    or tabs. Once an opening has no newline or no closing fence after it, no later one has."""
+    start = text.find("```")
+    while start >= 0:
+        line_end = text.find("\n", start + 3)
+        close = text.find("```", line_end + 1) if line_end >= 0 else -1
+        if close < 0:
+            return
+        header = text[start + 3:line_end].lstrip(" \t")
+        length = next((i for i, char in enumerate(header) if char not in _LANGUAGE), len(header))
+        yield header[:length], text[line_end + 1:close]
+        start = text.find("```", close + 3)
+
+
 def may_hold_answer(response: str) -> bool:
     """False when ``response`` holds no ``Answer:`` (the regex ``answer\\s*[:：]``, IGNORECASE):
     it has no ``answer`` once in lower case, and no long s ``ſ``, the one character besides the
@@ -125,7 +145,7 @@ def after_last_answer(response: str) -> int | None:
 @extraction_rule("auto")
 def extract_auto(response: str) -> Extraction:
     """The lenient rule (see the module docstring)."""
-    for language, body in _FENCE.findall(response):
+    for language, body in fenced_blocks(response):
         if language.lower() in ("svg", "xml", "html", "") and "<svg" in body.lower():
             element = svg_element(body)
             return Extraction((element or body).strip(), "fenced")
