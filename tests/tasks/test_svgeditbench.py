@@ -133,7 +133,8 @@ def test_broken_outputs_are_counted_and_scored_as_no_edit(tmp_path: Path) -> Non
 
 
 PAPERS_RULE = re.compile(r"```svg[ \t]*\n(.*?)```", re.DOTALL)
-"""The paper's answer rule (Sec. 3.1) as one regex: every ```svg block, read with findall."""
+"""The paper's answer rule (Sec. 3.1) as the one regex svgeval read it with before: every
+```svg block, found with findall."""
 
 
 def test_the_block_search_finds_what_the_papers_regex_finds() -> None:
