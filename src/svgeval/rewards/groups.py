@@ -12,15 +12,22 @@ the two run side by side: measured on the 1,344-completion GRPO step
 (``bench/bench_rewards.py``), the main process spent 0.33 s of CPU per call on Sobel maps,
 pixel terms and unpickling 57 MB of pixels while the workers drew.
 
-A group is an isolated call (:meth:`~svgeval.svg.isolation.Renderer.call`: the render time
-limit for the whole group, a worker death retried once). A group that dies as a whole (a
-hostile completion that hangs or crashes its worker) is scored again piece by piece: the
-reference alone, then each completion alone with the reference's render, so only the hostile
-completion gets the failure, as it would have rendered alone.
+Consecutive groups travel to a worker together, up to :data:`BUNDLE_RENDERS` renders a call: a
+GRPO step's groups of 8 rollouts go two at a time. Each call costs the main process about
+0.35 ms of CPU (the pool's messages, the call's acknowledgement and its result, and the thread
+waiting on it): sending two groups a call took the main process's CPU on the 1,344-completion
+step at 128 px with skia from 146 to 104 ms (``bench/RESULTS.md``).
+
+A call is isolated (:meth:`~svgeval.svg.isolation.Renderer.call`: the render time limit for the
+whole call, a worker death retried once). A call that dies as a whole (a hostile completion
+that hangs or crashes its worker) is scored again piece by piece: each group's reference alone,
+then each of its completions alone with the reference's render, so only the hostile completion
+gets the failure, as it would have rendered alone.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
@@ -34,7 +41,12 @@ from svgeval.svg.render import RenderFailure, RenderSpec
 from svgeval.svg.render_memo import PackedRender
 
 GROUP_SIZE = 16
-"""Completions of one reference per worker call at most (a GRPO prompt's 8 rollouts fit)."""
+"""Completions of one reference per group at most (a GRPO prompt's 8 rollouts fit)."""
+
+BUNDLE_RENDERS = 18
+"""Renders (completions, and references not kept from an earlier call) of consecutive groups
+sent to a worker in one call at most: two groups of 8 rollouts with their references; a larger
+group goes alone."""
 
 
 @dataclass(frozen=True)
@@ -102,6 +114,30 @@ def score_group(job: GroupJob, render: RenderFunction) -> GroupScores:
     return GroupScores(packed, tuple(by_svg[svg] for svg in job.completions))
 
 
+def score_groups(jobs: tuple[GroupJob, ...], render: RenderFunction) -> tuple[GroupScores, ...]:
+    """:func:`score_group` of each job, in order, in this process (runs in a render worker)."""
+    return tuple(score_group(job, render) for job in jobs)
+
+
+def _renders(job: GroupJob) -> int:
+    return len(job.completions) + (job.reference_render is None)
+
+
+def bundles(jobs: Sequence[GroupJob]) -> list[list[int]]:
+    """The indices of ``jobs`` in runs of consecutive jobs of at most :data:`BUNDLE_RENDERS`
+    renders (a larger job alone): what one worker call scores."""
+    runs: list[list[int]] = []
+    size = 0
+    for index, job in enumerate(jobs):
+        if runs and size + _renders(job) <= BUNDLE_RENDERS:
+            runs[-1].append(index)
+            size += _renders(job)
+        else:
+            runs.append([index])
+            size = _renders(job)
+    return runs
+
+
 def _uniform(image: NDArray[np.uint8]) -> bool:
     """True when every pixel of ``image`` is the same (nothing drawn: ``blank``)."""
     raw = np.ascontiguousarray(image).tobytes()
@@ -110,39 +146,62 @@ def _uniform(image: NDArray[np.uint8]) -> bool:
 
 
 class GroupScoring:
-    """Scores :class:`GroupJob` values in ``renderer``'s workers, two calls per worker in
-    flight (the one drawn and the next), a dead group scored again piece by piece (module
-    doc). Thread-safe; :meth:`close` when done."""
+    """Scores :class:`GroupJob` values in ``renderer``'s workers, a few groups a call
+    (:func:`bundles`), two calls per worker in flight (the one drawn and the next), a dead call
+    scored again piece by piece (module doc). Thread-safe; :meth:`close` when done."""
 
     def __init__(self, renderer: Renderer) -> None:
         self._renderer = renderer
         self._calls = ThreadPoolExecutor(CHUNKS_PER_WORKER * renderer.workers,
                                          thread_name_prefix="svgeval-reward-group")
 
-    def submit(self, job: GroupJob) -> Future[GroupScores]:
-        """The job's scores, once a worker has drawn them; an exception only when the
+    def submit_all(self, jobs: Sequence[GroupJob]) -> list[Future[GroupScores]]:
+        """Each job's scores, once a worker has drawn them; an exception only when the
         machinery failed (:class:`~svgeval.svg.worker_pool.RenderWorkersLost`)."""
-        return self._calls.submit(self._score, job)
+        futures: list[Future[GroupScores]] = [Future() for _ in jobs]
+        for bundle in bundles(jobs):
+            self._calls.submit(self._settle, tuple(jobs[i] for i in bundle),
+                               [futures[i] for i in bundle])
+        return futures
 
-    def _score(self, job: GroupJob) -> GroupScores:
-        whole = self._call(job)
-        if isinstance(whole, GroupScores):
-            return whole
-        alone = whole if not job.completions else self._call(replace(job, completions=()))
+    def _settle(self, jobs: tuple[GroupJob, ...], futures: list[Future[GroupScores]]) -> None:
+        try:
+            scores = self._score(jobs)
+        except BaseException as error:  # noqa: BLE001 - the machinery failed: each caller raises it
+            for future in futures:
+                future.set_exception(error)
+            return
+        for future, scored in zip(futures, scores):
+            future.set_result(scored)
+
+    def _score(self, jobs: tuple[GroupJob, ...]) -> list[GroupScores]:
+        whole = self._call(jobs)
+        if not isinstance(whole, RenderFailure):
+            return list(whole)
+        if len(jobs) == 1 and not jobs[0].completions:  # the reference alone died
+            return [GroupScores(whole, ())]
+        return [self._piece_by_piece(job) for job in jobs]
+
+    def _piece_by_piece(self, job: GroupJob) -> GroupScores:
+        """``job`` scored again one call at a time: its reference alone, then each completion
+        alone with the reference's render."""
+        alone = self._call((replace(job, completions=()),))
         if isinstance(alone, RenderFailure):
             return GroupScores(alone, ())
-        if isinstance(alone.reference, RenderFailure):
-            return alone
+        (reference,) = alone
+        if isinstance(reference.reference, RenderFailure) or not job.completions:
+            return reference
         compared = []
         for svg in job.completions:
-            one = self._call(replace(job, completions=(svg,), reference_render=alone.reference))
+            one = self._call((replace(job, completions=(svg,),
+                                      reference_render=reference.reference),))
             compared.append(Compared({}, one.tag) if isinstance(one, RenderFailure)
-                            else one.completions[0])
-        return GroupScores(alone.reference, tuple(compared))
+                            else one[0].completions[0])
+        return GroupScores(reference.reference, tuple(compared))
 
-    def _call(self, job: GroupJob) -> GroupScores | RenderFailure:
-        """The job in one isolated call: its scores, or why the call died."""
-        outcome = self._renderer.call(score_group, job, self._renderer.render_function)
+    def _call(self, jobs: tuple[GroupJob, ...]) -> tuple[GroupScores, ...] | RenderFailure:
+        """The jobs in one isolated call: their scores, or why the call died."""
+        outcome = self._renderer.call(score_groups, jobs, self._renderer.render_function)
         return outcome.value if outcome.value is not None else (
             outcome.failure or RenderFailure("render_error", "the worker returned nothing"))
 

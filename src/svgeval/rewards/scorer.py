@@ -228,22 +228,29 @@ class RewardScorer:
         members: dict[str, list[int]] = {}
         for index, ref in enumerate(refs):
             members.setdefault(ref, []).append(index)
-        placed: dict[int, tuple[Future[GroupScores], int | None]] = {}
+        jobs: list[GroupJob] = []
+        keys: list[str] = []
+        chunks: list[list[int]] = []
+        without_svg: dict[int, list[int]] = {}  # rows with no SVG, by their reference's first job
         for ref, indices in members.items():
             key = render_key(distinct[ref], spec, self._renderer_name)
             drawable = [i for i in indices if extracted[i] is not None]
-            groups = []
+            without_svg[len(jobs)] = [i for i in indices if extracted[i] is None]
             for start in range(0, max(len(drawable), 1), GROUP_SIZE):
                 chunk = drawable[start:start + GROUP_SIZE]
-                kept = self.references.lookup_packed(key)
-                group = self._groups.submit(GroupJob(
-                    distinct[ref], tuple(extracted[i] or "" for i in chunk), spec, image_terms,
-                    keep_pixels, kept))
-                if kept is None:
-                    group.add_done_callback(functools.partial(self._remember, key))
-                placed.update({i: (group, position) for position, i in enumerate(chunk)})
-                groups.append(group)
-            placed.update({i: (groups[0], None) for i in indices if extracted[i] is None})
+                jobs.append(GroupJob(distinct[ref], tuple(extracted[i] or "" for i in chunk),
+                                     spec, image_terms, keep_pixels,
+                                     self.references.lookup_packed(key)))
+                keys.append(key)
+                chunks.append(chunk)
+        groups = self._groups.submit_all(jobs)
+        placed: dict[int, tuple[Future[GroupScores], int | None]] = {}
+        for job, key, chunk, group in zip(jobs, keys, chunks, groups):
+            if job.reference_render is None:
+                group.add_done_callback(functools.partial(self._remember, key))
+            placed.update({i: (group, position) for position, i in enumerate(chunk)})
+        for first, rows in without_svg.items():
+            placed.update({i: (groups[first], None) for i in rows})
         return placed
 
     def _remember(self, key: str, done: Future[GroupScores]) -> None:
