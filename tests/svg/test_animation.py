@@ -13,6 +13,7 @@ import hashlib
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -162,6 +163,32 @@ def test_a_browser_killed_between_renders_is_replaced_without_a_failure(
     assert wait_until_gone(group) == []
     outcome = browser_renderer.frames(SMIL, PageSpec(), (0.5,))
     assert outcome.frames is not None and red_columns(outcome.frames[0]) == (202, 245)
+
+
+def test_a_browser_killed_during_a_render_is_replaced_and_the_render_made_again(
+    browser_renderer: BrowserRenderer,
+) -> None:
+    """A browser killed from outside while it draws (the OOM killer) is not the SVG's doing:
+    the render is made once more on a fresh browser and gives the frames it gives unharmed."""
+    times = [index / 30 for index in range(60)]  # about 2 s of drawing
+    assert browser_renderer.frames(SMIL, PageSpec(), (0.5,)).ok  # the browser is up
+    group = browser_renderer.process_groups[0]
+    killed: list[float] = []
+
+    def kill() -> None:
+        os.killpg(group, 9)
+        killed.append(time.monotonic())
+
+    killer = threading.Timer(0.3, kill)
+    killer.start()
+    outcome = browser_renderer.frames(BUSY, PageSpec(), times)
+    ended = time.monotonic()
+    killer.join()
+    assert killed and killed[0] < ended - 0.5  # the kill landed well before it ended
+    assert browser_renderer.process_groups[0] != group
+    some = browser_renderer.frames(BUSY, PageSpec(), times[::19])
+    assert outcome.frames is not None and some.frames is not None
+    assert digest(outcome.frames[::19]) == digest(some.frames)
 
 
 PARENT = """

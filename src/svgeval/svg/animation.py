@@ -11,7 +11,10 @@ failure:
    (:mod:`svgeval.svg.browser_session`: no network, no file, no page scripts) for many renders.
 3. The parent gives each render ``timeout_s`` of wall-clock time; past it, it kills the worker's
    whole process group and records ``timeout``. A worker that dies or reports an error is killed
-   the same way (``crash``, ``render_error``). The next render starts a fresh worker.
+   the same way (``crash``, ``render_error``). The next render starts a fresh worker. A render
+   whose worker dies is made once more on a fresh one before its ``crash`` is recorded, as the
+   render pool does (:mod:`svgeval.svg.batch`): a browser killed from outside (the OOM killer,
+   ``kill``) is not the SVG's doing, and its death can show only once the next request is sent.
 
 A browser that cannot start is not a sample's failure: :class:`BrowserUnavailable` is raised
 with one line (call :func:`check_browser` before a run to fail before any work).
@@ -158,9 +161,12 @@ class BrowserRenderer:
             document = browser_document(svg, self.limits)
         except SvgRejected as error:
             return AnimationOutcome(None, RenderFailure("rejected", error.detail, error.reason))
+        request = FrameRequest(document, page, tuple(times))
         worker = self._free.get()
         try:
-            drawn = worker.render(FrameRequest(document, page, tuple(times)), self.timeout_s)
+            drawn = worker.render(request, self.timeout_s)
+            if isinstance(drawn, RenderFailure) and drawn.kind == "crash":
+                drawn = worker.render(request, self.timeout_s)  # once more (module doc)
         finally:
             self._free.put(worker)
         if isinstance(drawn, RenderFailure):
