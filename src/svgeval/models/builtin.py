@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from svgeval.models.base import Model, ModelUnavailable
-from svgeval.models.baselines import IdentityModel, OracleModel
+from svgeval.models.baselines import EmptyModel, HostileModel, IdentityModel, OracleModel
 from svgeval.models.endpoint import parse_endpoint
 from svgeval.models.registry import EndpointOptions, model_kind
 from svgeval.models.replay import ReplayModel
@@ -24,6 +24,17 @@ def _identity(spec: str, argument: str, options: EndpointOptions) -> Model:
 @model_kind("oracle", "answers with the sample's reference response (a check that scoring works)")
 def _oracle(spec: str, argument: str, options: EndpointOptions) -> Model:
     return OracleModel()
+
+
+@model_kind("empty", "answers nothing (a failure to extract on every task)")
+def _empty(spec: str, argument: str, options: EndpointOptions) -> Model:
+    return EmptyModel()
+
+
+@model_kind("hostile", "answers an SVG no renderer may draw: an entity or <use> bomb, a file or "
+            "network reference, a script (each must be a recorded failure)")
+def _hostile(spec: str, argument: str, options: EndpointOptions) -> Model:
+    return HostileModel()
 
 
 @model_kind(

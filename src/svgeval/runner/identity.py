@@ -23,6 +23,7 @@ from svgeval.runner.judging import Judge
 from svgeval.runner.run_config import RunConfig, RunSettings
 from svgeval.tasks import get_task
 from svgeval.tasks.base import CommonOptions, Sample, Task, target_json
+from svgeval.tasks.builtin import BUILTIN
 from svgeval.tasks.options import recorded_options
 
 
@@ -108,7 +109,8 @@ def build_config(
         judge=judge.spec if judge is not None else None,
         judge_base_url=judge.base_url if judge is not None else None,
         task_options=task_options_record(task),
-        data=str(data.expanduser().resolve()) if data is not None else None,
+        data=(BUILTIN if task.uses_builtin
+              else str(data.expanduser().resolve()) if data is not None else None),
         settings=settings,
         n_samples=len(samples),
         dataset_hash=dataset_hash(samples, seen),

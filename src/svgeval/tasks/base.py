@@ -32,6 +32,7 @@ from svgeval.svg.extract import Extraction
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, ImageArray, RenderSpec
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
+from svgeval.tasks.builtin import builtin_data, builtin_sample, is_builtin
 from svgeval.tasks.options import NoOptions, parse_options
 from svgeval.tasks.outcome import Failure, FailureKind, MetricValues, Outcome
 from svgeval.tasks.tables import PaperTable
@@ -252,6 +253,14 @@ class Task(ABC, Generic[TargetT]):
     paper_table: ClassVar[PaperTable | None] = None
     """The layout of the paper's table of this task, for ``svgeval leaderboard`` (None: the
     flat layout); see :mod:`svgeval.tasks.tables`."""
+    takes_input_svg: ClassVar[bool] = False
+    """True when the samples carry an input SVG (editing, bug fixing): the ``identity``
+    baseline answers it unchanged."""
+    degenerate: ClassVar[Mapping[str, frozenset[str]]] = {}
+    """Baseline (``identity``, ``empty``, ``hostile``) -> the metric keys on which it may equal
+    the oracle on the built-in sample (a metric blind to what that baseline gets wrong, e.g.
+    SVGenius style editing's ``acc``, which an unchanged answer meets); everywhere else the
+    oracle must be strictly better (the conformance test, ``svgeval demo TASK``)."""
     scores_many: ClassVar[bool] = False
     """True when :meth:`score_many` draws a whole batch's renders at once: the local executor
     then hands it batches of samples instead of one sample per thread (its thread wake-ups
@@ -268,9 +277,22 @@ class Task(ABC, Generic[TargetT]):
                 f"unknown tier {common.tier!r} for {self.name}; "
                 f"choose {', '.join(self.tiers)} or all"
             )
+        # ``--data builtin``: the built-in sample's files, recorded in the run as ``builtin``
+        self.uses_builtin = is_builtin(common.data)
+        if self.uses_builtin:
+            sample = builtin_sample(self.name)
+            if sample is None:
+                raise ValueError(f"{self.name} has no built-in sample; pass --data PATH")
+            common = dataclasses.replace(common, data=builtin_data(sample))
         self.common = common
         self.options = (options if options is not None
                         else parse_options(self.Options, common.extra, self.name))
+
+    @classmethod
+    def baselines(cls) -> tuple[str, ...]:
+        """The offline baseline models that apply to the task: ``oracle``, ``identity`` (where
+        the samples carry an input SVG), ``empty`` and ``hostile``."""
+        return ("oracle", *(("identity",) if cls.takes_input_svg else ()), "empty", "hostile")
 
     @classmethod
     def higher_is_better(cls, key: str) -> bool | None:

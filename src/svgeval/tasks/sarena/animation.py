@@ -134,8 +134,8 @@ class SArenaAnimationTask(SArenaTask[AnimationTarget]):
     kind: ClassVar[str]
     Options: ClassVar[type[Any]] = AnimationOptions
 
-    def __init__(self, common: CommonOptions) -> None:
-        super().__init__(common)
+    def __init__(self, common: CommonOptions, options: Any = None) -> None:
+        super().__init__(common, options)
         self.videos = AnswerVideos(self.options.browser_timeout, self.options.encode == "mp4")
 
     def load(self) -> list[Sample[AnimationTarget]]:

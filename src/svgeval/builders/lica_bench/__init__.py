@@ -1,0 +1,1 @@
+"""The built-in sample of the lica suite (:mod:`svgeval.builders.lica_bench.builtin`)."""

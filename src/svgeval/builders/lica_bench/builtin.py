@@ -1,0 +1,1 @@
+"""The lica suite's built-in sample (being written)."""

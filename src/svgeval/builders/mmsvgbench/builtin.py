@@ -1,0 +1,1 @@
+"""The mmsvgbench suite's built-in sample (being written)."""

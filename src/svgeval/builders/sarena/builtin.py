@@ -1,0 +1,1 @@
+"""The sarena suite's built-in sample (being written)."""

@@ -1,0 +1,1 @@
+"""The sgp-bench suite's built-in sample (being written)."""

@@ -1,0 +1,1 @@
+"""The sgp-genbench suite's built-in sample (being written)."""

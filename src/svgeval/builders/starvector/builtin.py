@@ -1,0 +1,1 @@
+"""The starvector suite's built-in sample (being written)."""

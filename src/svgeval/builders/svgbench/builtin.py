@@ -1,0 +1,1 @@
+"""The svgbench suite's built-in sample (being written)."""

@@ -1,0 +1,1 @@
+"""The svgeditbench-v2 suite's built-in sample (being written)."""

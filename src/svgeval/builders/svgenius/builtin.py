@@ -1,0 +1,1 @@
+"""The svgenius suite's built-in sample (being written)."""

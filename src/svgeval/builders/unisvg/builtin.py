@@ -1,0 +1,1 @@
+"""The unisvg suite's built-in sample (being written)."""

@@ -1,0 +1,1 @@
+"""The built-in sample of the vcode suite (:mod:`svgeval.builders.vcode.builtin`)."""

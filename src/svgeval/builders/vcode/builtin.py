@@ -1,0 +1,1 @@
+"""The vcode suite's built-in sample (being written)."""

@@ -1,0 +1,1 @@
+"""The vectorgym suite's built-in sample (being written)."""

@@ -1,0 +1,1 @@
+"""The built-in sample of the vgbench suite (:mod:`svgeval.builders.vgbench.builtin`)."""

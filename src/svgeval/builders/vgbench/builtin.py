@@ -1,0 +1,1 @@
+"""The vgbench suite's built-in sample (being written)."""
