@@ -162,3 +162,16 @@ def test_evaluate_records_its_precision_and_preprocessing(
     config = json.loads((tmp_path / "r" / "config.json").read_text())
     assert config["settings"]["precision"] == "bf16"
     assert config["settings"]["preprocess"] == "device"
+
+
+def test_a_metric_no_usable_output_could_give_is_null_not_missing(tmp_path: Path) -> None:
+    """The README's ``evaluation.metrics["change_color/mse"]`` when no answer could be used:
+    the paper's reading is None beside the ``_all`` reading that scores the failures."""
+    evaluation = svgeval.evaluate("svgeditbench", "empty", data="builtin", out=tmp_path / "e",
+                                  limit=1, render_workers=1)
+    assert evaluation.results.n_valid == 0
+    groups = {key.split("/")[0] for key in evaluation.metrics}
+    assert len(groups) == 6
+    for group in groups:
+        assert evaluation.metrics[f"{group}/mse"] is None
+        assert evaluation.metrics[f"{group}/mse_all"] is not None

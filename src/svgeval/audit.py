@@ -211,3 +211,37 @@ def markdown_table(task: str, rows: Sequence[AuditRow]) -> str:
     flagged = sorted({row.key.rsplit("/", 1)[-1] for row in rows if row.flagged})
     lines += ["", f"flagged metrics: {', '.join(flagged) or 'none'}"]
     return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class OracleComparison:
+    """One ``"<group>/<metric>"`` of an oracle run against a baseline's: ``sign`` is 1 where
+    the oracle is better (by the metric's declared direction, or its distance from ``best_at``),
+    0 where they are equal, -1 where the baseline is better."""
+
+    key: str
+    oracle: float
+    baseline: float
+    sign: int
+
+
+def compare_with_oracle(task: type[Task], oracle: Results,
+                        baseline: Results) -> list[OracleComparison]:
+    """Every directed metric both runs have a value for (the counts and answer descriptions of
+    :data:`SKIPPED_METRICS` left out), oracle against baseline."""
+    from svgeval.metrics.registry import METRICS
+
+    found = []
+    for key, mine in oracle.metrics.items():
+        theirs = baseline.metrics.get(key)
+        metric = task.metrics.get(key.rsplit("/", 1)[-1].split(":")[0])
+        if mine is None or theirs is None or metric is None or metric in SKIPPED_METRICS:
+            continue
+        info = METRICS.get(metric)
+        if info.best_at is not None:
+            goodness = [-abs(value - info.best_at) for value in (mine, theirs)]
+        else:
+            goodness = [value if info.higher_is_better else -value for value in (mine, theirs)]
+        sign = (goodness[0] > goodness[1]) - (goodness[0] < goodness[1])
+        found.append(OracleComparison(key, mine, theirs, sign))
+    return found

@@ -158,3 +158,41 @@ def test_every_declared_paper_table_reads_metrics_its_task_reports() -> None:
         keys = ([row.metric for row in table.rows] if isinstance(table, MetricRowsTable)
                 else [metric for metric, _ in table.metrics])
         assert set(keys) <= set(task.metrics), name
+
+
+def test_a_limited_run_is_labelled_and_never_ranked_against_more_samples(
+    demo_runs: DemoRuns, tmp_path: Path
+) -> None:
+    """A ``--limit 2`` oracle run beside a full run of the same model's answers from a replay
+    file that left one answer unedited: the full run is best on every row, the limited one is
+    labelled with its sample count (it was bolded on 3 of 7 rows when it was not)."""
+    records = [json.loads(line) for line in
+               (demo_runs.oracle / "responses.jsonl").read_text(encoding="utf-8").splitlines()]
+    identity = {json.loads(line)["id"]: json.loads(line)["response"] for line in
+                (demo_runs.identity / "responses.jsonl").read_text(encoding="utf-8").splitlines()}
+    # the last sample of each group unedited: the full run is worse than the oracle there
+    last = {record["group"]: record["id"] for record in
+            (json.loads(line) for line in
+             (demo_runs.oracle / "samples.jsonl").read_text(encoding="utf-8").splitlines())}
+    replay = tmp_path / "answers.jsonl"
+    replay.write_text("".join(
+        json.dumps({"id": r["id"], "response": identity[r["id"]] if r["id"] in last.values()
+                    else r["response"]}) + "\n" for r in records), encoding="utf-8")
+    data = json.loads((demo_runs.oracle / "config.json").read_text())["data"]
+    full, limited = tmp_path / "full", tmp_path / "limited"
+    for out, extra in ((full, ["--model", f"replay:{replay}"]),
+                       (limited, ["--model", "oracle", "--limit", "2"])):
+        code, output = invoke(["run", "svgeditbench", "--data", data, "--out", str(out), *extra])
+        assert code == 0, output
+    assert results(limited)["n_dataset"] == 72 and results(limited)["n_expected"] == 12
+    for format_ in ("md", "html", "latex"):
+        text = leaderboard(str(full), str(limited), "--format", format_)
+        assert "limited (12 of 72 samples)" in text
+        assert "limited ran 12 of 72 samples" in text
+    lines = leaderboard(str(full), str(limited), "--format", "md").splitlines()
+    rows = [line for line in lines if line.startswith("| ") and "MSE" in line]
+    moved = [row for row in rows if "Compression ratio" not in row and "| Compression |" not in row]
+    assert len(moved) == 5
+    for row in moved:  # the full run's value is marked, the smaller run's never
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        assert cells[2].startswith("**") and not cells[3].startswith("**"), row

@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from svgeval.audit import OracleComparison, compare_with_oracle
 from svgeval.cli.errors import UserError, say, user_errors
 from svgeval.cli.execute import execute
 from svgeval.cli.request import check_numbers
@@ -28,7 +29,8 @@ from svgeval.runner.run_dir import folder_name
 from svgeval.runner.units import select_samples
 from svgeval.svg.demo_corpus import write_demo_corpus
 from svgeval.tasks import get_task
-from svgeval.tasks.base import CommonOptions
+from svgeval.tasks.base import CommonOptions, Task
+from svgeval.tasks.builtin import BUILTIN
 
 
 def export(
@@ -74,22 +76,69 @@ def _text_only(messages: list[dict[str, object]]) -> list[dict[str, object]]:
 
 
 def demo(
-    out_dir: Annotated[Path, typer.Option("--out", help="Run directory.")] = Path("runs/demo"),
+    task: Annotated[str | None, typer.Argument(
+        help="A task to run on its built-in sample with the oracle and its degenerate baseline "
+             "(default: SVGEditBench on the built-in icons with --model).")] = None,
+    out_dir: Annotated[Path | None, typer.Option(
+        "--out", help="Run directory (default runs/demo, or runs/demo-TASK).")] = None,
     model: Annotated[str, typer.Option(help="identity (No Edit) or oracle.")] = "identity",
     seed: Annotated[int, typer.Option(help="Seed for the SVGEditBench colour draws.")] = 0,
 ) -> None:
-    """SVGEditBench on the built-in icons: no server, no download."""
+    """SVGEditBench on the built-in icons, or TASK on its built-in sample: no server, no
+    download.
+
+    With TASK, the oracle and the task's degenerate baseline (identity where the samples have
+    an input SVG, else empty) answer its built-in sample into --out/oracle and --out/BASELINE;
+    both tables are printed, then how the oracle compares on each metric. It exits with 1 when
+    the baseline beats the oracle anywhere (a scorer that cannot tell them apart).
+    """
+    if task is not None:
+        _demo_task(task, out_dir or Path(f"runs/demo-{task}"), seed)
+        return
     # imported here, not at the top: the builder pulls in the SVGenius generators, which every
     # other command (``svgeval run`` among them) would load for nothing
     from svgeval.builders.svgeditbench.builder import build_cases, write_release
 
+    out_dir = out_dir or Path("runs/demo")
     with user_errors():
         data = out_dir / "data"
         names = write_demo_corpus(out_dir / "icons")
         cases = build_cases(sorted((out_dir / "icons").glob("*.svg")), seed=seed, names=names)
         write_release(cases, data)
         say(f"built {len(cases)} SVGEditBench cases from {len(names)} icons in {data}")
-        task = get_task("svgeditbench")(CommonOptions(data=data, seed=seed))
-        runner = Runner(task, load_model(model), RunDir(out_dir / f"run-{folder_name(model)}"),
+        task_obj = get_task("svgeditbench")(CommonOptions(data=data, seed=seed))
+        runner = Runner(task_obj, load_model(model), RunDir(out_dir / f"run-{folder_name(model)}"),
                         RunSettings(seed=seed))
         execute(runner, runner.prepare(resume=True), runner.run)
+
+
+def _demo_task(name: str, out_dir: Path, seed: int) -> None:
+    """``svgeval demo TASK``: the oracle against the degenerate baseline on the built-in sample."""
+    from svgeval.svg.isolation import DEFAULT_TIMEOUT_S
+
+    with user_errors():
+        task_cls = get_task(name)
+        baseline = "identity" if task_cls.takes_input_svg else "empty"
+        results = {}
+        for model in ("oracle", baseline):
+            task = task_cls(CommonOptions(data=Path(BUILTIN), seed=seed))
+            settings = RunSettings(seed=seed,
+                                   render_timeout_s=task.render_timeout_s or DEFAULT_TIMEOUT_S)
+            runner = Runner(task, load_model(model), RunDir(out_dir / model), settings)
+            results[model] = execute(runner, runner.prepare(resume=True), runner.run)
+        found = compare_with_oracle(task_cls, results["oracle"], results[baseline])
+        better = sum(1 for row in found if row.sign > 0)
+        say(f"{name}: the oracle is better than {baseline} on {better} of {len(found)} metrics"
+            + "".join(f"; {_verdict(task_cls, baseline, row)} on {row.key} "
+                      f"({row.oracle:.4g} against {row.baseline:.4g})"
+                      for row in found if row.sign <= 0))
+        if any(row.sign < 0 for row in found):
+            raise UserError(f"{baseline} beats the oracle on {name}'s built-in sample: please "
+                            "report it (a scorer that cannot tell a right answer from a wrong one)")
+
+
+def _verdict(task: type[Task], baseline: str, row: OracleComparison) -> str:
+    """How the demo names a metric the oracle does not win."""
+    if row.sign < 0:
+        return "WORSE"
+    return "equal (declared)" if task.declared_degenerate(baseline, row.key) else "EQUAL"

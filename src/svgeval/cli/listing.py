@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 def _print_suite(out: Console, suite: str, tasks: Sequence[type[Task]]) -> None:
     """One suite of ``svgeval list tasks``: a heading naming its source and preset, then each
-    task with its ``--set`` options."""
+    task with its offline baseline models and its ``--set`` options."""
     about = [f"{label}: {value}" for label, value in
              (("source", tasks[0].suite_source), ("preset", tasks[0].preset)) if value]
     detail = f"  ({'; '.join(about)})" if about else ""
@@ -30,6 +30,7 @@ def _print_suite(out: Console, suite: str, tasks: Sequence[type[Task]]) -> None:
     for cls in tasks:
         tiers = f" (tiers: {', '.join(cls.tiers)})" if cls.tiers else ""
         out.print(f"  [bold]{escape(cls.name)}[/bold]  {escape(cls.description + tiers)}")
+        out.print(f"      baselines: {', '.join(cls.baselines())}", highlight=False)
         for option in option_infos(cls.Options):
             out.print(f"      --set {escape(option.describe())}", highlight=False)
 

@@ -49,16 +49,21 @@ def model_notes(runs: Sequence[LoadedRun], labels: Sequence[str]) -> list[str]:
 
 def ranked_cells(runs: Sequence[LoadedRun], values: Sequence[float | None],
                  info: MetricInfo | None, text: Callable[[float | None], str]) -> list[Cell]:
-    """The runs' values of one metric, the best marked among the complete runs that are not
-    degenerate baselines, and only where it beats every degenerate baseline's value."""
+    """The runs' values of one metric, the best marked among the complete runs of the most
+    samples that are not degenerate baselines, and only where it beats every degenerate
+    baseline's value: a run of part of the data (``--limit``, a shard) is never ranked against
+    runs of more samples."""
+    most = max(run.samples_asked for run in runs)
     return number_cells(values, info, text,
-                        eligible=[run.answered_all and not run.degenerate for run in runs],
+                        eligible=[run.answered_all and not run.degenerate
+                                  and run.samples_asked == most for run in runs],
                         degenerate=[run.degenerate for run in runs])
 
 
 def marked_labels(runs: Sequence[LoadedRun], labels: Sequence[str]) -> list[str]:
-    """Each label, with ``(incomplete: 420/600 answered)`` after a run that lacks answers."""
-    return [label + (f" ({run.incomplete})" if run.incomplete else "")
+    """Each label, with ``(incomplete: 420/600 answered)`` after a run that lacks answers and
+    ``(12 of 72 samples)`` after a run of part of its data."""
+    return [label + "".join(f" ({note})" for note in (run.incomplete, run.results.subset) if note)
             for run, label in zip(runs, labels)]
 
 
@@ -71,6 +76,10 @@ def incomplete_notes(runs: Sequence[LoadedRun], labels: Sequence[str]) -> list[s
         for run, label in zip(runs, labels)
         if run.incomplete
     ]
+    most = max(run.samples_asked for run in runs)
+    notes += [f"{label} ran {run.results.subset or f'{run.samples_asked} samples'} (--limit or "
+              f"--shard): its values are never marked best beside runs of {most} samples"
+              for run, label in zip(runs, labels) if run.samples_asked < most]
     baselines = [label for run, label in zip(runs, labels) if run.degenerate]
     if baselines:
         notes.append(f"degenerate baselines (answers made without doing the task): "

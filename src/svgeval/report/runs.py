@@ -24,10 +24,10 @@ from svgeval.runner.run_config import RunConfig
 from svgeval.runner.run_dir import RunDir, cut_short, latest_by_id, latest_by_key
 
 DEGENERATE_MODELS = frozenset(
-    {"identity", *(f"audit:{name}" for name in BASELINES if name != "oracle")}
+    {"identity", "empty", "hostile", *(f"audit:{name}" for name in BASELINES if name != "oracle")}
 )
-"""Model specs of degenerate baselines (the No Edit model, the audit's baselines but the
-oracle): answers made without doing the task, whose values are never marked best."""
+"""Model specs of degenerate baselines (the offline baselines and the audit's, but the oracle):
+answers made without doing the task, whose values are never marked best."""
 
 
 class ReportError(ValueError):
@@ -86,6 +86,12 @@ class LoadedRun:
             return None
         return f"incomplete: {self.n_answered}/{self.results.n_expected} answered"
 
+    @property
+    def samples_asked(self) -> int:
+        """Samples the run asked for (each once, whatever its ``--epochs``)."""
+        epochs = self.results.epochs.k if self.results.epochs is not None else 1
+        return self.results.n_expected // epochs
+
     def groups(self) -> list[str]:
         """The run's groups (subtasks, tiers) in the order of ``results.json``."""
         seen = dict.fromkeys(self.results.counts)
@@ -141,12 +147,18 @@ def _check_one_run(root: Path, config: RunConfig, results: Results) -> None:
 def _check_records(root: Path, results: Results, records: Sequence[SampleRecord],
                    cut: bool) -> tuple[str, ...]:
     """Refuse a ``results.json`` counting samples the records do not hold, unless the one
-    missing is a last line cut short, which the returned note reports."""
+    missing is a last line cut short, which the returned note reports.
+
+    A group no record belongs to that counts every record is a pooled group (SGP-Bench's and
+    VGBench's ``all``, :func:`~svgeval.tasks.aggregate.with_pooled_group`): it holds the
+    records of the others."""
     held: dict[str, int] = {}
     for record in records:
         held[record.group] = held.get(record.group, 0) + 1
-    short = {group: (held.get(group, 0), count.n)
-             for group, count in results.counts.items() if held.get(group, 0) < count.n}
+    pooled = {group for group, count in results.counts.items()
+              if group not in held and count.n == len(records)}
+    short = {group: (held.get(group, 0), count.n) for group, count in results.counts.items()
+             if group not in pooled and held.get(group, 0) < count.n}
     if not short:
         return ()
     lacking = sum(counted - found for found, counted in short.values())

@@ -107,6 +107,8 @@ def summary_table(results: Results) -> Table:
     Cells are plain text (a group or model name is never read as markup)."""
     groups, headers, rows = _cells(results)
     title = f"{results.task} · {results.model}"
+    if results.subset:
+        title += f" · {results.subset}"
     answered = answered_note(results)
     if not results.complete or answered:
         title += f" · INCOMPLETE ({answered or f'{results.n_missing} missing'})"

@@ -289,7 +289,7 @@ class EpochResults(BaseModel):
 class Results(Record):
     """``results.json``: the aggregate of a run."""
 
-    omitted_at_default = (*Record.omitted_at_default, "epochs")
+    omitted_at_default = (*Record.omitted_at_default, "epochs", "n_dataset")
 
     created_at: str = Field(default_factory=now)
     task: str
@@ -301,6 +301,9 @@ class Results(Record):
     """Samples with a record."""
     n_expected: int
     """Samples the run asked for."""
+    n_dataset: int | None = None
+    """Samples of the whole dataset (before ``--limit`` and ``--shard``; None in files written
+    before svgeval recorded it): a run that asked for fewer (:attr:`subset`) is part of it."""
     n_valid: int
     """Samples whose output was used."""
     n_missing: int = 0
@@ -330,3 +333,12 @@ class Results(Record):
     """Per-epoch numbers and pass@k of a run of several epochs (then ``metrics`` holds the mean
     over epochs and ``stats`` its spread); left out for one epoch."""
     svgeval_version: str
+
+    @property
+    def subset(self) -> str | None:
+        """``12 of 72 samples`` for a run of part of its data (``--limit``, one ``--shard``),
+        whose numbers are ranked only against runs of as many samples; None otherwise."""
+        asked = self.n_expected // (self.epochs.k if self.epochs is not None else 1)
+        if self.n_dataset is None or asked >= self.n_dataset:
+            return None
+        return f"{asked} of {self.n_dataset} samples"

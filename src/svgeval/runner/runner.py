@@ -352,6 +352,7 @@ class Runner:
             judge=self.judge.spec if self.judge is not None else None,
             n=len(records),
             n_expected=n_expected,
+            n_dataset=self._config.n_samples if self._config is not None else None,
             n_valid=counted.n_valid,
             n_missing=n_expected - len(records),
             n_answered=counted.n_answered,

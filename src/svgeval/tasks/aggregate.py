@@ -134,7 +134,8 @@ def mean_per_group(
     """Per group, the mean of each metric over the outcomes that carry a value for it.
 
     Metrics named in ``summed`` are added up instead (counts). A metric no outcome could compute
-    appears as None. Counts per group: ``n``, ``n_valid``, ``n_invalid`` (failures of the
+    appears as None, and so does the paper's reading ``<metric>`` of a group with a
+    ``<metric>_all`` reading when none of its outputs was usable. Counts per group: ``n``, ``n_valid``, ``n_invalid`` (failures of the
     model), ``n_reference`` (samples whose dataset reference is broken), failures by tag and,
     for the metrics in ``judged`` (scored by a judge model), ``judge_failures``: per metric, the
     samples the judge gave no verdict for.
@@ -165,6 +166,9 @@ def mean_per_group(
             series = values[group][metric]
             if value is not None and not math.isnan(value):
                 series.append(float(value))
+    for by_metric in values.values():  # the paper's reading beside each ``<metric>_all``,
+        for metric in [name for name in by_metric if name.endswith("_all")]:  # None when no
+            by_metric.setdefault(metric.removesuffix("_all"), [])  # output was usable
     metrics: dict[str, float | None] = {}
     means: dict[str, list[float]] = {}
     for group in sorted(values):

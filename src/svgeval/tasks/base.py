@@ -257,10 +257,18 @@ class Task(ABC, Generic[TargetT]):
     """True when the samples carry an input SVG (editing, bug fixing): the ``identity``
     baseline answers it unchanged."""
     degenerate: ClassVar[Mapping[str, frozenset[str]]] = {}
-    """Baseline (``identity``, ``empty``, ``hostile``) -> the metric keys on which it may equal
-    the oracle on the built-in sample (a metric blind to what that baseline gets wrong, e.g.
-    SVGenius style editing's ``acc``, which an unchanged answer meets); everywhere else the
-    oracle must be strictly better (the conformance test, ``svgeval demo TASK``)."""
+    """Baseline (``identity``, ``empty``, ``hostile``) -> the metrics on which it may equal the
+    oracle on the built-in sample, each a metric key (``acc``) or a results key
+    (``compression/mse``): a metric blind to what that baseline gets wrong, e.g. SVGenius style
+    editing's ``acc``, which an unchanged answer meets. Everywhere else the oracle must be
+    strictly better (the conformance test, ``svgeval demo TASK``)."""
+
+    @classmethod
+    def declared_degenerate(cls, baseline: str, key: str) -> bool:
+        """Whether :attr:`degenerate` lets ``baseline`` equal the oracle on the results key
+        ``key`` (``<group>/<metric>``)."""
+        allowed = cls.degenerate.get(baseline, frozenset())
+        return key in allowed or key.rsplit("/", 1)[-1] in allowed
     scores_many: ClassVar[bool] = False
     """True when :meth:`score_many` draws a whole batch's renders at once: the local executor
     then hands it batches of samples instead of one sample per thread (its thread wake-ups

@@ -10,8 +10,8 @@ through the ``svgeval.builtin_samples`` entry points, as tasks are), whose
 :attr:`BuiltinSample.provenance` says what it was made from.
 
 The files are written once into the cache (``$SVGEVAL_CACHE/builtin/<folder>-<digest>``); the
-digest covers svgeval's version and the writing module's source, so a changed writer writes a
-new folder. A folder is written beside its final name and renamed into place, so two processes
+digest covers svgeval's version and the source of the writer's package, so a changed writer
+writes a new folder. A folder is written beside its final name and renamed into place, so two processes
 writing it at once both end with the same complete folder.
 """
 
@@ -68,11 +68,14 @@ def is_builtin(data: str | os.PathLike[str] | None) -> bool:
 
 
 def _digest(sample: BuiltinSample) -> str:
+    """svgeval's version and the source of the writer's package (its generators with it)."""
     from svgeval import __version__
 
-    module = sys.modules[sample.write.__module__]
-    source = Path(module.__file__ or "").read_bytes() if module.__file__ else b""
-    return hashlib.sha256(__version__.encode() + b"\0" + source).hexdigest()[:12]
+    digest = hashlib.sha256(__version__.encode())
+    module_file = sys.modules[sample.write.__module__].__file__
+    for path in sorted(Path(module_file).parent.glob("*.py")) if module_file else []:
+        digest.update(b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
 
 
 def builtin_root(sample: BuiltinSample) -> Path:
