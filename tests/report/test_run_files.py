@@ -95,3 +95,25 @@ def test_demo_run_folders_stay_inside_out(tmp_path: Path, monkeypatch: pytest.Mo
     runs = [path for path in (work / "d").iterdir() if path.name.startswith("run-")]
     assert [path.name for path in runs] == ["run-replay_.._.._.._x.jsonl"]
     assert (runs[0] / "results.json").exists()
+
+
+def test_a_run_with_a_pooled_group_opens(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """VGBench's (and SGP-Bench's) results count every sample again in the pooled group
+    ``all``, which no record names: the reports open such a run (they refused it, asking for a
+    `svgeval score` that could not help), and still refuse one whose records are short."""
+    monkeypatch.setenv("SVGEVAL_CACHE", str(tmp_path / "cache"))
+    runs = [tmp_path / model for model in ("oracle", "empty")]
+    for run in runs:
+        code, output = invoke(["run", "vgbench-vgqa", "--data", "builtin", "--model", run.name,
+                               "--out", str(run)])
+        assert code == 0, output
+    assert json.loads((runs[0] / "results.json").read_text())["counts"]["all"]["n"] == 6
+    for command in (["report", str(runs[0])], ["leaderboard", *map(str, runs)],
+                    ["compare", *map(str, runs)]):
+        code, output = invoke(command)
+        assert code == 0, output
+    short = copy(runs[0], tmp_path / "short")
+    lines = (short / "samples.jsonl").read_text().splitlines()
+    (short / "samples.jsonl").write_text("\n".join(lines[:-2]) + "\n")
+    assert ("counts 2 samples in group shape, samples.jsonl holds 0"
+            in one_line_error(["leaderboard", str(short)]))

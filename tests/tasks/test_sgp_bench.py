@@ -14,11 +14,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
+from svgeval.builders.sgp_bench import builtin
 from svgeval.cli import app
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import get_task
@@ -43,11 +42,10 @@ ROWS = [
 
 
 def write_split(folder: Path, split: str, rows: list[dict[str, str]]) -> None:
-    """One split as the hub stores it: ``data/<split>-00000-of-00001.parquet``, plus a column
-    the tasks ignore."""
-    (folder / "data").mkdir(parents=True, exist_ok=True)
-    table = pa.Table.from_pylist([{**row, "__index_level_0__": i} for i, row in enumerate(rows)])
-    pq.write_table(table, folder / "data" / f"{split}-00000-of-00001.parquet")
+    """One split as the hub stores it (the built-in sample's writer), plus a column the tasks
+    ignore."""
+    builtin.write_split(folder, split, [{**row, "__index_level_0__": i}
+                                        for i, row in enumerate(rows)])
 
 
 @pytest.fixture(scope="module")
@@ -226,3 +224,27 @@ def test_the_released_re_ask_against_a_real_http_server(bench: Path, tmp_path: P
         asked.clear()
         assert go("once", "--set", "reask=1")["all/accuracy"] == 0.0  # one answer: no format
         assert sum(asked.values()) == 3
+
+
+def test_the_built_in_invariance_splits_ask_each_question_of_eleven_programs(
+        tmp_path: Path) -> None:
+    builtin.write(tmp_path)
+    samples = get_task("sgp-bench-inv")(CommonOptions(data=tmp_path / "sgp-bench")).load()
+    by_question: dict[str, list[Any]] = {}
+    for sample in samples:
+        by_question.setdefault(sample.id.split("/")[1], []).append(sample)
+    assert len(by_question) == 2
+    for variants in by_question.values():
+        assert sorted(s.group for s in variants) == sorted(consistency.SPLITS)
+        assert len({s.expected for s in variants}) == 1  # one answer, paired by position
+        assert len({s.messages[-1]["content"] for s in variants}) == 11  # moved or turned
+
+
+def test_an_integer_answer_zero_is_read_as_the_digit() -> None:
+    """SGP-MNIST's answers are digits; a parquet column of integers holds 0 for the digit zero,
+    which must stay "0" (it became "", an answer no reply can match)."""
+    from svgeval.tasks.sgp_bench.data import select_columns
+
+    rows = select_columns([{"Answer": 0, "Question": None}, {"Answer": 7, "Question": "q"}],
+                          ["Answer", "Question"], "mnist.parquet")
+    assert rows == [{"Answer": "0", "Question": ""}, {"Answer": "7", "Question": "q"}]

@@ -149,14 +149,20 @@ def _check_records(root: Path, results: Results, records: Sequence[SampleRecord]
     """Refuse a ``results.json`` counting samples the records do not hold, unless the one
     missing is a last line cut short, which the returned note reports.
 
-    A group no record belongs to that counts every record is a pooled group (SGP-Bench's and
-    VGBench's ``all``, :func:`~svgeval.tasks.aggregate.with_pooled_group`): it holds the
-    records of the others."""
+    A group no record belongs to is a pooled group when it counts the records of the groups
+    under it (``binding`` those of ``binding/color``, SGP-CompBench's major types) or, with no
+    group under it, every record (SGP-Bench's and VGBench's ``all``,
+    :func:`~svgeval.tasks.aggregate.with_pooled_group`)."""
     held: dict[str, int] = {}
     for record in records:
         held[record.group] = held.get(record.group, 0) + 1
+
+    def pooled_count(group: str) -> int:
+        under = sum(n for name, n in held.items() if name.startswith(group + "/"))
+        return under or len(records)
+
     pooled = {group for group, count in results.counts.items()
-              if group not in held and count.n == len(records)}
+              if group not in held and count.n == pooled_count(group)}
     short = {group: (held.get(group, 0), count.n) for group, count in results.counts.items()
              if group not in pooled and held.get(group, 0) < count.n}
     if not short:

@@ -76,8 +76,13 @@ def select_columns(
         raise MalformedData(
             f"{where}: no column {', '.join(missing)}; columns found: {', '.join(map(str, rows[0]))}"
         )
-    return [{column: str(row.get(found[column.lower()]) or "") for column in columns}
-            for row in rows]
+    return [{column: _text(row.get(found[column.lower()])) for column in columns} for row in rows]
+
+
+def _text(value: Any) -> str:
+    """A cell as text: an absent one empty, any other written out (an integer answer ``0`` is
+    ``"0"``, which ``str(value or "")`` turned into an empty answer)."""
+    return "" if value is None else str(value)
 
 
 def load_split(data: Path | None, hub_id: str, split: str, columns: Sequence[str]) -> (

@@ -183,6 +183,10 @@ class SGPBenchInvariance(SGPBenchMCQ):
         "consistency_answered": "invariance_consistency",
         "left_out": "sample_count",
     }
+    # the release counts an unread answer as the answer "None": six unanswered variants agree,
+    # so a baseline that never answers is as consistent (1.0) as the oracle
+    degenerate: ClassVar[Mapping[str, frozenset[str]]] = {
+        "empty": frozenset({"consistency"}), "hostile": frozenset({"consistency"})}
 
     def group_of(self, split: str, row: Mapping[str, str]) -> str:
         return split

@@ -166,6 +166,10 @@ class GenBenchTask(Task[data.GenTarget]):
     set_metrics_across_epochs = True
     judge_metrics: ClassVar[tuple[str, ...]] = TIFA
     judge_sees_images = True
+    # a count (lower read as better) of the prompts with two drawn answers: an answer that never
+    # draws has none, 0, and with one epoch (the default) the oracle has none either
+    degenerate: ClassVar[Mapping[str, frozenset[str]]] = {
+        "empty": frozenset({"diversity_prompts"}), "hostile": frozenset({"diversity_prompts"})}
     group: ClassVar[str]
 
     def targets(self) -> list[tuple[str, data.GenTarget]]:

@@ -127,7 +127,9 @@ class VGQA(Task[ChoiceTarget]):
             return Outcome.of(sample, {"accuracy": None, "accuracy_all": 0.0},
                               extraction_rule=self.options.extract,
                               failure=Failure(kind=FailureKind.EXTRACT, detail="empty reply"))
-        failure = None if choice is not None else Failure(
+        # the released first-character reading takes any character (scored wrong unless it
+        # is the answer); one that is no letter at all is recorded as no option read
+        failure = None if choice is not None and choice.isalpha() else Failure(
             kind=FailureKind.EXTRACT, detail="no option letter in the reply")
         return Outcome.of(sample, {"accuracy": right, "accuracy_all": right}, extracted=choice,
                           extraction_rule=self.options.extract, failure=failure)

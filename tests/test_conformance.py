@@ -1,0 +1,243 @@
+"""Every registered task through every command a user has, on its built-in sample.
+
+A class per suite is made from the registry (a new suite joins by registering its tasks and
+its built-in sample; no test changes), so pytest-xdist spreads the suites over its workers.
+For each task, the offline baselines the task declares (``oracle``, ``identity`` where the
+samples carry an input SVG, ``empty``, ``hostile``) answer the built-in sample through
+``svgeval run``, and then:
+
+* every sample has exactly one record in every run, and the run is complete;
+* the oracle is strictly better than every other baseline on every directed metric both have a
+  value for, equal only where the task declares the metric degenerate for that baseline
+  (:attr:`svgeval.tasks.base.Task.degenerate`); metrics whose value with the tests' random tiny
+  weights says nothing of the answer (:data:`NOISE_WITH_RANDOM_WEIGHTS`) are left out of the
+  ordering;
+* the empty and hostile answers are recorded failures of the model (an extraction or a render
+  refused), never a scorer's error;
+* ``--resume`` asks nothing and changes nothing; ``svgeval score`` gives ``results.json``'s
+  numbers exactly; ``report``, ``leaderboard`` (md, csv, html, latex) and ``compare`` open the
+  runs;
+* two shards merged give the unsharded numbers; ``--epochs 2`` gives each epoch the one-epoch
+  numbers; ``svgeval.evaluate`` gives the CLI's numbers; ``--executor ray`` too, where Ray is
+  installed.
+
+The pytest timeout of each test is the guard against a hang.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import svgeval
+from svgeval.cli import app
+from svgeval.metrics.registry import METRICS
+from svgeval.tasks import all_tasks
+from svgeval.tasks.base import Task
+from svgeval.tasks.builtin import builtin_sample
+
+cli = CliRunner()
+
+NOISE_WITH_RANDOM_WEIGHTS = frozenset({
+    "clip_score", "clip_t2i", "aesthetic", "hps", "tifa", "siglip_score", "viclip_t2v",
+})
+"""Registered metrics that compare an answer with a text through learned weights: with the
+tests' randomly initialised models their values order nothing, so they are computed (checked
+finite) but not ordered."""
+
+MODEL_FAILURES = frozenset({"extract", "render", "truncated"})
+"""The failure kinds of a wrong answer (the model's), as opposed to a data or scorer problem."""
+
+
+def invoke(*args: str) -> str:
+    """Run the CLI in process; its output, asserting exit code 0."""
+    result = cli.invoke(app, list(args))
+    assert result.exit_code == 0, (args, result.output, result.exception)
+    return result.output
+
+
+def read_json(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def records(run: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in
+            (run / "samples.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def same_numbers(first: dict[str, float | None], second: dict[str, float | None]) -> bool:
+    """Equal keys and values (NaN equal to NaN)."""
+    return first.keys() == second.keys() and all(
+        first[key] == second[key] or (
+            isinstance(first[key], float) and isinstance(second[key], float)
+            and math.isnan(first[key]) and math.isnan(second[key]))  # type: ignore[arg-type]
+        for key in first)
+
+
+class Suite:
+    """The tests of every task of one suite; the subclasses made below name the tasks."""
+
+    tasks: tuple[str, ...] = ()
+
+    @pytest.fixture(scope="class")
+    def runs(self, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
+             ) -> Iterator[dict[str, dict[str, Path]]]:
+        """Each task's baseline runs: task -> baseline -> run directory."""
+        root = tmp_path_factory.mktemp(type(self).__name__)
+        made: dict[str, dict[str, Path]] = {}
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv("SVGEVAL_CACHE", str(root / "cache"))
+            for name in self.tasks:
+                made[name] = {}
+                for baseline in all_tasks()[name].baselines():
+                    out = root / name / baseline
+                    invoke("run", name, "--data", "builtin", "--model", baseline, "--out",
+                           str(out), "--render-workers", "1")
+                    made[name][baseline] = out
+            yield made
+
+    def each(self, runs: dict[str, dict[str, Path]]) -> Iterator[tuple[type[Task], dict[str, Path]]]:
+        for name, by_baseline in runs.items():
+            yield all_tasks()[name], by_baseline
+
+    def test_every_sample_has_one_record_in_a_complete_run(
+            self, runs: dict[str, dict[str, Path]]) -> None:
+        for task, by_baseline in self.each(runs):
+            for baseline, run in by_baseline.items():
+                results = read_json(run / "results.json")
+                ids = [record["id"] for record in records(run)]
+                assert len(ids) == len(set(ids)) == results["n"] == results["n_expected"]
+                assert results["complete"] and results["n_dataset"] == results["n"], (
+                    task.name, baseline)
+                assert 4 <= results["n"], task.name
+
+    def test_the_oracle_is_better_than_every_baseline(
+            self, runs: dict[str, dict[str, Path]]) -> None:
+        for task, by_baseline in self.each(runs):
+            oracle = read_json(by_baseline["oracle"] / "results.json")["metrics"]
+            assert oracle, task.name
+            for baseline, run in by_baseline.items():
+                if baseline == "oracle":
+                    continue
+                theirs = read_json(run / "results.json")["metrics"]
+                for key, mine in oracle.items():
+                    metric = task.metrics.get(key.rsplit("/", 1)[-1].split(":")[0])
+                    other = theirs.get(key)
+                    if (metric is None or mine is None or other is None
+                            or metric in NOISE_WITH_RANDOM_WEIGHTS):
+                        continue
+                    info = METRICS.get(metric)
+                    if info.best_at is not None:
+                        good = (-abs(mine - info.best_at), -abs(other - info.best_at))
+                    else:
+                        sign = 1 if info.higher_is_better else -1
+                        good = (sign * mine, sign * other)
+                    if task.declared_degenerate(baseline, key):
+                        assert good[0] >= good[1], (task.name, baseline, key, mine, other)
+                    else:
+                        assert good[0] > good[1], (task.name, baseline, key, mine, other)
+
+    def test_empty_and_hostile_answers_are_the_models_failures(
+            self, runs: dict[str, dict[str, Path]]) -> None:
+        for task, by_baseline in self.each(runs):
+            for baseline in ("empty", "hostile"):
+                kinds = [(record.get("failure") or {}).get("kind")
+                         for record in records(by_baseline[baseline])]
+                assert kinds and set(kinds) <= MODEL_FAILURES, (task.name, baseline, kinds)
+
+    def test_resume_asks_nothing_and_score_gives_the_same_numbers(
+            self, runs: dict[str, dict[str, Path]]) -> None:
+        for task, by_baseline in self.each(runs):
+            for baseline, run in by_baseline.items():
+                before = read_json(run / "results.json")
+                held = (run / "samples.jsonl").read_bytes()
+                invoke("run", task.name, "--data", "builtin", "--model", baseline, "--out",
+                       str(run), "--resume", "--render-workers", "1")
+                assert (run / "samples.jsonl").read_bytes() == held, (task.name, baseline)
+                invoke("score", str(run))
+                after = read_json(run / "results.json")
+                assert same_numbers(after["metrics"], before["metrics"]), (task.name, baseline)
+                assert after["counts"] == before["counts"], (task.name, baseline)
+
+    def test_report_leaderboard_and_compare_open_every_run(
+            self, runs: dict[str, dict[str, Path]], tmp_path: Path) -> None:
+        for task, by_baseline in self.each(runs):
+            folders = [str(run) for run in by_baseline.values()]
+            for run in folders:
+                invoke("report", run, "--out", str(tmp_path / task.name / Path(run).name))
+            for format_ in ("md", "csv", "html", "latex"):
+                assert "oracle" in invoke("leaderboard", *folders, "--format", format_)
+            invoke("compare", folders[0], folders[-1])
+
+    def test_shards_epochs_and_the_python_api_give_the_clis_numbers(
+            self, runs: dict[str, dict[str, Path]], tmp_path: Path) -> None:
+        for task, by_baseline in self.each(runs):
+            oracle = read_json(by_baseline["oracle"] / "results.json")
+            common = ("--data", "builtin", "--model", "oracle", "--render-workers", "1")
+            shards = [tmp_path / task.name / f"shard{index}" for index in (0, 1)]
+            for index, shard in enumerate(shards):
+                invoke("run", task.name, *common, "--out", str(shard), "--shard", f"{index}/2")
+            merged = tmp_path / task.name / "merged"
+            invoke("merge", *map(str, shards), "--out", str(merged))
+            assert same_numbers(read_json(merged / "results.json")["metrics"],
+                                oracle["metrics"]), task.name
+            twice = tmp_path / task.name / "epochs"
+            invoke("run", task.name, *common, "--out", str(twice), "--epochs", "2")
+            epochs = read_json(twice / "results.json")["epochs"]
+            assert epochs["k"] == 2, task.name
+            once = {key: value for key, value in oracle["metrics"].items()
+                    if key.rsplit("/", 1)[-1] not in task.set_metrics
+                    or not task.set_metrics_across_epochs}
+            for numbers in epochs["metrics"].values():
+                assert same_numbers({key: numbers.get(key) for key in once}, once), task.name
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setenv("SVGEVAL_CACHE", str(by_baseline["oracle"].parents[2] / "cache"))
+                evaluation = svgeval.evaluate(task.name, "oracle", data="builtin",
+                                              out=tmp_path / task.name / "api", render_workers=1)
+            assert same_numbers(evaluation.metrics, oracle["metrics"]), task.name
+
+    def test_ray_gives_the_local_numbers(self, runs: dict[str, dict[str, Path]],
+                                         tmp_path: Path) -> None:
+        ray = pytest.importorskip("ray")
+        # one local instance for the suite's runs (a run joins it rather than start its own)
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+                 object_store_memory=100 * 1024 * 1024)
+        try:
+            self.ray_runs(runs, tmp_path)
+        finally:
+            ray.shutdown()
+
+    def ray_runs(self, runs: dict[str, dict[str, Path]], tmp_path: Path) -> None:
+        for task, by_baseline in self.each(runs):
+            oracle = read_json(by_baseline["oracle"] / "results.json")
+            out = tmp_path / task.name
+            invoke("run", task.name, "--data", "builtin", "--model", "oracle", "--out",
+                   str(out), "--executor", "ray")
+            assert same_numbers(read_json(out / "results.json")["metrics"],
+                                oracle["metrics"]), task.name
+
+
+def _suites() -> dict[str, tuple[str, ...]]:
+    """Suite display name -> the names of its tasks, every registered task in one."""
+    found: dict[str, list[str]] = {}
+    for name, task in all_tasks().items():
+        found.setdefault(task.suite or name, []).append(name)
+    return {suite: tuple(names) for suite, names in found.items()}
+
+
+def test_every_task_has_a_built_in_sample() -> None:
+    lacking = [name for name in all_tasks() if builtin_sample(name) is None]
+    assert lacking == []
+
+
+for _suite, _tasks in _suites().items():
+    _name = "Test" + "".join(part.capitalize() for part in
+                             _suite.replace("-", " ").replace("_", " ").split())
+    globals()[_name] = type(_name, (Suite,), {"tasks": _tasks})
