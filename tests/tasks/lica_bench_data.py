@@ -1,14 +1,18 @@
 """A tiny LICA-Bench bundle in the release's layout: ``<root>/benchmarks/svg/svg-<n>.json``
 with the records' SVG files and pictures beside them (``tasks/svg.py`` ``load_data`` schemas,
-``purvanshi/lica-bench`` c5c63dc). Only the standard library and Pillow, so the released code
-can be run on the very same files (``/work/scratch/i29/checks/check_lica_tasks.py``)."""
+``purvanshi/lica-bench`` c5c63dc), written by the built-in sample's
+:func:`~svgeval.builders.lica_bench.builtin.write_bundle`. The released code was run on the very
+same files (``/work/scratch/i29/checks/check_lica_tasks.py``)."""
 
 from __future__ import annotations
 
-import json
+import io
 from pathlib import Path
+from typing import Any
 
 from PIL import Image
+
+from svgeval.builders.lica_bench.builtin import write_bundle as write_records
 
 NS = 'xmlns="http://www.w3.org/2000/svg"'
 RED = f'<svg {NS} width="4" height="4"><rect width="4" height="4" fill="red"/></svg>'
@@ -53,19 +57,22 @@ GENERATION = [
     {"question": ["a red square"], "answer": RED, "image": "images/red.png"},
     {"question": ["a blue circle"], "answer": CIRCLE, "image": "images/circle.jpg"},
 ]
-FILES = {"svg-1": QA, "svg-2": QA, "svg-3": BUGFIX, "svg-4": OPTIMIZE, "svg-5": STYLE,
-         "svg-6": GENERATION, "svg-7": GENERATION, "svg-8": GENERATION}
+FILES: dict[str, Any] = {
+    "svg-1": QA, "svg-2": QA, "svg-3": BUGFIX, "svg-4": OPTIMIZE, "svg-5": STYLE,
+    "svg-6": GENERATION, "svg-7": GENERATION, "svg-8": GENERATION}
+
+
+def picture(colour: tuple[int, int, int], form: str, **options: int) -> bytes:
+    """A 16 x 16 picture of one colour, encoded as ``form`` with Pillow's ``options``."""
+    buffer = io.BytesIO()
+    Image.new("RGB", (16, 16), colour).save(buffer, form, **options)
+    return buffer.getvalue()
 
 
 def write_bundle(root: Path) -> Path:
     """The bundle under ``root`` (its ``benchmarks/svg/`` folder holds the task files);
     returns ``root``."""
-    folder = root / "benchmarks" / "svg"
-    (folder / "svgs").mkdir(parents=True, exist_ok=True)
-    (folder / "images").mkdir(exist_ok=True)
-    (folder / "svgs" / "red.svg").write_text(RED, encoding="utf-8")
-    Image.new("RGB", (16, 16), (255, 0, 0)).save(folder / "images" / "red.png")
-    Image.new("RGB", (16, 16), (0, 0, 255)).save(folder / "images" / "circle.jpg", quality=95)
-    for task_id, records in FILES.items():
-        (folder / f"{task_id}.json").write_text(json.dumps(records, indent=1), encoding="utf-8")
-    return root
+    files: dict[str, str | bytes] = {
+        "svgs/red.svg": RED, "images/red.png": picture((255, 0, 0), "PNG"),
+        "images/circle.jpg": picture((0, 0, 255), "JPEG", quality=95)}
+    return write_records(root, FILES, files)

@@ -21,6 +21,7 @@ from fake_openai_server import FakeOpenAIServer, message_images, message_text
 from PIL import Image
 from typer.testing import CliRunner
 
+from svgeval.builders.svgbench import builtin
 from svgeval.cli import app
 from svgeval.tasks import get_task
 from svgeval.tasks.base import CommonOptions
@@ -148,3 +149,19 @@ def test_oracle_scores_100_and_blank_or_missing_answers_lower(tmp_path: Path) ->
         none = run(data, tmp_path / "i", "identity", server)["metrics"]
         assert none["all/requirement_share"] == 0.0  # no SVG: 0 without asking
         assert len(server.chat_requests) == asked + 2
+
+
+def test_the_builtin_questions_and_their_oracle(tmp_path: Path) -> None:
+    """The built-in sample: six questions (three in the test subset); the example circle the
+    oracle draws satisfies :func:`judge` (a third of the picture red), an answer that does not
+    draw scores 0 unasked."""
+    builtin.write(tmp_path)
+    assert len(get_task("svgbench")(CommonOptions(data=tmp_path)).load()) == 6
+    test = get_task("svgbench")(CommonOptions(data=tmp_path, extra={"subset": "test"}))
+    assert len(test.load()) == 3
+    with FakeOpenAIServer(reply=judge) as server:
+        assert run(tmp_path, tmp_path / "o", "oracle", server)["metrics"] == {
+            "all/requirement_share": 100.0, "all/requirement_share_checked": 100.0}
+        hostile = run(tmp_path, tmp_path / "h", "hostile", server)
+        assert hostile["metrics"]["all/requirement_share"] == 0.0
+        assert len(server.chat_requests) == 6

@@ -257,16 +257,20 @@ class Task(ABC, Generic[TargetT]):
     """True when the samples carry an input SVG (editing, bug fixing): the ``identity``
     baseline answers it unchanged."""
     degenerate: ClassVar[Mapping[str, frozenset[str]]] = {}
-    """Baseline (``identity``, ``empty``, ``hostile``) -> the metrics on which it may equal the
-    oracle on the built-in sample, each a metric key (``acc``) or a results key
-    (``compression/mse``): a metric blind to what that baseline gets wrong, e.g. SVGenius style
-    editing's ``acc``, which an unchanged answer meets. Everywhere else the oracle must be
-    strictly better (the conformance test, ``svgeval demo TASK``)."""
+    """Baseline (``identity``, ``empty``, ``hostile``) -> the metrics on which it may equal or
+    beat the oracle on the built-in sample, each a metric key (``acc``) or a results key
+    (``compression/mse``): a metric blind to what that baseline gets wrong (SVGenius style
+    editing's ``acc``, which an unchanged answer meets) or one it games (LICA's compression
+    ratio, best for an empty answer; :mod:`svgeval.audit` measures by how much). Everywhere
+    else the oracle must be strictly better (the conformance test, ``svgeval demo TASK``)."""
+    scores_text_only: ClassVar[bool] = False
+    """True when the scorer reads the answer's text and never draws it (LICA's bug fixing, as
+    released): there a hostile SVG is a wrong answer, scored, not a refused render."""
 
     @classmethod
     def declared_degenerate(cls, baseline: str, key: str) -> bool:
-        """Whether :attr:`degenerate` lets ``baseline`` equal the oracle on the results key
-        ``key`` (``<group>/<metric>``)."""
+        """Whether :attr:`degenerate` lets ``baseline`` equal or beat the oracle on the results
+        key ``key`` (``<group>/<metric>``)."""
         allowed = cls.degenerate.get(baseline, frozenset())
         return key in allowed or key.rsplit("/", 1)[-1] in allowed
     scores_many: ClassVar[bool] = False

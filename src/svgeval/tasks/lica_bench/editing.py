@@ -83,6 +83,8 @@ class LicaBugFix(LicaCodeTask[RepairTarget]):
     metrics: ClassVar[Mapping[str, str]] = {
         "edit_distance": "difflib_distance", "repair_similarity": "difflib_similarity",
         "repair_accuracy": "repair_accuracy", "repair_exact": "canonical_match"}
+    takes_input_svg = True
+    scores_text_only = True
 
     def load(self) -> list[Sample[RepairTarget]]:
         items = data.load_task_file(self.common.data, self.task_id, data.BugFixItem).items
@@ -131,6 +133,15 @@ class LicaOptimize(LicaCodeTask[OptimizeTarget]):
     metrics: ClassVar[Mapping[str, str]] = {
         "compression_ratio": "byte_ratio", "reference_compression_ratio": "byte_ratio",
         "mse": "mse"}
+    takes_input_svg = True
+    # reference_compression_ratio is the reference's ratio, the same whatever the answer; an
+    # empty answer has compression_ratio 0, the best any answer can have (defect 4 of
+    # docs/lica_bench.md: better than the oracle's, never equal)
+    degenerate: ClassVar[Mapping[str, frozenset[str]]] = {
+        "identity": frozenset({"reference_compression_ratio"}),
+        "empty": frozenset({"compression_ratio", "reference_compression_ratio"}),
+        "hostile": frozenset({"reference_compression_ratio"}),
+    }
 
     def load(self) -> list[Sample[OptimizeTarget]]:
         items = data.load_task_file(self.common.data, self.task_id, data.OptimizeItem).items
@@ -169,6 +180,7 @@ class LicaStyleEdit(LicaCodeTask[StyleTarget]):
     task_id = "svg-5"
     description = "LICA-Bench svg-5 style editing: difflib edit distance and render MSE"
     metrics: ClassVar[Mapping[str, str]] = {"edit_distance": "difflib_distance", "mse": "mse"}
+    takes_input_svg = True
 
     def load(self) -> list[Sample[StyleTarget]]:
         items = data.load_task_file(self.common.data, self.task_id, data.StyleEditItem).items

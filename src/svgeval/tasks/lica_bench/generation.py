@@ -66,6 +66,14 @@ class LicaGeneration(LicaCodeTask[GenerationTarget]):
         "code_length": "code_bytes", "weighted_complexity": "weighted_complexity",
         "svg_validity": "svg_valid"}
     batched_metrics = ("lpips", "clip_score")
+    # code_length and weighted_complexity measure the answer's size, not its likeness to the
+    # reference: the empty answer scores 0 on both, and the hostile answers (a shape or two) are
+    # simpler than any drawing worth the name, so both beat the oracle there; an answer that
+    # does not draw scores lpips 0.0, the best (defect 1 of docs/lica_bench.md), as the oracle
+    degenerate: ClassVar[Mapping[str, frozenset[str]]] = {
+        "empty": frozenset({"code_length", "weighted_complexity", "lpips"}),
+        "hostile": frozenset({"weighted_complexity", "lpips"}),
+    }
     sends_text: ClassVar[bool] = True
     sends_picture: ClassVar[bool] = True
     clip_has_description: ClassVar[bool] = True
@@ -164,6 +172,9 @@ class LicaImage2Svg(LicaGeneration):
                    "complexity (CLIP 0: no description, as released)")
     sends_text = False
     clip_has_description = False
+    # clip_score is 0 for every answer: svg-7 loads no description (defect 8)
+    degenerate: ClassVar[Mapping[str, frozenset[str]]] = {
+        baseline: keys | {"clip_score"} for baseline, keys in LicaGeneration.degenerate.items()}
     prompt = IMAGE_PROMPT
 
 

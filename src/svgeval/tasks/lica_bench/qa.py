@@ -69,6 +69,7 @@ class LicaQA(LicaTask[QATarget]):
 
     Options: ClassVar[type[Any]] = QAOptions
     metrics: ClassVar[Mapping[str, str]] = {"accuracy": "accuracy"}
+    takes_input_svg = True
     question_filter: ClassVar[str]
     prompt: ClassVar[str]
 
