@@ -12,23 +12,14 @@ import cairosvg
 import numpy as np
 from PIL import Image
 
-from svgeval.svg.demo_corpus import DEMO_ICONS, demo_svg
-
-STYLES = ("Cartoon Style", "Pixel-art", "Line-art", "3D-style")
+from svgeval.builders.svgenius import builtin
+from svgeval.svg.demo_corpus import DEMO_ICONS
 
 
 def style_transfer_items(count: int = len(DEMO_ICONS)) -> list[dict[str, Any]]:
-    """``count`` items, one per built-in icon, cycling through the four styles."""
-    names = list(DEMO_ICONS)[:count]
-    return [
-        {
-            "description": [f"a {name} icon"],
-            "question": STYLES[index % len(STYLES)],
-            "code": demo_svg(name),
-            "image_path": f"../../../data/easy/process/{name}.png",
-        }
-        for index, name in enumerate(names)
-    ]
+    """``count`` items, one per built-in icon, cycling through the four styles (the built-in
+    sample's records, all under the easy tier)."""
+    return builtin.style_transfer_items(list(DEMO_ICONS)[:count], "easy")
 
 
 def write_items(path: Path, items: list[dict[str, Any]]) -> Path:

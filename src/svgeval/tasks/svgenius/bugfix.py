@@ -83,6 +83,7 @@ class SvgeniusBugFix(SvgeniusCodeTask):
         "render_acc": "render_match",
         "render_acc_all": "render_match",
     }
+    takes_input_svg = True
     task_file = "bugfix"
     item_type = BugFixItem
 

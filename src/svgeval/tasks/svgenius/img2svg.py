@@ -49,6 +49,8 @@ class SvgeniusImg2Svg(SvgeniusGenerationTask):
         "mse": "mse", "mse_rgb": "mse", "ssim": "ssim", "lpips": "lpips", "dino": "dino",
         "pss": "pss", "fid": "fid", "clip_fid": "clip_fid",
     }) | GENERATION_STATS_METRICS
+    # has_svg only asks for SVG code in the answer, which the hostile answers hold
+    degenerate: ClassVar[Mapping[str, frozenset[str]]] = {"hostile": frozenset({"has_svg"})}
     batched_metrics = ("lpips", "dino")
 
     def make_sample(self, sample_id: str, task_file: TaskFile[CaptionItem], item: CaptionItem) -> (

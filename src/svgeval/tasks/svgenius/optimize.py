@@ -58,6 +58,13 @@ class SvgeniusOptimize(SvgeniusCodeTask):
     description = "SVGenius code optimization: compression ratio (CCR) and render MSE"
     paper_table = tier_table(("ccr", "CCR"), ("mse", "MSE"))
     metrics: ClassVar[Mapping[str, str]] = {"ccr": "ccr", "ccr_all": "ccr", "mse": "mse"}
+    takes_input_svg = True
+    # identity answers the original itself, which renders exactly as the original (mse 0, the
+    # floor), while any rewrite moves anti-aliased edge pixels; the released ccr scores an
+    # extracted SVG's length whether or not it renders, so a short hostile answer can compress
+    # as well as a real optimisation
+    degenerate: ClassVar[Mapping[str, frozenset[str]]] = {
+        "identity": frozenset({"mse"}), "hostile": frozenset({"ccr"})}
     task_file = "optimize"
     item_type = OptimizeItem
 

@@ -72,6 +72,15 @@ class SvgeniusStyleEdit(SvgeniusCodeTask):
         "rld": "rld",
         "n_rmse_undefined": "sample_count",
     }
+    takes_input_svg = True
+    # the released acc asks MSE(gen, gt) <= MSE(ori, gt), which the unchanged original meets;
+    # n_rmse_undefined counts the data's edits that leave the render unchanged, whatever the
+    # answer
+    degenerate: ClassVar[Mapping[str, frozenset[str]]] = {
+        "identity": frozenset({"acc", "acc_all", "n_rmse_undefined"}),
+        "empty": frozenset({"n_rmse_undefined"}),
+        "hostile": frozenset({"n_rmse_undefined"}),
+    }
     task_file = "style_edit"
     item_type = dict[str, StyleEdit]
 

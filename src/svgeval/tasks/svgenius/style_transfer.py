@@ -123,6 +123,7 @@ class SvgeniusStyleTransfer(SvgeniusCodeTask):
     }
     judge_metrics = (*CRITERIA, "win_rate")
     judge_sees_images = True
+    takes_input_svg = True
     task_file = "style_transfer"
     item_type = StyleTransferItem
     Options = StyleTransferOptions

@@ -47,6 +47,8 @@ class SvgeniusText2Svg(SvgeniusGenerationTask):
         "fid": "fid", "clip_fid": "clip_fid", "svgauge": "svgauge", "svgauge_si": "svgauge_si",
         "svgauge_st": "svgauge_st",
     }) | GENERATION_STATS_METRICS
+    # has_svg only asks for SVG code in the answer, which the hostile answers hold
+    degenerate: ClassVar[Mapping[str, frozenset[str]]] = {"hostile": frozenset({"has_svg"})}
     batched_metrics = ("clip", "aes", "hps", "rclip", "svgauge")
     _captions: tuple[str, ...] = ()
 
