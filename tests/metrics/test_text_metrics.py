@@ -60,3 +60,30 @@ def test_bge_m3_is_100_times_cls_cosine(tiny_text_encoder_dir: Path) -> None:
     expected = (100 * torch.nn.functional.cosine_similarity(ea, eb)).tolist()
     assert got == pytest.approx(expected, abs=1e-4)
     assert got[0] == pytest.approx(100.0, abs=1e-4)
+
+
+def test_a_text_longer_than_the_encoders_positions_is_cut_to_them(
+        tiny_text_encoder_dir: Path) -> None:
+    """The tiny encoder's tokenizer has no length limit and its model 64 positions, the first
+    (``padding_idx`` 0 + 1) never a token's: a long answer (a hostile SVG) is scored on its
+    first 63 tokens instead of an index error, for BGE-M3 and BERTScore alike (roberta-large:
+    514 positions, padding_idx 1, 512 tokens, its tokenizer's own limit)."""
+    import torch
+    from transformers import AutoModel, AutoTokenizer
+
+    from svgeval.metrics.text import bertscore, input_limit
+
+    tok = AutoTokenizer.from_pretrained(tiny_text_encoder_dir)
+    model = AutoModel.from_pretrained(tiny_text_encoder_dir).eval()
+    assert model.config.max_position_embeddings == 64 and tok.model_max_length > 10**6
+    assert input_limit(tok, model) == 63
+    long = " ".join(["circle"] * 400)
+    got = bge_m3([long], ["circle"], model_path=str(tiny_text_encoder_dir))
+    with torch.inference_mode():
+        cut = model(**tok([long], truncation=True, max_length=63, return_tensors="pt"))
+        one = model(**tok(["circle"], return_tensors="pt"))
+    expected = 100 * torch.nn.functional.cosine_similarity(
+        cut.last_hidden_state[:, 0], one.last_hidden_state[:, 0])
+    assert got == pytest.approx(expected.tolist(), abs=1e-4)
+    assert len(bertscore([long], ["circle"], model_path=str(tiny_text_encoder_dir),
+                         baseline=None)) == 1

@@ -7,17 +7,18 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 from PIL import Image
 from tiny_models import openai_layout
 from typer.testing import CliRunner
 
+from svgeval.builders.mmsvgbench import builtin
+from svgeval.builders.mmsvgbench.builtin import IMAGE_FILE, TEXT_FILE, write_rows
 from svgeval.cli import app
 from svgeval.messages import png_bytes
 from svgeval.metrics.pixel import mse, ssim
@@ -52,21 +53,17 @@ def renders(size: int) -> dict[str, list[np.ndarray]]:
 
 def text_bench(path: Path) -> Path:
     """``text2svg-00000-of-00001.parquet``: ``text``, ``type`` and (MMSVG schema) ``svg``."""
-    path.mkdir(parents=True, exist_ok=True)
     rows = [{"text": PROMPTS[g][i], "type": g, "svg": SVGS[g][i]}
             for g in SVGS for i in range(2)]
-    pq.write_table(pa.Table.from_pylist(rows), path / "text2svg-00000-of-00001.parquet")
-    return path
+    return write_rows(path / TEXT_FILE, rows).parent
 
 
 def image_bench(path: Path) -> Path:
     """``image2svg-00000-of-00001.parquet``: an HF ``Image`` struct (PNG bytes) and ``type``."""
-    path.mkdir(parents=True, exist_ok=True)
     pictures = renders(SIZE)
     rows = [{"image": {"bytes": png_bytes(pictures[g][i]), "path": None}, "type": g}
             for g in SVGS for i in range(2)]
-    pq.write_table(pa.Table.from_pylist(rows), path / "image2svg-00000-of-00001.parquet")
-    return path
+    return write_rows(path / IMAGE_FILE, rows).parent
 
 
 def run(task: str, model: str, data_dir: Path, out: Path, *extra: str) -> dict[str, Any]:
@@ -139,10 +136,8 @@ def test_loader_discovers_columns_and_names_them_when_none_fits(tmp_path: Path) 
     rows = data.load_rows(tmp_path, "text2svg")
     assert [(r.id, r.group, r.text) for r in rows[:2]] == [
         ("text2svg/icon/0", "icon", "a red square"), ("text2svg/icon/1", "icon", "a blue circle")]
-    other = tmp_path / "other"
-    other.mkdir()
-    pq.write_table(pa.Table.from_pylist([{"task_type": "text2svg", "caption": "x", "type": "icon"}]),
-                   other / "bench.parquet")
+    other = write_rows(tmp_path / "other/bench.parquet",
+                       [{"task_type": "text2svg", "caption": "x", "type": "icon"}]).parent
     with pytest.raises(MalformedData, match="one of text, description, prompt; it has caption, "
                                             "task_type, type"):
         data.load_rows(other, "text2svg")
@@ -214,3 +209,20 @@ def test_text2svg_oracle_fid_is_zero(
         for key in ("clip_score", "aesthetic", "hps", "tokens"):
             assert np.isfinite(best[f"{group}/{key}"]), key
         assert -1.0 <= best[f"{group}/clip_score"] <= 1.0  # raw cosine, no x100
+
+
+def test_the_builtin_bench_pictures_are_their_svgs_at_the_render_size(tmp_path: Path) -> None:
+    """The built-in sample: three text-to-SVG and two image-to-SVG rows per group; each picture
+    is its row's SVG drawn on white at the tasks' render size, so the oracle's render is
+    compared with it as it is (no resize)."""
+    builtin.write(tmp_path)
+    text, image = data.load_rows(tmp_path, "text2svg"), data.load_rows(tmp_path, "img2svg")
+    assert Counter(row.group for row in text) == {"icon": 3, "illustration": 3}
+    assert Counter(row.group for row in image) == {"icon": 2, "illustration": 2}
+    assert all(row.svg for row in text)
+    spec = RenderSpec.square(builtin.PICTURE_SIZE)
+    with Renderer(workers=1) as renderer:
+        for row in image:
+            drawn = renderer.render(row.svg, spec).image
+            assert drawn is not None
+            assert np.array_equal(on_white(data.decode(row.picture)), drawn), row.id

@@ -5,8 +5,8 @@ rules and weighted scores by hand, and failed rows scored rather than crashing."
 from __future__ import annotations
 
 import base64
-import csv
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -15,20 +15,25 @@ import pytest
 from typer.testing import CliRunner
 from vectorgym_data import BLUE, RED, png
 
+from svgeval.builders.unisvg import builtin
+from svgeval.builders.unisvg.builtin import tsv_row, write_tsv
 from svgeval.cli import app
+from svgeval.models.baselines import HOSTILE_SVGS
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks.base import CommonOptions, Sample
 from svgeval.tasks.unisvg import rules
-from svgeval.tasks.unisvg.tasks import FAILED, QuestionTarget, UniSvgAll, UniSvgImg2Svg
+from svgeval.tasks.unisvg.tasks import (
+    FAILED,
+    GENERATION,
+    RULES,
+    UNDERSTANDING,
+    QuestionTarget,
+    UniSvgAll,
+    UniSvgImg2Svg,
+)
 
 cli = CliRunner()
 IMAGE = base64.b64encode(png(200)).decode()
-
-
-def tsv_row(index: int, category: str, question: str, answer: str,
-            metadata: dict[str, Any] | None = None, image: str = "") -> dict[str, str]:
-    return {"index": str(index), "image": image, "question": question, "answer": answer,
-            "category": category, "l2-category": json.dumps(metadata or {})}
 
 
 ROWS = [
@@ -44,14 +49,6 @@ ROWS = [
     tsv_row(7, "CSVGUN_usage", "What is it for?", "a red square icon"),
     tsv_row(8, "ISVGUN_description", "Describe it.", "a blue circle", image="3"),  # row 3's
 ]
-
-
-def write_tsv(path: Path, rows: list[dict[str, str]]) -> Path:
-    with path.open("w", encoding="utf-8", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]), delimiter="\t")
-        writer.writeheader()
-        writer.writerows(rows)
-    return path
 
 
 @pytest.fixture()
@@ -208,3 +205,20 @@ def test_an_empty_understanding_answer_scores_nothing(renderer: Renderer) -> Non
             assert task.score(sample(kind, truth), empty, renderer).metrics == {"accuracy": 0.0}
     assert task.score(sample("CSVGUN_shape", no_shape), "none", renderer).metrics == {
         "accuracy": 1.0}
+
+
+def test_the_builtin_tsv_separates_the_oracle(tmp_path: Path, renderer: Renderer) -> None:
+    """The built-in sample: four rows of each generation type and two of each understanding
+    type; the oracle redraws an icon exactly, and on every rule-scored row its answer scores 1
+    where each hostile SVG scores 0."""
+    builtin.write(tmp_path)
+    task = UniSvgAll(CommonOptions(data=tmp_path))
+    samples = task.load()
+    assert Counter(sample.group for sample in samples) == {
+        **dict.fromkeys(GENERATION, 4), **dict.fromkeys(UNDERSTANDING, 2)}
+    assert task.score(samples[0], samples[0].reference, renderer).metrics["ssim"] == 1.0
+    for sample in samples:
+        if sample.group in RULES:
+            assert task.score(sample, sample.reference, renderer).metrics == {"accuracy": 1.0}
+            for hostile in HOSTILE_SVGS:
+                assert task.score(sample, hostile, renderer).metrics == {"accuracy": 0.0}

@@ -18,6 +18,7 @@ import base64
 import io
 import json
 import random
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -27,11 +28,14 @@ from fake_openai_server import FakeOpenAIServer, message_images, message_text
 from PIL import Image
 from typer.testing import CliRunner
 
+from svgeval.builders.vcode import builtin
+from svgeval.builders.vcode.builtin import cvbench_record, mmmu_record, write_json
 from svgeval.cli import app
 from svgeval.tasks import get_task
 from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.vcode import answers
+from svgeval.tasks.vcode.data import MMMU_FOLDER
 from svgeval.tasks.vcode.task import PROMPT, render_size
 
 QUESTION = ("Which object is closer to the camera taking this photo, the stationery (highlighted "
@@ -109,29 +113,23 @@ def build_data(root: Path) -> Path:
     red = (220, 20, 20)
     picture(data / "mm-vet/images/rec/v1_0.png", red)
     picture(data / "mm-vet/images/ocr/v1_1.png", red)
-    (data / "mm-vet/mm-vet.json").write_text(json.dumps({
+    write_json(data / "mm-vet/mm-vet.json", {
         "v1_1": {"imagename": "v1_1.png", "question": "Colour?", "answer": "red<OR>crimson",
                  "capability": "rec"},
         "v1_0": {"imagename": "v1_0.png", "question": "Main colour?", "answer": "red",
-                 "capability": "rec,ocr"}}))
+                 "capability": "rec,ocr"}})
     for dim, task, source in (("2D", "count", "COCO"), ("2D", "relation", "ADE20K"),
                               ("3D", "depth", "Omni3D")):
-        image = f"{dim}/{task}/images/{source.lower()}_1.jpg"
-        picture(data / "cv-bench/img" / image, red)
-        record = {"split": "test", "task": task, "dimension": dim, "question": QUESTION,
-                  "answer": "(A)", "image_path": image, "filename": f"img/{image}",
-                  "choices": ["stationery", "bin"], "source": source}
-        (data / f"cv-bench/img/{dim}/{task}/annotations.jsonl").write_text(json.dumps(record) + "\n")
-    math = data / "mmmu/mmmu_dev_processed_single_img_subset/Math"
+        record = cvbench_record(dim, task, source, 1, QUESTION, ["stationery", "bin"], "(A)",
+                                suffix=".jpg")
+        picture(data / "cv-bench/img" / record["image_path"], red)
+        write_json(data / f"cv-bench/img/{dim}/{task}/annotations.jsonl", [record], lines=True)
+    math = data / MMMU_FOLDER / "Math"
     picture(math / "dev_Math_1_img1.png", red)
     picture(math / "dev_Math_2_img1.png", red)
-    (math / "output.json").write_text(json.dumps([
-        {"id": "dev_Math_1", "question": "Which colour? <image 1>", "question_type":
-         "multiple-choice", "options": ["red", "blue"], "answer": "A", "all_choices": ["A", "B"],
-         "index2ans": {"A": "red", "B": "blue"}, "image_paths": [], "response": ""},
-        {"id": "dev_Math_2", "question": "Name the colour. <image 1>", "question_type": "open",
-         "options": [], "answer": "red", "all_choices": [], "index2ans": {}, "image_paths": [],
-         "response": ""}]))
+    write_json(math / "output.json", [
+        mmmu_record("dev_Math_1", "Which colour? <image 1>", ["red", "blue"], "A"),
+        mmmu_record("dev_Math_2", "Name the colour. <image 1>", [], "red")])
     return root
 
 
@@ -227,3 +225,22 @@ def test_an_mmmu_field_of_the_wrong_type_is_one_line(tmp_path: Path) -> None:
     with pytest.raises(MalformedData, match=r"dev_Math_1: index2ans: ") as raised:
         get_task("vcode-mmmu")(CommonOptions(data=data)).load()
     assert "\n" not in str(raised.value)
+
+
+def test_the_builtin_data_draws_back_at_three_times(tmp_path: Path) -> None:
+    """The built-in sample: four MM-Vet questions, two CV-Bench questions per source and two
+    MMMU questions per subject, each gold among its options, and every oracle SVG a third of
+    its picture's size, so the 3 x render is the picture's size."""
+    builtin.write(tmp_path)
+    groups = {"vcode-mmvet": {"mm-vet": 4}, "vcode-cvbench": dict.fromkeys(
+        ("COCO", "ADE20K", "Omni3D"), 2), "vcode-mmmu": {"Art": 2, "Math": 2}}
+    for name, expected in groups.items():
+        samples = get_task(name)(CommonOptions(data=tmp_path)).load()
+        assert Counter(sample.group for sample in samples) == expected, name
+        for sample in samples:
+            target: Any = sample.target
+            assert Image.open(target.image).size == render_size(sample.reference), sample.id
+            if name == "vcode-cvbench":
+                assert target.answer in [f"({chr(65 + i)})" for i in range(len(target.choices))]
+            elif name == "vcode-mmmu" and target.question_type == "multiple-choice":
+                assert target.answer in target.all_choices

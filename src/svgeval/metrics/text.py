@@ -162,7 +162,8 @@ def bge_m3(
     def embed(texts: Sequence[str]) -> Any:
         out = []
         for chunk in _models.batches(list(texts), batch_size):
-            enc = tokenizer(list(chunk), padding=True, truncation=True, max_length=max_length,
+            enc = tokenizer(list(chunk), padding=True, truncation=True,
+                            max_length=min(max_length, input_limit(tokenizer, encoder)),
                             return_tensors="pt")
             enc = _models.to_device(enc, dev)
             with _models.inference(dev):
@@ -260,6 +261,19 @@ def bert_score_text(tokenizer: Any, text: str) -> str:
     return " " + text if text and names & _BYTE_LEVEL_BPE else text
 
 
+def input_limit(tokenizer: Any, encoder: Any) -> int:
+    """The most tokens ``encoder`` takes: the tokenizer's ``model_max_length``, within the
+    position table (RoBERTa-style embeddings spend their first ``padding_idx + 1`` positions on
+    no token). Equal to the tokenizer's limit for the released checkpoints (512 of roberta-large's
+    514 positions); a local tokenizer saved without a limit no longer overflows its model."""
+    limit = int(min(tokenizer.model_max_length, 10**9))
+    positions = getattr(encoder.config, "max_position_embeddings", None)
+    if positions:
+        padding = getattr(getattr(encoder, "embeddings", None), "padding_idx", None)
+        limit = min(limit, positions - (padding + 1 if padding is not None else 0))
+    return limit
+
+
 def bertscore(
     candidates: Sequence[str],
     references: Sequence[str],
@@ -298,7 +312,8 @@ def bertscore(
         out = []
         for chunk in _models.batches(list(texts), batch_size):
             enc = tokenizer([bert_score_text(tokenizer, text) for text in chunk], padding=True,
-                            truncation=True, return_tensors="pt", return_special_tokens_mask=True)
+                            truncation=True, max_length=input_limit(tokenizer, encoder),
+                            return_tensors="pt", return_special_tokens_mask=True)
             special = enc.pop("special_tokens_mask").bool()
             real = enc["attention_mask"].bool()
             with _models.inference(dev):

@@ -264,8 +264,9 @@ class Task(ABC, Generic[TargetT]):
     ratio, best for an empty answer; :mod:`svgeval.audit` measures by how much). Everywhere
     else the oracle must be strictly better (the conformance test, ``svgeval demo TASK``)."""
     scores_text_only: ClassVar[bool] = False
-    """True when the scorer reads the answer's text and never draws it (LICA's bug fixing, as
-    released): there a hostile SVG is a wrong answer, scored, not a refused render."""
+    """True when the scorer reads the answer's text and never draws it, for some or all of the
+    samples (LICA's bug fixing, UniSVG's understanding questions, as released): there a hostile
+    SVG is a wrong answer, scored, not a refused render."""
 
     @classmethod
     def declared_degenerate(cls, baseline: str, key: str) -> bool:

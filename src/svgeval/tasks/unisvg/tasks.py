@@ -218,15 +218,19 @@ class UniSvgTask(ImageGenerationTask[QuestionTarget]):
                     detail="the authors' evaluation.py drops this row: no keywords.colors / "
                     "keywords.category in its metadata, or white its only colour"))
             return Outcome.of(sample, metrics={"accuracy": value}, extracted=response)
+        # an empty answer scores 0 as released, recorded as the model's failure to answer
+        blank = None if response.strip() else Failure(kind=FailureKind.EXTRACT,
+                                                     detail="empty answer")
         if category in RULES:
             # VLMEvalKit reads an empty answer cell as NaN and scores the row 0
             # (uni_svg.py:450-455); the rules themselves would give "" a 1 on a shape or
             # transform question whose ground truth names none
-            accuracy = RULES[category](response, sample.target) if response.strip() else 0.0
-            return Outcome.of(sample, metrics={"accuracy": accuracy}, extracted=response)
+            accuracy = RULES[category](response, sample.target) if blank is None else 0.0
+            return Outcome.of(sample, metrics={"accuracy": accuracy}, extracted=response,
+                              failure=blank)
         empty = not (response and sample.target.answer)
         return Outcome.of(sample, metrics={"bertscore": 0.0, "sbert": 0.0} if empty else {},
-                          extracted=response)
+                          extracted=response, failure=blank)
 
     def score_picture(self, score: Outcome, sample: Sample[QuestionTarget], answer: Extraction,
                       picture: FloatImage | None, reference: FloatImage,
@@ -265,8 +269,9 @@ class UniSvgTask(ImageGenerationTask[QuestionTarget]):
             ):
                 for score, value in zip(picked, batch_values(picked, (key,), compute)):
                     score.metrics[key] = value
-        texts = [i for i, item in enumerate(items)
-                 if item.sample.target.category in TEXT_TYPES and item.output_svg]
+        texts = [i for i, item in enumerate(items)  # an empty answer (the blank canvas
+                 if item.sample.target.category in TEXT_TYPES  # stands for it) keeps its 0
+                 and item.output_svg not in ("", BLANK_SVG)]
         if texts:
             answers = [items[i].output_svg for i in texts]
             truths = [items[i].sample.target.answer for i in texts]
@@ -328,6 +333,9 @@ class UniSvgUnderstanding(UniSvgTask):
     description = "UniSVG understanding: rule accuracy, BERTScore and SBERT per question type"
     types = UNDERSTANDING
     batched_metrics = ("bertscore", "sbert")
+    # every answer is text scored by a rule or a text model, never drawn: a hostile SVG is a
+    # wrong answer (accuracy 0), not a refused render
+    scores_text_only = True
     overall = ("easy_acc", "hard_acc", "bertscore", "sbert_score")
 
 
@@ -335,6 +343,7 @@ class UniSvgUnderstanding(UniSvgTask):
 class UniSvgAll(UniSvgTask):
     name = "unisvg"
     description = "UniSVG, every type, with the released weighted final score"
+    scores_text_only = True  # its understanding rows, as unisvg-understanding's
     types = (*GENERATION, *UNDERSTANDING)
     batched_metrics = ("lpips", "clip", "bertscore", "sbert")
     overall = ("isvgen_score", "tsvgen_score", "easy_acc", "hard_acc", "bertscore",

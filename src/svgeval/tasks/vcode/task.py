@@ -198,6 +198,12 @@ class VCodeTask(Task[data.TargetT]):
     batched_metrics = ("siglip",)
     missing_released: ClassVar[float | None] = 0.0
     """The released CodeVQA value of an answer with no render (MM-Vet leaves it out: None)."""
+    degenerate: ClassVar[Mapping[str, frozenset[str]]] = {"hostile": frozenset({"tokens"})}
+    """``tokens`` measures the length of the code, not whether it draws the picture: the
+    oracle's answer embeds the picture as base64 PNG (thousands of tokens), while every hostile
+    SVG is counted too (it is cleaned up, then fails to render) and is shorter; the billion
+    laughs, cut to its ``<svg>`` element by the clean-up, is 50 tokens, less than the oracle's
+    wrapper alone. So a hostile answer has fewer tokens than the oracle on any data."""
 
     def items(self) -> list[data.Item[data.TargetT]]:
         raise NotImplementedError
