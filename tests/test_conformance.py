@@ -58,20 +58,20 @@ MODEL_FAILURES = frozenset({"extract", "render", "truncated"})
 
 
 @pytest.fixture(scope="session")
-def tiny_weights(tmp_path_factory: pytest.TempPathFactory, tiny_clip_dir: Path,
-                 tiny_dino_dir: Path, tiny_siglip_dir: Path, tiny_text_encoder_dir: Path,
-                 inception_weights: Path, tiny_hps_dir: Path, tiny_dreamsim_dir: Path,
-                 tiny_viclip_dir: Path, i3d_weights: Path) -> dict[str, Path]:
+def tiny_weights(tiny_clip_dir: Path, tiny_dino_dir: Path, tiny_siglip_dir: Path,
+                 tiny_text_encoder_dir: Path, inception_weights: Path, tiny_hps_dir: Path,
+                 tiny_dreamsim_dir: Path, tiny_viclip_dir: Path, i3d_weights: Path,
+                 ) -> dict[str, str]:
     """``--model-path`` names -> the tests' tiny random weights; the metrics whose only weights
     here are real ones that cost seconds a batch on a CPU (LPIPS-VGG, the aesthetic head,
-    SVGauge) look in an empty folder: not computed, and checked by their own tests."""
-    nowhere = tmp_path_factory.mktemp("no-weights")
-    return {"clip": tiny_clip_dir, "clip_fid": tiny_clip_dir, "tokenizer": tiny_clip_dir,
+    SVGauge) turned off (``none``: not computed), each checked by its own tests."""
+    tiny = {"clip": tiny_clip_dir, "clip_fid": tiny_clip_dir, "tokenizer": tiny_clip_dir,
             "dino": tiny_dino_dir, "siglip": tiny_siglip_dir, "fid": inception_weights,
             "bge_m3": tiny_text_encoder_dir, "bertscore": tiny_text_encoder_dir,
             "hps": tiny_hps_dir, "dreamsim": tiny_dreamsim_dir, "viclip": tiny_viclip_dir,
-            "i3d": i3d_weights, "lpips": nowhere, "aesthetic": nowhere,
-            "aesthetic_head": nowhere, "svgauge": nowhere}
+            "i3d": i3d_weights}
+    return {**{name: str(path) for name, path in tiny.items()},
+            **dict.fromkeys(("lpips", "aesthetic", "aesthetic_head", "svgauge"), "none")}
 
 
 def invoke(*args: str) -> str:
@@ -112,7 +112,7 @@ class Suite:
     tasks: tuple[str, ...] = ()
 
     @pytest.fixture(scope="class")
-    def runs(self, tmp_path_factory: pytest.TempPathFactory, tiny_weights: dict[str, Path],
+    def runs(self, tmp_path_factory: pytest.TempPathFactory, tiny_weights: dict[str, str],
              ) -> Iterator[dict[str, dict[str, Path]]]:
         """Each task's baseline runs: task -> baseline -> run directory, every model metric
         with the tests' tiny weights (or none: not computed), the built-in samples written into
@@ -122,7 +122,7 @@ class Suite:
         with pytest.MonkeyPatch.context() as patch:
             patch.setenv("SVGEVAL_CACHE", str(root / "cache"))
             for metric, path in tiny_weights.items():
-                patch.setenv(f"SVGEVAL_{metric.upper()}_MODEL", str(path))
+                patch.setenv(f"SVGEVAL_{metric.upper()}_MODEL", path)
             for name in self.tasks:
                 made[name] = {}
                 for baseline in all_tasks()[name].baselines():

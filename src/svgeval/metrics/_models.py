@@ -204,6 +204,11 @@ def candidates(metric: str, model: str, model_path: str | None) -> list[tuple[st
     return out
 
 
+TURNED_OFF = "none"
+"""The weights path that turns a metric off (``--model-path lpips=none``): it is recorded as
+not computed, with this reason, and its weights are never looked for."""
+
+
 def load_first(
     metric: str,
     what: str,
@@ -221,6 +226,10 @@ def load_first(
     raise :class:`MetricUnavailable` saying which weights (``what``), where it looked, and how
     to provide them.
     """
+    chosen = model_path or os.environ.get(f"SVGEVAL_{metric.upper()}_MODEL")
+    if chosen == TURNED_OFF:
+        raise MetricUnavailable(f"{metric}: turned off (--model-path {metric}={TURNED_OFF} or "
+                                f"SVGEVAL_{metric.upper()}_MODEL={TURNED_OFF})")
     errors: list[str] = []
     for place, must_exist in candidates(metric, model, model_path):
         local = Path(place).expanduser()
