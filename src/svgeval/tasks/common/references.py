@@ -40,6 +40,14 @@ class ReferenceRenders:
         self._failed: OrderedDict[str, RenderFailure] = OrderedDict()
         self._lock = threading.Lock()
 
+    def __getstate__(self) -> dict[str, object]:
+        """What a copy in another process (a Ray actor) starts from: the spec and the budget,
+        not this process's renders and lock (a task holding one pickles)."""
+        return {"spec": self.spec, "budget_bytes": self._drawn.budget_bytes}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__init__(state["spec"], state["budget_bytes"])  # type: ignore[misc, arg-type]
+
     def pixels_all(self, svgs: Sequence[str], renderer: Renderer) -> list[Drawn]:
         """The 8-bit render of each of ``svgs`` (read-only) or its failure; those not kept are
         drawn side by side (:meth:`~svgeval.svg.isolation.Renderer.draw_all`)."""
