@@ -57,7 +57,8 @@ def test_another_package_adds_a_task_and_a_metric_through_entry_points(tmp_path:
     ).stdout
     assert "svgeditbench" in out
     # a task that names no suite is listed last, under its own heading
-    assert out.rstrip().endswith("other\n  plugin-task  a task from another package")
+    assert out.rstrip().endswith("other\n  plugin-task  a task from another package\n"
+                                 "      baselines: oracle, empty, hostile")
     code = ("from svgeval.tasks import get_task; from svgeval.metrics.registry import METRICS;"
             "print(get_task('plugin-task').higher_is_better('score'),"
             " 'plugin_metric' in METRICS)")

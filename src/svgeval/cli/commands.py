@@ -84,8 +84,7 @@ def demo(
     model: Annotated[str, typer.Option(help="identity (No Edit) or oracle.")] = "identity",
     seed: Annotated[int, typer.Option(help="Seed for the SVGEditBench colour draws.")] = 0,
 ) -> None:
-    """SVGEditBench on the built-in icons, or TASK on its built-in sample: no server, no
-    download.
+    """SVGEditBench on the built-in icons, or TASK on its built-in sample; no server.
 
     With TASK, the oracle and the task's degenerate baseline (identity where the samples have
     an input SVG, else empty) answer its built-in sample into --out/oracle and --out/BASELINE;

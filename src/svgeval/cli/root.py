@@ -40,8 +40,8 @@ COMMANDS: dict[str, LazyCommand] = {
                           "system and replay them."),
     "list": LazyCommand("svgeval.cli.listing:list_", "List tasks, model backends or metrics."),
     "demo": LazyCommand("svgeval.cli.commands:demo",
-                        "SVGEditBench on the built-in icons, or TASK on its built-in sample: "
-                        "no server,\nno download."),
+                        "SVGEditBench on the built-in icons, or TASK on its built-in sample; "
+                        "no server."),
     "report": LazyCommand("svgeval.cli.reports:report",
                           "Write a static HTML report of one run: summary, plots and a gallery "
                           "of every sample."),
