@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
+
+from svgeval.builders.svgeditbench_v2.builtin import write_triplet
 
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 36 36">{}</svg>'
 RED_CIRCLE = SVG.format('<circle cx="18" cy="18" r="12" fill="#d22"/>')
@@ -24,12 +25,6 @@ TRIPLETS = {
 def write_triplets(root: Path) -> Path:
     """The folders ``<root>/<id>/{before,after}.svg, instruction.txt, metadata.json``."""
     for triplet_id, (before, after, instruction, after_file) in TRIPLETS.items():
-        folder = root / triplet_id
-        folder.mkdir(parents=True)
-        (folder / "before.svg").write_text(before, encoding="utf-8")
-        (folder / "after.svg").write_text(after, encoding="utf-8")
-        (folder / "instruction.txt").write_text(instruction, encoding="utf-8")
-        (folder / "metadata.json").write_text(json.dumps(
-            {"after": after_file, "before": "twemoji_1f534.png", "distance": 0.1}),
-            encoding="utf-8")
+        write_triplet(root / triplet_id, before, after, instruction,
+                      ("twemoji_1f534.png", after_file), 0.1)
     return root

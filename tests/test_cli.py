@@ -36,9 +36,12 @@ def test_list_tasks_groups_tasks_under_their_suite() -> None:
     vectorgym = "VectorGym  (source: ServiceNow/VectorGym (HF) + released code; preset: vectorgym)"
     assert suites[vectorgym] == [
         "vectorgym-caption", "vectorgym-edit", "vectorgym-sketch", "vectorgym-text"]
-    # the per-task option lines stay under their task
+    # the baselines, then the per-task option lines, stay under their task
     edit = lines.index(next(line for line in lines if line.startswith("  vectorgym-edit  ")))
-    assert lines[edit + 1].startswith("      --set split=")
+    assert lines[edit + 1] == "      baselines: oracle, identity, empty, hostile"
+    assert lines[edit + 2].startswith("      --set split=")
+    caption = lines.index(next(line for line in lines if line.startswith("  vectorgym-text  ")))
+    assert lines[caption + 1] == "      baselines: oracle, empty, hostile"
 
 
 def one_line_error(args: list[str]) -> str:

@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
 from PIL import Image
+
+from svgeval.builders.vectorgym.builtin import schema, write_parquet
 
 RED = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">'
        '<rect x="8" y="8" width="48" height="48" fill="#d02020"/></svg>')
@@ -19,13 +19,8 @@ GREEN = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">'
          '<rect x="8" y="8" width="48" height="48" fill="#20a020"/></svg>')
 EMPTY_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"></svg>'
 
-SCHEMA = pa.schema([
-    ("svg_id", pa.string()), ("sketch_category", pa.string()), ("text_caption", pa.string()),
-    ("sketch_image", pa.struct([("bytes", pa.binary()), ("path", pa.string())])),
-    ("editing_prompt", pa.string()), ("editing_target_svg", pa.string()), ("split", pa.string()),
-    ("editing_annotation_index", pa.int64()), ("original_svg", pa.string()),
-    ("is_chart", pa.bool_()),
-])
+SCHEMA = schema()
+"""The dataset card's columns (the built-in sample's writer holds them)."""
 
 
 def png(value: int) -> bytes:
@@ -49,12 +44,6 @@ def rows(split: str) -> list[dict[str, Any]]:
     """Two usable rows per split (a red square edited to green, a blue circle)."""
     return [row(f"{split}-a", split, RED, GREEN, "a red square"),
             row(f"{split}-b", split, BLUE, GREEN, "a blue circle")]
-
-
-def write_parquet(path: Path, data: list[dict[str, Any]]) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    pq.write_table(pa.Table.from_pylist(data, schema=SCHEMA), path)
-    return path
 
 
 def all_splits_file(path: Path) -> Path:

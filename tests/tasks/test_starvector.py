@@ -9,13 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 from released_answers import answered
 from typer.testing import CliRunner
 from vectorgym_data import BLUE, RED
 
+from svgeval.builders.starvector.builtin import write_rows as write
 from svgeval.cli import app
 from svgeval.metrics.pixel import masked_mse
 from svgeval.svg.isolation import Renderer
@@ -26,12 +25,6 @@ from svgeval.tasks.starvector.data import load_rows
 from svgeval.tasks.starvector.tasks import StarVectorImg2Svg, StarVectorText2Svg
 
 cli = CliRunner()
-
-
-def write(path: Path, rows: list[dict[str, Any]]) -> Path:
-    """A parquet file with the hub's columns (``Filename``, ``Svg`` and any caption columns)."""
-    pq.write_table(pa.Table.from_pylist(rows), path)
-    return path
 
 
 def bench_file(path: Path) -> Path:

@@ -1,1 +1,2 @@
-"""The built-in sample of the starvector suite (:mod:`svgeval.builders.starvector.builtin`)."""
+"""StarVector SVG-Bench's built-in sample: svgeval's demo icons in the hub layouts of two
+datasets (:mod:`~svgeval.builders.starvector.builtin`)."""

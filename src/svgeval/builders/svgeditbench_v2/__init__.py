@@ -1,1 +1,2 @@
-"""The built-in sample of the svgeditbench-v2 suite (:mod:`svgeval.builders.svgeditbench_v2.builtin`)."""
+"""SVGEditBench V2's built-in sample: triplet folders of edits of svgeval's demo icons
+(:mod:`~svgeval.builders.svgeditbench_v2.builtin`)."""

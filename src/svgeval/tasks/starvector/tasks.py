@@ -223,6 +223,11 @@ class StarVectorImg2Svg(StarVectorTask):
     metrics: ClassVar[Mapping[str, str]] = {
         **_readings("l2", "masked_l2", "ssim", "lpips", "lpips_standard", "dino"),
         "fid": "fid", "clip_fid": "clip_fid"}
+    degenerate: ClassVar[Mapping[str, frozenset[str]]] = {
+        "empty": frozenset({"masked_l2"}), "hostile": frozenset({"masked_l2"})}
+    """The released Masked-L2 zeroes every pixel white in either render, and a failed answer is
+    drawn as the white placeholder: all its pixels are masked, so it scores 0, the best value,
+    as the oracle does, on any data (``masked_l2_worst`` tells them apart)."""
 
     def make_samples(self, rows: Sequence[BenchRow]) -> list[Sample[CaptionedReference]]:
         pngs = input_pngs([row.svg for row in rows])

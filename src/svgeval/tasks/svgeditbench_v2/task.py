@@ -138,6 +138,7 @@ class SvgEditBenchV2(ImageGenerationTask[EditTarget]):
                    "Chamfer distance at 224 px")
     suite = "SVGEditBench V2"
     suite_source = "mti-lab/SVGEditBenchV2 (GitHub) + released pipeline"
+    takes_input_svg = True
     preset = PRESET
     render_timeout_s = 5.0
     drawing = Drawing(RENDER, failed="none")

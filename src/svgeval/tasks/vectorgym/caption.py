@@ -48,6 +48,9 @@ class VectorGymCaption(VectorGymTask[CaptionTarget]):
     name = "vectorgym-caption"
     description = "VectorGym captioning: describe an SVG from its code (ROUGE-L, BGE-M3, rubric)"
     kind = "caption"
+    takes_input_svg = True
+    scores_text_only = True
+    """The answer is read as a caption and never drawn: a hostile SVG is a (wrong) caption."""
     judge_metrics = ("judge",)
     batched_metrics = ("bge_m3",)
     metrics: ClassVar[Mapping[str, str]] = {

@@ -211,6 +211,7 @@ class VectorGymEdit(VectorGymGenerationTask):
     name = "vectorgym-edit"
     description = "VectorGym editing: expert multi-step SVG edits (MSE, SSIM, LPIPS, DINO, judge)"
     kind = "edit"
+    takes_input_svg = True
 
     def keep(self, row: VectorGymRow) -> bool:
         target = row.editing_target_svg
