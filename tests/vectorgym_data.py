@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
-from svgeval.builders.vectorgym.builtin import schema, write_parquet
+from svgeval.builders.vectorgym.sketch import schema, write_parquet
 
 RED = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64">'
        '<rect x="8" y="8" width="48" height="48" fill="#d02020"/></svg>')

@@ -18,19 +18,19 @@ _SVG = 'xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/x
 _LAUGHS = "".join(f'<!ENTITY l{i} "{f"&l{i - 1};" * 10}">' for i in range(1, 10))
 HOSTILE_SVGS: tuple[str, ...] = (
     # billion laughs: nine levels of ten, 10^9 copies of "lol" once expanded
-    f'<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY l0 "lol">{_LAUGHS}]>'
-    f'<svg {_SVG} viewBox="0 0 10 10"><text>&l9;</text></svg>',
-    # a local file and a server, as a picture, a stylesheet and a font
-    f'<svg {_SVG} viewBox="0 0 10 10"><image href="file:///etc/passwd" width="10" height="10"/>'
-    '<style>@import url("http://127.0.0.1:9/x.css");</style>'
-    '<use xlink:href="http://127.0.0.1:9/remote.svg#shape"/></svg>',
+    (f'<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY l0 "lol">{_LAUGHS}]>'
+     f'<svg {_SVG} viewBox="0 0 10 10"><text>&l9;</text></svg>'),
+    # a local file and a server, as a picture, a stylesheet and a <use>
+    (f'<svg {_SVG} viewBox="0 0 10 10"><image href="file:///etc/passwd" width="10" height="10"/>'
+     '<style>@import url("http://127.0.0.1:9/x.css");</style>'
+     '<use xlink:href="http://127.0.0.1:9/remote.svg#shape"/></svg>'),
     # a <use> bomb: each level draws the one before ten times, 10^9 shapes at the top
-    f'<svg {_SVG} viewBox="0 0 10 10"><defs><rect id="u0" width="1" height="1"/>'
-    + "".join(f'<g id="u{i}">' + f'<use href="#u{i - 1}"/>' * 10 + "</g>" for i in range(1, 10))
-    + '</defs><use href="#u9"/></svg>',
+    (f'<svg {_SVG} viewBox="0 0 10 10"><defs><rect id="u0" width="1" height="1"/>'
+     + "".join(f'<g id="u{i}">' + f'<use href="#u{i - 1}"/>' * 10 + "</g>" for i in range(1, 10))
+     + '</defs><use href="#u9"/></svg>'),
     # a script and an event handler
-    f'<svg {_SVG} viewBox="0 0 10 10" onload="fetch(\'http://127.0.0.1:9/\')">'
-    '<script>while (true) {}</script><rect width="10" height="10"/></svg>',
+    (f'<svg {_SVG} viewBox="0 0 10 10" onload="fetch(\'http://127.0.0.1:9/\')">'
+     '<script>while (true) {}</script><rect width="10" height="10"/></svg>'),
 )
 """The answers of the ``hostile`` baseline."""
 

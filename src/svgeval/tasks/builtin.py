@@ -71,7 +71,7 @@ def _digest(sample: BuiltinSample) -> str:
     """svgeval's version and the source of the writer's package (its generators with it)."""
     from svgeval import __version__
 
-    digest = hashlib.sha256(__version__.encode())
+    digest = hashlib.sha256(str(__version__).encode())
     module_file = sys.modules[sample.write.__module__].__file__
     for path in sorted(Path(module_file).parent.glob("*.py")) if module_file else []:
         digest.update(b"\0" + path.read_bytes())

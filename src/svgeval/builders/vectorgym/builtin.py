@@ -13,43 +13,17 @@ keeping the rows it needs (all four here).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from svgeval.builders.vectorgym.sketch import sketch_svg, write_parquet
 from svgeval.svg.demo_corpus import demo_svg
+from svgeval.svg.isolation import Renderer
 from svgeval.tasks.builtin import BUILTIN_SAMPLES, BuiltinSample
-
-if TYPE_CHECKING:
-    import pyarrow as pa
 
 PARQUET = "data/test-00000-of-00001.parquet"
 """Where the sample lies under its folder, as in the hub's layout."""
-
-
-def schema() -> pa.Schema:
-    """The dataset card's columns and types (``sketch_image``: the ``datasets`` Image struct)."""
-    import pyarrow as pa
-
-    return pa.schema([
-        ("svg_id", pa.string()), ("sketch_category", pa.string()),
-        ("text_caption", pa.string()),
-        ("sketch_image", pa.struct([("bytes", pa.binary()), ("path", pa.string())])),
-        ("editing_prompt", pa.string()), ("editing_target_svg", pa.string()),
-        ("split", pa.string()), ("editing_annotation_index", pa.int64()),
-        ("original_svg", pa.string()), ("is_chart", pa.bool_()),
-    ])
-
-
-def write_parquet(path: Path, rows: Sequence[dict[str, Any]]) -> Path:
-    """``rows`` (dicts keyed by the card's columns) as a parquet file at ``path``."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    pq.write_table(pa.Table.from_pylist(list(rows), schema=schema()), path)
-    return path
 
 
 @dataclass(frozen=True)
@@ -112,9 +86,6 @@ def row(icon: Icon, sketch: bytes) -> dict[str, Any]:
 
 def write(folder: Path) -> None:
     """The hub's layout under ``folder``: one test parquet file of :data:`ICONS`."""
-    from svgeval.builders.vectorgym.sketch import sketch_svg
-    from svgeval.svg.isolation import Renderer
-
     rows = []
     with Renderer(workers=1, timeout_s=10.0) as renderer:
         for icon in ICONS:

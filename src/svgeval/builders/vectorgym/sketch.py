@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import io
 import zlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -28,6 +29,9 @@ from svgeval.builders.skips import SkipLog
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks.vectorgym.data import COLUMNS
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 SKETCH_SIZE = 512
 STEP = 4
@@ -90,9 +94,6 @@ def build_dataset(
 ) -> Path:
     """Write the VectorGym-layout parquet file of ``svgs`` (id -> SVG) under ``out``; an SVG
     that does not render is left out (counted in ``skipped``). Returns the file."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
     rows = []
     for svg_id, svg in sorted(svgs.items()):
         png = sketch_svg(svg, renderer, seed, svg_id)
@@ -107,15 +108,30 @@ def build_dataset(
             "editing_prompt": None, "editing_target_svg": None, "split": "test",
             "editing_annotation_index": None, "original_svg": svg, "is_chart": False,
         })
-    schema = pa.schema([
-        ("svg_id", pa.string()), ("sketch_category", pa.string()), ("text_caption", pa.string()),
+    return write_parquet(out / "data" / "test-00000-of-00001.parquet", rows)
+
+
+def schema() -> pa.Schema:
+    """The dataset card's columns and types (``sketch_image``: the ``datasets`` Image struct)."""
+    import pyarrow as pa
+
+    columns = pa.schema([
+        ("svg_id", pa.string()), ("sketch_category", pa.string()),
+        ("text_caption", pa.string()),
         ("sketch_image", pa.struct([("bytes", pa.binary()), ("path", pa.string())])),
         ("editing_prompt", pa.string()), ("editing_target_svg", pa.string()),
         ("split", pa.string()), ("editing_annotation_index", pa.int64()),
         ("original_svg", pa.string()), ("is_chart", pa.bool_()),
     ])
-    assert tuple(schema.names) == COLUMNS
-    path = out / "data" / "test-00000-of-00001.parquet"
+    assert tuple(columns.names) == COLUMNS
+    return columns
+
+
+def write_parquet(path: Path, rows: Sequence[dict[str, Any]]) -> Path:
+    """``rows`` (dicts keyed by the card's columns) as a parquet file at ``path``."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    pq.write_table(pa.Table.from_pylist(rows, schema=schema), path)
+    pq.write_table(pa.Table.from_pylist(list(rows), schema=schema()), path)
     return path

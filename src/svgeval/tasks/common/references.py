@@ -46,7 +46,7 @@ class ReferenceRenders:
         return {"spec": self.spec, "budget_bytes": self._drawn.budget_bytes}
 
     def __setstate__(self, state: dict[str, object]) -> None:
-        self.__init__(state["spec"], state["budget_bytes"])  # type: ignore[misc, arg-type]
+        self.__init__(state["spec"], state["budget_bytes"])  # type: ignore[misc]
 
     def pixels_all(self, svgs: Sequence[str], renderer: Renderer) -> list[Drawn]:
         """The 8-bit render of each of ``svgs`` (read-only) or its failure; those not kept are
