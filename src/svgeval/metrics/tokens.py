@@ -93,8 +93,10 @@ def token_counts(
     """
     if tokenizer.startswith(TIKTOKEN):
         name = tokenizer.removeprefix(TIKTOKEN)
+        # a cache of its own: the transformers tokenizer of the same folder is another object
         encoding = _models.load_first("tokenizer", f"the tiktoken encoding {name}", tokenizer,
-                                      model_path, lambda src: _load_tiktoken(src, name))
+                                      model_path, lambda src: _load_tiktoken(src, name),
+                                      kind="tiktoken")
         return [len(encoding.encode(text, disallowed_special=())) for text in texts]
     loaded = _models.load_first("tokenizer", f"the tokenizer {tokenizer}", tokenizer,
                                 model_path, _load)
