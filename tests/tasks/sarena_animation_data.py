@@ -1,18 +1,15 @@
 """A tiny ``SArena/animation/`` folder in the layout of the unzipped ``SArena.zip`` (InternSVG
-README "SArena Benchmark"): ShareGPT lines, ground-truth SVGs, 448 px videos in ``video/`` and
-128 px videos in ``overall/``, drawn as the released ``utils/svg_animate.py`` draws them
-(Chromium, 150 frames at t = i / 30, moviepy's 149 of them as H.264)."""
+README "SArena Benchmark"), written with the built-in sample's writer
+(:func:`svgeval.builders.sarena.builtin.write_animation`): ShareGPT lines, ground-truth SVGs,
+448 px videos in ``video/`` and 128 px videos in ``overall/``, drawn as the released
+``utils/svg_animate.py`` draws them (Chromium, 150 frames at t = i / 30, moviepy's 149 of them
+as H.264)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
-import numpy as np
-
-from svgeval.svg.animation import AnimationSpec, BrowserRenderer
-from svgeval.svg.video import encode_mp4, moviepy_frame_indices
+from svgeval.builders.sarena.builtin import write_animation
 
 NS = 'xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"'
 ANIMATIONS = {
@@ -32,37 +29,7 @@ TEXT_PROMPT = ("Generate an animated SVG according to the following description.
 VIDEO_PROMPT = "<video>\nWrite animated SVG code that reproduces this video."
 
 
-def turns(prompt: str, answer: str) -> list[dict[str, str]]:
-    return [{"from": "human", "value": prompt}, {"from": "gpt", "value": answer}]
-
-
-def write_lines(path: Path, records: list[dict[str, Any]]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
-
-
-def released_video(renderer: BrowserRenderer, svg: str, size: int, path: Path) -> None:
-    """``svg`` as the released renderer writes it: 150 frames, moviepy's 149, H.264."""
-    frames = renderer.animate(svg, AnimationSpec(size, size)).frames
-    assert frames is not None
-    path.parent.mkdir(parents=True, exist_ok=True)
-    encode_mp4(np.ascontiguousarray(frames[moviepy_frame_indices(len(frames))]), path)
-
-
 def build_animation(root: Path, video_ids: tuple[int, ...] = (1, 2)) -> Path:
     """``root/animation/``: text2sani (all three), video2sani (``video_ids``); returns root."""
-    folder = root / "animation"
-    with BrowserRenderer(workers=1) as renderer:
-        for key, svg in ANIMATIONS.items():
-            (folder / "svg").mkdir(parents=True, exist_ok=True)
-            (folder / "svg" / f"{key}.svg").write_text(svg, encoding="utf-8")
-            released_video(renderer, svg, 128, folder / "overall" / f"{key}.mp4")
-            if key in video_ids:
-                released_video(renderer, svg, 448, folder / "video" / f"{key}.mp4")
-    write_lines(folder / "text2sani.jsonl", [
-        {"id": key, "conversations": turns(TEXT_PROMPT.format(TEXTS[key]), svg)}
-        for key, svg in ANIMATIONS.items()])
-    write_lines(folder / "video2sani.jsonl", [
-        {"id": key, "video": f"video/{key}.mp4", "conversations": turns(VIDEO_PROMPT, svg)}
-        for key, svg in ANIMATIONS.items() if key in video_ids])
-    return root
+    return write_animation(root, {key: (svg, TEXT_PROMPT.format(TEXTS[key]))
+                                  for key, svg in ANIMATIONS.items()}, video_ids, VIDEO_PROMPT)

@@ -86,8 +86,9 @@ def test_fvd_windows_are_seeded_per_video() -> None:
 def test_text2sani_viclip_scores_failures_as_black_videos(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tiny_viclip_dir: Path, renderer: Any
 ) -> None:
-    from sarena_animation_data import TEXT_PROMPT, turns, write_lines
+    from sarena_animation_data import TEXT_PROMPT
 
+    from svgeval.builders.sarena.builtin import turns, write_lines
     from svgeval.metrics.viclip import viclip_t2v
     from svgeval.svg.video import encode_mp4
     from svgeval.tasks.base import BLANK_SVG, BatchItem, MetricContext
@@ -248,8 +249,7 @@ def seen(tmp_path: Path) -> Any:
 
 def hostile_folder(root: Path, seen: Witnesses) -> Path:
     """video2sani lines whose answers (the oracle's) are hostile; black ground-truth videos."""
-    from sarena_animation_data import turns, write_lines
-
+    from svgeval.builders.sarena.builtin import turns, write_lines
     from svgeval.svg.video import encode_mp4
 
     url, file_url = seen.url, seen.fifo.as_uri()
@@ -309,7 +309,7 @@ def test_hostile_answers_are_recorded_failures_without_network_or_files(
 def test_a_missing_browser_stops_the_run_with_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from sarena_animation_data import turns, write_lines
+    from svgeval.builders.sarena.builtin import turns, write_lines
 
     write_lines(tmp_path / "animation" / "text2sani.jsonl",
                 [{"id": 1, "conversations": turns("Instruction: a dot", "<svg/>")}])
@@ -324,8 +324,7 @@ def test_a_missing_browser_stops_the_run_with_one_line(
 @browser
 @pytest.mark.skipif(find_spec("imageio_ffmpeg") is None, reason="needs imageio-ffmpeg (the video extra)")
 def test_a_missing_ground_truth_video_is_the_references_failure(tmp_path: Path) -> None:
-    from sarena_animation_data import turns, write_lines
-
+    from svgeval.builders.sarena.builtin import turns, write_lines
     from svgeval.svg.video import encode_mp4
 
     folder = tmp_path / "animation"

@@ -133,6 +133,9 @@ class SArenaAnimationTask(SArenaTask[AnimationTarget]):
 
     kind: ClassVar[str]
     Options: ClassVar[type[Any]] = AnimationOptions
+    # tokens counts every extracted answer, refused or not, and measures length: a hostile SVG
+    # (a script, an entity bomb cut to its <svg> element) is shorter than a real animation
+    degenerate: ClassVar[Mapping[str, frozenset[str]]] = {"hostile": frozenset({"tokens"})}
 
     def __init__(self, common: CommonOptions, options: Any = None) -> None:
         super().__init__(common, options)
@@ -318,7 +321,8 @@ class SArenaAnimationText2Sani(SArenaAnimationTask):
 
     def score(self, sample: Sample[AnimationTarget], response: str, renderer: Renderer) -> Outcome:
         score = Outcome.of(sample)
-        self.answer(response, score, FVD_SIZE, self.window_key(), self.window(sample.id))
+        self.answer(response, score, FVD_SIZE, self.window_key(sample.id),
+                    self.window(sample.id))
         return score
 
     def batch_score(self, items: Sequence[BatchItem[AnimationTarget]],
@@ -347,11 +351,14 @@ class SArenaAnimationText2Sani(SArenaAnimationTask):
     def fvd_video(self, item: BatchItem[AnimationTarget]) -> Frames | None:
         """What FVD's generated set holds for ``item``: its answer's window
         (:meth:`answer_part`), or None when it is dropped."""
-        return self.answer_part(item.output_svg, FVD_SIZE, self.window_key(),
+        return self.answer_part(item.output_svg, FVD_SIZE, self.window_key(item.sample.id),
                                 self.window(item.sample.id))
 
-    def window_key(self) -> str:
-        return f"fvd:{self.options.fvd_window}:{self.common.seed}"
+    def window_key(self, sample_id: str) -> str:
+        """The cache key of a sample's FVD window: the window is drawn from the seed and the
+        sample's id, so the same answer to two samples is cut twice (it was cut once, at the
+        first sample's window, and FVD followed the order the answers were scored in)."""
+        return f"fvd:{self.options.fvd_window}:{self.common.seed}:{sample_id}"
 
     def references(self, items: Sequence[BatchItem[AnimationTarget]]) -> Sequence[Frames]:
         """FVD's real set: every video under ``overall/`` or the same samples' (``task``), each

@@ -66,6 +66,14 @@ class AnswerVideos:
         self._lock = threading.Lock()
         self._kept: dict[tuple[str, str, str], bytes | RenderFailure] = {}
 
+    def __getstate__(self) -> dict[str, object]:
+        """What a copy in another process (a Ray actor) starts from: the settings, not this
+        process's browser, lock and videos."""
+        return {"timeout_s": self.timeout_s, "encode": self.encode}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__init__(state["timeout_s"], state["encode"])  # type: ignore[misc]
+
     def _renderer(self) -> BrowserRenderer:
         with self._lock:
             if self._browser is None:

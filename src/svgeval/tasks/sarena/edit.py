@@ -83,6 +83,10 @@ class SArenaIconEdit(SArenaImageTask):
     Options: ClassVar[type[Any]] = EditOptions
     metrics: ClassVar[Mapping[str, str]] = PIXEL_METRICS
     batched_metrics = ("dino", "lpips", "lpips_standard")
+    takes_input_svg = True
+    # tokens measures the answer's length, not its edit: the unchanged input is about as long
+    # as the edited reference (a recolouring) or shorter (a flip or rotation adds a transform)
+    degenerate: ClassVar[Mapping[str, frozenset[str]]] = {"identity": frozenset({"tokens"})}
 
     def aggregate(self, outcomes: Sequence[Outcome]) -> Aggregate:
         """Per type and pooled means; ``tokens`` as the release prints it unless

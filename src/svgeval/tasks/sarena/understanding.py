@@ -40,6 +40,9 @@ class SArenaIconUnderstanding(SArenaTask[ChoiceTarget]):
     name = "sarena-icon-understanding"
     description = "SArena Icon understanding: multiple-choice accuracy (%) per subject"
     metrics: ClassVar[Mapping[str, str]] = {"accuracy": "accuracy"}
+    # the released reading takes an option letter from anywhere in the reply, never draws it:
+    # a hostile SVG is a wrong answer
+    scores_text_only = True
 
     def load(self) -> list[Sample[ChoiceTarget]]:
         path = data.task_file(data.root(self.common.data, self.options.subset), data.UNDERSTANDING_FILE)
