@@ -40,8 +40,8 @@ class SArenaIconUnderstanding(SArenaTask[ChoiceTarget]):
     name = "sarena-icon-understanding"
     description = "SArena Icon understanding: multiple-choice accuracy (%) per subject"
     metrics: ClassVar[Mapping[str, str]] = {"accuracy": "accuracy"}
-    # the released reading takes an option letter from anywhere in the reply, never draws it:
-    # a hostile SVG is a wrong answer
+    # the released reading takes the reply's first character as the option, and never draws
+    # the reply: a hostile SVG is a wrong answer
     scores_text_only = True
 
     def load(self) -> list[Sample[ChoiceTarget]]:
