@@ -60,7 +60,7 @@ finite) but not ordered."""
 OPEN_MERGE_DEFECTS = frozenset({("sarena-animation-text2sani", "text2sani/fvd")})
 """Found by this test and not fixed yet, each to be removed with its fix: a merge of two
 shards gives SArena text-to-animation an FVD of 2.8e-14 for the oracle where its run gives
-0.0757 (the run's answer windows go through the MP4 round trip, the merge's do not)."""
+0.0757 (not found yet; the merge's answers may skip the MP4 round trip the run's go through)."""
 
 SCORED_AGAIN = ("oracle", "hostile")
 """The runs scored again (``svgeval score``): every answer drawn, and every answer refused. The
