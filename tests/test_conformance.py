@@ -57,18 +57,6 @@ NOISE_WITH_RANDOM_WEIGHTS = frozenset({
 tests' randomly initialised models their values order nothing, so they are computed (checked
 finite) but not ordered."""
 
-OPEN_DEFECTS = frozenset({("sarena-animation-text2sani", "text2sani/fvd")})
-"""Found by this test and not fixed yet, each to be removed with its fix: SArena
-text-to-animation's FVD of the oracle's answers is not the same number from one run of the
-same answers to the next in one process (0.0, 2.8e-14 and 0.0757 seen, in merges, epochs and
-plain runs); the cause is not found yet."""
-
-
-def open_defects_left_out(task: str, found: list[str]) -> list[str]:
-    """``found`` without the differences of :data:`OPEN_DEFECTS`."""
-    return [line for line in found if (task, line.split(":")[0]) not in OPEN_DEFECTS]
-
-
 SCORED_AGAIN = ("oracle", "hostile")
 """The runs scored again (``svgeval score``): every answer drawn, and every answer refused. The
 hostile run is the one reported (its gallery holds the refused answers beside the reference
@@ -120,22 +108,28 @@ def repaired(record: dict[str, Any]) -> bool:
 
 
 def differences(first: dict[str, float | None], second: dict[str, float | None],
-                rel: float = 0.0) -> list[str]:
-    """The keys whose values differ (NaN equal to NaN; within ``rel`` of each other counts as
-    equal), each with both values; a key one side lacks too."""
+                tolerance: tuple[float, float] = (0.0, 0.0)) -> list[str]:
+    """The keys whose values differ (NaN equal to NaN; within ``tolerance``, relative and
+    absolute, of each other counts as equal), each with both values; a key one side lacks
+    too."""
+    rel, abs_ = tolerance
+
     def same(a: float | None, b: float | None) -> bool:
         if a is None or b is None:
             return a is b
-        return (math.isnan(a) and math.isnan(b)) or math.isclose(a, b, rel_tol=rel, abs_tol=0)
+        return (math.isnan(a) and math.isnan(b)) or math.isclose(a, b, rel_tol=rel, abs_tol=abs_)
     return [f"{key}: {first.get(key)!r} against {second.get(key)!r}"
             for key in sorted(first.keys() | second.keys())
             if key not in first or key not in second or not same(first[key], second[key])]
 
 
-BATCHING_REL = 1e-6
-"""How far a model metric's float32 forward pass may move when its batch holds other samples
-(a shard's batches are not the whole run's, nor two epochs' or a Ray actor's): the merge of two
-shards, the epochs and the Ray run are held to this, the rest to equality."""
+BATCHING = (1e-6, 1e-5)
+"""How far (relative, absolute) a model metric's float32 forward pass may move when its batch
+holds other samples (a shard's batches are not the whole run's, nor two epochs' or a Ray
+actor's): the merge of two shards, the epochs and the Ray run are held to this, the rest to
+equality. The absolute part is a cosine of float32 unit vectors (about 1e-7) on CLIP score's
+0-100 scale: near 0, as the tiny random weights put it, a relative bound alone is no bound
+(svgenius-text2svg ``hard/clip`` 1.3421118 merged against 1.3421092 whole)."""
 
 
 class Suite:
@@ -228,8 +222,8 @@ class Suite:
                     continue
                 invoke("score", str(run))
                 after = read_json(run / "results.json")
-                assert open_defects_left_out(task.name, differences(
-                    after["metrics"], before["metrics"])) == [], (task.name, baseline)
+                assert differences(
+                    after["metrics"], before["metrics"]) == [], (task.name, baseline)
                 assert after["counts"] == before["counts"], (task.name, baseline)
 
     def test_report_leaderboard_and_compare_open_every_run(
@@ -251,9 +245,9 @@ class Suite:
                 invoke("run", task.name, *common, "--out", str(shard), "--shard", f"{index}/2")
             merged = tmp_path / task.name / "merged"
             invoke("merge", *map(str, shards), "--out", str(merged))
-            assert open_defects_left_out(task.name, differences(
+            assert differences(
                 read_json(merged / "results.json")["metrics"], oracle["metrics"],
-                BATCHING_REL)) == [], task.name
+                BATCHING) == [], task.name
             twice = tmp_path / task.name / "epochs"
             invoke("run", task.name, *common, "--out", str(twice), "--epochs", "2")
             epochs = read_json(twice / "results.json")["epochs"]
@@ -262,12 +256,12 @@ class Suite:
                     if key.rsplit("/", 1)[-1] not in task.set_metrics
                     or not task.set_metrics_across_epochs}
             for numbers in epochs["metrics"].values():
-                assert open_defects_left_out(task.name, differences(
-                    {key: numbers.get(key) for key in once}, once, BATCHING_REL)) == [], task.name
+                assert differences(
+                    {key: numbers.get(key) for key in once}, once, BATCHING) == [], task.name
             evaluation = svgeval.evaluate(task.name, "oracle", data="builtin",
                                           out=tmp_path / task.name / "api", render_workers=1)
-            assert open_defects_left_out(task.name, differences(
-                evaluation.metrics, oracle["metrics"])) == [], task.name
+            assert differences(
+                evaluation.metrics, oracle["metrics"]) == [], task.name
 
     def test_the_task_pickles_after_a_run_as_ray_sends_it(
             self, runs: dict[str, dict[str, Path]]) -> None:
@@ -298,9 +292,9 @@ class Suite:
                    str(tmp_path / task.name), "--executor", "ray")
         finally:
             ray.shutdown()
-        assert open_defects_left_out(task.name, differences(
+        assert differences(
             read_json(tmp_path / task.name / "results.json")["metrics"], oracle["metrics"],
-            BATCHING_REL)) == [], task.name
+            BATCHING) == [], task.name
 
 
 def _suites() -> dict[str, tuple[str, ...]]:

@@ -16,7 +16,8 @@ The session still keeps the browser off the network and the disk on its own:
 * time: frame *i* is drawn after pausing and seeking every SMIL animation of the document
   (``pauseAnimations``, ``setCurrentTime(t)``) and every CSS or Web Animation (``pause``,
   ``currentTime = 1000 t``), so the frames do not depend on the wall clock and two loads give the
-  same bytes. Animations inside an embedded image (an ``<image>`` whose ``data:`` URI is an
+  same bytes. Every animation is paused at 0 as soon as the page is set: one left running while
+  the page was normalised drew its frame at 1/30 s one of two ways from load to load. Animations inside an embedded image (an ``<image>`` whose ``data:`` URI is an
   animated SVG or GIF) cannot be seeked and are drawn as they are at capture. Chromium's
   virtual time is left alone: paused (``Emulation.setVirtualTimePolicy``), it stops
   ``setCurrentTime`` from taking effect in every document that holds an image, even a ``data:``
@@ -222,6 +223,9 @@ class BrowserSession:
         self._set_page(page)
         html = _PAGE.format(background=page.background or "transparent", svg=svg)
         self._cdp("Page.setDocumentContent", frameId=self._frame_id, html=html)
+        # paused at 0 before anything else: an animation left running while the page is
+        # normalised drew its second frame one way or another from one load to the next
+        self._evaluate(f"{_SEEK}(0.0)")
         if page.normalize:
             arguments = json.dumps([page.width, page.height, page.background])[1:-1]
             self._evaluate(f"{_NORMALIZE}({arguments})")
