@@ -28,7 +28,7 @@ from svgeval.svg.animation import BrowserUnavailable, check_browser
 from svgeval.tasks import get_task
 from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.outcome import Failure, FailureKind, Outcome
-from svgeval.tasks.sarena import animation
+from svgeval.tasks.sarena import animation, animation_video
 from svgeval.tasks.sarena.animation import _first8, _ssim, frame_mean, fvd_start
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "svg"))  # the witnesses
@@ -335,3 +335,39 @@ def test_a_missing_ground_truth_video_is_the_references_failure(tmp_path: Path) 
     run("sarena-animation-video2sani", "identity", tmp_path, tmp_path / "o")
     (record,) = records(tmp_path / "o")
     assert record["failure"]["kind"] == "reference" and record["failure"]["reason"] == "video"
+
+
+SPIN = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect x="2" y="2" width="6" '
+        'height="6" fill="teal"><animateTransform attributeName="transform" type="rotate" '
+        'from="0 5 5" to="90 5 5" dur="1s" repeatCount="indefinite"/></rect></svg>')
+
+
+@browser
+def test_an_answers_video_is_drawn_once_across_runs_and_never_for_another_browser(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A part kept on disk is read back by a later run's videos without a browser; the same
+    SVG under another Chromium build (or page code) is drawn again; a failure is not kept."""
+    from svgeval.tasks.sarena.animation_video import AnswerVideos
+
+    first = AnswerVideos(60.0, encode=False, cache=tmp_path)
+    drawn = first.part(SPIN, 32, "window", lambda frames: frames[:16])
+    first.close()
+    assert isinstance(drawn, np.ndarray) and drawn.shape == (16, 32, 32, 3)
+    assert len(list(tmp_path.rglob("*.npz"))) == 1
+
+    later = AnswerVideos(60.0, encode=False, cache=tmp_path)
+    monkeypatch.setattr(later, "video", lambda *args: pytest.fail("drawn again"))
+    again = later.part(SPIN, 32, "window", lambda frames: frames[:16])
+    assert isinstance(again, np.ndarray) and np.array_equal(again, drawn)
+
+    monkeypatch.setattr(animation_video, "drawing_identity", lambda: "Chromium 1.0 | page x")
+    other = AnswerVideos(60.0, encode=False, cache=tmp_path)
+    redrawn = other.part(SPIN, 32, "window", lambda frames: frames[:16])
+    other.close()
+    assert isinstance(redrawn, np.ndarray) and np.array_equal(redrawn, drawn)
+    assert len(list(tmp_path.rglob("*.npz"))) == 2
+
+    refused = AnswerVideos(60.0, encode=False, cache=tmp_path)
+    assert not isinstance(refused.part('<svg xmlns="http://www.w3.org/2000/svg"><script/></svg>',
+                                       32, "window", lambda frames: frames), np.ndarray)
+    assert len(list(tmp_path.rglob("*.npz"))) == 2

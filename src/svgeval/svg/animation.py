@@ -23,6 +23,7 @@ with one line (call :func:`check_browser` before a run to fail before any work).
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import queue
 import shutil
@@ -72,6 +73,22 @@ def check_browser() -> BrowserPaths:
     """Where Chromium and chromedriver are; raises :class:`BrowserUnavailable` with one line
     naming ``apt-get install chromium chromium-driver`` and the ``browser`` extra."""
     return find_browser()
+
+
+@functools.cache
+def drawing_identity() -> str:
+    """What decides the frames of an SVG besides the SVG and the page: the Chromium build
+    (``chromium --version``) and svgeval's page and launch code (a digest of
+    :mod:`~svgeval.svg.browser_session`'s source), so that a cache keyed on it never serves
+    frames another browser or another page drew."""
+    import hashlib
+
+    from svgeval.svg import browser_session
+
+    version = subprocess.run([find_browser().chromium, "--version"], capture_output=True,
+                             text=True, timeout=30, check=False).stdout.strip()
+    code = hashlib.sha256(Path(browser_session.__file__).read_bytes()).hexdigest()[:16]
+    return f"{version} | browser_session {code}"
 
 
 @dataclass(frozen=True)

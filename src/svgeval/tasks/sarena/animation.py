@@ -65,7 +65,7 @@ from svgeval.tasks.base import (
     batch_values,
 )
 from svgeval.tasks.data_files import MalformedData, read_jsonl_items
-from svgeval.tasks.download import DataUnavailable
+from svgeval.tasks.download import DataUnavailable, cache_dir
 from svgeval.tasks.lazy import LazySequence
 from svgeval.tasks.outcome import Failure, FailureKind, MetricValues, Outcome
 from svgeval.tasks.sarena import data
@@ -139,7 +139,8 @@ class SArenaAnimationTask(SArenaTask[AnimationTarget]):
 
     def __init__(self, common: CommonOptions, options: Any = None) -> None:
         super().__init__(common, options)
-        self.videos = AnswerVideos(self.options.browser_timeout, self.options.encode == "mp4")
+        self.videos = AnswerVideos(self.options.browser_timeout, self.options.encode == "mp4",
+                                    cache_dir() / "animations")
 
     def load(self) -> list[Sample[AnimationTarget]]:
         from svgeval.svg.animation import BrowserUnavailable, check_browser

@@ -12,20 +12,32 @@ limit) and ffmpeg (:func:`~svgeval.svg.video.through_codec`); ``encode=False`` s
 
 What the metrics read of a video (8 sampled frames at 448 px, one 16-frame window at 128 px) is
 kept, compressed, in memory for the run, so that the per-sample, batched and set-level stages
-draw each answer once; a stage that finds nothing kept (a resumed run) draws it again.
+draw each answer once, and on disk (``$SVGEVAL_CACHE/animations/``), so that a resumed or
+re-scored run, a shard or another epoch of the same answer does not draw it again: 150 frames
+take seconds in the browser. A kept part's key is ``sha256(svg | size | part | Chromium build
+and svgeval's page code | codec)``: another browser, page or codec never reads it. Failures are
+not kept (a time-out can depend on the machine's load). Deleting the folder is always safe.
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
+import os
+import tempfile
 import threading
 from collections.abc import Callable
+from importlib.metadata import version
 from pathlib import Path
 
 import numpy as np
 
-from svgeval.svg.animation import AnimationSpec, BrowserRenderer, BrowserUnavailable
+from svgeval.svg.animation import (
+    AnimationSpec,
+    BrowserRenderer,
+    BrowserUnavailable,
+    drawing_identity,
+)
 from svgeval.svg.render import RenderFailure
 from svgeval.svg.video import Frames, decode_video, moviepy_frame_indices, through_codec
 from svgeval.svg.worker_pool import RenderWorkersLost
@@ -59,9 +71,11 @@ class AnswerVideos:
     line, keeping finished samples).
     """
 
-    def __init__(self, timeout_s: float, encode: bool = True) -> None:
+    def __init__(self, timeout_s: float, encode: bool = True, cache: Path | None = None) -> None:
         self.timeout_s = timeout_s
         self.encode = encode
+        self.cache = cache
+        """The folder of the parts kept on disk (None: memory only)."""
         self._browser: BrowserRenderer | None = None
         self._lock = threading.Lock()
         self._kept: dict[tuple[str, str, str], bytes | RenderFailure] = {}
@@ -69,10 +83,10 @@ class AnswerVideos:
     def __getstate__(self) -> dict[str, object]:
         """What a copy in another process (a Ray actor) starts from: the settings, not this
         process's browser, lock and videos."""
-        return {"timeout_s": self.timeout_s, "encode": self.encode}
+        return {"timeout_s": self.timeout_s, "encode": self.encode, "cache": self.cache}
 
     def __setstate__(self, state: dict[str, object]) -> None:
-        self.__init__(state["timeout_s"], state["encode"])  # type: ignore[misc]
+        self.__init__(state["timeout_s"], state["encode"], state["cache"])  # type: ignore[misc]
 
     def _renderer(self) -> BrowserRenderer:
         with self._lock:
@@ -99,6 +113,9 @@ class AnswerVideos:
             known = self._kept.get(key)
         if isinstance(known, RenderFailure):
             return known
+        if known is None and (stored := self._stored(key)) is not None:
+            with self._lock:
+                self._kept[key] = known = stored
         if known is not None:
             return np.asarray(np.load(io.BytesIO(known))["frames"], np.uint8)
         drawn = self.video(svg, size)
@@ -110,9 +127,44 @@ class AnswerVideos:
             buffer = io.BytesIO()
             np.savez_compressed(buffer, frames=chosen)
             kept = buffer.getvalue()
+            self._store(key, kept)
         with self._lock:
             self._kept[key] = kept
         return chosen
+
+    def _path(self, key: tuple[str, str, str]) -> Path | None:
+        if self.cache is None:
+            return None
+        codec = "imageio-ffmpeg " + version("imageio-ffmpeg") if self.encode else "frames"
+        name = hashlib.sha256("|".join((*key, drawing_identity(), codec)).encode()).hexdigest()
+        return self.cache / name[:2] / f"{name}.npz"
+
+    def _stored(self, key: tuple[str, str, str]) -> bytes | None:
+        """The part kept on disk under ``key``, or None (a file that is not one counts as
+        none)."""
+        path = self._path(key)
+        try:
+            data = path.read_bytes() if path is not None else b""
+            np.load(io.BytesIO(data))["frames"]
+        except (OSError, ValueError, KeyError, EOFError):
+            return None
+        return data
+
+    def _store(self, key: tuple[str, str, str], data: bytes) -> None:
+        """Keep ``data`` on disk under ``key``: written beside its place and renamed into it,
+        so that concurrent runs and a kill never leave a partial file."""
+        path = self._path(key)
+        if path is None:
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, scratch = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(data)
+            os.replace(scratch, path)
+        except BaseException:
+            Path(scratch).unlink(missing_ok=True)
+            raise
 
     def close(self) -> None:
         """Stop the browser (a later :meth:`video` starts a fresh one)."""
