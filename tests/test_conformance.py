@@ -1,7 +1,7 @@
 """Every registered task through every command a user has, on its built-in sample.
 
-A class per suite is made from the registry (a new suite joins by registering its tasks and
-its built-in sample; no test changes), so pytest-xdist spreads the suites over its workers.
+A class per task is made from the registry (a new suite joins by registering its tasks and
+its built-in sample; no test changes), so pytest-xdist spreads the tasks over its workers.
 For each task, the offline baselines the task declares (``oracle``, ``identity`` where the
 samples carry an input SVG, ``empty``, ``hostile``) answer the built-in sample through
 ``svgeval run``, and then:
@@ -22,8 +22,8 @@ samples carry an input SVG, ``empty``, ``hostile``) answer the built-in sample t
 * the task pickles after a run, as Ray sends it to its actors;
 * two shards merged give the unsharded numbers; ``--epochs 2`` gives each epoch the one-epoch
   numbers; ``svgeval.evaluate`` gives the CLI's numbers; ``--executor ray`` too, where Ray is
-  installed (the suite's task with the most model metrics; every task is checked to pickle as
-  Ray sends it).
+  installed (for each suite, its task with the most model metrics; every task is checked to
+  pickle as Ray sends it).
 
 The pytest timeout of each test is the guard against a hang.
 """
@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import pickle
 from collections.abc import Iterator
 from pathlib import Path
@@ -132,31 +133,40 @@ equality. The absolute part is a cosine of float32 unit vectors (about 1e-7) on 
 (svgenius-text2svg ``hard/clip`` 1.3421118 merged against 1.3421092 whole)."""
 
 
-class Suite:
-    """The tests of every task of one suite; the subclasses made below name the tasks."""
+def shared_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One ``$SVGEVAL_CACHE`` for every class of the session, pytest-xdist's workers included:
+    a built-in sample (a suite's, written once for all its tasks) and the answers' drawn
+    animations are written once, each renamed into place, so workers writing at once are safe."""
+    base = tmp_path_factory.getbasetemp()
+    return (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "conformance-cache"
+
+
+@pytest.fixture(scope="class")
+def runs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
+         tiny_weights: dict[str, str]) -> Iterator[dict[str, dict[str, Path]]]:
+    """Each task's baseline runs: task -> baseline -> run directory, every model metric with
+    the tests' tiny weights (or none: not computed)."""
+    tasks: tuple[str, ...] = request.cls.tasks
+    root = tmp_path_factory.mktemp(request.cls.__name__)
+    made: dict[str, dict[str, Path]] = {}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SVGEVAL_CACHE", str(shared_cache(tmp_path_factory)))
+        for metric, path in tiny_weights.items():
+            patch.setenv(f"SVGEVAL_{metric.upper()}_MODEL", path)
+        for name in tasks:
+            made[name] = {}
+            for baseline in all_tasks()[name].baselines():
+                out = root / name / baseline
+                invoke("run", name, "--data", "builtin", "--model", baseline, "--out",
+                       str(out), "--render-workers", "1")
+                made[name][baseline] = out
+        yield made
+
+
+class TaskChecks:
+    """The tests of one task; the subclasses made below name it."""
 
     tasks: tuple[str, ...] = ()
-
-    @pytest.fixture(scope="class")
-    def runs(self, tmp_path_factory: pytest.TempPathFactory, tiny_weights: dict[str, str],
-             ) -> Iterator[dict[str, dict[str, Path]]]:
-        """Each task's baseline runs: task -> baseline -> run directory, every model metric
-        with the tests' tiny weights (or none: not computed), the built-in samples written into
-        a cache of the class's own."""
-        root = tmp_path_factory.mktemp(type(self).__name__)
-        made: dict[str, dict[str, Path]] = {}
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setenv("SVGEVAL_CACHE", str(root / "cache"))
-            for metric, path in tiny_weights.items():
-                patch.setenv(f"SVGEVAL_{metric.upper()}_MODEL", path)
-            for name in self.tasks:
-                made[name] = {}
-                for baseline in all_tasks()[name].baselines():
-                    out = root / name / baseline
-                    invoke("run", name, "--data", "builtin", "--model", baseline, "--out",
-                           str(out), "--render-workers", "1")
-                    made[name][baseline] = out
-            yield made
 
     def each(self, runs: dict[str, dict[str, Path]]) -> Iterator[tuple[type[Task], dict[str, Path]]]:
         for name, by_baseline in runs.items():
@@ -275,14 +285,15 @@ class Suite:
             copy = pickle.loads(pickle.dumps(made))
             assert type(copy) is task and copy.options == made.options, task.name
 
+class TaskChecksWithRay(TaskChecks):
+    """The tests of one task and its run through Ray: the task of its suite with the most
+    model metrics (a scorer actor and a metric actor, each a process that imports the suite
+    and its networks: a run of every task cost about a minute more a suite)."""
+
     def test_ray_gives_the_local_numbers(self, runs: dict[str, dict[str, Path]],
                                          tmp_path: Path) -> None:
-        """The suite's task with the most model metrics through ``--executor ray`` (a scorer
-        actor and a metric actor, each a process that imports the suite and its networks: a
-        run of every task cost about a minute more a suite)."""
         ray = pytest.importorskip("ray")
-        task = max((all_tasks()[name] for name in self.tasks),
-                   key=lambda cls: len(cls.batched_metrics) + len(cls.set_metrics))
+        task = all_tasks()[self.tasks[0]]
         oracle = read_json(runs[task.name]["oracle"] / "results.json")
         # a local instance of the test's own, which the run joins
         ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
@@ -297,12 +308,13 @@ class Suite:
             BATCHING) == [], task.name
 
 
-def _suites() -> dict[str, tuple[str, ...]]:
-    """Suite display name -> the names of its tasks, every registered task in one."""
-    found: dict[str, list[str]] = {}
+def _checked_through_ray() -> set[str]:
+    """Per suite, its task with the most model metrics (the first of them on a tie)."""
+    suites: dict[str, list[type[Task]]] = {}
     for name, task in all_tasks().items():
-        found.setdefault(task.suite or name, []).append(name)
-    return {suite: tuple(names) for suite, names in found.items()}
+        suites.setdefault(task.suite or name, []).append(task)
+    return {max(tasks, key=lambda cls: len(cls.batched_metrics) + len(cls.set_metrics)).name
+            for tasks in suites.values()}
 
 
 def test_every_task_has_a_built_in_sample() -> None:
@@ -310,9 +322,9 @@ def test_every_task_has_a_built_in_sample() -> None:
     assert lacking == []
 
 
-for _suite, _tasks in _suites().items():
-    _name = "Test" + "".join(part.capitalize() for part in
-                             _suite.replace("-", " ").replace("_", " ").split())
-    # the guard against a hang: two minutes a task for each test, its class's runs included
-    globals()[_name] = pytest.mark.timeout(120 * len(_tasks))(
-        type(_name, (Suite,), {"tasks": _tasks}))
+# a class per task, so that pytest-xdist spreads the tasks over its workers; the guard against a
+# hang: five minutes for each test, the class's runs included
+for _task in all_tasks():
+    _name = "Test" + "".join(part.capitalize() for part in _task.split("-"))
+    _base = TaskChecksWithRay if _task in _checked_through_ray() else TaskChecks
+    globals()[_name] = pytest.mark.timeout(300)(type(_name, (_base,), {"tasks": (_task,)}))

@@ -12,6 +12,7 @@ grey of level *i* (scikit-image 0.26.0, OpenCV 5.0.0, NumPy 2.4.6).
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from importlib.util import find_spec
@@ -371,3 +372,43 @@ def test_an_answers_video_is_drawn_once_across_runs_and_never_for_another_browse
     assert not isinstance(refused.part('<svg xmlns="http://www.w3.org/2000/svg"><script/></svg>',
                                        32, "window", lambda frames: frames), np.ndarray)
     assert len(list(tmp_path.rglob("*.npz"))) == 2
+
+
+def descendants_named(name: str) -> list[int]:
+    """The live processes below this one (any depth) whose name is ``name`` (from /proc)."""
+    parents: dict[int, int] = {}
+    names: dict[int, str] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        fields = text[text.rindex(")") + 2:].split()
+        if fields[0] not in ("Z", "X"):
+            pid = int(stat.parent.name)
+            parents[pid], names[pid] = int(fields[1]), text[text.index("(") + 1:text.rindex(")")]
+
+    def below_us(pid: int) -> bool:
+        while pid > 1:
+            pid = parents.get(pid, 0)
+            if pid == os.getpid():
+                return True
+        return False
+
+    return [pid for pid, found in names.items() if found == name and below_us(pid)]
+
+
+@browser
+def test_a_run_in_this_process_leaves_no_browser_behind(sarena: Path, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The task's browser stops when the run ends (``Task.close``): in a notebook, a test or
+    ``svgeval.evaluate``, a browser left between runs held its memory and, idle, still drew."""
+    import svgeval
+
+    monkeypatch.setenv("SVGEVAL_CACHE", str(tmp_path / "cache"))
+    for metric in ("dino", "lpips"):
+        monkeypatch.setenv(f"SVGEVAL_{metric.upper()}_MODEL", "none")
+    evaluation = svgeval.evaluate("sarena-animation-video2sani", "oracle", data=sarena,
+                                  out=tmp_path / "run", render_workers=1)
+    assert evaluation.metrics["video2sani/video_psnr"] == 100.0  # its answer was drawn
+    assert descendants_named("chromium") == []

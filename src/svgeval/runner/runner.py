@@ -282,6 +282,7 @@ class Runner:
             await model.aclose()
             await judging.aclose()
             executor.close()
+            self.task.close()
             if generate or finished:  # an interrupted re-score leaves the run as it was
                 if not generate:
                     scratch.replace(self.run_dir.samples)

@@ -354,6 +354,11 @@ class Task(ABC, Generic[TargetT]):
         not be computed; empty for a task without set-level metrics."""
         return MetricValues()
 
+    def close(self) -> None:
+        """Let go of what scoring started and keeps between samples (a browser): the runner
+        calls it when a run ends, so nothing outlives the run in a notebook or a test; a later
+        score starts it again. Nothing for most tasks."""
+
     def aggregate(self, outcomes: Sequence[Outcome]) -> Aggregate:
         """Per-group means of the per-sample metrics (see :func:`mean_per_group`).
 

@@ -142,6 +142,10 @@ class SArenaAnimationTask(SArenaTask[AnimationTarget]):
         self.videos = AnswerVideos(self.options.browser_timeout, self.options.encode == "mp4",
                                     cache_dir() / "animations")
 
+    def close(self) -> None:
+        """Stop the browser that drew this run's answers (their parts stay on disk)."""
+        self.videos.close()
+
     def load(self) -> list[Sample[AnimationTarget]]:
         from svgeval.svg.animation import BrowserUnavailable, check_browser
         from svgeval.svg.video import VideoCodecUnavailable
