@@ -30,7 +30,8 @@ from svgeval.tasks import get_task
 from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.outcome import Failure, FailureKind, Outcome
 from svgeval.tasks.sarena import animation, animation_video
-from svgeval.tasks.sarena.animation import _first8, _ssim, frame_mean, fvd_start
+from svgeval.tasks.sarena.animation import _first8, _ssim, frame_mean
+from svgeval.tasks.sarena.animation_text import fvd_start
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "svg"))  # the witnesses
 from test_sarena import run

@@ -2,4 +2,10 @@
 Illustration and Chemistry text- and image-to-SVG; text- and video-to-animation. See
 ``docs/sarena.md``."""
 
-from svgeval.tasks.sarena import animation, edit, tracks, understanding  # noqa: F401  (register the tasks)
+from svgeval.tasks.sarena import (  # noqa: F401  (register the tasks)
+    animation,
+    animation_text,
+    edit,
+    tracks,
+    understanding,
+)
