@@ -291,21 +291,27 @@ class TaskChecksWithRay(TaskChecks):
     and its networks: a run of every task cost about a minute more a suite)."""
 
     def test_ray_gives_the_local_numbers(self, runs: dict[str, dict[str, Path]],
-                                         tmp_path: Path) -> None:
-        ray = pytest.importorskip("ray")
+                                         local_ray: None, tmp_path: Path) -> None:
         task = all_tasks()[self.tasks[0]]
         oracle = read_json(runs[task.name]["oracle"] / "results.json")
-        # a local instance of the test's own, which the run joins
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-                 object_store_memory=100 * 1024 * 1024)
-        try:
-            invoke("run", task.name, "--data", "builtin", "--model", "oracle", "--out",
-                   str(tmp_path / task.name), "--executor", "ray")
-        finally:
-            ray.shutdown()
+        invoke("run", task.name, "--data", "builtin", "--model", "oracle", "--out",
+               str(tmp_path / task.name), "--executor", "ray")
         assert differences(
             read_json(tmp_path / task.name / "results.json")["metrics"], oracle["metrics"],
             BATCHING) == [], task.name
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[None]:
+    """A local Ray instance of this module's own, which each run through Ray joins: started
+    once for the module's tests in a worker, not once a suite (seconds each)."""
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+             object_store_memory=100 * 1024 * 1024)
+    try:
+        yield
+    finally:
+        ray.shutdown()
 
 
 def _checked_through_ray() -> set[str]:

@@ -11,8 +11,9 @@ through the ``svgeval.builtin_samples`` entry points, as tasks are), whose
 
 The files are written once into the cache (``$SVGEVAL_CACHE/builtin/<folder>-<digest>``); the
 digest covers svgeval's version and the source of the writer's package, so a changed writer
-writes a new folder. A folder is written beside its final name and renamed into place, so two processes
-writing it at once both end with the same complete folder.
+writes a new folder. A folder is written by one process at a time (a file lock beside it; the
+others wait and read it), beside its final name and renamed into place, so a killed writer
+leaves no partial folder.
 """
 
 from __future__ import annotations
@@ -80,10 +81,18 @@ def _digest(sample: BuiltinSample) -> str:
 
 def builtin_root(sample: BuiltinSample) -> Path:
     """The folder holding ``sample``'s files, written first if the cache lacks it."""
+    from filelock import FileLock
+
     parent = cache_dir() / BUILTIN
     final = parent / f"{sample.folder}-{_digest(sample)}"
-    if not final.is_dir():
-        parent.mkdir(parents=True, exist_ok=True)
+    if final.is_dir():
+        return final
+    parent.mkdir(parents=True, exist_ok=True)
+    # one writer at a time: another process waits for its folder rather than drawing it too
+    # (the animation track's videos take a minute of browser time)
+    with FileLock(parent / f".{final.name}.lock"):
+        if final.is_dir():
+            return final
         scratch = Path(tempfile.mkdtemp(prefix=f".{sample.folder}-", dir=parent))
         try:
             sample.write(scratch)
