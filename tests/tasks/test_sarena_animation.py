@@ -415,3 +415,20 @@ def test_a_run_in_this_process_leaves_no_browser_behind(sarena: Path, tmp_path: 
                                   out=tmp_path / "run", render_workers=1)
     assert evaluation.metrics["video2sani/video_psnr"] == 100.0  # its answer was drawn
     assert set(descendants_named("chromium")) - before == set()
+
+
+def test_without_a_browser_the_kept_videos_stop_the_run_as_the_drawing_does(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No Chromium to key the disk on: the part is drawn, and the drawing's missing browser is
+    svgeval's failure (the run stops with one line), never the answer's."""
+    from svgeval.svg.worker_pool import RenderWorkersLost
+    from svgeval.tasks.sarena.animation_video import AnswerVideos
+
+    def no_browser() -> str:
+        raise BrowserUnavailable("Chromium not found")
+
+    monkeypatch.setattr(animation_video, "drawing_identity", no_browser)
+    monkeypatch.setenv("SVGEVAL_CHROMIUM", str(tmp_path / "no-chromium"))
+    with pytest.raises(RenderWorkersLost, match="Chromium"):
+        AnswerVideos(5.0, encode=False, cache=tmp_path).part(SPIN, 32, "window", lambda f: f)
+    assert list(tmp_path.rglob("*.npz")) == []

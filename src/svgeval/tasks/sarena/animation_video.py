@@ -135,8 +135,12 @@ class AnswerVideos:
     def _path(self, key: tuple[str, str, str]) -> Path | None:
         if self.cache is None:
             return None
+        try:
+            browser = drawing_identity()
+        except BrowserUnavailable:  # nothing to key on: the drawing says why (video())
+            return None
         codec = "imageio-ffmpeg " + version("imageio-ffmpeg") if self.encode else "frames"
-        name = hashlib.sha256("|".join((*key, drawing_identity(), codec)).encode()).hexdigest()
+        name = hashlib.sha256("|".join((*key, browser, codec)).encode()).hexdigest()
         return self.cache / name[:2] / f"{name}.npz"
 
     def _stored(self, key: tuple[str, str, str]) -> bytes | None:
