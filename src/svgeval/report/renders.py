@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import os
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -31,6 +30,7 @@ from svgeval.report.sources import output_svg
 from svgeval.runner.records import SampleRecord
 from svgeval.svg.isolation import CallOutcome, Renderer
 from svgeval.svg.render import RenderSpec, render_svg_uint8
+from svgeval.svg.render_cache import write_atomically
 from svgeval.tasks.outcome import FailureKind
 
 REPORT_SPEC = RenderSpec.square(160)
@@ -77,12 +77,6 @@ def run_failures(records: Iterable[SampleRecord]) -> dict[str, str]:
     return failed
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
-    scratch = path.with_name(path.name + ".tmp")
-    scratch.write_bytes(data)
-    os.replace(scratch, path)
-
-
 class RenderStore:
     """Renders in ``folder``, named by content; the page refers to them as ``<prefix>/<name>``.
 
@@ -121,11 +115,11 @@ class RenderStore:
 
     def _store(self, key: str, outcome: CallOutcome[bytes]) -> Rendered:
         if outcome.value is not None:
-            _write_atomically(self.folder / f"{key}.png", outcome.value)
+            write_atomically(self.folder / f"{key}.png", outcome.value)
             return Rendered(src=f"{self.prefix}/{key}.png")
         failure = outcome.failure
         error = f"{failure.tag}: {failure.message}" if failure is not None else "unknown failure"
-        _write_atomically(self.folder / f"{key}.fail", error.encode("utf-8"))
+        write_atomically(self.folder / f"{key}.fail", error.encode("utf-8"))
         self.counts.failed += 1
         return Rendered(error=error)
 

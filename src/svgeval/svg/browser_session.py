@@ -17,8 +17,9 @@ The session still keeps the browser off the network and the disk on its own:
   (``pauseAnimations``, ``setCurrentTime(t)``) and every CSS or Web Animation (``pause``,
   ``currentTime = 1000 t``), so the frames do not depend on the wall clock and two loads give the
   same bytes. Every animation is paused at 0 as soon as the page is set: one left running while
-  the page was normalised drew its frame at 1/30 s one of two ways from load to load. Animations inside an embedded image (an ``<image>`` whose ``data:`` URI is an
-  animated SVG or GIF) cannot be seeked and are drawn as they are at capture. Chromium's
+  the page was normalised drew its frame at 1/30 s one of two ways from load to load.
+  Animations inside an embedded image (an ``<image>`` whose ``data:`` URI is an animated SVG or
+  GIF) cannot be seeked and are drawn as they are at capture. Chromium's
   virtual time is left alone: paused (``Emulation.setVirtualTimePolicy``), it stops
   ``setCurrentTime`` from taking effect in every document that holds an image, even a ``data:``
   PNG, and in every document loaded after one.

@@ -49,13 +49,19 @@ class RenderCache:
 
     def put(self, svg: str | bytes, spec: RenderSpec, image: NDArray[np.uint8]) -> None:
         """Store a successful render (atomically)."""
-        target = self.path(svg, spec)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        handle, scratch = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(np.ascontiguousarray(image, dtype=np.uint8).tobytes())
-            os.replace(scratch, target)
-        except BaseException:
-            Path(scratch).unlink(missing_ok=True)
-            raise
+        write_atomically(self.path(svg, spec),
+                         np.ascontiguousarray(image, dtype=np.uint8).tobytes())
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` (its folder made if missing) through a file of its own beside
+    it, renamed into place: concurrent writers and a kill never leave a partial file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, scratch = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(scratch, path)
+    except BaseException:
+        Path(scratch).unlink(missing_ok=True)
+        raise

@@ -79,4 +79,5 @@ def structure(molecule: Molecule) -> str:
     for (x, y), letter in molecule.atoms:
         if letter:
             body.append(GLYPHS[letter].format(x=x, y=y, l=x - 3, r=x + 3, t=y - 4, b=y + 4))
-    return '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">' + "".join(body) + "</svg>"
+    return ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">'
+            + "".join(body) + "</svg>")

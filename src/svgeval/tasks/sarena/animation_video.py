@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import os
-import tempfile
 import threading
 from collections.abc import Callable
 from importlib.metadata import version
@@ -39,6 +37,7 @@ from svgeval.svg.animation import (
     drawing_identity,
 )
 from svgeval.svg.render import RenderFailure
+from svgeval.svg.render_cache import write_atomically
 from svgeval.svg.video import Frames, decode_video, moviepy_frame_indices, through_codec
 from svgeval.svg.worker_pool import RenderWorkersLost
 
@@ -155,20 +154,11 @@ class AnswerVideos:
         return data
 
     def _store(self, key: tuple[str, str, str], data: bytes) -> None:
-        """Keep ``data`` on disk under ``key``: written beside its place and renamed into it,
-        so that concurrent runs and a kill never leave a partial file."""
+        """Keep ``data`` on disk under ``key`` (atomically: concurrent runs and a kill never
+        leave a partial file)."""
         path = self._path(key)
-        if path is None:
-            return
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, scratch = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(data)
-            os.replace(scratch, path)
-        except BaseException:
-            Path(scratch).unlink(missing_ok=True)
-            raise
+        if path is not None:
+            write_atomically(path, data)
 
     def close(self) -> None:
         """Stop the browser (a later :meth:`video` starts a fresh one)."""
