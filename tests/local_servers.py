@@ -286,19 +286,30 @@ def serve_interrupting(options: argparse.Namespace) -> None:
                                     "finish_reason": "stop"}]}
 
     async def publish(request: Request, send: Any, body: dict[str, Any], index: int) -> None:
-        async with contextlib.asynccontextmanager(model_turn)(), send:
-            async for chunk in iterate_in_threadpool(chunks(body)):
-                await send.send({"data": json.dumps(chunk)})
-                if await request.is_disconnected():
-                    raise anyio.get_cancelled_exc_class()()
-                if options.interrupt_requests and outer_lock.locked():
-                    # after the last chunk the answer is whole, interrupted or not
-                    finished = chunk["choices"][0]["finish_reason"] is not None
-                    calls.write(index, body, "completed" if finished else "interrupted")
-                    await send.send({"data": "[DONE]"})
-                    raise anyio.get_cancelled_exc_class()()  # as the real one: cancel itself
-            calls.write(index, body, "completed")
-            await send.send({"data": "[DONE]"})
+        async with send:
+            async with contextlib.asynccontextmanager(model_turn)():
+                cut = await generate(request, send, body, index)
+            if cut:
+                # the model is free; the cut body's end can still come late (a loaded
+                # machine, a proxy between)
+                await anyio.sleep(options.linger_after_cut)
+                raise anyio.get_cancelled_exc_class()()  # as the real one: cancel itself
+
+    async def generate(request: Request, send: Any, body: dict[str, Any], index: int) -> bool:
+        """Stream the answer; True when it was cut to make room for a waiting request."""
+        async for chunk in iterate_in_threadpool(chunks(body)):
+            await send.send({"data": json.dumps(chunk)})
+            if await request.is_disconnected():
+                raise anyio.get_cancelled_exc_class()()
+            if options.interrupt_requests and outer_lock.locked():
+                # after the last chunk the answer is whole, interrupted or not
+                finished = chunk["choices"][0]["finish_reason"] is not None
+                calls.write(index, body, "completed" if finished else "interrupted")
+                await send.send({"data": "[DONE]"})
+                return True
+        calls.write(index, body, "completed")
+        await send.send({"data": "[DONE]"})
+        return False
 
     async def chat(request: Request) -> Any:
         body = await request.json()
@@ -345,6 +356,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--token-delay", type=float, default=0.002,
                         help="interrupting: seconds per token")
     parser.add_argument("--chars-per-token", type=int, default=8)
+    parser.add_argument("--linger-after-cut", type=float, default=0.0,
+                        help="interrupting: seconds between a cut stream's [DONE] and its end")
     parser.add_argument("--no-interrupt-requests", dest="interrupt_requests",
                         action="store_false", help="interrupting: as --interrupt_requests False")
     options = parser.parse_args(argv)

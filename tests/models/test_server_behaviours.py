@@ -97,6 +97,23 @@ def test_llama_cpp_interruptions_lower_the_requests_in_flight(tmp_path: Path) ->
     assert report["asked"] == 8 and report["lowest"] < 8 and report["cuts"] >= 1
 
 
+def test_a_cut_stream_is_cut_even_when_the_request_it_made_room_for_ends_first(
+    tmp_path: Path,
+) -> None:
+    """The cut stream's body ends 0.5 s after its ``[DONE]``; the request it made room for is
+    answered in that time, so nothing else is in flight when the body ends. Main of 2026-12-01
+    looked then, and took the cut answer as whole (a CI run recorded half an answer)."""
+    log = tmp_path / "calls.jsonl"
+    with running("interrupting", "--log", str(log), "--linger-after-cut", "0.5") as server:
+        model = make_model(server.base_url, concurrency=2, retry=RetryPolicy(max_retries=0))
+        requests = [ask(f"s{i}", f"Sample {i}: {LONG_SVG}") for i in range(2)]
+        answers = generate_all(model, requests, time_limit_s=60)
+    assert [a.finish_reason if isinstance(a, Generation) else a for a in answers] == ["stop"] * 2
+    assert all(LONG_SVG in a.text for a in answers if isinstance(a, Generation))
+    outcomes = Counter(call["outcome"] for call in read_log(log))
+    assert outcomes["completed"] == 2 and outcomes["interrupted"] >= 1, outcomes
+
+
 def test_alone_a_stream_without_finish_reason_is_an_answer(tmp_path: Path) -> None:
     log = tmp_path / "calls.jsonl"
     with running("interrupting", "--log", str(log)) as server:

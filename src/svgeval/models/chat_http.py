@@ -14,8 +14,9 @@ events may last ``timeout_s``. A server that ignores ``"stream": true`` and answ
 ``timeout_s`` of the headers. Without streaming, the whole answer must come within
 ``timeout_s``. Connecting gets at most ``CONNECT_TIMEOUT_S`` either way.
 
-A stream that ends with ``[DONE]`` but no finish reason while ``crowded()`` (other requests of
-the caller are in flight) was interrupted, not finished: llama-cpp-python's server, with its
+A stream whose ``[DONE]`` comes without a finish reason while ``crowded()`` (other requests of
+the caller are in flight when the ``[DONE]`` is read, not when the body ends: the request it made
+room for may be answered by then) was interrupted, not finished: llama-cpp-python's server, with its
 default ``interrupt_requests``, ends the running stream that way as soon as another request
 waits for the model. Alone, such a stream is a whole answer (some servers send no finish
 reason at all).
@@ -179,7 +180,7 @@ class ChatConnection:
                     return self._failure(response)
                 return parse_completion(response)
             try:
-                answer = await self._read_stream(response, deadline)
+                answer, crowded_at_done = await self._read_stream(response, deadline, crowded)
             except httpx.TransportError as exc:
                 return AttemptFailure(
                     "connection dropped",
@@ -188,23 +189,28 @@ class ChatConnection:
                 )
         finally:
             await response.aclose()
-        if answer.done and answer.finish_reason is None and crowded():
+        if answer.done and answer.finish_reason is None and crowded_at_done:
             return AttemptFailure(
                 "stream interrupted",
                 "the stream ended with [DONE] but no finish reason while other requests were in "
                 "flight (a server making room for the next request)",
                 interrupted=True,
+                made_room=True,
             )
         return answer.outcome()
 
-    async def _read_stream(self, response: httpx.Response, deadline: float) -> StreamedAnswer:
-        """The answer streamed in ``response``, whose first event must come before ``deadline``.
+    async def _read_stream(
+        self, response: httpx.Response, deadline: float, crowded: Callable[[], bool]
+    ) -> tuple[StreamedAnswer, bool]:
+        """The answer streamed in ``response``, whose first event must come before ``deadline``,
+        and whether ``crowded()`` held when its ``[DONE]`` was read.
 
         Reads on after ``[DONE]`` to the end of the body, so that the connection can be reused;
         a body that never ends or breaks off after ``[DONE]`` still holds the answer (as
         llama-cpp-python's does when it interrupts a stream).
         """
         answer = StreamedAnswer()
+        crowded_at_done = False
         async with contextlib.aclosing(_sse_data(response.aiter_bytes())) as events:
             while True:
                 if answer.started:
@@ -219,8 +225,10 @@ class ChatConnection:
                     raise
                 if data is None:
                     break
+                if data == "[DONE]" and not answer.done:
+                    crowded_at_done = crowded()
                 answer.add(data)
-        return answer
+        return answer, crowded_at_done
 
     def _failure(self, response: httpx.Response) -> AttemptFailure:
         """The failure an error status means; raises ModelUnavailable when no request can work."""

@@ -28,7 +28,9 @@ class AttemptFailure:
     ``retryable`` is False for failures of the request itself (400, malformed answers);
     ``retry_after_s`` is how long the server asked us to wait; ``connect_failed`` marks a server
     that could not be reached; ``status`` is the HTTP status, if the server sent one;
-    ``interrupted`` marks an answer that ended early (a stream cut off, a dropped connection).
+    ``interrupted`` marks an answer that ended early (a stream cut off, a dropped connection);
+    ``made_room`` one that the server ended to serve another of our requests (a stream whose
+    ``[DONE]`` came without a finish reason while others were in flight).
     """
 
     reason: str
@@ -38,6 +40,7 @@ class AttemptFailure:
     connect_failed: bool = False
     status: int | None = None
     interrupted: bool = False
+    made_room: bool = False
 
 
 class AttemptFailed(Exception):

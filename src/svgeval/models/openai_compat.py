@@ -202,10 +202,11 @@ class OpenAICompatibleModel(Model):
                 dropped_stream_options = True
                 self._announce(request, attempts, f"{outcome.reason}, retrying without usage", 0.0)
                 continue
-            crowded = self._crowded()
+            # cut to make room for another request of ours: no failure of this one
+            made_room = outcome.made_room or (outcome.interrupted and self._crowded())
             self._check_ever_answered(outcome)
-            self._shed_load(outcome, era, crowded)
-            counted = not (outcome.interrupted and crowded)  # not cut to make room for another
+            self._shed_load(outcome, era, made_room)
+            counted = not made_room
             if not outcome.retryable or (counted and retries == self.retry.max_retries):
                 raise self._final_error(outcome, attempts, total_s)
             wait_s = self.retry.delay_s(retries, outcome.retry_after_s, self._rng)
@@ -222,10 +223,12 @@ class OpenAICompatibleModel(Model):
         if not place.held:
             await place.take()
 
-    def _shed_load(self, failure: AttemptFailure, era: int, crowded: bool) -> None:
+    def _shed_load(self, failure: AttemptFailure, era: int, made_room: bool) -> None:
         """Lower the requests in flight when ``failure`` says the server has too many."""
-        overloaded = failure.status in OVERLOAD_STATUSES or (
-            crowded and (failure.interrupted or failure is self._connection.no_first_token)
+        overloaded = (
+            failure.status in OVERLOAD_STATUSES
+            or made_room
+            or (failure is self._connection.no_first_token and self._crowded())
         )
         if not overloaded or not self._limit.overloaded(era) or self._limit.cuts > 1:
             return
