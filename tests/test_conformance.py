@@ -295,7 +295,7 @@ class TaskChecksWithRay(TaskChecks):
         task = all_tasks()[self.tasks[0]]
         oracle = read_json(runs[task.name]["oracle"] / "results.json")
         invoke("run", task.name, "--data", "builtin", "--model", "oracle", "--out",
-               str(tmp_path / task.name), "--executor", "ray")
+               str(tmp_path / task.name), "--executor", "ray", "--render-workers", "1")
         assert differences(
             read_json(tmp_path / task.name / "results.json")["metrics"], oracle["metrics"],
             BATCHING) == [], task.name

@@ -85,8 +85,8 @@ class SArenaAnimationText2Sani(SArenaAnimationTask):
         """ViCLIP T2V (answer video, caption) and V2V (answer video, ground-truth video) of each
         item; None where the answer is dropped or, for V2V, the ground-truth video is missing."""
         scores = [MetricValues(metrics={"viclip_t2v": None, "viclip_v2v": None}) for _ in items]
-        answers = {i: frames for i, item in enumerate(items)
-                   if (frames := self.answer_frames(item.output_svg)) is not None}
+        drawn = self.each_item(items, lambda item: self.answer_frames(item.output_svg))
+        answers = {i: frames for i, frames in enumerate(drawn) if frames is not None}
         truths = {i: truth_frames(items[i].sample.target.video) for i in answers}
         try:
             t2v, v2v = viclip_scores(

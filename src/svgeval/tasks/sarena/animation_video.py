@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from svgeval.svg.animation import (
+    DRAWINGS_AT_ONCE,
     AnimationSpec,
     BrowserRenderer,
     BrowserUnavailable,
@@ -64,10 +65,12 @@ def read_video(path: Path) -> Frames:
 class AnswerVideos:
     """Answers drawn as InternSVG's videos, each once per run.
 
-    ``timeout_s`` bounds one animation (150 frames) in wall-clock time; past it the browser's
-    process group is killed and the answer is a ``timeout`` failure. A browser that cannot start
-    is svgeval's failure, not the answer's: :class:`RenderWorkersLost` (the run stops with one
-    line, keeping finished samples).
+    Up to :data:`~svgeval.svg.animation.DRAWINGS_AT_ONCE` answers are drawn at once (a browser
+    each, started on its first drawing). ``timeout_s`` bounds one animation (150
+    frames) in wall-clock time; past it the browser's process group is killed and the answer
+    is a ``timeout`` failure. A browser that cannot start is svgeval's failure, not the
+    answer's: :class:`RenderWorkersLost` (the run stops with one line, keeping finished
+    samples).
     """
 
     def __init__(self, timeout_s: float, encode: bool = True, cache: Path | None = None) -> None:
@@ -90,7 +93,7 @@ class AnswerVideos:
     def _renderer(self) -> BrowserRenderer:
         with self._lock:
             if self._browser is None:
-                self._browser = BrowserRenderer(workers=1, timeout_s=self.timeout_s)
+                self._browser = BrowserRenderer(workers=DRAWINGS_AT_ONCE, timeout_s=self.timeout_s)
             return self._browser
 
     def video(self, svg: str, size: int) -> Frames | RenderFailure:
