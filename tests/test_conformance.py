@@ -22,8 +22,10 @@ samples carry an input SVG, ``empty``, ``hostile``) answer the built-in sample t
 * the task pickles after a run, as Ray sends it to its actors;
 * two shards merged give the unsharded numbers; ``--epochs 2`` gives each epoch the one-epoch
   numbers; ``svgeval.evaluate`` gives the CLI's numbers; ``--executor ray`` too, where Ray is
-  installed (for each suite, its task with the most model metrics; every task is checked to
-  pickle as Ray sends it).
+  installed, for each suite's task with the most model metrics (every task is checked to
+  pickle as Ray sends it). By default two of those run through Ray (:func:`_ray_by_default`);
+  the rest are ``slow`` (``pytest -m slow``): a Ray run starts actors that import torch, 20-50
+  s each on a loaded 2-core machine, and every suite's took the suite past 10 minutes.
 
 The pytest timeout of each test is the guard against a hang.
 """
@@ -301,6 +303,15 @@ class TaskChecksWithRay(TaskChecks):
             BATCHING) == [], task.name
 
 
+class TaskChecksWithSlowRay(TaskChecksWithRay):
+    """:class:`TaskChecksWithRay` whose run through Ray is opt-in (``slow``)."""
+
+    @pytest.mark.slow
+    def test_ray_gives_the_local_numbers(self, runs: dict[str, dict[str, Path]],
+                                         local_ray: None, tmp_path: Path) -> None:
+        super().test_ray_gives_the_local_numbers(runs, local_ray, tmp_path)
+
+
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[None]:
     """A local Ray instance of this module's own, which each run through Ray joins: started
@@ -323,6 +334,15 @@ def _checked_through_ray() -> set[str]:
             for tasks in suites.values()}
 
 
+def _ray_by_default(checked: set[str]) -> set[str]:
+    """Of ``checked``, the tasks run through Ray by default: the one with the most model
+    metrics (batched and set-level metrics on a metric actor) and each that scores many answers
+    at once (:attr:`~svgeval.tasks.base.Task.scores_many`, another scoring path)."""
+    tasks = [all_tasks()[name] for name in sorted(checked)]
+    most = max(tasks, key=lambda cls: len(cls.batched_metrics) + len(cls.set_metrics))
+    return {most.name, *(task.name for task in tasks if task.scores_many)}
+
+
 def test_every_task_has_a_built_in_sample() -> None:
     lacking = [name for name in all_tasks() if builtin_sample(name) is None]
     assert lacking == []
@@ -330,7 +350,10 @@ def test_every_task_has_a_built_in_sample() -> None:
 
 # a class per task, so that pytest-xdist spreads the tasks over its workers; the guard against a
 # hang: five minutes for each test, the class's runs included
+_THROUGH_RAY = _checked_through_ray()
+_RAY_BY_DEFAULT = _ray_by_default(_THROUGH_RAY)
 for _task in all_tasks():
     _name = "Test" + "".join(part.capitalize() for part in _task.split("-"))
-    _base = TaskChecksWithRay if _task in _checked_through_ray() else TaskChecks
+    _base = (TaskChecks if _task not in _THROUGH_RAY else
+             TaskChecksWithRay if _task in _RAY_BY_DEFAULT else TaskChecksWithSlowRay)
     globals()[_name] = pytest.mark.timeout(300)(type(_name, (_base,), {"tasks": (_task,)}))
