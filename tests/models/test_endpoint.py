@@ -31,10 +31,18 @@ def test_secrets_are_redacted_from_server_text_in_both_spellings() -> None:
     )
 
 
-def test_short_values_are_not_hunted_in_text() -> None:
+def test_short_values_are_hidden_where_they_stand_alone_only() -> None:
     endpoint = parse_endpoint("http://h/v1?v=2")
     assert endpoint.shown == "http://h/v1?v=***"
-    assert endpoint.redact("HTTP 502 from v2", []) == "HTTP 502 from v2"
+    assert endpoint.redact("HTTP 502 from v2, v=2", []) == "HTTP 502 from v2, v=***"
+
+
+def test_a_short_password_and_its_basic_authorization_are_hidden() -> None:
+    """Issue 43, defect 7: a server echoing ``Authorization`` gave away ``alice:pw`` in base64
+    (``YWxpY2U6cHc=``, as httpx sends it), and ``pw``, under 4 characters, was not hunted."""
+    endpoint = parse_endpoint("http://alice:pw@h/v1")
+    echoed = "bad auth Basic YWxpY2U6cHc= (user alice, password pw; pwd unset)"
+    assert endpoint.redact(echoed) == "bad auth Basic *** (user ***, password ***; pwd unset)"
 
 
 @pytest.mark.parametrize("url", ["localhost:8000/v1", "ftp://h/v1", "http:///v1", "user:pw@h"])

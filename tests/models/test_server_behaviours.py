@@ -8,10 +8,13 @@ that echoes credentials in its errors, and half an emoji (see ``tests/local_serv
 from __future__ import annotations
 
 import asyncio
+import base64
+import threading
 import time
 from collections import Counter
 from pathlib import Path
 
+import httpx
 import pytest
 from local_servers import HALF_EMOJI_SVG, http_server, read_log, running
 
@@ -114,7 +117,29 @@ def test_a_cut_stream_is_cut_even_when_the_request_it_made_room_for_ends_first(
     assert outcomes["completed"] == 2 and outcomes["interrupted"] >= 1, outcomes
 
 
-def test_alone_a_stream_without_finish_reason_is_an_answer(tmp_path: Path) -> None:
+def test_a_stream_cut_for_another_client_is_asked_again(tmp_path: Path) -> None:
+    """Our one request is mid-answer when another client's arrives: llama-cpp-python's server
+    cuts ours ([DONE], no finish reason). Main of 2026-12-02 recorded the cut text as the
+    model's answer (issue 43, defect 8: reproduced with one curl into a one-request run)."""
+    log = tmp_path / "calls.jsonl"
+    with running("interrupting", "--log", str(log), "--token-delay", "0.02") as server:
+        def another_client() -> None:
+            time.sleep(0.3)  # our answer takes about 1.1 s (54 tokens)
+            httpx.post(f"{server.base_url}/chat/completions", timeout=30, json={
+                "model": "other", "messages": [{"role": "user", "content": "another client"}]})
+
+        other = threading.Thread(target=another_client)
+        other.start()
+        answer = generate_one(make_model(server.base_url, concurrency=1),
+                              ask("s0", f"Sample 0: {LONG_SVG}"))
+        other.join()
+    assert isinstance(answer, Generation), answer
+    assert answer.finish_reason == "stop" and LONG_SVG in answer.text and answer.attempts == 2
+    assert sorted(call["outcome"] for call in read_log(log)) == [
+        "completed", "completed", "interrupted"]
+
+
+def test_alone_a_stream_is_answered_whole_at_the_first_attempt(tmp_path: Path) -> None:
     log = tmp_path / "calls.jsonl"
     with running("interrupting", "--log", str(log)) as server:
         requests = [ask(f"s{i}", f"Sample {i}: {SVG}") for i in range(3)]
@@ -123,16 +148,20 @@ def test_alone_a_stream_without_finish_reason_is_an_answer(tmp_path: Path) -> No
     assert [call["outcome"] for call in read_log(log)] == ["completed"] * 3
 
 
-def test_an_error_body_that_echoes_credentials_is_recorded_redacted() -> None:
+@pytest.mark.parametrize("password", ["hunter2-pw", "pw"])
+def test_an_error_body_that_echoes_credentials_is_recorded_redacted(password: str) -> None:
+    """The gateway quotes the path and the ``Authorization`` header httpx made of the URL's
+    user and password (``Basic`` base64): neither, nor a password under 4 characters, stays."""
     with running("gateway", "--always", "400", "--echo-credentials") as server:
-        url = server.base_url.replace("http://", "http://alice:hunter2-pw@") + "?key=q-secret-77"
+        url = server.base_url.replace("http://", f"http://alice:{password}@") + "?key=q-secret-77"
         model = make_model(url, api_key="sk-live-abcdef")
         error = generate_one(model)
     assert isinstance(error, ModelError)
     message = str(error)
     assert "/v1/chat/completions?key=***" in message  # the path was right: a 400, not a 404
-    for secret in ("hunter2-pw", "q-secret-77", "sk-live-abcdef", "alice"):
-        assert secret not in message
+    basic = base64.b64encode(f"alice:{password}".encode()).decode()
+    for secret in (password, "q-secret-77", "sk-live-abcdef", "alice", basic):
+        assert secret not in message, message
     assert model.base_url == server.base_url.replace("http://", "http://***@") + "?key=***"
 
 

@@ -14,12 +14,12 @@ events may last ``timeout_s``. A server that ignores ``"stream": true`` and answ
 ``timeout_s`` of the headers. Without streaming, the whole answer must come within
 ``timeout_s``. Connecting gets at most ``CONNECT_TIMEOUT_S`` either way.
 
-A stream whose ``[DONE]`` comes without a finish reason while ``crowded()`` (other requests of
-the caller are in flight when the ``[DONE]`` is read, not when the body ends: the request it made
-room for may be answered by then) was interrupted, not finished: llama-cpp-python's server, with its
-default ``interrupt_requests``, ends the running stream that way as soon as another request
-waits for the model. Alone, such a stream is a whole answer (some servers send no finish
-reason at all).
+A stream whose ``[DONE]`` comes without a finish reason was interrupted, never finished:
+llama-cpp-python's server, with its default ``interrupt_requests``, ends the running stream that
+way as soon as another request waits for the model, whoever sent it (another request of ours,
+another client, our own judge on the same server). It is retried; when ``crowded()`` held as the
+``[DONE]`` was read (other requests of the caller in flight; not when the body ends: the request
+it made room for may be answered by then) the cut made room for one of ours (``made_room``).
 
 Statuses: 429, 408, 409 and 5xx are retryable failures; 401, 402, 403, 404, 405 and 501 raise
 ModelUnavailable (bad key, no credit, unknown model, a URL that takes no chat requests, such as
@@ -189,13 +189,14 @@ class ChatConnection:
                 )
         finally:
             await response.aclose()
-        if answer.done and answer.finish_reason is None and crowded_at_done:
+        if answer.done and answer.finish_reason is None:
             return AttemptFailure(
                 "stream interrupted",
-                "the stream ended with [DONE] but no finish reason while other requests were in "
-                "flight (a server making room for the next request)",
+                "the stream ended with [DONE] but no finish reason (a server making room for "
+                + ("another of our requests)" if crowded_at_done else "another client's request; "
+                   "if this server never sends a finish reason, run with --no-stream)"),
                 interrupted=True,
-                made_room=True,
+                made_room=crowded_at_done,
             )
         return answer.outcome()
 

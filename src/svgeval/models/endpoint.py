@@ -6,7 +6,8 @@ as Azure-style gateways take). :class:`Endpoint` keeps the URL as given for the 
 offers :attr:`Endpoint.shown`, the same URL with the user name, password and every query value
 replaced by ``***``: that is the form written to ``config.json``, records, reports and
 messages. :meth:`Endpoint.redact` hides the same secrets, and the API key, in any text a server
-sends back (an error body that echoes the key).
+sends back (an error body that echoes the key), and the ``Authorization`` value httpx makes of
+the user name and password (``Basic`` and their base64).
 
 The request path is the base URL's path plus ``/chat/completions``, with the query string kept
 after it: ``https://host/v1?key=k`` posts to ``https://host/v1/chat/completions?key=k``.
@@ -14,6 +15,7 @@ after it: ``https://host/v1?key=k`` posts to ``https://host/v1/chat/completions?
 
 from __future__ import annotations
 
+import base64
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -23,7 +25,8 @@ HIDDEN = "***"
 """What a secret is replaced with."""
 
 MIN_SECRET_CHARS = 4
-"""Shorter values are not hunted for in server messages (every "v1" would be hidden)."""
+"""Secrets this long are hidden wherever they appear in a server's message; shorter ones only
+where they stand alone, not inside a word ("pw" is hidden, "pwd" is kept)."""
 
 
 @dataclass(frozen=True)
@@ -37,7 +40,8 @@ class Endpoint:
     shown: str
     """The URL with credentials and query values replaced by ``***``."""
     secrets: tuple[str, ...] = field(default=(), repr=False)
-    """User name, password and query values, as written and percent-decoded."""
+    """User name, password and query values, as written and percent-decoded, and the base64 of
+    ``user:password`` that basic authentication sends."""
 
     @property
     def chat_url(self) -> str:
@@ -51,6 +55,9 @@ class Endpoint:
                              reverse=True):
             if len(secret) >= MIN_SECRET_CHARS:
                 text = text.replace(secret, HIDDEN)
+            else:
+                alone = rf"(?<![^\W_]){re.escape(secret)}(?![^\W_])"
+                text = re.sub(alone, HIDDEN, text)
         return text
 
 
@@ -68,6 +75,9 @@ def parse_endpoint(base_url: str) -> Endpoint:
     query = [pair.partition("=") for pair in parts.query.split("&") if pair]
     secrets = [parts.username, parts.password, *(value for _, _, value in query)]
     decoded = [unquote(secret) for secret in secrets if secret]
+    if parts.username or parts.password:  # what httpx sends: Basic base64(user:password)
+        pair = f"{unquote(parts.username or '')}:{unquote(parts.password or '')}"
+        decoded.append(base64.b64encode(pair.encode("utf-8")).decode("ascii"))
     return Endpoint(
         base_url=clean,
         host=parts.hostname.lower(),
