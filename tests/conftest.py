@@ -49,10 +49,3 @@ def demo_data(tmp_path: Path) -> Path:
 __all__ = ["demo_data", "i3d_weights", "inception_weights", "renderer", "tiny_chat_llm", "tiny_chat_vlm", "tiny_clip_dir",
            "tiny_dino_dir", "tiny_dreamsim_dir", "tiny_hps_dir", "tiny_longclip_dir", "tiny_siglip_dir",
            "tiny_text_encoder_dir", "tiny_viclip_dir", "torchvision_inception_weights"]
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The conformance classes first (a stable sort keeps every other order): they are the
-    suite's longest scopes (the animation tasks' take minutes), and pytest-xdist hands out
-    scopes in this order, so started last they ran on alone while the other workers idled."""
-    items.sort(key=lambda item: not item.nodeid.startswith("tests/test_conformance.py"))
