@@ -33,10 +33,12 @@ import sys
 import tempfile
 import time
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
+from typing import TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -71,6 +73,16 @@ DRAWINGS_AT_ONCE = 4
 waits on the browser's next frame (50 ms a frame), so several overlap even on 2 cores. Eight
 150-frame animations at 448 px took 70 s with 1, 36 s with 2, 22 s with 4 (2-core VM,
 2026-12-02)."""
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def at_once(draw: Callable[[T], R], items: Iterable[T]) -> list[R]:
+    """``draw(item)`` of each item, in order, :data:`DRAWINGS_AT_ONCE` at a time (``draw``
+    takes a browser of a renderer with that many workers)."""
+    with ThreadPoolExecutor(DRAWINGS_AT_ONCE) as pool:
+        return list(pool.map(draw, items))
 CLOSE_GRACE_S = 5.0
 
 

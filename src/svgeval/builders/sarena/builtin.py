@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -125,7 +124,7 @@ def write_animation(root: Path, animations: Mapping[Key, tuple[str, str]],
     """``root/animation/`` from ``{id: (animated SVG, text2sani prompt)}``: ``svg/``, the 128 px
     videos of ``overall/`` and ``text2sani.jsonl`` for every id; the 448 px ``video/`` and
     ``video2sani.jsonl`` (``video_prompt``) for ``video_ids``. Returns ``root``."""
-    from svgeval.svg.animation import DRAWINGS_AT_ONCE, BrowserRenderer
+    from svgeval.svg.animation import DRAWINGS_AT_ONCE, BrowserRenderer, at_once
 
     folder = root / "animation"
     (folder / "svg").mkdir(parents=True, exist_ok=True)
@@ -135,9 +134,8 @@ def write_animation(root: Path, animations: Mapping[Key, tuple[str, str]],
         drawings.append((svg, 128, folder / "overall" / f"{key}.mp4"))
         if key in video_ids:
             drawings.append((svg, 448, folder / "video" / f"{key}.mp4"))
-    with (BrowserRenderer(workers=DRAWINGS_AT_ONCE) as renderer,
-          ThreadPoolExecutor(DRAWINGS_AT_ONCE) as pool):
-        list(pool.map(lambda job: released_video(renderer, *job), drawings))
+    with BrowserRenderer(workers=DRAWINGS_AT_ONCE) as renderer:
+        at_once(lambda job: released_video(renderer, *job), drawings)
     write_lines(folder / "text2sani.jsonl", [
         {"id": key, "conversations": turns(prompt, svg)}
         for key, (svg, prompt) in animations.items()])

@@ -38,10 +38,9 @@ from __future__ import annotations
 import base64
 import functools
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Literal, TypeVar
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 
@@ -49,7 +48,7 @@ from svgeval.messages import Message
 from svgeval.metrics.pixel import psnr, ssim
 from svgeval.metrics.tokens import DEFAULT_TOKENIZER, token_counts
 from svgeval.metrics.video import frame_scores, sample_frames
-from svgeval.svg.animation import DRAWINGS_AT_ONCE
+from svgeval.svg.animation import at_once
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.render import RenderFailure
 from svgeval.svg.video import Frames, check_codec, sample_indices
@@ -77,7 +76,6 @@ from svgeval.tasks.sarena.common import PRESET, SArenaOptions, SArenaTask, extra
 
 FOLDER = "animation"
 FVD_WINDOW = 16
-T = TypeVar("T")
 Selection = Callable[[Frames], Frames]
 """What a metric keeps of an answer's video (8 sampled frames, one FVD window)."""
 
@@ -179,13 +177,6 @@ class SArenaAnimationTask(SArenaTask[AnimationTarget]):
             return None
         return drawn
 
-    def each_item(self, items: Sequence[BatchItem[AnimationTarget]],
-                  draw: Callable[[BatchItem[AnimationTarget]], T]) -> list[T]:
-        """``draw(item)`` of every item, :data:`~svgeval.svg.animation.DRAWINGS_AT_ONCE` at a
-        time (a drawing mostly waits on its browser)."""
-        with ThreadPoolExecutor(DRAWINGS_AT_ONCE) as pool:
-            return list(pool.map(draw, items))
-
     def answer_frames(self, output_svg: str) -> Frames | None:
         """The 8 sampled 448 px frames of an answer's video (:meth:`answer_part`)."""
         return self.answer_part(output_svg, SIZE, "frames8", _first8)
@@ -257,7 +248,7 @@ class SArenaAnimationVideo2Sani(SArenaAnimationTask):
     def batch_score(self, items: Sequence[BatchItem[AnimationTarget]],
                     context: MetricContext) -> list[MetricValues]:
         scores = [MetricValues() for _ in items]
-        pairs = self.each_item(items, lambda item: self.pair(item.sample, item.output_svg))
+        pairs = at_once(lambda item: self.pair(item.sample, item.output_svg), items)
         kept = [p for p in pairs if p is not None]
         options: dict[str, Any] = {"frames": 8, "preset": PRESET,
                                    "batch_size": context.batch_size, "device": context.device}

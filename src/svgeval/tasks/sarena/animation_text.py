@@ -16,6 +16,7 @@ import numpy as np
 from svgeval.metrics.registry import MetricUnavailable
 from svgeval.metrics.viclip import viclip_scores
 from svgeval.metrics.video import fvd
+from svgeval.svg.animation import at_once
 from svgeval.svg.isolation import Renderer
 from svgeval.svg.video import Frames
 from svgeval.tasks import register_task
@@ -85,7 +86,7 @@ class SArenaAnimationText2Sani(SArenaAnimationTask):
         """ViCLIP T2V (answer video, caption) and V2V (answer video, ground-truth video) of each
         item; None where the answer is dropped or, for V2V, the ground-truth video is missing."""
         scores = [MetricValues(metrics={"viclip_t2v": None, "viclip_v2v": None}) for _ in items]
-        drawn = self.each_item(items, lambda item: self.answer_frames(item.output_svg))
+        drawn = at_once(lambda item: self.answer_frames(item.output_svg), items)
         answers = {i: frames for i, frames in enumerate(drawn) if frames is not None}
         truths = {i: truth_frames(items[i].sample.target.video) for i in answers}
         try:
