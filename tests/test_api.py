@@ -177,3 +177,25 @@ def test_a_metric_no_usable_output_could_give_is_null_not_missing(
     for group in groups:
         assert evaluation.metrics[f"{group}/mse"] is None
         assert evaluation.metrics[f"{group}/mse_all"] is not None
+
+
+def test_without_data_offline_the_error_names_the_keyword_not_the_flag(tmp_path: Path) -> None:
+    from svgeval.tasks.download import DataUnavailable
+
+    with pytest.raises(DataUnavailable) as raised:  # the hub is off in the tests
+        svgeval.evaluate("starvector-img2svg", "identity", out=tmp_path / "run", limit=1)
+    assert str(raised.value).endswith("pass data=PATH") and "--data" not in str(raised.value)
+
+
+@pytest.mark.parametrize(("message", "expected"), [
+    ("pass --data PATH", "pass data=PATH"),
+    ("pass the file with --data", "pass the file with data="),
+    ("lower --max-tokens or --concurrency", "lower max_tokens= or concurrency="),
+    ("give --set seed=1 or --model-arg dtype=bf16", "give options= seed=1 or model_args= dtype=bf16"),
+    ("--data-dir and --database stay", "--data-dir and --database stay"),
+    ("continue it with --resume", "continue it with resume=True"),
+])
+def test_cli_flags_in_python_terms(message: str, expected: str) -> None:
+    from svgeval.api import in_python_terms
+
+    assert in_python_terms(message) == expected

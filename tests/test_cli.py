@@ -72,6 +72,15 @@ def test_demo_then_conflicting_rerun(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     results = json.loads((tmp_path / "run-identity" / "results.json").read_text())
     assert results["n"] == 72 and results["complete"]
+    # it ends with the next commands to try; the first two run as printed
+    steps = result.output[result.output.index("next:"):].splitlines()[1:]
+    assert [step.split()[1:3] for step in steps] == [
+        ["report", str(tmp_path / "run-identity")], ["run", "svgeditbench"],
+        ["run", "svgeditbench"]]
+    for step in steps[:2]:
+        assert cli.invoke(app, step.split()[1:]).exit_code == 0, step
+    assert (tmp_path / "run-identity" / "report" / "index.html").exists()
+    assert json.loads((tmp_path / "run-oracle" / "results.json").read_text())["complete"]
     run_dir = str(tmp_path / "run-identity")
     error = one_line_error(
         ["run", "svgeditbench", "--data", str(tmp_path / "data"), "--out", run_dir]

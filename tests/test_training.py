@@ -14,8 +14,9 @@ torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 pytest.importorskip("accelerate")  # the Trainer's
 
-from tiny_chat_models import END_ID
+from tiny_chat_models import END_ID, build_chat_llm
 
+import svgeval
 from svgeval.training import SvgevalCallback
 
 TEXTS = ['<svg width="72" height="72"><circle cx="36" cy="36" r="30" fill="red"/></svg>',
@@ -51,15 +52,23 @@ def language_modelling_rows(tokenizer: Any) -> list[dict[str, Any]]:
     return rows
 
 
-def greedy_answers(model: Any, tokenizer: Any, run: Path) -> dict[str, str]:
-    """A hand-written greedy ``generate`` of 3 tokens for each sample of ``run``."""
+@pytest.fixture(scope="module")
+def close_logits_llm(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tiny chat model drawn with a narrow ``initializer_range``: its next tokens' logits are
+    close, so that bf16 rounding changes greedy answers (it changed 2 of 6 at 16 tokens)."""
+    return build_chat_llm(tmp_path_factory.mktemp("close_logits_llm"), initializer_range=0.02)
+
+
+def greedy_answers(model: Any, tokenizer: Any, run: Path, tokens: int = 3) -> dict[str, str]:
+    """A hand-written greedy ``generate`` of ``tokens`` tokens for each sample of ``run``."""
     answers = {}
     for line in (run / "samples.jsonl").read_text().splitlines():
         sample = json.loads(line)
         ids = tokenizer.apply_chat_template(sample["prompt"], add_generation_prompt=True,
                                             return_tensors="pt", return_dict=True)["input_ids"]
-        out = model.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=3,
-                             do_sample=False)[0, ids.shape[1]:].tolist()
+        with torch.no_grad():
+            out = model.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=tokens,
+                                 do_sample=False)[0, ids.shape[1]:].tolist()
         end = out.index(END_ID) if END_ID in out else len(out)
         answers[sample["id"]] = tokenizer.decode(out[:end], skip_special_tokens=True)
     return answers
@@ -120,6 +129,42 @@ def test_the_callback_evaluates_every_n_steps_and_at_the_end_leaving_training_al
     assert recorded_answers(run) != greedy_answers(start, tokenizer, run)
 
 
+def offline_answers(checkpoint: Path, data: Path, out: Path, tokens: int) -> dict[str, str]:
+    """``hf:`` on a saved checkpoint, as ``svgeval run`` would run it."""
+    svgeval.evaluate("svgeditbench", f"hf:{checkpoint}", data=data, limit=1, max_tokens=tokens,
+                     out=out, render_workers=1)
+    return recorded_answers(out)
+
+
+def test_under_mixed_precision_the_policy_answers_as_its_saved_checkpoint(
+    close_logits_llm: Path, demo_data: Path, tmp_path: Path
+) -> None:
+    model = transformers.AutoModelForCausalLM.from_pretrained(close_logits_llm)
+    tokenizer = transformers.AutoTokenizer.from_pretrained(close_logits_llm)
+    args = transformers.TrainingArguments(
+        output_dir=str(tmp_path / "train"), max_steps=1, per_device_train_batch_size=1,
+        learning_rate=1e-3, report_to=[], use_cpu=True, bf16=True, save_strategy="steps",
+        save_steps=1, seed=0)
+    trainer = transformers.Trainer(model=model, args=args,
+                                   train_dataset=language_modelling_rows(tokenizer),
+                                   processing_class=tokenizer)
+    callback = SvgevalCallback(trainer, "svgeditbench", every_n_steps=1, limit=1,
+                               data=demo_data, max_tokens=16, render_workers=1)
+    trainer.add_callback(callback)
+    trainer.train()
+
+    assert "_original_forward" in vars(trainer.model)  # accelerate's bf16 autocast is in place
+    run = tmp_path / "train" / "svgeval" / "step-000001"
+    checkpoint = tmp_path / "train" / "checkpoint-1"
+    saved = transformers.AutoModelForCausalLM.from_pretrained(checkpoint)
+    by_hand = greedy_answers(saved, tokenizer, run, tokens=16)
+    assert len(by_hand) == 6
+    assert recorded_answers(run) == by_hand
+    assert offline_answers(checkpoint, demo_data, tmp_path / "offline", 16) == by_hand
+    # the policy's own forward, autocast and all, answers otherwise: the test has teeth
+    assert greedy_answers(trainer.model, tokenizer, run, tokens=16) != by_hand
+
+
 def test_every_n_steps_must_be_positive(tmp_path: Path) -> None:
     trainer = type("Trainer", (), {"args": type("Args", (), {"output_dir": str(tmp_path)})()})()
     with pytest.raises(ValueError, match="every_n_steps must be at least 1, got 0"):
@@ -128,8 +173,10 @@ def test_every_n_steps_must_be_positive(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_grpo_steps_with_svg_rewards_and_the_callback_every_two_steps(
-    tiny_chat_llm: Path, demo_data: Path, tmp_path: Path
+    close_logits_llm: Path, demo_data: Path, tmp_path: Path
 ) -> None:
+    """At each evaluation the callback's 6 greedy answers are those of ``hf:`` on the checkpoint
+    saved at that step and of a hand-written ``generate`` (TRL trains in bf16 autocast)."""
     trl = pytest.importorskip("trl")
     datasets = pytest.importorskip("datasets")
     from svgeval.rewards import svg_reward
@@ -145,17 +192,18 @@ def test_grpo_steps_with_svg_rewards_and_the_callback_every_two_steps(
         "reference": [circle] * 4 + [" ".join(TEXTS[1:])] * 4,
         "task": ["text2svg"] * 4 + ["captioning-rouge"] * 4,
     })
-    tokenizer = transformers.AutoTokenizer.from_pretrained(tiny_chat_llm)
+    tokenizer = transformers.AutoTokenizer.from_pretrained(close_logits_llm)
     reward = svg_reward("by_task", weights={"lpips": 0.0}, workers=1)
     args = trl.GRPOConfig(output_dir=str(tmp_path / "grpo"), per_device_train_batch_size=4,
                           num_generations=4, max_completion_length=16, max_steps=4,
                           learning_rate=1e-3, logging_steps=1, report_to=[], use_cpu=True,
-                          save_strategy="no", seed=0)
+                          save_strategy="steps", save_steps=2, seed=0)
+    assert args.bf16
     try:
-        trainer = trl.GRPOTrainer(model=str(tiny_chat_llm), reward_funcs=[reward], args=args,
+        trainer = trl.GRPOTrainer(model=str(close_logits_llm), reward_funcs=[reward], args=args,
                                   train_dataset=dataset, processing_class=tokenizer)
         callback = SvgevalCallback(trainer, "svgeditbench", every_n_steps=2, limit=1,
-                                   data=demo_data, max_tokens=8, render_workers=2)
+                                   data=demo_data, max_tokens=16, render_workers=2)
         trainer.add_callback(callback)
         trainer.train()
     finally:
@@ -171,3 +219,11 @@ def test_grpo_steps_with_svg_rewards_and_the_callback_every_two_steps(
     rewards = [e["reward"] for e in trainer.state.log_history if "reward" in e]
     assert len(rewards) == 4 and all(-1.0 <= r <= 1.0 for r in rewards)
     assert any(e.get("grad_norm", 0.0) > 0 for e in trainer.state.log_history)  # it learned
+    for step in (2, 4):
+        run = tmp_path / "grpo" / "svgeval" / f"step-{step:06d}"
+        checkpoint = tmp_path / "grpo" / f"checkpoint-{step}"
+        saved = transformers.AutoModelForCausalLM.from_pretrained(checkpoint)
+        by_hand = greedy_answers(saved, tokenizer, run, tokens=16)
+        assert len(by_hand) == 6
+        assert recorded_answers(run) == by_hand
+        assert offline_answers(checkpoint, demo_data, tmp_path / f"offline-{step}", 16) == by_hand

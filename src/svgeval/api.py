@@ -22,7 +22,9 @@ It writes the run directory ``svgeval run`` writes (``config.json``, ``responses
 ``samples.jsonl``, ``results.json``), so ``svgeval report``, ``score`` and ``run --resume``
 work on it, and returns an :class:`Evaluation`: the typed :class:`~svgeval.runner.Results` and
 where they are. Errors are raised, not printed: ``ModelUnavailable`` (the model cannot answer
-at all), ``RunConflict`` (``out`` holds another run), ``ValueError`` (an option).
+at all), ``RunConflict`` (``out`` holds another run), ``ValueError`` (an option),
+``DataUnavailable`` (no data: its message names ``data=``, where the command line's names
+``--data``).
 
 It runs where the command line cannot: inside a running event loop (a Jupyter notebook), where
 the run gets a thread and an event loop of its own; and in a script without
@@ -33,9 +35,11 @@ the run gets a thread and an event loop of its own; and in a script without
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import re
 import sys
 import threading
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -47,8 +51,15 @@ from svgeval.svg.forkserver import DEFAULT_RENDERER
 from svgeval.svg.isolation import DEFAULT_TIMEOUT_S
 from svgeval.tasks import get_task
 from svgeval.tasks.base import CommonOptions
+from svgeval.tasks.download import DataUnavailable
 
 T = TypeVar("T")
+
+CLI_FLAG_KEYWORDS = {"data": "data", "limit": "limit", "tier": "tier", "set": "options",
+                     "model-arg": "model_args", "max-tokens": "max_tokens",
+                     "base-url": "base_url", "api-key-env": "api_key_env",
+                     "concurrency": "concurrency", "resume": "resume=True"}
+"""``svgeval run``'s flags and the :func:`evaluate` keywords that stand for them."""
 
 IN_MEMORY_MODEL_ARGS = ("batch_size", "max_new_tokens")
 """The ``model_args`` that apply to a transformers model already loaded."""
@@ -109,23 +120,45 @@ def evaluate(
     ``name`` is the model's name in the run's records for a model passed as an object (default:
     its ``name_or_path`` or function name).
     """
-    task_obj = get_task(task)(CommonOptions(
-        data=Path(data) if data is not None else None, seed=seed, tier=tier,
-        extra=_as_strings(options or {}),
-    ))
-    backend = as_model(model, processor=processor, concurrency=concurrency,
-                       model_args=model_args or {}, base_url=base_url,
-                       api_key_env=api_key_env, name=name)
-    settings = RunSettings(
-        temperature=temperature, max_tokens=max_tokens, seed=seed, concurrency=concurrency,
-        limit=limit, epochs=epochs, render_workers=render_workers,
-        render_timeout_s=task_obj.render_timeout_s or DEFAULT_TIMEOUT_S, renderer=renderer,
-        device=device, precision=precision, preprocess=preprocess,
-    )
-    root = Path(out) if out is not None else fresh_run_folder(task)
-    runner = Runner(task_obj, backend, RunDir(root), settings)
-    resumed = runner.prepare(resume)
-    return Evaluation(run_coroutine(lambda: runner.run(resumed)), root)
+    with data_errors_in_python_terms():
+        task_obj = get_task(task)(CommonOptions(
+            data=Path(data) if data is not None else None, seed=seed, tier=tier,
+            extra=_as_strings(options or {}),
+        ))
+        backend = as_model(model, processor=processor, concurrency=concurrency,
+                           model_args=model_args or {}, base_url=base_url,
+                           api_key_env=api_key_env, name=name)
+        settings = RunSettings(
+            temperature=temperature, max_tokens=max_tokens, seed=seed, concurrency=concurrency,
+            limit=limit, epochs=epochs, render_workers=render_workers,
+            render_timeout_s=task_obj.render_timeout_s or DEFAULT_TIMEOUT_S, renderer=renderer,
+            device=device, precision=precision, preprocess=preprocess,
+        )
+        root = Path(out) if out is not None else fresh_run_folder(task)
+        runner = Runner(task_obj, backend, RunDir(root), settings)
+        resumed = runner.prepare(resume)
+        return Evaluation(run_coroutine(lambda: runner.run(resumed)), root)
+
+
+def in_python_terms(message: str) -> str:
+    """A message for the command line with its flags as :func:`evaluate`'s keywords:
+    ``pass --data PATH`` -> ``pass data=PATH``."""
+    def keyword(match: re.Match[str]) -> str:
+        name = CLI_FLAG_KEYWORDS[match[1]]
+        return name if "=" in name else f"{name}="
+
+    flags = "|".join(map(re.escape, sorted(CLI_FLAG_KEYWORDS, key=len, reverse=True)))
+    return re.sub(rf"--({flags})(?![\w-])(?: (?=[A-Z]))?", keyword, message)
+
+
+@contextlib.contextmanager
+def data_errors_in_python_terms() -> Iterator[None]:
+    """A :class:`DataUnavailable` raised inside, raised again with its message
+    :func:`in_python_terms`."""
+    try:
+        yield
+    except DataUnavailable as error:
+        raise DataUnavailable(in_python_terms(str(error))) from None
 
 
 def as_model(

@@ -13,16 +13,22 @@ Every ``every_n_steps`` optimizer steps, and once more when training ends (unles
 was just evaluated), the callback runs the task on the model being trained, in its current
 weights (no copy to disk), through :func:`svgeval.evaluate` and the ``hf:`` backend: ``limit``
 samples of each group, greedy by default. Each evaluation writes a run directory,
-``<out>/step-<global step>`` (``out`` defaults to ``<output_dir>/svgeval``), that ``svgeval
-report`` reads like any other, and its numbers go through the trainer's loggers (TensorBoard,
+``<out>/step-000050`` for global step 50 (``out`` defaults to ``<output_dir>/svgeval``; a
+folder already there gets ``-2``, ``-3``... after it), that ``svgeval report`` reads like any
+other, and its numbers go through the trainer's loggers (TensorBoard,
 W&B...) as ``svgeval/<task>/<group>/<metric>``, with ``svgeval/<task>/valid`` (the share of
 usable answers) and ``svgeval/<task>/seconds``; they are also in ``trainer.state.log_history``.
 They are logged with :meth:`transformers.Trainer.log` itself, not a subclass's override (TRL's
 trainers add their pending training metrics to any log, and would lose them to ours).
 
+The policy answers as the checkpoint saved at that step answers under ``hf:``: in its weights'
+dtype, without the mixed-precision autocast that accelerate wraps around the model's
+``forward`` for training (``bf16=True``, TRL's default): with it, the logits moved by 2e-3 and 2
+of 6 greedy answers differed from ``hf:`` on the saved weights (:func:`full_precision_forward`).
 Training is left as it was: each module's train/eval mode and the gradient mode are restored
 (:func:`svgeval.models.hf.generating`), and so are torch's random number generators (CPU and
-CUDA), so that dropout and sampling in training draw what they would have drawn. Only the main
+CUDA), so that dropout and sampling in training draw what they would have drawn; the autocast
+wrapper is put back. Only the main
 process evaluates. An evaluation that fails (out of memory, say) is reported as a warning and
 training goes on; :attr:`SvgevalCallback.failures` keeps what happened.
 """
@@ -55,6 +61,26 @@ def random_state_kept() -> Iterator[None]:
         torch.set_rng_state(cpu)
         if cuda is not None:
             torch.cuda.set_rng_state_all(cuda)
+
+
+@contextlib.contextmanager
+def full_precision_forward(model: Any) -> Iterator[None]:
+    """``model``'s own ``forward`` in place of the mixed-precision one accelerate gave it.
+
+    ``Accelerator.prepare`` with ``mixed_precision`` bf16 or fp16 keeps the model's forward as
+    ``_original_forward`` and sets ``forward`` to it run under ``torch.autocast``
+    (``accelerate.utils.extract_model_from_parallel`` undoes it for good; this, for a while).
+    A model without that wrapper is left as it is."""
+    attributes = vars(model)
+    original, wrapped = attributes.get("_original_forward"), attributes.get("forward")
+    if original is None or wrapped is None:
+        yield
+        return
+    model.forward = original
+    try:
+        yield
+    finally:
+        model.forward = wrapped
 
 
 class SvgevalCallback(TrainerCallback):
@@ -131,7 +157,7 @@ class SvgevalCallback(TrainerCallback):
             out = self.out / f"step-{step:06d}-{suffix}"
         started = time.perf_counter()
         try:
-            with random_state_kept():
+            with random_state_kept(), full_precision_forward(model):
                 evaluation = evaluate(self.task, model, processor=processor, out=out,
                                       **self.run_options)
         except Exception as error:  # noqa: BLE001 - an evaluation must not end the training

@@ -5,6 +5,7 @@ the built-in icons. Like every command, imported only when run (:mod:`svgeval.cl
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -106,9 +107,23 @@ def demo(
         write_release(cases, data)
         say(f"built {len(cases)} SVGEditBench cases from {len(names)} icons in {data}")
         task_obj = get_task("svgeditbench")(CommonOptions(data=data, seed=seed))
-        runner = Runner(task_obj, load_model(model), RunDir(out_dir / f"run-{folder_name(model)}"),
-                        RunSettings(seed=seed))
+        run_dir = out_dir / f"run-{folder_name(model)}"
+        runner = Runner(task_obj, load_model(model), RunDir(run_dir), RunSettings(seed=seed))
         execute(runner, runner.prepare(resume=True), runner.run)
+    say(next_steps(run_dir, data))
+
+
+def next_steps(run_dir: Path, data: Path) -> str:
+    """What to try after the demo: its report, the oracle on the same cases, and a model of
+    one's own; written with the command as it was called (``.venv/bin/svgeval`` from make)."""
+    program = sys.argv[0] if Path(sys.argv[0]).name == "svgeval" else "svgeval"
+    return "\n".join([
+        "next: the report (pictures and tables as HTML), the oracle, a model of your own:",
+        f"  {program} report {run_dir}",
+        f"  {program} run svgeditbench --data {data} --model oracle --out {run_dir.parent}/run-oracle",
+        (f"  {program} run svgeditbench --data {data} --model openai-compatible:NAME "
+         "--base-url http://localhost:8000/v1 --out runs/mine"),
+    ])
 
 
 def _demo_task(name: str, out_dir: Path, seed: int) -> None:
