@@ -116,7 +116,8 @@ def run(
     render_workers: Annotated[int | None, typer.Option(help="Render processes.")] = None,
     render_timeout: Annotated[
         float | None,
-        typer.Option(help="Seconds per render (default: the task's protocol, else 10)."),
+        typer.Option(help="Seconds of CPU time per render, 3x that of wall time (default: "
+                          "the task's protocol, else 10)."),
     ] = None,
     renderer: Annotated[str, typer.Option(
         help="cairosvg (the papers'), skia or resvg.")] = DEFAULT_RENDERER,

@@ -12,9 +12,12 @@ faster than eight calls.
 Within a chunk, a per-SVG error (refused by the sanitiser, render error) becomes that SVG's
 failure. A chunk that dies as a whole (time limit, crash, out of memory) is retried one SVG per
 call, so a hostile SVG costs only its own render, under the same time limit as a lone render
-(it waits for the chunk's limit, then for its own). A lone render whose worker dies is drawn
-once more before its crash is recorded: a worker killed from outside (the OOM killer, ``kill``)
-costs a render, not a result. A chunk that a broken pool dropped was never the SVGs' doing: it
+(it waits for the chunk's limit, then for its own). A lone render that spent its CPU time
+(:mod:`svgeval.svg.worker_pool`) fails as a timeout: the SVG's cost. One whose worker dies
+otherwise is drawn once more before its crash is recorded: a worker killed from outside (the
+OOM killer, ``kill``) costs a render, not a result. One that reached the wall-clock limit with
+CPU time to spare (a machine loaded far past its cores) is drawn once more on a fresh worker,
+and only then recorded, as svgeval's time limit, not the SVG's (:func:`failure_from`). A chunk that a broken pool dropped was never the SVGs' doing: it
 is sent again as it was (:mod:`svgeval.svg.worker_pool` starts a new pool), and if the workers
 are lost for good (:class:`~svgeval.svg.worker_pool.RenderWorkersLost`) its renders raise that
 error instead of becoming failures.
@@ -37,7 +40,13 @@ from pebble import ProcessExpired
 
 from svgeval.svg.render import RenderFailure, RenderSpec
 from svgeval.svg.sanitize import SvgRejected
-from svgeval.svg.worker_pool import MAX_RESTARTS, RenderWorkersLost, is_pool_loss
+from svgeval.svg.worker_pool import (
+    MAX_RESTARTS,
+    WALL_FACTOR,
+    RenderWorkersLost,
+    is_pool_loss,
+    spent_its_cpu_time,
+)
 
 if TYPE_CHECKING:
     from svgeval.svg.isolation import Renderer
@@ -56,11 +65,18 @@ Schedule = Callable[..., "Future[Any]"]
 
 
 def failure_from(error: BaseException, timeout_s: float) -> RenderFailure:
-    """The :class:`RenderFailure` an error of an isolated render stands for."""
+    """The :class:`RenderFailure` an error of an isolated render stands for (a wall-clock
+    time-out: after the render was tried twice, see the module doc)."""
     if isinstance(error, SvgRejected):
         return RenderFailure("rejected", error.detail, error.reason)
+    if spent_its_cpu_time(error):
+        return RenderFailure("timeout", f"render took longer than {timeout_s:g} s of CPU time")
     if isinstance(error, FutureTimeout):
-        return RenderFailure("timeout", f"render took longer than {timeout_s:g} s")
+        return RenderFailure(
+            "timeout", f"no result after {timeout_s * WALL_FACTOR:g} s of wall time, twice, with "
+            "CPU time to spare: svgeval's limit on a machine too busy to render (or a stuck "
+            "renderer), not the SVG's cost; rerun it with fewer jobs beside it or a higher "
+            "--render-timeout")
     if isinstance(error, ProcessExpired):
         return RenderFailure("crash", f"renderer process died (exit code {error.exitcode})")
     if isinstance(error, MemoryError):
@@ -92,6 +108,8 @@ class _Request:
     """Render in a call of its own (a retry after its chunk died)."""
     crashed: bool = False
     """Its worker died once already while drawing it alone."""
+    starved: bool = False
+    """It reached the wall-clock limit once already, alone."""
     pool_losses: int = 0
     """Times a broken pool dropped its chunk."""
     future: Future[Rendered] = field(default_factory=Future)
@@ -166,8 +184,7 @@ class RenderBatcher:
                 for request in chunk:
                     request.alone = True
                     self._requests.put(request)
-            elif isinstance(error, ProcessExpired) and not chunk[0].crashed:
-                chunk[0].crashed = True  # perhaps killed from outside: draw it once more
+            elif retried(chunk[0], error):
                 self._requests.put(chunk[0])
             else:
                 chunk[0].future.set_result(failure_from(error, self._timeout_s))
@@ -183,6 +200,28 @@ class RenderBatcher:
                 request.future.set_exception(RenderWorkersLost.after(error))
             else:
                 self._requests.put(request)
+
+
+def retried(request: _Request | CallAttempts, error: BaseException) -> bool:
+    """Whether a lone render (or isolated call) that failed with ``error`` is tried once more:
+    after its worker died (perhaps killed from outside) or it reached the wall-clock limit with
+    CPU time to spare, the first time each; marked on ``request``."""
+    if isinstance(error, FutureTimeout) and not request.starved:
+        request.starved = True
+        return True
+    if (isinstance(error, ProcessExpired) and not spent_its_cpu_time(error)
+            and not request.crashed):
+        request.crashed = True
+        return True
+    return False
+
+
+@dataclass
+class CallAttempts:
+    """What befell an isolated call's earlier attempts (see :func:`retried`)."""
+
+    crashed: bool = False
+    starved: bool = False
 
 
 def render_many(renderer: Renderer, svgs: Sequence[str | bytes], spec: RenderSpec) -> list[

@@ -1,8 +1,9 @@
 """Run renders in worker processes so that no SVG can take the run down.
 
 :class:`Renderer` keeps a pool of worker processes (:mod:`svgeval.svg.worker_pool`: pebble,
-forkserver start method, rebuilt when it breaks). Each render has a wall-clock time limit and
-each worker an address-space limit; a render that hangs is killed at its limit, one that crashes
+forkserver start method, rebuilt when it breaks). Each render has a limit of CPU time (and a
+longer one of wall-clock time, for a machine too busy to give it any) and each worker an
+address-space limit; a render that runs too long is killed at its limit, one that crashes
 the worker (SIGSEGV in a native renderer, out of memory) loses only that worker, which is
 replaced. Every outcome is a :class:`RenderOutcome`: either an image or a
 :class:`~svgeval.svg.render.RenderFailure`, never a blank image standing in for a failure. The
@@ -22,10 +23,9 @@ from types import TracebackType
 from typing import Any, Generic, TypeVar
 
 import numpy as np
-from pebble import ProcessExpired
 from typing_extensions import Self
 
-from svgeval.svg.batch import RenderBatcher, Rendered, failure_from
+from svgeval.svg.batch import CallAttempts, RenderBatcher, Rendered, failure_from, retried
 from svgeval.svg.batch import RenderFunction as RenderFunction  # noqa: PLC0414 (re-exported)
 from svgeval.svg.render import FloatImage, RenderFailure, RenderSpec, render_svg_uint8, to_float
 from svgeval.svg.render_cache import RenderCache
@@ -148,12 +148,12 @@ class Renderer:
 
         For any code that renders untrusted SVG itself (PSS renders every path): a hang, crash
         or refusal becomes the outcome's ``failure``, retried as a render is (a call whose
-        worker dies is made once more, one a broken pool dropped is made again; see
-        :mod:`svgeval.svg.batch`). ``function`` must be importable by name from a module (not
+        worker dies, or that reached the wall-clock limit with CPU time to spare, is made once
+        more; one a broken pool dropped is made again; see :mod:`svgeval.svg.batch`). ``function`` must be importable by name from a module (not
         defined in the main script: workers do not run it) and its arguments picklable.
         Blocks the calling thread.
         """
-        crashed = False
+        attempts = CallAttempts()
         while True:
             future = self._pool.schedule(function, args=args, timeout=self.timeout_s)
             try:
@@ -163,8 +163,7 @@ class Renderer:
                     raise
                 if is_pool_loss(error):
                     continue  # the next schedule starts a new pool, or raises RenderWorkersLost
-                if isinstance(error, ProcessExpired) and not crashed:
-                    crashed = True
+                if retried(attempts, error):
                     continue
                 return CallOutcome(None, failure_from(error, self.timeout_s))
 

@@ -19,8 +19,15 @@ within its timeout. Pools that keep breaking,
 here), raise :class:`RenderWorkersLost`, which stops a run instead of recording renders as
 failed.
 
+A task's time limit is CPU time (:func:`within_cpu_limit`: the kernel stops a worker that
+spends more, ``SIGXCPU``): what an SVG costs, whatever else the machine is doing. Its wall-clock
+limit, :data:`WALL_FACTOR` times longer, only catches a worker that gets no CPU (a machine loaded
+far past its cores) or is stuck; on a machine loaded to 3x its cores, a 10 s wall-clock limit
+timed out valid StarVector and VectorGym answers whose repair needed 0.66 s of CPU, most of it a
+first import (issue 43).
+
 Each worker (:func:`start_worker`) limits its address space to ``memory_mb`` (at most the
-limit the process runs under) and dies with the process that owns the pool, so a ``kill -9``
+limit the process runs under), writes no core file, and dies with the process that owns the pool, so a ``kill -9``
 of ``svgeval`` leaves no worker rendering on: the forkserver hands every worker a copy of the
 pipe whose closing tells the server its owner is gone, which the worker closes, so the server
 exits with its owner; on Linux the kernel then kills the worker
@@ -33,6 +40,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import math
 import os
 import resource
 import signal
@@ -43,14 +51,19 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import connection, forkserver, parent_process
-from typing import Any
+from typing import Any, TypeVar
 
-from pebble import ProcessPool
+from pebble import ProcessExpired, ProcessPool
 
 from svgeval.svg.forkserver import render_context
 
+T = TypeVar("T")
+
 MAX_RESTARTS = 3
 """Pools started in a row, none finishing a task, before the workers count as lost."""
+
+WALL_FACTOR = 3.0
+"""A task's wall-clock limit in times its CPU-time limit (module doc)."""
 
 STALL_FACTOR = 3
 """A pool with tasks in flight that finished none for this many task timeouts is stuck."""
@@ -74,10 +87,12 @@ class RenderWorkersLost(RuntimeError):
 
 
 def start_worker(memory_mb: int) -> None:
-    """Initialise a render worker: its memory limit, death with its owner (module doc), the
-    memory its renders free kept for the next ones (:func:`_keep_freed_memory`), and OpenCV on
-    this worker's thread alone (:data:`OPENCV_THREADS`)."""
+    """Initialise a render worker: its memory limit, no core file (a renderer that crashes or
+    spends its CPU time leaves nothing on disk), death with its owner (module doc), the memory
+    its renders free kept for the next ones (:func:`_keep_freed_memory`), and OpenCV on this
+    worker's thread alone (:data:`OPENCV_THREADS`)."""
     _limit_memory(memory_mb)
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     _die_with_owner()
     _keep_freed_memory()
     os.environ.setdefault(*OPENCV_THREADS)
@@ -152,6 +167,28 @@ def _exit_when_gone(sentinel: int) -> None:
     os._exit(1)
 
 
+def within_cpu_limit(cpu_s: float, function: Callable[..., T], args: tuple[Any, ...]) -> T:
+    """``function(*args)`` in this worker, stopped by the kernel (``SIGXCPU``, which ends the
+    process) once it has spent ``cpu_s`` seconds of CPU time, rounded up to a whole second
+    (``RLIMIT_CPU`` counts seconds); the limit the worker had is restored afterwards."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    limit = math.ceil(usage.ru_utime + usage.ru_stime + cpu_s)
+    for bound in (soft, hard):
+        if bound != resource.RLIM_INFINITY:
+            limit = min(limit, bound)
+    resource.setrlimit(resource.RLIMIT_CPU, (limit, hard))
+    try:
+        return function(*args)
+    finally:
+        resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
+
+
+def spent_its_cpu_time(error: BaseException | None) -> bool:
+    """True for a worker the kernel stopped for spending its CPU time (:func:`within_cpu_limit`)."""
+    return isinstance(error, ProcessExpired) and error.exitcode == -signal.SIGXCPU
+
+
 def is_pool_loss(error: BaseException | None) -> bool:
     """True for the error of a task that a broken pool dropped (the machinery's, not the
     task's)."""
@@ -182,8 +219,12 @@ class WorkerPool:
 
     def schedule(self, function: Callable[..., Any], args: tuple[Any, ...] = (),
                  timeout: float | None = None) -> Future[Any]:
-        """``function(*args)`` in a worker within ``timeout`` seconds; a broken pool is
-        replaced first. Raises :class:`RenderWorkersLost` when pools keep breaking."""
+        """``function(*args)`` in a worker within ``timeout`` seconds of CPU time and
+        :data:`WALL_FACTOR` times as many of wall time (module doc); a broken pool is replaced
+        first. Raises :class:`RenderWorkersLost` when pools keep breaking."""
+        if timeout is not None:
+            function, args = within_cpu_limit, (timeout, function, args)
+            timeout *= WALL_FACTOR
         while True:
             with self._lock:  # no pool is replaced while a task is handed to it
                 if self._lost is not None:
