@@ -15,6 +15,7 @@ import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 from typer.testing import CliRunner
 
@@ -68,6 +69,21 @@ def one_line_error(args: list[str]) -> str:
     lines = [line for line in output.splitlines() if line.strip()]
     assert code == 1 and len(lines) == 1 and lines[0].startswith("error:"), output
     return lines[0]
+
+
+def gallery_data(report: Path) -> dict[str, Any]:
+    """``window.SVGEVAL`` of a report, parsed."""
+    text = (report / "data" / "samples.js").read_text(encoding="utf-8")
+    prefix = "window.SVGEVAL = "
+    assert text.startswith(prefix)
+    parsed: dict[str, Any] = json.loads(text[len(prefix):].rstrip().rstrip(";"))
+    return parsed
+
+
+def records(run: Path) -> list[dict[str, Any]]:
+    """The lines of a run's ``samples.jsonl``, parsed."""
+    lines = (run / "samples.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
 
 
 def make_data(root: Path, seed: int = 0) -> Path:

@@ -10,24 +10,10 @@ from typing import Any
 
 import pytest
 from PIL import Image
-from report_runs import SmallRun, invoke, make_data, one_line_error
+from report_runs import SmallRun, gallery_data, invoke, make_data, one_line_error, records
 
 from svgeval.report.gallery import CHUNK
 from svgeval.report.renders import RenderStore
-
-
-def gallery_data(report: Path) -> dict[str, Any]:
-    """``window.SVGEVAL`` of a report, parsed."""
-    text = (report / "data" / "samples.js").read_text(encoding="utf-8")
-    prefix = "window.SVGEVAL = "
-    assert text.startswith(prefix)
-    parsed: dict[str, Any] = json.loads(text[len(prefix):].rstrip().rstrip(";"))
-    return parsed
-
-
-def records(run: Path) -> list[dict[str, Any]]:
-    lines = (run / "samples.jsonl").read_text(encoding="utf-8").splitlines()
-    return [json.loads(line) for line in lines if line.strip()]
 
 
 @pytest.fixture(scope="module")

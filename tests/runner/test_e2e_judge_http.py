@@ -229,7 +229,9 @@ def test_a_reply_without_a_verdict_is_counted_as_a_judge_failure(tmp_path: Path)
     }
     assert results["metrics"]["easy/df"] is None and results["metrics"]["easy/cp"] == 5.0
     assert results["metrics"]["easy/judge_score"] is None  # never a mean of four criteria
-    assert "4 judged metrics have no verdict" in output
+    assert results["judge_failure_kinds"] == {"unparsed": 4, "error": 0}
+    assert "4 judged metrics have no verdict (4 whose reply from the judge held no verdict)" in (
+        " ".join(output.split()))
     failure = lines(out / "samples.jsonl")[0]["judge_failures"]["df"]
     assert failure["kind"] == "unparsed" and "4 out of 5" in failure["detail"]
 
@@ -259,6 +261,7 @@ def test_without_judge_the_judged_metrics_are_not_computed(tmp_path: Path) -> No
             "needs a judge model: pass --judge MODEL (see docs/judges.md)"
         )
     assert "judge_failures" not in results["counts"]["easy"]
+    assert "judge_failure_kinds" not in results
     records = lines(out / "samples.jsonl")
     assert all(set(r["metrics"].values()) == {None} for r in records)  # invalid ones too
     assert "warning: not computed: " in output and "needs a judge model" in output

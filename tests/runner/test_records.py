@@ -15,7 +15,7 @@ from scipy import stats
 from svgeval.models.base import Generation, GenerationRequest, Model
 from svgeval.runner import RunDir, Runner, RunSettings
 from svgeval.runner.progress import PeriodicReporter, RunMonitor
-from svgeval.runner.records import SampleRecord
+from svgeval.runner.records import ResponseRecord, SampleRecord, Usage
 from svgeval.runner.run_dir import CorruptRecord, read_records
 from svgeval.tasks.aggregate import (
     BOOTSTRAP_RESAMPLES,
@@ -63,6 +63,19 @@ def test_an_answer_cut_off_by_max_tokens_is_a_truncated_failure(
     assert (record.timing.attempts, record.timing.total_s, record.timing.last_attempt_s) == (
         2, 1.5, 0.5)
     assert results["usage"]["completion_tokens"] == 6 * 7 and results["usage"]["attempts"] == 12
+    assert results["usage"]["n_reported"] == 6  # the server reported the completion tokens only
+    assert record.usage == Usage(prompt_tokens=0, completion_tokens=7)
+
+
+def test_answers_without_token_counts_are_told_from_zero_counts(
+    demo_data: Path, tmp_path: Path
+) -> None:
+    results = run(demo_data, _identity(), tmp_path / "r", limit=1)  # it reports no usage
+    assert all(record.usage is None for record in records(tmp_path / "r"))
+    responses = read_records(tmp_path / "r" / "responses.jsonl", ResponseRecord)
+    assert len(responses) == 6 and all(response.usage is None for response in responses)
+    assert results["usage"]["n_reported"] == 0
+    assert (results["usage"]["prompt_tokens"], results["usage"]["completion_tokens"]) == (0, 0)
 
 
 def test_a_broken_reference_is_the_datasets_failure_not_the_models(

@@ -21,7 +21,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from svgeval.cli.errors import console, say, stdout_console
 from svgeval.models.base import RetryEvent
-from svgeval.report.summary import readings_note, summary_table
+from svgeval.report.summary import judge_failures_note, readings_note, summary_table
 from svgeval.runner import Results, Runner
 from svgeval.runner.progress import PeriodicReporter, RunMonitor
 from svgeval.runner.records import SampleRecord
@@ -148,9 +148,9 @@ def print_summary(runner: Runner, results: Results, root: Path | None = None) ->
         by_reason.setdefault(reason, []).append(metric)
     for reason, metrics in by_reason.items():
         say(f"warning: not computed: {', '.join(metrics)}: {reason}")
-    judge_failures = sum(count.n_judge_failures for count in results.counts.values())
-    if judge_failures:
-        say(f"warning: {judge_failures} judged metrics have no verdict (counts.<group>."
+    judge_failed = judge_failures_note(results.judge_failure_kinds or {})
+    if judge_failed:
+        say(f"warning: {judge_failed}: the judge's failures, not the model's (counts.<group>."
             "judge_failures in results.json; the judge's replies are in judgments.jsonl)")
     broken = sum(count.n_reference for count in results.counts.values())
     if broken:

@@ -1,7 +1,8 @@
 """The data behind a report's gallery: a light index of every sample, and its text on demand.
 
 ``data/samples.js`` holds what the gallery filters, sorts and pages through: each sample's id,
-group, outcome, metrics and the paths of its renders (a few hundred bytes a sample). The long
+group, outcome, the judge's failures (``judge``, only on a sample the judge gave no verdict on
+for some metric), metrics and the paths of its renders (a few hundred bytes a sample). The long
 texts (prompt, raw response, extracted answer) go to ``data/details-NNNN.js`` files of
 :data:`CHUNK` samples each, which the page loads only when a reader opens a sample's details,
 so a 10,000-sample run opens as fast as a small one. Both are JSON in script files (pages opened
@@ -20,7 +21,7 @@ from typing import Any
 from svgeval.report.page import script_json
 from svgeval.report.renders import Rendered, RenderStore, run_failures
 from svgeval.report.sources import SampleSources, output_svg
-from svgeval.runner.records import SampleRecord
+from svgeval.runner.records import SampleRecord, Usage
 
 CHUNK = 50
 """Samples per details file."""
@@ -73,8 +74,14 @@ class GalleryData:
     folder: Path
 
 
+def _usage_text(usage: Usage | None) -> str:
+    """A sample's token counts, or ``not reported`` when its answer came without them."""
+    if usage is None:
+        return "not reported"
+    return f"{usage.prompt_tokens:,} prompt + {usage.completion_tokens:,} completion tokens"
+
+
 def _details(record: SampleRecord) -> dict[str, Any]:
-    usage = record.usage
     timing = record.timing
     return {
         "prompt": clip(prompt_text(record.prompt)),
@@ -82,9 +89,19 @@ def _details(record: SampleRecord) -> dict[str, Any]:
         "extracted": clip(record.extracted),
         "rule": record.extraction_rule,
         "finish": record.finish_reason,
-        "usage": f"{usage.prompt_tokens:,} prompt + {usage.completion_tokens:,} completion tokens",
+        "usage": _usage_text(record.usage),
         "timing": f"{timing.attempts} attempt(s), {timing.total_s:.2f} s",
     }
+
+
+def _judge_failures(record: SampleRecord) -> list[dict[str, Any]]:
+    """The judge's failures on a sample: each kind and detail once, with the judged metrics it
+    left without a verdict."""
+    metrics: dict[tuple[str, str], list[str]] = {}
+    for metric, failure in record.judge_failures.items():
+        metrics.setdefault((failure.kind, failure.detail), []).append(metric)
+    return [{"kind": kind, "detail": clip(detail, 2000), "metrics": names}
+            for (kind, detail), names in metrics.items()]
 
 
 def _entry(
@@ -106,6 +123,8 @@ def _entry(
         "chunk": index // CHUNK,
         "img": {},
     }
+    if record.judge_failures:
+        entry["judge"] = _judge_failures(record)
     extracted = record.extracted
     if extracted is not None and output_svg(record) is None and len(extracted) < SHORT_ANSWER:
         entry["answer"] = extracted

@@ -1,14 +1,17 @@
 """``svgeval report RUN``: one run as a static page, ``RUN/report/index.html``.
 
 The summary comes first and needs no script: what was run, the metrics of ``results.json`` with
-their sample counts and bootstrap intervals, the failures by kind and reason, and the per-group
-distribution plots. The gallery below it shows one card per sample (input, the model's render
-and the reference, the metrics, the failure, the prompt and raw response on demand) with
-filters, sorting and pages, from the files of :mod:`svgeval.report.gallery`.
+their sample counts and bootstrap intervals, the failures by kind and reason, the judge's failures
+(judged metrics without a verdict) by kind and reason, and the per-group distribution plots. The
+gallery below it shows one card per sample (input, the model's render and the reference, the
+metrics, the failure, the judge's failures, the prompt and raw response on demand) with filters,
+sorting and pages, from the files of :mod:`svgeval.report.gallery`.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,7 +22,21 @@ from svgeval.report.plots import Plot, distribution_plots
 from svgeval.report.renders import RenderCounts, RenderStore
 from svgeval.report.runs import LoadedRun
 from svgeval.report.sources import SampleSources
-from svgeval.report.summary import BEST_AT_NOTE, arrow, format_metric, has_best_at
+from svgeval.report.summary import (
+    BEST_AT_NOTE,
+    arrow,
+    format_metric,
+    has_best_at,
+    judge_failures_note,
+)
+from svgeval.runner.records import SampleRecord
+from svgeval.tasks.outcome import JudgeFailure, JudgeFailureKind
+
+REASONS_SHOWN = 10
+"""Reasons of judge failures listed one by one; the others are counted on one row."""
+
+FailedVerdicts = Mapping[tuple[JudgeFailureKind, str], list[tuple[str, str]]]
+"""Judge failures by (kind, reason): the (sample id, metric) pairs left without a verdict."""
 
 GALLERY = """
 <section id="gallery">
@@ -59,19 +76,58 @@ def _options(options: dict[str, Any]) -> str:
     return ", ".join(f"{key}={value}" for key, value in flat.items())
 
 
-def _meta(run: LoadedRun) -> str:
+def _tokens(run: LoadedRun) -> str:
+    """The run's token totals, or ``not reported`` where no answer came with token counts."""
+    usage = run.results.usage
+    counts = f"{usage.prompt_tokens:,} prompt, {usage.completion_tokens:,} completion"
+    if usage.n_reported is None:  # a results.json written before the answers were counted
+        return counts
+    if usage.n_reported == 0:
+        return "not reported (no answer came with token counts)"
+    if usage.n_reported < run.n_answered:
+        return f"{counts} (reported for {usage.n_reported:,} of {run.n_answered:,} answers)"
+    return counts
+
+
+def _judge_reason(failure: JudgeFailure) -> str:
+    """What a judge failure is counted under: the error of a failed request; for a reply without
+    a verdict, that (each reply differs; its card shows the reply's end)."""
+    return failure.detail if failure.kind == "error" else "no verdict in the reply"
+
+
+def _failed_verdicts(samples: Sequence[SampleRecord]) -> FailedVerdicts:
+    """The verdicts the judge did not give in ``samples``, the most frequent reason first."""
+    found: dict[tuple[JudgeFailureKind, str], list[tuple[str, str]]] = {}
+    for record in samples:
+        for metric, failure in record.judge_failures.items():
+            found.setdefault((failure.kind, _judge_reason(failure)), []).append((record.id, metric))
+    return dict(sorted(found.items(), key=lambda item: -len(item[1])))
+
+
+def _judge(run: LoadedRun, failed: FailedVerdicts) -> str:
+    """The judge and, when it failed, how often (``svgeval report`` counts the records shown)."""
+    config = run.config
+    judge = f"{config.judge}" + (f" at {config.judge_base_url}" if config.judge_base_url else "")
+    by_kind: Counter[JudgeFailureKind] = Counter()
+    for (kind, _), pairs in failed.items():
+        by_kind[kind] += len(pairs)
+    note = judge_failures_note(by_kind)
+    return f"{judge}: {note}, see Judge failures" if note else judge
+
+
+def _meta(run: LoadedRun, failed: FailedVerdicts) -> str:
     config, results = run.config, run.results
-    usage = results.usage
     items = [
         ("task", f"{config.task} (version {config.task_version})"),
         ("model", config.model + (f" at {config.base_url}" if config.base_url else "")),
+        *([("judge", _judge(run, failed))] if config.judge else []),
         ("samples", f"{results.n} of {results.n_expected}"
                     + ("" if results.complete else f" ({results.n_missing} missing)")),
         ("answered", f"{run.n_answered} of {results.n_expected}"),
         ("valid outputs", str(results.n_valid)),
         ("task options", _options(config.task_options)),
         ("data", f"{config.data or 'downloaded release'} (hash {config.dataset_hash[:12]})"),
-        ("tokens", f"{usage.prompt_tokens:,} prompt, {usage.completion_tokens:,} completion"),
+        ("tokens", _tokens(run)),
         ("started", config.created_at),
         ("svgeval", results.svgeval_version),
     ]
@@ -125,9 +181,12 @@ def _metrics_table(run: LoadedRun) -> str:
     return table(header, rows, "metrics")
 
 
-def _failures_table(run: LoadedRun) -> str:
+def _failures_table(run: LoadedRun, judge_failed: bool) -> str:
     counts = run.results.counts
     tags = sorted({tag for count in counts.values() for tag in count.failures})
+    if not tags and judge_failed:
+        return ("<p>No failures of the model's outputs: every output was used. The judge's "
+                "failures are under Judge failures.</p>")
     if not tags:
         return '<p class="ok">No failures: every output was used.</p>'
     rows = [
@@ -138,6 +197,34 @@ def _failures_table(run: LoadedRun) -> str:
               for tag in tags]
     rows.append(["<b>all</b>"] + [f"<b>{total}</b>" for total in totals])
     return table(["group", *tags], rows, "failures")
+
+
+def _judge_failures(run: LoadedRun, failed: FailedVerdicts) -> str:
+    """Judge failures by kind and reason, each with the judged metrics it left without a
+    verdict, their samples and metrics; nothing when the judge gave every verdict."""
+    if not failed:
+        return ""
+    rows = []
+    for (kind, reason), pairs in list(failed.items())[:REASONS_SHOWN]:
+        samples = {sample for sample, _ in pairs}
+        metrics = ", ".join(sorted({metric for _, metric in pairs}))
+        rows.append([esc(kind), esc(reason), esc(len(pairs)), esc(len(samples)), esc(metrics)])
+    others = list(failed.values())[REASONS_SHOWN:]
+    if others:
+        rows.append(["", esc(f"{len(others)} other reasons"), esc(sum(map(len, others))), "", ""])
+    n_failed = sum(map(len, failed.values()))
+    n_samples = len({sample for pairs in failed.values() for sample, _ in pairs})
+    scope = " (epoch 1: the samples below)" if run.results.epochs is not None else ""
+    return (
+        f"<h3>Judge failures</h3><p class=\"note\">The judge {esc(run.config.judge)} gave no "
+        f"verdict for {n_failed} judged metrics of {n_samples} samples{scope}: these are the "
+        "judge's failures, not the model's outputs failing; those metrics are n/a on their "
+        "samples and left out of the means. Kinds: error, the request failed for good "
+        "(<code>--resume</code> asks again); unparsed, the reply held no verdict. The replies "
+        "and errors are in judgments.jsonl.</p>"
+        + table(["kind", "reason", "judged metrics", "samples", "metrics"], rows,
+                "judge-failures")
+    )
 
 
 def _plots(plots: list[Plot], out_dir: Path) -> str:
@@ -167,14 +254,15 @@ def build_report(
     best_at = f"; {BEST_AT_NOTE}" if has_best_at(run.config.task, run.results.metrics) else ""
     if run.incomplete:
         title += f" · {run.incomplete}"
+    failed = _failed_verdicts(run.samples)
     body = (
         f"<header><h1>{esc(title)}</h1><p class=\"sub\">svgeval report of "
         f"<code>{esc(run.root)}</code></p></header>\n"
-        f"<section id=\"summary\"><h2>Summary</h2>{_meta(run)}{_notes(run, sources)}"
+        f"<section id=\"summary\"><h2>Summary</h2>{_meta(run, failed)}{_notes(run, sources)}"
         f"<h3>Metrics</h3><p class=\"hint\">mean, bootstrap 95% interval, values averaged; "
         f"↑/↓: higher/lower is better{best_at}</p>{_metrics_table(run)}"
-        f"<h3>Failures by kind</h3>{_failures_table(run)}"
-        f"{_plots(plots, out_dir)}</section>\n{GALLERY}"
+        f"<h3>Failures by kind</h3>{_failures_table(run, bool(failed))}"
+        f"{_judge_failures(run, failed)}{_plots(plots, out_dir)}</section>\n{GALLERY}"
     )
     index = out_dir / "index.html"
     index.write_text(

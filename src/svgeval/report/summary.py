@@ -1,7 +1,7 @@
-"""The end-of-run summary: one row per group, one column per metric, failure counts, and a line
-that explains the readings; and how every report reads a ``results.json`` key: the registered
-metric behind it (direction, the value it is best at, whether it is a count) and how many
-samples a run answered.
+"""The end-of-run summary: one row per group, one column per metric, failure counts, a line
+that explains the readings and one that counts the judge's failures; and how every report reads
+a ``results.json`` key: the registered metric behind it (direction, the value it is best at,
+whether it is a count) and how many samples a run answered.
 
 A summary wider than :data:`WIDE` characters (the text-to-SVG tasks report some twenty readings
 per tier) is printed transposed: one row per metric, one column per group.
@@ -9,7 +9,7 @@ per tier) is printed transposed: one row per metric, one column per group.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from rich.table import Table
 from rich.text import Text
@@ -17,11 +17,18 @@ from rich.text import Text
 from svgeval.metrics.registry import METRICS, MetricInfo
 from svgeval.runner.records import Results
 from svgeval.tasks import get_task
+from svgeval.tasks.outcome import JudgeFailureKind
 
 WIDE = 120
 """Characters beyond which the summary is printed with one row per metric."""
 BEST_AT_NOTE = "→0: best at 0, worse the farther from it on either side"
 """What the arrow of a metric best at a value (RLD) means."""
+JUDGE_FAILURE_KINDS: dict[JudgeFailureKind, str] = {
+    "error": "whose request to the judge failed for good: --resume asks again",
+    "unparsed": "whose reply from the judge held no verdict",
+}
+"""What each kind of judge failure (:class:`~svgeval.tasks.outcome.JudgeFailure`) means, after
+a count of judged metrics."""
 
 
 def metric_info(task: str, key: str) -> MetricInfo | None:
@@ -75,6 +82,17 @@ def answered_note(results: Results) -> str | None:
     if answered >= results.n_expected:
         return None
     return f"{answered}/{results.n_expected} answered"
+
+
+def judge_failures_note(by_kind: Mapping[JudgeFailureKind, int]) -> str | None:
+    """``20 judged metrics have no verdict (20 whose request to the judge failed for good:
+    --resume asks again)`` for judge failures counted by kind; None when there are none."""
+    total = sum(by_kind.values())
+    if not total:
+        return None
+    kinds = [f"{by_kind[kind]} {meaning}" for kind, meaning in JUDGE_FAILURE_KINDS.items()
+             if by_kind.get(kind)]
+    return f"{total} judged metrics have no verdict ({'; '.join(kinds)})"
 
 
 def _cells(results: Results) -> tuple[list[str], list[str], list[list[str]]]:

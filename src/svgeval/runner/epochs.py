@@ -26,13 +26,13 @@ import statistics
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
 from svgeval.metrics.registry import METRICS
 from svgeval.runner.records import EpochResults, MetricSummary, SampleRecord, UsageTotals
 from svgeval.tasks.aggregate import GroupCounts, mean_stats_many
 from svgeval.tasks.base import Task
-from svgeval.tasks.outcome import MetricValues
+from svgeval.tasks.outcome import JudgeFailureKind, MetricValues
 
 PASS_AT = (1, 10, 100)
 """The ``k`` of pass@k reported besides the number of epochs (human-eval's defaults)."""
@@ -143,25 +143,34 @@ class Tally:
     n_answered: int
     """Records whose model answered (not ``model_error``)."""
     usage: UsageTotals
+    judge_failures: dict[JudgeFailureKind, int]
+    """Judged metrics without a verdict, by kind (zeros included)."""
 
 
 def tally(records: Sequence[SampleRecord], wall_s: float, generated_tokens: int) -> Tally:
     """Valid and answered records, token and time totals of ``records`` (read once: a run's
-    finished records are parsed again at each read) and the wall time of this invocation."""
-    n_valid = n_answered = prompt_tokens = completion_tokens = attempts = 0
+    finished records are parsed again at each read), the wall time of this invocation and the
+    records' judge failures by kind."""
+    n_valid = n_answered = n_reported = prompt_tokens = completion_tokens = attempts = 0
     generation_s = 0.0
+    judge_failures: dict[JudgeFailureKind, int] = dict.fromkeys(get_args(JudgeFailureKind), 0)
     for record in records:
         n_valid += record.valid
         n_answered += not record.model_failed
-        prompt_tokens += record.usage.prompt_tokens
-        completion_tokens += record.usage.completion_tokens
+        if record.usage is not None:
+            n_reported += 1
+            prompt_tokens += record.usage.prompt_tokens
+            completion_tokens += record.usage.completion_tokens
         generation_s += record.timing.total_s
         attempts += record.timing.attempts
+        for failure in record.judge_failures.values():
+            judge_failures[failure.kind] += 1
     return Tally(n_valid, n_answered, UsageTotals(
         prompt_tokens=prompt_tokens,
         completion_tokens=completion_tokens,
+        n_reported=n_reported,
         generation_s=generation_s,
         wall_s=wall_s,
         completion_tokens_per_s=generated_tokens / wall_s if generated_tokens and wall_s else None,
         attempts=attempts,
-    ))
+    ), judge_failures)

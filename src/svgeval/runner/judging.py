@@ -236,7 +236,7 @@ class Judging:
                         total_s=reply.total_s or reply.latency_s,
                         last_attempt_s=reply.latency_s,
                     ),
-                    "usage": Usage.model_validate(reply.usage or {}),
+                    "usage": Usage.reported(reply.usage),
                 }
         record = JudgmentRecord.model_validate(
             {**asked.model_dump(), **outcome, "created_at": now()}

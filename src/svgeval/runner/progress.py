@@ -51,7 +51,7 @@ class RunMonitor:
         (not an answer from the run's cache)."""
         with self._lock:
             self.done += 1
-            if asked:
+            if asked and record.usage is not None:
                 self.tokens += record.usage.completion_tokens
             if record.failure is not None:
                 self.failures[record.failure.kind.value] += 1

@@ -11,6 +11,7 @@ one, with one line naming the file and the line (see :mod:`svgeval.runner.run_di
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from datetime import datetime, timezone
 from typing import Any, ClassVar, Literal
 
@@ -25,7 +26,7 @@ from pydantic import (
 from svgeval.messages import Message
 from svgeval.runner.safe_text import StorableText
 from svgeval.tasks.aggregate import GroupCounts
-from svgeval.tasks.outcome import Failure, Outcome
+from svgeval.tasks.outcome import Failure, JudgeFailureKind, Outcome
 
 SCHEMA_VERSION = 1
 """Bump when a record changes shape; readers refuse records of another version."""
@@ -84,12 +85,21 @@ class Record(StorableText, OmitsDefaults):
 
 
 class Usage(BaseModel):
-    """Token counts the server reported (absent counts are 0)."""
+    """Token counts the server reported (a count it left out is 0).
+
+    A record holds None instead where the server reported no usage at all (records written
+    before svgeval told the two apart hold zeros there)."""
 
     model_config = ConfigDict(extra="ignore")
 
     prompt_tokens: int = 0
     completion_tokens: int = 0
+
+    @classmethod
+    def reported(cls, usage: Mapping[str, Any]) -> Usage | None:
+        """The counts of a backend's :attr:`~svgeval.models.base.Generation.usage`; None when
+        it reported none (a server that sends no usage, an offline baseline)."""
+        return cls.model_validate(usage) if usage else None
 
 
 class Timing(BaseModel):
@@ -120,8 +130,8 @@ class ResponseRecord(Record):
     """The answer text (None when the request failed)."""
     error: str | None = None
     """Why the request failed for good (such answers are not cached)."""
-    usage: Usage = Field(default_factory=Usage)
-    """Token counts."""
+    usage: Usage | None = None
+    """Token counts (None: the server reported none)."""
     timing: Timing = Field(default_factory=Timing)
     """Attempts and times."""
     finish_reason: str | None = None
@@ -157,8 +167,8 @@ class JudgmentRecord(Record):
     """Why the request failed for good."""
     timing: Timing = Field(default_factory=Timing)
     """Attempts and times."""
-    usage: Usage = Field(default_factory=Usage)
-    """Token counts."""
+    usage: Usage | None = None
+    """Token counts (None: the judge's server reported none)."""
     asked_at: str
     """When the request was sent."""
     created_at: str = Field(default_factory=now)
@@ -180,8 +190,8 @@ class SampleRecord(Outcome, Record):
     """The short correct answer where the task has one (a multiple-choice letter)."""
     response: str | None = None
     """The raw answer."""
-    usage: Usage = Field(default_factory=Usage)
-    """Token counts of the answer."""
+    usage: Usage | None = None
+    """Token counts of the answer (None: the server reported none)."""
     timing: Timing = Field(default_factory=Timing)
     """Attempts and times of the answer."""
     finish_reason: str | None = None
@@ -260,7 +270,12 @@ class UsageTotals(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     prompt_tokens: int = 0
+    """Prompt tokens of the answers whose server reported them (:attr:`n_reported`)."""
     completion_tokens: int = 0
+    """Completion tokens of the same answers."""
+    n_reported: int | None = None
+    """Scored answers whose server reported token usage: 0 when none did, so the totals above
+    say nothing (None in files written before svgeval counted them)."""
     generation_s: float = 0.0
     """Sum of the answers' total times (several run concurrently)."""
     wall_s: float = 0.0
@@ -289,7 +304,8 @@ class EpochResults(BaseModel):
 class Results(Record):
     """``results.json``: the aggregate of a run."""
 
-    omitted_at_default = (*Record.omitted_at_default, "epochs", "n_dataset")
+    omitted_at_default = (*Record.omitted_at_default, "epochs", "n_dataset",
+                          "judge_failure_kinds")
 
     created_at: str = Field(default_factory=now)
     task: str
@@ -323,6 +339,11 @@ class Results(Record):
     counts: dict[str, GroupCounts]
     """Per group: n, n_valid, n_invalid, n_reference, failures by tag and, for judged tasks,
     judge failures by metric."""
+    judge_failure_kinds: dict[JudgeFailureKind, int] | None = None
+    """For a run scored by a judge: judged metrics the judge gave no verdict for, over every
+    record (each once, whatever the groups of ``counts`` that pool others), by kind: ``error``
+    (the request failed for good; ``--resume`` asks again), ``unparsed`` (a reply without a
+    verdict). Left out without a judge, and None in files written before svgeval counted them."""
     not_computed: dict[str, str] = Field(default_factory=dict)
     """Metrics that could not run, with the reason."""
     model_report: dict[str, Any] = Field(default_factory=dict)

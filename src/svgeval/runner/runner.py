@@ -234,7 +234,8 @@ class Runner:
                     return
                 if cached.error is None and response_log is not None:
                     response_log.append(cached)
-                    generated_tokens += cached.usage.completion_tokens
+                    if cached.usage is not None:
+                        generated_tokens += cached.usage.completion_tokens
             outcome = await judging.apply(await executor.score(sample, cached.response or ""))
             record = SampleRecord.answered(
                 outcome,
@@ -327,7 +328,7 @@ class Runner:
             epoch=unit.epoch,
             prompt_hash=digest,
             response=generation.text,
-            usage=Usage.model_validate(generation.usage or {}),
+            usage=Usage.reported(generation.usage),
             timing=Timing(
                 attempts=generation.attempts,
                 total_s=generation.total_s or generation.latency_s,
@@ -361,6 +362,7 @@ class Runner:
             metrics=summary.metrics,
             stats=summary.stats,
             counts=summary.counts,
+            judge_failure_kinds=counted.judge_failures if self.judge is not None else None,
             not_computed=summary.not_computed,
             model_report=self.model.report(),
             usage=counted.usage,

@@ -68,11 +68,6 @@ class GroupCounts(BaseModel):
             data.pop("judge_failures", None)
         return data
 
-    @property
-    def n_judge_failures(self) -> int:
-        """Judged metrics without a verdict, over all judged metrics."""
-        return sum((self.judge_failures or {}).values())
-
 
 @dataclass(frozen=True)
 class Aggregate:

@@ -84,12 +84,16 @@ class Failure(BaseModel):
         return cls(kind=kind, reason=outcome.failure.tag, detail=outcome.failure.message)
 
 
+JudgeFailureKind = Literal["unparsed", "error"]
+"""Why the judge gave no verdict: see :attr:`JudgeFailure.kind`."""
+
+
 class JudgeFailure(BaseModel):
     """Why a judged metric of a sample has no value."""
 
     model_config = ConfigDict(extra="forbid")
 
-    kind: Literal["unparsed", "error"]
+    kind: JudgeFailureKind
     """``unparsed``: the judge replied without a verdict of the expected form (cached, counted,
     never asked again); ``error``: the request failed for good (asked again on --resume)."""
     detail: str

@@ -48,6 +48,10 @@
     addOption(outcome, "valid", "valid (" + (samples.length - failed) + ")");
     addOption(outcome, "failed", "any failure (" + failed + ")");
     meta.kinds.forEach(function (k) { addOption(outcome, "kind:" + k[0], k[0] + " (" + k[1] + ")"); });
+    var judgeFailed = count(function (s) { return s.judge !== undefined; });
+    if (judgeFailed) {
+      addOption(outcome, "judge", "judge gave no verdict (" + judgeFailed + ")");
+    }
     var sort = $("f-sort");
     addOption(sort, "", "sample order");
     meta.metrics.forEach(function (m) {
@@ -95,6 +99,7 @@
     if (state.outcome === "valid") { return s.kind === null; }
     if (state.outcome === "failed") { return s.kind !== null; }
     if (state.outcome.indexOf("kind:") === 0) { return s.kind === state.outcome.slice(5); }
+    if (state.outcome === "judge") { return s.judge !== undefined; }
     return true;
   }
 
@@ -176,6 +181,7 @@
     head.appendChild(el("span", "sid", s.id));
     head.appendChild(el("span", "group", s.group));
     head.appendChild(el("span", "badge " + (s.kind ? "bad" : "good"), s.tag || "valid"));
+    if (s.judge) { head.appendChild(el("span", "badge bad", "judge failed")); }
     node.appendChild(head);
     var row = el("div", "renders");
     [["input", "input"], ["output", "model"], ["reference", "reference"]].forEach(function (k) {
@@ -200,6 +206,10 @@
     if (s.kind) {
       node.appendChild(el("p", "failure", s.tag + (s.detail ? ": " + s.detail : "")));
     }
+    (s.judge || []).forEach(function (j) {
+      node.appendChild(el("p", "failure judge", "judge gave no verdict for " +
+        j.metrics.join(", ") + " (" + j.kind + "): " + j.detail));
+    });
     var more = el("details");
     more.appendChild(el("summary", null, "prompt and raw response"));
     var box = el("div", "texts", "loading…");
