@@ -24,7 +24,8 @@ work on it, and returns an :class:`Evaluation`: the typed :class:`~svgeval.runne
 where they are. Errors are raised, not printed: ``ModelUnavailable`` (the model cannot answer
 at all), ``RunConflict`` (``out`` holds another run), ``ValueError`` (an option),
 ``DataUnavailable`` (no data: its message names ``data=``, where the command line's names
-``--data``).
+``--data``). As on the command line, the options, the data, what ``out`` holds and whether a
+hub id can be had (the hub, or the local cache) are checked before a checkpoint's weights load.
 
 It runs where the command line cannot: inside a running event loop (a Jupyter notebook), where
 the run gets a thread and an event loop of its own; and in a script without
@@ -171,11 +172,12 @@ def as_model(
     api_key_env: str | None = None,
     name: str | None = None,
 ) -> Model:
-    """The backend ``model`` stands for (see :func:`evaluate`); TypeError for anything else."""
+    """The backend ``model`` stands for (see :func:`evaluate`); TypeError for anything else. A
+    spec's checkpoint loads its weights when :meth:`Runner.prepare` has checked the rest."""
     args = _as_strings(model_args or {})
     if isinstance(model, str):
         return load_model(model, base_url=base_url, api_key_env=api_key_env,
-                          concurrency=concurrency, model_args=args)
+                          concurrency=concurrency, model_args=args, defer_weights=True)
     if isinstance(model, Model):
         return model
     if _is_transformers_model(model):

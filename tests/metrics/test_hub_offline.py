@@ -9,16 +9,13 @@ seconds of retries per file.
 
 from __future__ import annotations
 
-import os
-import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from unreachable_hub import Endpoint, closed_port, hub_out_of_reach, silent_listener
 
 pytest.importorskip("transformers")
 
@@ -36,32 +33,12 @@ for model in ("facebook/dinov2-small", "facebook/dinov2-base"):
 """
 
 
-@contextmanager
-def silent_listener() -> Iterator[int]:
-    """A port that accepts connections (the kernel's backlog) and never answers."""
-    with socket.socket() as listener:
-        listener.bind(("127.0.0.1", 0))
-        listener.listen(64)
-        yield listener.getsockname()[1]
-
-
-@contextmanager
-def closed_port() -> Iterator[int]:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    yield port
-
-
 @pytest.mark.parametrize("endpoint", [silent_listener, closed_port], ids=["silent", "closed"])
 def test_weights_from_an_unreachable_hub_fail_fast_and_say_why(
-    endpoint: object, tmp_path: Path
+    endpoint: Endpoint, tmp_path: Path
 ) -> None:
-    env = {key: value for key, value in os.environ.items()
-           if key not in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "SVGEVAL_MODEL_DIR",
-                          "SVGEVAL_DINO_MODEL")}
-    with endpoint() as port:  # type: ignore[operator]
-        env.update(HF_ENDPOINT=f"http://127.0.0.1:{port}", HF_HOME=str(tmp_path / "hf"))
+    with endpoint() as port:
+        env = hub_out_of_reach(port, tmp_path / "hf", "SVGEVAL_MODEL_DIR", "SVGEVAL_DINO_MODEL")
         started = time.monotonic()
         finished = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True,
                                   text=True, timeout=120, check=False)

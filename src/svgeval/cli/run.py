@@ -174,8 +174,11 @@ def run(
 
 
 def start_run(request: RunRequest) -> Results:
-    """Set up the run ``request`` asks for on this machine and run it: the renderer, the task,
-    the model, the judge and the executor each fail with one line before anything is written."""
+    """Set up the run ``request`` asks for on this machine and run it. The renderer, the task's
+    options, the model's spec and options (a checkpoint's folder, or a hub id the hub or the
+    local cache can give), the judge, the executor, then the data and the run directory
+    (:meth:`Runner.prepare`) are checked before a checkpoint's weights load, last; each fails
+    with one line before anything is written."""
     # imported here: `svgeval run --help` declares the flags without the runner
     from svgeval.cli.execute import execute
     from svgeval.models import load_model
@@ -198,6 +201,7 @@ def start_run(request: RunRequest) -> Results:
             stream=request.stream,
             accepts_images=not request.text_only_model,
             model_args=parse_sets(request.model_args, "--model-arg"),
+            defer_weights=True,
         )
         judge_setup = build_judge(
             request.judge, base_url=request.judge_base_url,

@@ -14,7 +14,8 @@ Where weights come from, first match wins:
 
 Before the first hub id is tried, :func:`check_hub` asks the hub (``$HF_ENDPOINT``, default
 ``https://huggingface.co``) once per process whether it answers at all, waiting at most
-``HUB_PROBE_TIMEOUT_S``. If it does not, the process works offline from then on
+``HUB_PROBE_TIMEOUT_S`` (the ``hf:`` and ``vllm:`` models and the datasets on the hub ask it
+too, before they are fetched). If it does not, the process works offline from then on
 (``HF_HUB_OFFLINE=1``): weights in the local cache still load, the others fail at once instead
 of after minutes of retries, and the message says the hub was out of reach.
 

@@ -18,6 +18,7 @@ from svgeval.models.base import (
     Model,
     ModelError,
     ModelUnavailable,
+    PendingModel,
     RetryEvent,
 )
 from svgeval.models.registry import MODELS, EndpointOptions, ModelKind, model_kind
@@ -42,6 +43,7 @@ def load_model(
     max_retries: int = 6,
     accepts_images: bool = True,
     model_args: Mapping[str, str] | None = None,
+    defer_weights: bool = False,
 ) -> Model:
     """The backend a spec names.
 
@@ -52,6 +54,13 @@ def load_model(
     ``accepts_images=False`` declares an HTTP backend text-only (see :attr:`Model.accepts_images`);
     the offline kinds take any message. ``model_args`` are the ``--model-arg KEY=VALUE`` pairs of
     a kind with options (``hf``, ``vllm``), checked against its options dataclass.
+
+    A kind that runs a checkpoint in this process (``hf``, ``vllm``) checks its options and
+    where the checkpoint is (a folder, or a hub id that the hub or the local cache can give:
+    :func:`~svgeval.models.in_process.checkpoint_source`) at once, and loads the weights after:
+    now, or with ``defer_weights`` when :meth:`Model.load` is called on the
+    :class:`PendingModel` returned (:meth:`svgeval.runner.Runner.prepare` calls it once the
+    run's cheap checks have passed).
 
     Raises ValueError for a spec or option that makes no sense (unknown kind, missing
     argument, ``base_url`` for a kind that sends no requests, a ``--model-arg`` it does not
@@ -78,6 +87,8 @@ def load_model(
         dict(model_args or {}),
     )
     model = kind.create(spec, argument, options)
+    if not defer_weights:
+        model = model.load()
     model.accepts_images = model.accepts_images and accepts_images
     return model
 
@@ -92,6 +103,7 @@ __all__ = [
     "ModelError",
     "ModelKind",
     "ModelUnavailable",
+    "PendingModel",
     "ReplayModel",
     "RetryEvent",
     "RetryPolicy",

@@ -134,3 +134,27 @@ class Model(ABC):
     def report(self) -> dict[str, Any]:
         """Facts about the run that belong in ``results.json`` (e.g. ids a replay file lacked)."""
         return {}
+
+    def load(self) -> Model:
+        """This backend ready to answer: itself (the default), or what a
+        :class:`PendingModel` sets up now. The runner calls it once the run's cheap checks have
+        passed (:meth:`svgeval.runner.Runner.prepare`) and answers with what it returns."""
+        return self
+
+
+class PendingModel(Model):
+    """A backend whose slow setup (loading a checkpoint's weights) waits for :meth:`load`, so
+    that a run checks its data, its run directory and its settings first. A kind returns one
+    once its own cheap checks pass (its options, the checkpoint's folder or hub id); it answers
+    nothing itself."""
+
+    def __init__(self, spec: str, setup: Callable[[], Model]) -> None:
+        self.spec = spec
+        self._setup = setup
+
+    def load(self) -> Model:
+        """The backend ``setup`` makes (ModelUnavailable when it cannot)."""
+        return self._setup()
+
+    async def generate(self, request: GenerationRequest) -> Generation:
+        raise ModelUnavailable(f"{self.spec}: not loaded; the backend load() returns answers")

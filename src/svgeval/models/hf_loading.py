@@ -18,7 +18,7 @@ import transformers
 
 from svgeval.models.base import ModelUnavailable
 from svgeval.models.hf import HFModel
-from svgeval.models.in_process import HFOptions, checkpoint_source, first_line
+from svgeval.models.in_process import HFOptions, first_line
 
 
 def resolve_device(device: str) -> str:
@@ -40,9 +40,9 @@ def is_vision_language(config: Any) -> bool:
             or getattr(config, "vision_config", None) is not None)
 
 
-def load_hf_model(spec: str, argument: str, options: HFOptions, default_batch_size: int) -> HFModel:
-    """The ``hf:`` backend of ``argument`` (a folder or hub id) with ``options``."""
-    source = checkpoint_source(spec, argument)
+def load_hf_model(spec: str, source: str, options: HFOptions, default_batch_size: int) -> HFModel:
+    """The ``hf:`` backend of ``source`` (a folder or hub id:
+    :func:`~svgeval.models.in_process.checkpoint_source`) with ``options``."""
     remote = {"trust_remote_code": options.trust_remote_code}
     try:
         config = transformers.AutoConfig.from_pretrained(source, **remote)

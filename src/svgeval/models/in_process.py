@@ -2,8 +2,12 @@
 
 Both take a hub id or a local folder and typed ``--model-arg KEY=VALUE`` options (the
 dataclasses below, checked like a task's ``--set`` options: :mod:`svgeval.tasks.options`).
-torch, transformers and vLLM are imported only when such a kind is asked for, and a checkpoint
-that cannot load stops the run before any sample with one line (:class:`ModelUnavailable`).
+Each kind checks its options and where the checkpoint is (:func:`checkpoint_source`: a folder,
+or a hub id that the hub or the local cache can give, in seconds) when it is asked for, and
+returns a :class:`PendingModel` whose :meth:`~PendingModel.load` imports torch, transformers or
+vLLM and loads the weights: the runner calls it after the run's cheap checks (the data, the run
+directory). A checkpoint that cannot load stops the run before any sample with one line
+(:class:`ModelUnavailable`).
 """
 
 from __future__ import annotations
@@ -12,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from svgeval.models.base import Model, ModelUnavailable
+from svgeval.metrics._models import check_hub
+from svgeval.models.base import Model, ModelUnavailable, PendingModel
 from svgeval.models.local_inputs import DEFAULT_MAX_NEW_TOKENS
 from svgeval.models.registry import EndpointOptions, model_kind
 from svgeval.tasks.options import parse_options
@@ -72,8 +77,12 @@ def first_line(error: BaseException) -> str:
 
 
 def checkpoint_source(spec: str, argument: str) -> str:
-    """The folder (when it exists) or hub id ``argument`` names; ModelUnavailable for a path
-    that names no folder."""
+    """The folder (when it exists) or hub id ``argument`` names, in seconds at most.
+
+    ModelUnavailable for a path that names no folder, and for a hub id when the hub does not
+    answer (:func:`~svgeval.metrics._models.check_hub`, which asks it once per process, as the
+    model-based metrics do, and then works offline) and the local Hugging Face cache lacks it.
+    """
     path = Path(argument).expanduser()
     if path.exists():
         if not path.is_dir():
@@ -81,7 +90,23 @@ def checkpoint_source(spec: str, argument: str) -> str:
         return str(path.resolve())
     if argument.startswith(("/", ".", "~")) or argument.count("/") > 1:
         raise ModelUnavailable(f"{spec}: no such folder: {argument}")
+    unreachable = check_hub()
+    if unreachable and not in_hub_cache(argument):
+        kind = spec.partition(":")[0]
+        raise ModelUnavailable(f"{spec}: not in the local Hugging Face cache, and {unreachable}; "
+                               f"download it where the hub answers and give its folder "
+                               f"({kind}:FOLDER)")
     return argument
+
+
+def in_hub_cache(repo: str) -> bool:
+    """Whether the local Hugging Face cache holds the checkpoint ``repo`` (its config.json)."""
+    try:
+        from huggingface_hub import try_to_load_from_cache
+
+        return isinstance(try_to_load_from_cache(repo, "config.json"), str)
+    except (ImportError, ValueError):  # no huggingface_hub (so no transformers); not a hub id
+        return False
 
 
 def positive(**values: float | None) -> None:
@@ -100,15 +125,19 @@ def positive(**values: float | None) -> None:
 def _hf(spec: str, argument: str, options: EndpointOptions) -> Model:
     hf = parse_options(HFOptions, options.model_args, "hf", "--model-arg")
     positive(batch_size=hf.batch_size, max_new_tokens=hf.max_new_tokens)
-    try:
-        from svgeval.models.hf_loading import load_hf_model  # imports torch and transformers
-    except ImportError as error:
-        raise ModelUnavailable(
-            f"{spec} needs torch and transformers ({error.name} is missing): "
-            "pip install 'svgeval[models]'"
-        ) from None
+    source = checkpoint_source(spec, argument)
 
-    return load_hf_model(spec, argument, hf, default_batch_size=options.concurrency)
+    def load() -> Model:
+        try:
+            from svgeval.models.hf_loading import load_hf_model  # imports torch and transformers
+        except ImportError as error:
+            raise ModelUnavailable(
+                f"{spec} needs torch and transformers ({error.name} is missing): "
+                "pip install 'svgeval[models]'"
+            ) from None
+        return load_hf_model(spec, source, hf, default_batch_size=options.concurrency)
+
+    return PendingModel(spec, load)
 
 
 @model_kind(
@@ -124,6 +153,11 @@ def _vllm(spec: str, argument: str, options: EndpointOptions) -> Model:
              max_model_len=args.max_model_len, max_new_tokens=args.max_new_tokens)
     if args.gpu_memory_utilization > 1:
         raise ValueError("--model-arg gpu_memory_utilization must be at most 1")
-    from svgeval.models.vllm_backend import load_vllm_model
+    source = checkpoint_source(spec, argument)
 
-    return load_vllm_model(spec, argument, args, default_batch_size=options.concurrency)
+    def load() -> Model:
+        from svgeval.models.vllm_backend import load_vllm_model
+
+        return load_vllm_model(spec, source, args, default_batch_size=options.concurrency)
+
+    return PendingModel(spec, load)

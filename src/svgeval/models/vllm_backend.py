@@ -31,7 +31,7 @@ from svgeval.models.base import (
     ModelUnavailable,
 )
 from svgeval.models.batching import BatchQueue
-from svgeval.models.in_process import VLLMOptions, checkpoint_source, first_line
+from svgeval.models.in_process import VLLMOptions, first_line
 from svgeval.models.local_inputs import DEFAULT_MAX_NEW_TOKENS, sample_seed, text_messages
 
 Asked = tuple[GenerationRequest, float]
@@ -41,9 +41,10 @@ KEPT_DEFAULTS = ("top_p", "top_k", "min_p", "repetition_penalty")
 """What svgeval keeps of the checkpoint's default sampling parameters."""
 
 
-def load_vllm_model(spec: str, argument: str, options: VLLMOptions,
+def load_vllm_model(spec: str, source: str, options: VLLMOptions,
                     default_batch_size: int) -> VLLMModel:
-    """The ``vllm:`` backend of ``argument`` (a folder or hub id) with ``options``."""
+    """The ``vllm:`` backend of ``source`` (a folder or hub id:
+    :func:`~svgeval.models.in_process.checkpoint_source`) with ``options``."""
     try:
         import vllm
     except ImportError:
@@ -55,9 +56,8 @@ def load_vllm_model(spec: str, argument: str, options: VLLMOptions,
 
     if not torch.cuda.is_available():
         raise ModelUnavailable(
-            f"{spec}: vLLM needs a CUDA GPU and none is visible; hf:{argument} runs on the CPU"
+            f"{spec}: vLLM needs a CUDA GPU and none is visible; hf:{source} runs on the CPU"
         )
-    source = checkpoint_source(spec, argument)
     try:
         llm = vllm.LLM(
             model=source, dtype=options.dtype, seed=0,

@@ -130,7 +130,13 @@ class Runner:
         return work_units(select_samples(everything, self.settings.limit), config), config
 
     def prepare(self, resume: bool) -> Resumed:
-        """Load samples, write ``config.json``, and read back what an earlier run finished."""
+        """Check the run, write ``config.json``, and read back what an earlier run finished.
+
+        The cheap checks come first: the samples load, the run directory holds no other run
+        (nor one not asked to resume), the model has answers for these samples. Only then does
+        the model do its slow setup (:meth:`Model.load`: a checkpoint's weights), and
+        :attr:`model` becomes the backend it returns; nothing is written before it succeeds.
+        """
         units, config = self._load()
         old = self.run_dir.read_config()
         if self.run_dir.has_work() and not resume:
@@ -142,6 +148,7 @@ class Runner:
             check_resumable(old, config, self.run_dir.root)
             config = config.model_copy(update={"created_at": old.created_at})
         self.model.check_ids(list(dict.fromkeys(unit.sample_id for unit in units)))
+        self.model = self.model.load()
         check_image_inputs(self.task, distinct_samples(units), self.model, self.judge)
         self.run_dir.root.mkdir(parents=True, exist_ok=True)
         write_record(self.run_dir.config, config)

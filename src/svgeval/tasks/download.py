@@ -5,7 +5,9 @@ directory (``$SVGEVAL_CACHE`` or the platform's user cache dir, e.g. ``~/.cache/
 unpacked there; later runs reuse the copy. Nothing is downloaded when ``--data`` is given.
 ``$SVGEVAL_ARCHIVE_HOST`` replaces ``https://codeload.github.com`` (a mirror or a proxy).
 Releases on the Hugging Face hub are fetched with ``huggingface_hub`` (:func:`hub_download`,
-the ``hub`` extra) into the hub's own cache.
+the ``hub`` extra) into the hub's own cache, once the hub has answered the quick probe of
+:func:`~svgeval.metrics._models.check_hub`: when it does not, only the local cache is read and
+a download fails at once, with one line saying the hub is out of reach.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from svgeval.metrics._models import check_hub
 
 
 class DataUnavailable(RuntimeError):
@@ -55,16 +59,27 @@ def hub_download(repo: str, filename: str | None = None, patterns: Sequence[str]
     except ImportError:
         raise DataUnavailable(f"downloading {repo} from the hub needs huggingface_hub: pip "
                               f"install 'svgeval[hub]'; or {advice}") from None
+    unreachable = check_hub()
     try:
         if filename is not None:
             return Path(huggingface_hub.hf_hub_download(repo, filename, repo_type="dataset"))
         return Path(huggingface_hub.snapshot_download(
             repo, repo_type="dataset", allow_patterns=list(patterns) if patterns else None))
     except Exception as error:  # noqa: BLE001 (network, offline mode, gated repo, ...)
-        first = (str(error).strip().splitlines() or [""])[0][:160]
         what = f"{filename} of {repo}" if filename is not None else repo
-        raise DataUnavailable(f"could not download {what} from the hub ({type(error).__name__}: "
-                              f"{first}); {advice}") from None
+        raise hub_failure(f"download {what}", error, unreachable, advice) from None
+
+
+def hub_failure(action: str, error: Exception, unreachable: str | None,
+                advice: str = "pass --data PATH") -> DataUnavailable:
+    """``could not <action> from the hub (<why>); <advice>`` in one line, where why is that the
+    local cache lacks the data while the hub is out of reach (``unreachable``, as
+    :func:`~svgeval.metrics._models.check_hub` says), else ``error``'s type and first line."""
+    if unreachable:
+        why = f"not in the local cache, and {unreachable}"
+    else:
+        why = f"{type(error).__name__}: {(str(error).strip().splitlines() or [''])[0][:160]}"
+    return DataUnavailable(f"could not {action} from the hub ({why}); {advice}")
 
 
 def resolve_data(release: GithubRelease, data: Path | None) -> Path:

@@ -11,8 +11,9 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from svgeval.metrics._models import check_hub
 from svgeval.tasks.data_files import MalformedData
-from svgeval.tasks.download import DataUnavailable
+from svgeval.tasks.download import DataUnavailable, hub_failure
 
 
 def unique_ids(ids: Sequence[str]) -> list[str]:
@@ -52,14 +53,17 @@ def read_parquet_tables(path: Path, split: str) -> Iterator[tuple[Path, Any]]:
 
 
 def read_hub_split(hub_id: str, split: str) -> list[dict[str, Any]]:
-    """The raw rows of ``hub_id`` split ``split`` through ``datasets`` (and its cache);
+    """The raw rows of ``hub_id`` split ``split`` through ``datasets`` (and its cache, alone
+    when the hub does not answer: :func:`~svgeval.metrics._models.check_hub`);
     :class:`DataUnavailable` with one line when they cannot be had."""
     try:
         import datasets
-
+    except ImportError:
+        raise DataUnavailable(f"loading {hub_id} from the hub needs datasets: pip install "
+                              "'svgeval[hub]'; or pass --data PATH") from None
+    unreachable = check_hub()
+    try:
         table = datasets.load_dataset(hub_id, split=split)
-    except Exception as error:  # noqa: BLE001 (no package, network, missing split, ...)
-        raise DataUnavailable(
-            f"could not load {hub_id} split {split} from the hub ({error}); pass --data PATH"
-        ) from None
+    except Exception as error:  # noqa: BLE001 (network, missing split, ...)
+        raise hub_failure(f"load {hub_id} split {split}", error, unreachable) from None
     return [dict(row) for row in table]

@@ -21,9 +21,10 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from svgeval.metrics._models import check_hub
 from svgeval.tasks.common.rows import read_parquet_tables
 from svgeval.tasks.data_files import MalformedData
-from svgeval.tasks.download import DataUnavailable
+from svgeval.tasks.download import DataUnavailable, hub_failure
 
 HUB_ID = "ServiceNow/VectorGym"
 SPLITS = ("test", "train", "validation")
@@ -110,13 +111,12 @@ def read_hub_rows(split: str) -> list[VectorGymRow]:
             "loading VectorGym from the hub needs `pip install datasets`; or pass --data PATH "
             "(a parquet file or a folder of the dataset's parquet files)"
         ) from None
+    unreachable = check_hub()
     try:
         table = datasets.load_dataset(HUB_ID, split=split)
         table = table.cast_column("sketch_image", datasets.Image(decode=False))
     except Exception as error:  # noqa: BLE001 (network, missing split, ...)
-        raise DataUnavailable(
-            f"could not load {HUB_ID} split {split} from the hub ({error}); pass --data PATH"
-        ) from None
+        raise hub_failure(f"load {HUB_ID} split {split}", error, unreachable) from None
     return [to_row(dict(raw), f"{HUB_ID}[{split}] row {i}") for i, raw in enumerate(table)]
 
 
