@@ -200,6 +200,20 @@ def test_monitor_line_reports_progress_eta_tokens_retries_and_failures() -> None
     )
 
 
+def test_during_a_phase_after_the_samples_the_line_is_that_phases() -> None:
+    now = [0.0]
+    monitor = RunMonitor(total=4, already_done=4, clock=fake_clock(now))
+    monitor.start("model metrics (lpips)", 300, "samples")
+    now[0] = 40.0
+    monitor.advance(32)
+    monitor.advance(32)
+    # 64 in 40 s, 236 left: 147.5 s more
+    assert monitor.line() == "model metrics (lpips): 64/300 samples · 40s · ETA 2m28s"
+    monitor.start("set metrics (fid)", 1, "epochs")
+    now[0] = 100.0
+    assert monitor.line() == "set metrics (fid): 0/1 epochs · 1m00s"
+
+
 def test_periodic_reporter_writes_a_last_line_on_exit() -> None:
     written: list[str] = []
     monitor = RunMonitor(total=3, already_done=3)

@@ -218,3 +218,20 @@ def test_fid_and_long_captions_follow_the_released_code_by_default() -> None:
         CommonOptions(extra={"fid": "eval", "clip_truncation": "eot"})).metric_preset()
     assert (other.fid_batchnorm, other.clip_truncation) == ("eval", "eot")
     assert StarVectorImg2Svg(CommonOptions()).metric_preset().fid_batchnorm == "train"
+
+
+def test_the_phases_after_the_samples_say_where_they_stand(
+        tmp_path: Path, tiny_weights: None) -> None:
+    """Each phase after the samples (the model metrics, FID) is said when it starts and counted
+    to its end, where the samples' line alone stood still for minutes (issue 43)."""
+    data = bench_file(tmp_path / "test-00000-of-00001.parquet")
+    outcome = cli.invoke(app, ["run", "starvector-img2svg", "--data", str(data), "--model",
+                               "oracle", "--out", str(tmp_path / "run"), "--render-workers", "2",
+                               "--metric-batch-size", "1"])
+    assert outcome.exit_code == 0, outcome.output
+    lines = outcome.output.splitlines()
+    assert "model metrics (lpips, lpips_standard, dino): 2 samples" in lines
+    assert "set metrics (fid, clip_fid): 1 epochs" in lines
+    assert any(line.startswith("set metrics (fid, clip_fid): 1/1 epochs · ") for line in lines)
+    assert lines.index("model metrics (lpips, lpips_standard, dino): 2 samples") < lines.index(
+        "set metrics (fid, clip_fid): 1 epochs")

@@ -17,7 +17,14 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any, Literal
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
 
 from svgeval.cli.errors import console, say, stdout_console
 from svgeval.models.base import RetryEvent
@@ -101,6 +108,7 @@ def execute(
         results = _with_bar(runner, resumed, work, monitor, count)
     else:
         runner.progress = count
+        runner.phases = SaidPhases(monitor)
         with PeriodicReporter(monitor, say, PROGRESS_INTERVAL_S):
             results = asyncio.run(work(resumed))
     print_summary(runner, results, shown_root)
@@ -115,7 +123,7 @@ def _with_bar(
     count: Callable[[SampleRecord], None],
 ) -> Results:
     progress = Progress(
-        TextColumn("samples"),
+        TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
@@ -134,7 +142,38 @@ def _with_bar(
             progress.update(task_id, completed=monitor.done, line=line)
 
         runner.progress = advance
+        runner.phases = PhaseBars(progress)
         return asyncio.run(work(resumed))
+
+
+class SaidPhases:
+    """For a log: each phase after the samples said when it starts, then counted by
+    ``monitor``, whose line the periodic reporter writes."""
+
+    def __init__(self, monitor: RunMonitor) -> None:
+        self.monitor = monitor
+
+    def start(self, name: str, total: int, unit: str) -> None:
+        say(f"{name}: {total} {unit}")
+        self.monitor.start(name, total, unit)
+
+    def advance(self, done: int) -> None:
+        self.monitor.advance(done)
+
+
+class PhaseBars:
+    """For a terminal: each phase after the samples as a bar of its own under theirs."""
+
+    def __init__(self, progress: Progress) -> None:
+        self.progress = progress
+        self.current: TaskID | None = None
+
+    def start(self, name: str, total: int, unit: str) -> None:
+        self.current = self.progress.add_task(name, total=total, line=unit)
+
+    def advance(self, done: int) -> None:
+        if self.current is not None:
+            self.progress.update(self.current, advance=done)
 
 
 def print_summary(runner: Runner, results: Results, root: Path | None = None) -> None:

@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 from svgeval.metrics._models import use_precision, use_preprocessing
 from svgeval.models.base import Model
 from svgeval.runner.metric_stage import MetricBackend, fill_batched_metrics, set_level_metrics
+from svgeval.runner.progress import PhaseProgress
 from svgeval.runner.records import RecordKey, SampleRecord
 from svgeval.runner.run_config import RunSettings
 from svgeval.runner.score_batches import ScoreBatches
@@ -117,15 +118,18 @@ class Executor(ABC):
         samples: Mapping[str, Sample[Any]],
         records: MutableMapping[RecordKey, SampleRecord],
         samples_file: Path,
+        phases: PhaseProgress,
     ) -> dict[int, MetricValues]:
         """Fill the batched metrics of ``records`` (stored in ``samples_file`` batch by batch) and
-        return the set-level metrics of each epoch (see :mod:`svgeval.runner.metric_stage`)."""
+        return the set-level metrics of each epoch (see :mod:`svgeval.runner.metric_stage`);
+        ``phases`` is told how each phase goes."""
         if not self.task.batched_metrics and not self.task.set_metrics:
             return {}
         backend = self.metric_backend()
         await self.in_thread(fill_batched_metrics, self.task, samples, records, backend,
-                             samples_file)
-        return await self.in_thread(set_level_metrics, self.task, samples, records, backend)
+                             samples_file, phases)
+        return await self.in_thread(set_level_metrics, self.task, samples, records, backend,
+                                    phases)
 
     def limit(self, model: Model, concurrency: int) -> Model:
         """``model``, its calls limited to ``concurrency`` in flight per endpoint across every

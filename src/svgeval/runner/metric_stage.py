@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from svgeval.runner.progress import NoProgress, PhaseProgress
 from svgeval.runner.record_lines import RecordLines
 from svgeval.runner.records import RecordKey, SampleRecord
 from svgeval.tasks.base import BLANK_SVG, BatchItem, MetricContext, Sample, Task
@@ -93,16 +94,18 @@ def fill_batched_metrics(
     records: MutableMapping[RecordKey, SampleRecord],
     context: MetricContext | MetricBackend,
     samples_file: Path,
-    progress: Callable[[int], None] = lambda done: None,
+    phases: PhaseProgress | None = None,
 ) -> None:
     """Compute the missing batched metrics of ``records`` (updated in place) and store each
-    batch in ``samples_file``."""
+    batch in ``samples_file``; ``phases`` is told of each batch."""
     if not task.batched_metrics:
         return
     backend = _backend(task, context)
     todo = [r for r in in_run_order(records, samples) if needs_batched_metrics(task, r)]
     if not todo:
         return
+    phases = phases or NoProgress()
+    phases.start(f"model metrics ({', '.join(task.batched_metrics)})", len(todo), "samples")
     stored = RecordLines(samples_file)
     # a batch is stored while the next computes (a GPU's wait lets the writer run); one
     # write at a time, in order, and a stage that stops keeps every batch it stored
@@ -123,7 +126,7 @@ def fill_batched_metrics(
             if storing is not None:
                 storing.result()  # the batch before is stored (or its write error raised)
             storing = writer.submit(_store, stored, updated)
-            progress(len(chunk))
+            phases.advance(len(chunk))
         if storing is not None:
             storing.result()
     stored.compact()
@@ -143,11 +146,12 @@ def set_level_metrics(
     samples: Mapping[str, Sample[Any]],
     records: Mapping[RecordKey, SampleRecord],
     context: MetricContext | MetricBackend,
+    phases: PhaseProgress | None = None,
 ) -> dict[int, MetricValues]:
     """Epoch -> the task's set-level metrics over every scored sample of each group of that
     epoch (see :meth:`Task.set_score`); empty when the task declares none. A task whose set
     metrics read every epoch at once (:attr:`Task.set_metrics_across_epochs`) gets them under
-    epoch 0."""
+    epoch 0. ``phases`` is told of each epoch."""
     if not task.set_metrics:
         return {}
     epochs: dict[int, dict[str, list[BatchItem[Any]]]] = {}
@@ -156,4 +160,10 @@ def set_level_metrics(
             groups = epochs.setdefault(0 if task.set_metrics_across_epochs else record.epoch, {})
             groups.setdefault(record.group, []).append(batch_item(samples[record.id], record))
     backend = _backend(task, context)
-    return {epoch: backend.set_score(groups) for epoch, groups in sorted(epochs.items())}
+    phases = phases or NoProgress()
+    phases.start(f"set metrics ({', '.join(task.set_metrics)})", len(epochs), "epochs")
+    values = {}
+    for epoch, groups in sorted(epochs.items()):
+        values[epoch] = backend.set_score(groups)
+        phases.advance(1)
+    return values

@@ -35,6 +35,7 @@ from svgeval.runner.identity import (
 )
 from svgeval.runner.judging import Judge, Judging, check_image_inputs, judgment_cache
 from svgeval.runner.other_run import load_samples
+from svgeval.runner.progress import NoProgress, PhaseProgress
 from svgeval.runner.reask import ask_until_complete
 from svgeval.runner.records import RecordKey, ResponseRecord, Results, SampleRecord, Timing, Usage
 from svgeval.runner.run_config import RunConfig, RunSettings
@@ -111,6 +112,8 @@ class Runner:
         self.run_dir = run_dir
         self.settings = settings
         self.progress = progress or (lambda record: None)
+        self.phases: PhaseProgress = NoProgress()
+        """Told how the phases after the samples go (the CLI shows them)."""
         self._config: RunConfig | None = None
         self._set_level: dict[int, MetricValues] = {}
         self.unanswerable: dict[str, str] = {}
@@ -276,6 +279,7 @@ class Runner:
                     samples,
                     done,
                     self.run_dir.samples if generate else scratch,
+                    self.phases,
                 )
                 finished = True
             except BaseException:
