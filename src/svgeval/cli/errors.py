@@ -45,12 +45,13 @@ def _known_errors() -> tuple[type[RuntimeError], ...]:
     from svgeval.models.base import ModelUnavailable
     from svgeval.runner import RunConflict
     from svgeval.runner.executors import ExecutorError
+    from svgeval.runner.metric_memory import MetricsOutOfMemory
     from svgeval.svg.renderers import RendererUnavailable
     from svgeval.svg.worker_pool import RenderWorkersLost
     from svgeval.tasks.download import DataUnavailable
 
     return (RunConflict, ModelUnavailable, DataUnavailable, ExecutorError,
-            RendererUnavailable, RenderWorkersLost)
+            RendererUnavailable, RenderWorkersLost, MetricsOutOfMemory)
 
 
 def _print_error(message: str) -> None:

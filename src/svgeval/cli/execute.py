@@ -30,9 +30,11 @@ from svgeval.cli.errors import console, say, stdout_console
 from svgeval.models.base import RetryEvent
 from svgeval.report.summary import judge_failures_note, readings_note, summary_table
 from svgeval.runner import Results, Runner
+from svgeval.runner.metric_stage import needs_batched_metrics
 from svgeval.runner.progress import PeriodicReporter, RunMonitor
 from svgeval.runner.records import SampleRecord
 from svgeval.runner.runner import Resumed
+from svgeval.tasks.base import Task
 
 PROGRESS_INTERVAL_S = 30.0
 
@@ -41,9 +43,10 @@ Mode = Literal["run", "score", "merge"]
 complete the results of merged records (``merge``)."""
 
 
-def reuse_line(resumed: Resumed, mode: Mode) -> str | None:
+def reuse_line(resumed: Resumed, mode: Mode, task: Task[Any]) -> str | None:
     """What the work reuses: ``resume: 126 of 600 samples recorded (kept), 30 cached answers to
-    score, 444 to ask`` (None for a fresh run or a merge)."""
+    score, 444 to ask`` (None for a fresh run or a merge), and how many recorded samples of
+    ``task`` still lack their model metrics."""
     pending = [unit for unit in resumed.units if unit.key not in resumed.done]
     cached = sum(1 for unit in pending if unit.key in resumed.responses)
     if mode == "score":
@@ -51,8 +54,14 @@ def reuse_line(resumed: Resumed, mode: Mode) -> str | None:
                 "without one stay missing; no model is asked")
     if mode == "merge" or not (resumed.done or cached):
         return None
-    return (f"resume: {len(resumed.done)} of {len(resumed.units)} samples recorded (kept), "
+    line = (f"resume: {len(resumed.done)} of {len(resumed.units)} samples recorded (kept), "
             f"{cached} cached answers to score, {len(pending) - cached} to ask")
+    lacking = sum(1 for record in resumed.done.values() if needs_batched_metrics(task, record))
+    if lacking:
+        line += (f"; {lacking} recorded samples lack their model metrics (the last run stopped "
+                 "in its metric stage: if it was killed for memory, pass a smaller "
+                 "--metric-batch-size)")
+    return line
 
 
 def baseline_line(runner: Runner, resumed: Resumed) -> str | None:
@@ -81,7 +90,7 @@ def execute(
     """Run ``work`` (``runner.run``, ``runner.rescore`` or ``runner.finish``, as ``mode`` says)
     with progress output, then print the summary naming ``shown_root`` (default: the run's
     directory) as the run directory."""
-    for line in (reuse_line(resumed, mode), baseline_line(runner, resumed) if mode == "run"
+    for line in (reuse_line(resumed, mode, runner.task), baseline_line(runner, resumed) if mode == "run"
                  else None):
         if line:
             say(line)

@@ -61,7 +61,7 @@ class RunRequest:
     render_timeout: float | None = None
     renderer: str = DEFAULT_RENDERER
     render_cache: Path | None = None
-    metric_batch_size: int = 32
+    metric_batch_size: int | None = None
     device: str = "auto"
     precision: str = "fp32"
     preprocess: str = "cpu"

@@ -123,8 +123,10 @@ def run(
         help="cairosvg (the papers'), skia or resvg.")] = DEFAULT_RENDERER,
     render_cache: Annotated[Path | None, typer.Option(help="Folder caching renders.")] = None,
     metric_batch_size: Annotated[
-        int, typer.Option(help="Samples per batch of a model-based metric (CLIP, DINO, ...).")
-    ] = 32,
+        int | None, typer.Option(help="Samples per batch of a model-based metric (CLIP, DINO, "
+                                      "...); default: at most 8 on a CPU, 32 on a GPU, fewer "
+                                      "when free memory is short.")
+    ] = None,
     device: Annotated[
         str, typer.Option(help="Where model-based metrics run: auto, cpu, cuda or mps.")
     ] = "auto",

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 from svgeval.metrics._models import use_precision, use_preprocessing
 from svgeval.models.base import Model
+from svgeval.runner.metric_memory import batch_size
 from svgeval.runner.metric_stage import MetricBackend, fill_batched_metrics, set_level_metrics
 from svgeval.runner.progress import PhaseProgress
 from svgeval.runner.records import RecordKey, SampleRecord
@@ -163,7 +164,8 @@ class LocalExecutor(Executor):
         return await self.in_thread(score_batch, self.task, items, self.renderer)
 
     def metric_backend(self) -> MetricBackend:
-        context = MetricContext(self.renderer, self.settings.metric_batch_size,
+        context = MetricContext(self.renderer, batch_size(self.settings.metric_batch_size,
+                                                          self.settings.device),
                                 self.settings.device)
         return MetricBackend.local(self.task, context)
 

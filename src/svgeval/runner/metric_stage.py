@@ -9,6 +9,9 @@ by a writer thread while the next batch computes, so an interrupted stage keeps 
 computed, and a resumed or re-scored run computes only the values a record lacks; at the end
 the file is compacted to one line a record.
 
+A batch that runs out of memory is computed again in halves, and one sample that does not fit
+stops the stage (:mod:`svgeval.runner.metric_memory`), every batch before it stored.
+
 A failed sample is drawn as a blank canvas (:data:`BLANK_SVG`) for the ``*_all`` readings; the
 paper's reading leaves out only the samples with no answer to extract (see :class:`BatchItem`).
 """
@@ -21,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from svgeval.runner.metric_memory import MetricsOutOfMemory, ran_out_of_memory
 from svgeval.runner.progress import NoProgress, PhaseProgress
 from svgeval.runner.record_lines import RecordLines
 from svgeval.runner.records import RecordKey, SampleRecord
@@ -112,7 +116,7 @@ def fill_batched_metrics(
     with ThreadPoolExecutor(1, thread_name_prefix="svgeval-metric-store") as writer:
         storing: Future[None] | None = None
         for chunk in _chunks(todo, backend.batch_size):
-            scores = backend.batch_score([batch_item(samples[r.id], r) for r in chunk])
+            scores = _scores_in_memory(backend, [batch_item(samples[r.id], r) for r in chunk])
             updated = {
                 record.key: record.model_copy(
                     update={
@@ -130,6 +134,24 @@ def fill_batched_metrics(
         if storing is not None:
             storing.result()
     stored.compact()
+
+
+def _scores_in_memory(backend: MetricBackend, items: list[BatchItem[Any]]) -> list[MetricValues]:
+    """``backend.batch_score(items)``; out of memory, the halves one after the other, and
+    :class:`MetricsOutOfMemory` when one sample does not fit."""
+    try:
+        return backend.batch_score(items)
+    except Exception as error:
+        if not ran_out_of_memory(error):
+            raise
+        if len(items) == 1:
+            raise MetricsOutOfMemory(
+                f"the model metrics ran out of memory on one sample ({items[0].sample.id}): "
+                "free memory or run them on a larger device (--device); the finished batches "
+                "are kept, continue with --resume") from None
+    middle = len(items) // 2
+    return (_scores_in_memory(backend, items[:middle])
+            + _scores_in_memory(backend, items[middle:]))
 
 
 def _store(stored: RecordLines, updated: Mapping[RecordKey, SampleRecord]) -> None:

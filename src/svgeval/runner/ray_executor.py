@@ -36,6 +36,7 @@ from typing import Any
 from svgeval.metrics._models import use_precision, use_preprocessing
 from svgeval.models.base import Generation, GenerationRequest, Model
 from svgeval.runner.executors import Executor, ExecutorError, score_sample, settings_renderer
+from svgeval.runner.metric_memory import batch_size
 from svgeval.runner.metric_stage import MetricBackend
 from svgeval.runner.run_config import RunSettings
 from svgeval.tasks.base import BatchItem, MetricContext, Sample, Task
@@ -123,9 +124,14 @@ class MetricWorker:
     def __init__(self, task: Task[Any], settings: RunSettings) -> None:
         self.task = task
         renderer = settings_renderer(settings, settings.render_workers)
-        self.context = MetricContext(renderer, settings.metric_batch_size, settings.device)
+        self.context = MetricContext(
+            renderer, batch_size(settings.metric_batch_size, settings.device), settings.device)
         use_precision(settings.precision)
         use_preprocessing(settings.preprocess)
+
+    def batch_size(self) -> int:
+        """Samples per batch here (sized from this node's memory unless given)."""
+        return self.context.batch_size
 
     def batch_score(self, items: list[BatchItem[Any]]) -> list[MetricValues]:
         return self.task.batch_score(items, self.context)
@@ -277,7 +283,7 @@ class RayExecutor(Executor):
                 self.task, self.settings)
         worker = self._metrics
         return MetricBackend(
-            self.settings.metric_batch_size,
+            self._metric_result(worker.batch_size.remote()),
             lambda items: list(self._metric_result(worker.batch_score.remote(items))),
             lambda groups: self._metric_result(worker.set_score.remote(groups)),
         )

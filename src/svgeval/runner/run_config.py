@@ -55,8 +55,9 @@ class RunSettings(OmitsDefaults):
     """Renderer of every render: cairosvg (the papers'), skia or resvg (svgeval.svg.renderers)."""
     render_cache: str | None = None
     """Folder of the on-disk render cache (svgeval.svg.render_cache); None: no cache."""
-    metric_batch_size: int = 32
-    """Samples per batch of a model-based metric."""
+    metric_batch_size: int | None = None
+    """Samples per batch of a model-based metric (None: sized from the memory free,
+    :mod:`svgeval.runner.metric_memory`)."""
     device: str | None = None
     """Where model-based metrics run: cpu, cuda, mps (None: cuda when available)."""
     precision: str = "fp32"

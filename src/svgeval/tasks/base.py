@@ -112,7 +112,7 @@ class MetricContext:
     """What batched model metrics run with: the isolated renderer, batch size and device."""
 
     renderer: Renderer
-    batch_size: int = 32
+    batch_size: int = 8
     device: str | None = None
 
 
