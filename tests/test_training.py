@@ -59,6 +59,20 @@ def close_logits_llm(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_chat_llm(tmp_path_factory.mktemp("close_logits_llm"), initializer_range=0.02)
 
 
+def language_model_trainer(checkpoint: Path, output_dir: Path,
+                           **arguments: Any) -> tuple[Any, Any]:
+    """A transformers ``Trainer`` of ``checkpoint`` on the language-modelling rows (one a step,
+    on the CPU), with ``arguments`` for its ``TrainingArguments``; and its tokenizer."""
+    model = transformers.AutoModelForCausalLM.from_pretrained(checkpoint)
+    tokenizer = transformers.AutoTokenizer.from_pretrained(checkpoint)
+    args = transformers.TrainingArguments(output_dir=str(output_dir), per_device_train_batch_size=1,
+                                          report_to=[], use_cpu=True, seed=0, **arguments)
+    trainer = transformers.Trainer(model=model, args=args,
+                                   train_dataset=language_modelling_rows(tokenizer),
+                                   processing_class=tokenizer)
+    return trainer, tokenizer
+
+
 def greedy_answers(model: Any, tokenizer: Any, run: Path, tokens: int = 3) -> dict[str, str]:
     """A hand-written greedy ``generate`` of ``tokens`` tokens for each sample of ``run``."""
     answers = {}
@@ -82,15 +96,9 @@ def recorded_answers(run: Path) -> dict[str, str]:
 def test_the_callback_evaluates_every_n_steps_and_at_the_end_leaving_training_alone(
     tiny_chat_llm: Path, demo_data: Path, tmp_path: Path
 ) -> None:
-    model = transformers.AutoModelForCausalLM.from_pretrained(tiny_chat_llm)
-    tokenizer = transformers.AutoTokenizer.from_pretrained(tiny_chat_llm)
-    args = transformers.TrainingArguments(
-        output_dir=str(tmp_path / "train"), max_steps=3, per_device_train_batch_size=1,
-        learning_rate=0.05, logging_steps=1, report_to=[], use_cpu=True, save_strategy="no",
-        seed=0)
-    trainer = transformers.Trainer(model=model, args=args,
-                                   train_dataset=language_modelling_rows(tokenizer),
-                                   processing_class=tokenizer)
+    trainer, tokenizer = language_model_trainer(
+        tiny_chat_llm, tmp_path / "train", max_steps=3, learning_rate=0.05, logging_steps=1,
+        save_strategy="no")
     before, after = type("Before", (Probe,), {})(), type("After", (Probe,), {})()
     callback = SvgevalCallback(trainer, "svgeditbench", every_n_steps=2, limit=1,
                                data=demo_data, max_tokens=3, render_workers=2)
@@ -139,15 +147,9 @@ def offline_answers(checkpoint: Path, data: Path, out: Path, tokens: int) -> dic
 def test_under_mixed_precision_the_policy_answers_as_its_saved_checkpoint(
     close_logits_llm: Path, demo_data: Path, tmp_path: Path
 ) -> None:
-    model = transformers.AutoModelForCausalLM.from_pretrained(close_logits_llm)
-    tokenizer = transformers.AutoTokenizer.from_pretrained(close_logits_llm)
-    args = transformers.TrainingArguments(
-        output_dir=str(tmp_path / "train"), max_steps=1, per_device_train_batch_size=1,
-        learning_rate=1e-3, report_to=[], use_cpu=True, bf16=True, save_strategy="steps",
-        save_steps=1, seed=0)
-    trainer = transformers.Trainer(model=model, args=args,
-                                   train_dataset=language_modelling_rows(tokenizer),
-                                   processing_class=tokenizer)
+    trainer, tokenizer = language_model_trainer(
+        close_logits_llm, tmp_path / "train", max_steps=1, learning_rate=1e-3, bf16=True,
+        save_strategy="steps", save_steps=1)
     callback = SvgevalCallback(trainer, "svgeditbench", every_n_steps=1, limit=1,
                                data=demo_data, max_tokens=16, render_workers=1)
     trainer.add_callback(callback)
