@@ -10,7 +10,11 @@ servers people point svgeval at really do, in the way they do it:
   backend that is down), ``--max-prompt-chars N`` refuses longer prompts with 400 as llama.cpp's
   server does past its context size, ``--echo-credentials`` quotes the request's path and
   ``Authorization`` header in its error messages, and ``--reply half-emoji`` answers with a
-  lone surrogate escape (``"\\ud83d"``), half of an emoji, inside the SVG.
+  lone surrogate escape (``"\\ud83d"``), half of an emoji, inside the SVG. ``--delay S`` is
+  each answer's time; ``--capacity N`` answers at most N calls at once and refuses the others
+  with 429 (a saturated server); ``--refuse P --seed S`` refuses a fraction P of the calls at
+  random with 429 (the ``random.Random(S)`` draws in call order: a gateway whose upstream
+  refuses now and then, whatever the load); ``--retry-after S`` adds that header to the 429s.
 * ``interrupting``: llama-cpp-python's server (``python -m llama_cpp.server``) with its default
   ``interrupt_requests``, without the model. The same stack (Starlette under uvicorn,
   sse-starlette's ``EventSourceResponse`` with ``sep="\\n"``, two anyio locks) and the
@@ -34,6 +38,7 @@ import argparse
 import contextlib
 import hashlib
 import json
+import random
 import re
 import socket
 import subprocess
@@ -184,6 +189,24 @@ def serve_gateway(options: argparse.Namespace) -> None:
     """The ``gateway`` server: one JSON completion for every request, streamed or not."""
     calls = _CallLog(options.log)
     faults = ("http-500", "http-502", "drop")
+    draws = random.Random(options.seed)
+    busy = [0]  # calls being answered now
+    busy_lock = threading.Lock()
+
+    def refusal() -> str | None:
+        """``refused`` at random, ``saturated`` beyond the capacity, else None (and the call
+        counts as busy until :func:`done`)."""
+        with busy_lock:
+            if options.refuse and draws.random() < options.refuse:
+                return "refused"
+            if options.capacity and busy[0] >= options.capacity:
+                return "saturated"
+            busy[0] += 1
+            return None
+
+    def done() -> None:
+        with busy_lock:
+            busy[0] -= 1
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -201,6 +224,8 @@ def serve_gateway(options: argparse.Namespace) -> None:
                 fault = f"http-{options.always}"
             elif options.max_prompt_chars and prompt_chars > options.max_prompt_chars:
                 fault = "too-long"
+            elif fault is None:
+                fault = refusal()
             calls.write(index, body, fault or "answered", path=self.path,
                         authorization=self.headers.get("Authorization"))
             if fault == "drop":
@@ -212,12 +237,17 @@ def serve_gateway(options: argparse.Namespace) -> None:
             elif fault == "too-long":  # llama.cpp's server, asked more than its context holds
                 self._error(400, "the request exceeds the available context size, try "
                                  "increasing it", "exceed_context_size_error")
+            elif fault in ("refused", "saturated"):
+                self._error(429, f"{fault}: try again later", "rate_limit_error")
             elif fault is not None:
                 self._error(int(fault.removeprefix("http-")), "upstream failed", "server_error")
             else:
-                time.sleep(options.delay)
-                answer = _completion(_reply(body, options.reply), body.get("model"))
-                self._send(200, "application/json", json.dumps(answer).encode())
+                try:
+                    time.sleep(options.delay)
+                    answer = _completion(_reply(body, options.reply), body.get("model"))
+                    self._send(200, "application/json", json.dumps(answer).encode())
+                finally:
+                    done()
 
         def _error(self, status: int, message: str, kind: str) -> None:
             if options.echo_credentials:  # as debugging proxies do
@@ -229,12 +259,17 @@ def serve_gateway(options: argparse.Namespace) -> None:
         def _send(self, status: int, media_type: str, data: bytes) -> None:
             self.send_response(status)
             self.send_header("Content-Type", media_type)
+            if status == 429 and options.retry_after is not None:
+                self.send_header("Retry-After", f"{options.retry_after:g}")
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
+    class Server(ThreadingHTTPServer):
+        request_queue_size = 128  # as uvicorn's 2048: connections sent together all get in
+        daemon_threads = True
+
+    server = Server(("127.0.0.1", 0), Handler)
     print(f"PORT {server.server_address[1]}", flush=True)
     server.serve_forever()
 
@@ -349,6 +384,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--fail-every", type=int, default=0, help="gateway: fail every N-th call")
     parser.add_argument("--delay", type=float, default=0.0, help="gateway: seconds per answer")
     parser.add_argument("--always", type=int, help="gateway: answer every call with this status")
+    parser.add_argument("--capacity", type=int, default=0,
+                        help="gateway: answer at most N calls at once, refuse more with 429")
+    parser.add_argument("--refuse", type=float, default=0.0,
+                        help="gateway: refuse this fraction of the calls at random with 429")
+    parser.add_argument("--seed", type=int, default=0, help="gateway: seed of the refusals")
+    parser.add_argument("--retry-after", type=float,
+                        help="gateway: the Retry-After seconds sent with each 429")
     parser.add_argument("--max-prompt-chars", type=int, default=0,
                         help="gateway: refuse longer prompts with 400, as llama.cpp does")
     parser.add_argument("--echo-credentials", action="store_true",

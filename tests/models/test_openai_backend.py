@@ -9,7 +9,7 @@ from itertools import pairwise
 from typing import Any
 
 import pytest
-from fake_openai_server import FakeOpenAIServer, Fault, fail_first, on_requests
+from fake_openai_server import FakeOpenAIServer, Fault, fail_first, message_text, on_requests
 
 from svgeval.models import (
     Generation,
@@ -257,14 +257,63 @@ def test_concurrency_is_bounded(fake_openai: StartServer, stream: bool) -> None:
     assert server.max_in_flight == 3
 
 
-def test_a_retrying_request_keeps_its_slot(fake_openai: StartServer) -> None:
-    """With one slot, a request backing off after a 429 delays the next one (no new load)."""
-    server = fake_openai(faults=on_requests({0: Fault.http_error(429, retry_after="0.3")}))
-    requests = [ask("first", f"First: {SVG}"), ask("second", f"Second: {SVG}")]
+def test_a_request_waiting_to_retry_holds_no_slot_and_retries_before_new_ones(
+    fake_openai: StartServer,
+) -> None:
+    """With one slot, the second request goes while the first waits out its 429 (0.2 s); the
+    first goes again as the second is answered (1 s), before the third. Main of 2026-12-02 held
+    the slot through the wait: first, first, second, third."""
+    plan = on_requests({0: Fault.http_error(429, retry_after="0.2"), 1: Fault.slow(1.0)})
+    server = fake_openai(faults=plan)
+    requests = [ask(name, f"{name}: {SVG}") for name in ("first", "second", "third")]
     answers = generate_all(make_model(server.base_url, concurrency=1), requests)
     assert all(isinstance(answer, Generation) for answer in answers)
     prompts = [r.body["messages"][0]["content"] for r in server.chat_requests if r.body]
-    assert prompts == [f"First: {SVG}", f"First: {SVG}", f"Second: {SVG}"]
+    assert prompts == [f"{name}: {SVG}" for name in ("first", "second", "first", "third")]
+
+
+def test_a_retry_waits_for_a_place_under_the_limit_lowered_while_it_waited(
+    fake_openai: StartServer,
+) -> None:
+    """Three requests at once: ``a`` fails (500) and waits; ``b``'s 429, 0.1 s later and before
+    any answer, lowers the limit to one; ``c`` takes 0.6 s. ``a``'s retry must wait for ``c``.
+    Main of 2026-12-02 sent it with the place it had kept (issue 43, defect 8: retries during
+    other requests' cuts were not counted against the limit)."""
+    faults = {"a": Fault.http_error(500), "b": Fault(status=429, delay_s=0.1),
+              "c": Fault.slow(0.6)}
+    server = fake_openai(faults=lambda request: (
+        faults[message_text(request.body["messages"][0])] if request.body and request.attempt == 0
+        else None))
+    model = make_model(server.base_url, concurrency=3, retry=RetryPolicy(base_delay_s=0.3))
+    answers = generate_all(model, [ask(name, name) for name in "abc"])
+    assert all(isinstance(answer, Generation) for answer in answers), answers
+    sent = {(message_text(r.body["messages"][0]), r.attempt): r.received_at
+            for r in server.chat_requests if r.body}
+    assert model.report()["concurrency"]["lowest"] == 1
+    assert sent["a", 1] >= sent["c", 0] + 0.6  # after c's answer
+
+
+def test_the_wait_after_a_random_refusal_does_not_grow(fake_openai: StartServer) -> None:
+    """Five answers, then one request refused three times (429, no ``Retry-After``): the server
+    takes a request at a time, so these are random refusals, each followed by the first wait
+    (0.1-0.2 s here) instead of 0.2-0.4 s, then 0.4-0.8 s (main of 2026-12-02): a sample
+    refused four times running added 11 s on average to a 12 s run."""
+    server = fake_openai(faults=lambda request: Fault.http_error(429) if request.body and (
+        message_text(request.body["messages"][0]) == "last" and request.attempt < 3) else None)
+    model = make_model(server.base_url, concurrency=1, retry=RetryPolicy(base_delay_s=0.2))
+    waits: list[float] = []
+    model.on_retry = lambda event: waits.append(event.wait_s)
+
+    async def one_at_a_time() -> list[Generation]:
+        try:
+            return [await model.generate(ask(name, name)) for name in [*"abcde", "last"]]
+        finally:
+            await model.aclose()
+
+    answers = asyncio.run(one_at_a_time())
+    assert [answer.attempts for answer in answers] == [1] * 5 + [4]
+    assert len(waits) == 3 and all(0.1 <= wait <= 0.2 for wait in waits), waits
+    assert model.report()["concurrency"]["random_refusals"] == 3
 
 
 def test_a_structured_output_request_is_sent_as_response_format(fake_openai: StartServer) -> None:

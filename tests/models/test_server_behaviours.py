@@ -64,12 +64,12 @@ def test_a_backend_that_was_never_up_stops_after_four_attempts() -> None:
         model = make_model(server.base_url, concurrency=1, retry=RetryPolicy(base_delay_s=0.05))
         outcomes = generate_all(model, requests)
         elapsed = time.monotonic() - started
-    unavailable = [o for o in outcomes if isinstance(o, ModelUnavailable)]
-    assert unavailable and str(unavailable[0]) == (
+    unavailable = [str(o) for o in outcomes if isinstance(o, ModelUnavailable)]
+    assert (  # the request whose attempt was the fourth (the runner stops there)
         f"openai-compatible:fake-model: {server.base_url}/chat/completions answered each of the "
         "first 4 attempts with HTTP 502 and has answered no request yet (HTTP 502: Bad Gateway); "
         "check that the server behind --base-url is up, and its log"
-    )
+    ) in unavailable
     assert elapsed < 5.0
 
 
@@ -154,15 +154,37 @@ def test_an_error_body_that_echoes_credentials_is_recorded_redacted(password: st
     user and password (``Basic`` base64): neither, nor a password under 4 characters, stays."""
     with running("gateway", "--always", "400", "--echo-credentials") as server:
         url = server.base_url.replace("http://", f"http://alice:{password}@") + "?key=q-secret-77"
-        model = make_model(url, api_key="sk-live-abcdef")
+        model = make_model(url)
         error = generate_one(model)
     assert isinstance(error, ModelError)
     message = str(error)
     assert "/v1/chat/completions?key=***" in message  # the path was right: a 400, not a 404
     basic = base64.b64encode(f"alice:{password}".encode()).decode()
-    for secret in (password, "q-secret-77", "sk-live-abcdef", "alice", basic):
+    for secret in (password, "q-secret-77", "alice", basic):
         assert secret not in message, message
     assert model.base_url == server.base_url.replace("http://", "http://***@") + "?key=***"
+
+
+def test_an_error_body_that_echoes_the_api_key_is_recorded_redacted() -> None:
+    with running("gateway", "--always", "400", "--echo-credentials") as server:
+        error = generate_one(make_model(server.base_url, api_key="sk-live-abcdef"))
+    assert isinstance(error, ModelError)
+    assert "authorization Bearer ***)" in str(error) and "sk-live-abcdef" not in str(error)
+
+
+def test_credentials_in_the_url_and_an_api_key_together_are_refused() -> None:
+    """httpx sends the URL's basic authentication and drops the bearer key without a word (the
+    gateway logged ``Basic YWxpY2U6cHc=`` with both given, main of 2026-12-02): refused before
+    any request, naming both."""
+    with pytest.raises(ValueError) as refused:
+        make_model("http://alice:pw@127.0.0.1:9/v1", api_key="sk-live-abcdef",
+                   api_key_env="MY_KEY")
+    assert str(refused.value) == (
+        "openai-compatible:fake-model: --base-url carries a user name and password (sent as "
+        "basic authentication) and $MY_KEY holds an API key (sent as a bearer token), but a "
+        "request has one Authorization header and httpx sends only the basic one: take the "
+        "credentials out of --base-url or leave out --api-key-env"
+    )
 
 
 def test_credentials_in_the_url_reach_the_server(tmp_path: Path) -> None:
@@ -202,3 +224,51 @@ def test_notices_are_told_once_per_backend() -> None:
         return notices
 
     assert len(asyncio.run(go())) == 1
+
+
+def test_random_refusals_leave_the_requests_in_flight_as_asked(tmp_path: Path) -> None:
+    """A gateway that refuses a tenth of its calls at random with 429 (seed 35: none of the
+    first 16 calls, 8 of the first 60) while it answers 8 at once. Main of 2026-12-02 halved the
+    requests in flight at each refusal and kept them low (600 samples: 139 s against 12 s)."""
+    log = tmp_path / "calls.jsonl"
+    options = ("--refuse", "0.1", "--seed", "35", "--delay", "0.5", "--log", str(log))
+    with running("gateway", *options) as server:
+        model = make_model(server.base_url, concurrency=8, retry=RetryPolicy(
+            max_retries=6, base_delay_s=0.05, max_delay_s=0.2))
+        requests = [ask(f"s{i}", f"Sample {i}: {SVG}") for i in range(48)]
+        answers = generate_all(model, requests, time_limit_s=60)
+    assert all(isinstance(answer, Generation) for answer in answers), answers
+    refused = Counter(call["outcome"] for call in read_log(log))["refused"]
+    assert refused >= 3
+    assert model.report()["concurrency"] == {"asked": 8, "started": 8, "lowest": 8, "final": 8,
+                                             "cuts": 0, "random_refusals": refused}
+
+
+def test_a_saturated_server_gets_fewer_requests_at_once(tmp_path: Path) -> None:
+    """A server that answers 2 at once and refuses more with 429: those refusals are overload."""
+    log = tmp_path / "calls.jsonl"
+    with running("gateway", "--capacity", "2", "--delay", "0.1", "--log", str(log)) as server:
+        model = make_model(server.base_url, concurrency=8, retry=RetryPolicy(
+            max_retries=8, base_delay_s=0.05, max_delay_s=0.2))
+        requests = [ask(f"s{i}", f"Sample {i}: {SVG}") for i in range(24)]
+        answers = generate_all(model, requests, time_limit_s=60)
+    assert all(isinstance(answer, Generation) for answer in answers), answers
+    report = model.report()["concurrency"]
+    assert report["cuts"] >= 1 and report["lowest"] <= 2, report
+    outcomes = Counter(call["outcome"] for call in read_log(log))
+    assert outcomes["answered"] == 24 and outcomes["saturated"] >= 6  # the first 8 at once
+
+
+def test_a_cut_with_two_in_flight_leaves_one(tmp_path: Path) -> None:
+    """Two requests, ``--concurrency 8``: the server cuts one for the other. Main of 2026-12-02
+    halved the 8 asked for (the note: "with 2 requests in flight): now 4 at a time")."""
+    notices: list[str] = []
+    with running("interrupting", "--token-delay", "0.02") as server:
+        model = make_model(server.base_url, concurrency=8)
+        model.on_notice = notices.append
+        requests = [ask(f"s{i}", f"Sample {i}: {LONG_SVG}") for i in range(2)]
+        answers = generate_all(model, requests, time_limit_s=60)
+    assert all(isinstance(answer, Generation) for answer in answers), answers
+    assert len(notices) == 1
+    assert "(stream interrupted with 2 requests in flight): now 1 at a time" in notices[0]
+    assert model.report()["concurrency"]["lowest"] == 1

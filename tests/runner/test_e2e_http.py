@@ -130,3 +130,21 @@ def test_unreachable_endpoint_and_bad_key_stop_with_one_line(tmp_path: Path, dem
     with FakeOpenAIServer(reply=first_svg, api_key="secret") as server:
         code, lines = run(server.base_url, tmp_path / "denied")
     assert code == 1 and any("HTTP 401" in line for line in lines)
+
+
+def test_a_sample_waiting_to_retry_lets_the_next_one_go(tmp_path: Path, demo_data: Path) -> None:
+    """``--concurrency 1``: the first request is refused (429, ``Retry-After: 0.2``), the second
+    takes 1 s; the second goes while the first waits, and the first goes again next. Main of
+    2026-12-02 held the run's one slot through the wait (each refusal stalled the run)."""
+    plan = {0: Fault.http_error(429, retry_after="0.2"), 1: Fault.slow(1.0)}
+    with FakeOpenAIServer(reply=first_svg, faults=lambda r: plan.get(r.index)) as server:
+        model = OpenAICompatibleModel("openai-compatible:fake", model="fake",
+                                      base_url=server.base_url, concurrency=1)
+        task = SvgEditBench(CommonOptions(data=demo_data))
+        runner = Runner(task, model, RunDir(tmp_path / "run"),
+                        RunSettings(concurrency=1, limit=1))
+        results = asyncio.run(runner.run(runner.prepare(resume=False)))
+        sent = [(message_text(r.body["messages"][-1]), r.attempt)
+                for r in server.chat_requests if r.body]
+    assert results.complete and results.n == 6
+    assert [attempt for _, attempt in sent[:3]] == [0, 0, 1] and sent[2][0] == sent[0][0]

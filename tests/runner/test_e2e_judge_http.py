@@ -25,7 +25,13 @@ from typing import Any
 
 import numpy as np
 import pytest
-from fake_openai_server import FakeOpenAIServer, message_images, message_text
+from fake_openai_server import (
+    FakeOpenAIServer,
+    Fault,
+    RecordedRequest,
+    message_images,
+    message_text,
+)
 from PIL import Image
 from style_transfer_data import cairo_render, style_transfer_items, write_items
 from typer.testing import CliRunner
@@ -435,3 +441,58 @@ def test_a_judge_for_a_task_without_one_is_refused(tmp_path: Path, demo_data: Pa
         ]
     )
     assert code == 1 and "svgeditbench asks no judge; leave out --judge" in output
+
+
+def is_judge_request(request: RecordedRequest) -> bool:
+    return request.body is not None and "Score Rubrics" in message_text(
+        request.body["messages"][-1])
+
+
+def test_the_note_and_results_say_it_was_the_judge_that_was_refused(tmp_path: Path) -> None:
+    """The judge's server refuses the first try of each question with 429 before it has
+    answered any: the judge's requests in flight are lowered, and the note and results.json
+    say it was the judge's. Main of 2026-12-02 said "note: URL cut answers short..." for
+    either, and results.json kept the model's alone (issue 43, defect 8)."""
+    file = write_items(tmp_path / "st.json", style_transfer_items(4))
+    out = tmp_path / "run"
+    first_refused = Fault.http_error(429)
+    with (
+        FakeOpenAIServer(reply=stylised) as model,
+        FakeOpenAIServer(reply=judge_reply,
+                         faults=lambda r: first_refused if r.attempt == 0 else None) as judge,
+    ):
+        code, output = invoke([*run_args(file, out, model), *judge_args(judge)])
+    assert code == 0, output
+    assert (f"note: judge: {judge.base_url} cut answers short or refused them under load"
+            in " ".join(output.split()))
+    assert "note: model:" not in output
+    results = json.loads((out / "results.json").read_text())
+    assert results["model_report"] == {}
+    assert results["judge_report"]["concurrency"]["cuts"] >= 1
+
+
+def test_score_with_a_judge_on_the_model_s_server_starts_from_what_the_run_learned(
+    tmp_path: Path,
+) -> None:
+    """The model's server refused the run's first two requests (``--concurrency 2``) before
+    answering any: the run learned one at a time (servers.json). ``svgeval score --judge`` on
+    the same server starts its judge there instead of at ``--judge-concurrency`` 4."""
+    file = write_items(tmp_path / "st.json", style_transfer_items(4))
+    out = tmp_path / "run"
+    refused = Fault.http_error(429)
+    with FakeOpenAIServer(
+        reply=lambda body: (judge_reply(body) if "Score Rubrics" in message_text(
+            body["messages"][-1]) else stylised(body)),
+        faults=lambda r: refused if r.attempt == 0 and not is_judge_request(r) else None,
+    ) as server:
+        code, output = invoke(run_args(file, out, server, "--concurrency", "2"))
+        assert code == 0, output
+        learned = json.loads((out / "servers.json").read_text())["servers"]
+        code, output = invoke(["score", str(out), *judge_args(server, 4)])
+    assert code == 0, output
+    assert learned == {server.base_url: {"limit": 1, "patience": 8}}
+    assert (f"note: judge: {server.base_url} took 1 request at a time when this run directory "
+            "last asked it (servers.json)") in " ".join(output.split())
+    results = json.loads((out / "results.json").read_text())
+    assert results["judge_report"]["concurrency"]["started"] == 1
+    assert results["metrics"]["easy/judge_score"] == 3.0

@@ -264,3 +264,44 @@ def test_credentials_in_the_base_url_are_used_but_never_written(
         content = path.read_bytes()
         assert b"pa55word" not in content and b"q-secret-77" not in content, path
     assert "pa55word" not in result.output + report.output
+
+
+def test_a_resumed_run_starts_from_what_the_first_learned_of_the_server(
+    demo_data: Path, tmp_path: Path
+) -> None:
+    """Run 1 (6 samples) learns that llama-cpp-python's server takes one request at a time;
+    run 2 (``--resume``, 6 more) starts there and no stream is cut. Main of 2026-12-02 started
+    each run at 8 again and relearned (issue 43, defect 8: 11 cut prompts a run)."""
+    log, out = tmp_path / "calls.jsonl", tmp_path / "r"
+    with running("interrupting", "--token-delay", "0.02", "--log", str(log)) as server:
+        first = CliRunner().invoke(app, run_args(demo_data, out, server, "--limit", "1"))
+        assert first.exit_code == 0, first.output
+        calls_before = len(read_log(log))
+        servers = json.loads((out / "servers.json").read_text())["servers"]
+        second = CliRunner().invoke(app, run_args(demo_data, out, server, "--limit", "2",
+                                                  "--resume"))
+    assert second.exit_code == 0, second.output
+    assert servers == {server.base_url: {"limit": 1, "patience": 8}}
+    calls = read_log(log)[calls_before:]
+    assert [call["outcome"] for call in calls] == ["completed"] * 6
+    assert (f"note: model: {server.base_url} took 1 request at a time when this run directory "
+            "last asked it (servers.json): starting there") in " ".join(second.output.split())
+    report = results_of(out)["model_report"]["concurrency"]
+    assert (report["started"], report["cuts"]) == (1, 0)
+
+
+def test_credentials_in_the_judge_url_and_a_judge_key_are_refused_in_one_line(
+    demo_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("JUDGE_KEY", "sk-judge")
+    args = ["run", "svgenius-style-transfer", "--out", str(tmp_path / "r"), "--model",
+            "identity", "--judge", "openai-compatible:critic", "--judge-base-url",
+            "http://alice:pw@127.0.0.1:9/v1", "--judge-api-key-env", "JUDGE_KEY"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 1
+    assert " ".join(result.output.split()) == (
+        "error: --judge: openai-compatible:critic: --judge-base-url carries a user name and "
+        "password (sent as basic authentication) and $JUDGE_KEY holds an API key (sent as a "
+        "bearer token), but a request has one Authorization header and httpx sends only the "
+        "basic one: take the credentials out of --judge-base-url or leave out "
+        "--judge-api-key-env")

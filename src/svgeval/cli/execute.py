@@ -105,14 +105,11 @@ def execute(
         say(f"retry: {event.sample_id} attempt {event.attempt} failed ({event.reason}); "
             f"next in {event.wait_s:.1f} s")
 
-    def on_notice(message: str) -> None:
-        say(f"note: {message}")
-
     runner.model.on_retry = on_retry
-    runner.model.on_notice = on_notice
+    runner.model.on_notice = lambda message: say(f"note: model: {message}")
     if runner.judge is not None and runner.judge.model is not None:
         runner.judge.model.on_retry = on_retry
-        runner.judge.model.on_notice = on_notice
+        runner.judge.model.on_notice = lambda message: say(f"note: judge: {message}")
     if console.is_terminal:
         results = _with_bar(runner, resumed, work, monitor, count)
     else:

@@ -11,9 +11,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from svgeval.messages import Message
+
+if TYPE_CHECKING:  # the HTTP backends' module; the offline ones need not import asyncio
+    from svgeval.models.adaptive import Learned
 
 
 @dataclass(frozen=True)
@@ -106,13 +109,22 @@ class Model(ABC):
     backend that computes the same answers again at no cost (the offline baselines, a replay
     file): the runner then writes its answers in groups instead of one flushed line each, since
     ``--resume`` after a ``kill -9`` asks it again for nothing.
+
+    ``paces_requests`` is True for a backend that keeps its own limit of requests in flight
+    (the HTTP backends, :mod:`svgeval.models.adaptive`): the runner hands it every request it
+    has ready instead of ``--concurrency`` at a time, so that a request waiting to retry holds
+    no place. Such a backend may learn how many requests its server takes at once; it hands
+    that out by :meth:`learned` (calling ``on_learned``, when set, each time it changes), and a
+    later run starts from it with :meth:`start_from`.
     """
 
     spec: str
     on_retry: Callable[[RetryEvent], None] | None = None
     on_notice: Callable[[str], None] | None = None
+    on_learned: Callable[[], None] | None = None
     accepts_images: bool = True
     answers_are_free: bool = False
+    paces_requests: bool = False
 
     @abstractmethod
     async def generate(self, request: GenerationRequest) -> Generation:
@@ -140,6 +152,15 @@ class Model(ABC):
         :class:`PendingModel` sets up now. The runner calls it once the run's cheap checks have
         passed (:meth:`svgeval.runner.Runner.prepare`) and answers with what it returns."""
         return self
+
+    def learned(self) -> dict[str, Learned]:
+        """What this backend learned of each server it asked, by its shown base URL; the
+        default learns nothing."""
+        return {}
+
+    def start_from(self, learned: Mapping[str, Learned]) -> None:
+        """Start from what an earlier run learned (as :meth:`learned` gave it); the default
+        has no use for it."""
 
 
 class PendingModel(Model):

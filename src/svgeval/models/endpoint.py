@@ -39,6 +39,9 @@ class Endpoint:
     """The host name, lower case."""
     shown: str
     """The URL with credentials and query values replaced by ``***``."""
+    basic_auth: bool = False
+    """True when the URL carries a user name or password, which httpx sends as the request's
+    ``Authorization: Basic`` header."""
     secrets: tuple[str, ...] = field(default=(), repr=False)
     """User name, password and query values, as written and percent-decoded, and the base64 of
     ``user:password`` that basic authentication sends."""
@@ -82,6 +85,7 @@ def parse_endpoint(base_url: str) -> Endpoint:
         base_url=clean,
         host=parts.hostname.lower(),
         shown=shown_form(clean),
+        basic_auth=bool(parts.username or parts.password),
         secrets=tuple(dict.fromkeys([*(s for s in secrets if s), *decoded])),
     )
 

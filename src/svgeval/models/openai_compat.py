@@ -6,12 +6,16 @@ sends one ``POST {base_url}/chat/completions`` request (more when it retries) th
 :class:`~svgeval.models.chat_http.ChatConnection`, which also explains the timeouts
 (``timeout_s``, ``first_token_timeout_s``), streaming, and servers that ignore ``"stream"``.
 
-At most ``concurrency`` calls are in progress at once, and the place is held through the
-retries, so a throttled server sees fewer requests. When the server sheds load (429, 503,
-streams it ends early or first tokens that time out while other requests are in flight) fewer
-are sent at once, down to one, and more again as answers arrive
-(:mod:`svgeval.models.adaptive`); the first such cut is told once to :attr:`Model.on_notice`,
-and ``results.json`` records it under ``model_report.concurrency``.
+At most ``concurrency`` attempts are in flight at once; a request waiting to retry holds no
+place, so the backend takes every request the runner has ready (:attr:`Model.paces_requests`).
+When the server sheds load (streams it ends early or first tokens that time out while other
+requests are in flight, 429 and 503 answers tied to the load) fewer are sent at once, down to
+one, and more again as answers arrive; a 429 or 503 while the server answers as many at once is
+a random refusal, retried without lowering the limit after ``Retry-After`` or the first retry's
+wait, which does not grow (:mod:`svgeval.models.adaptive`). The first cut is told once to :attr:`Model.on_notice`, and
+:meth:`OpenAICompatibleModel.report` gives the cuts (``results.json``'s
+``model_report.concurrency``). What was learned is handed out by :meth:`Model.learned`, so that
+a later run against the same server starts from it (:meth:`Model.start_from`).
 
 A streamed request asks for token usage with ``stream_options: {"include_usage": true}``.
 Until a server has accepted that once, a 400 or 422 answer is followed at once by the same
@@ -50,10 +54,11 @@ import asyncio
 import math
 import random
 import time
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, Literal
 
-from svgeval.models.adaptive import AdaptiveLimit, Place
+from svgeval.models.adaptive import AdaptiveLimit, Attempt, Learned, Place
 from svgeval.models.base import (
     Generation,
     GenerationRequest,
@@ -98,6 +103,8 @@ class OpenAICompatibleModel(Model):
     included, in that one loop.
     """
 
+    paces_requests = True
+
     def __init__(
         self,
         spec: str,
@@ -124,6 +131,14 @@ class OpenAICompatibleModel(Model):
         self.spec = spec
         self.model = model
         endpoint = parse_endpoint(base_url)
+        if endpoint.basic_auth and api_key is not None:
+            key = f"${api_key_env}" if api_key_env is not None else "api_key"
+            raise ValueError(
+                f"{spec}: --base-url carries a user name and password (sent as basic "
+                f"authentication) and {key} holds an API key (sent as a bearer token), but a "
+                "request has one Authorization header and httpx sends only the basic one: take "
+                "the credentials out of --base-url or leave out --api-key-env"
+            )
         self.base_url = endpoint.shown
         """The base URL as it may be shown and recorded (credentials hidden)."""
         self.timeout_s = timeout_s
@@ -139,9 +154,12 @@ class OpenAICompatibleModel(Model):
         self._max_tokens_field = max_tokens_field
         self._stream_options: Literal["untried", "accepted", "refused"] = "untried"
         self._limit = AdaptiveLimit(concurrency)
+        self._limit.on_change = self._learned_changed
         self._rng = random.Random()
         self._answered = False
         self._server_errors_before_answer = 0
+        self._start_notice: str | None = None
+        """Said before the first request, once the run starts from what an earlier one learned."""
 
     def payload(self, request: GenerationRequest) -> dict[str, Any]:
         """The JSON body sent for ``request`` (messages are passed through unchanged)."""
@@ -165,6 +183,9 @@ class OpenAICompatibleModel(Model):
 
     async def generate(self, request: GenerationRequest) -> Generation:
         """Send one request, retrying transient failures; see the module docstring for errors."""
+        if self._start_notice is not None and self.on_notice is not None:
+            self.on_notice(self._start_notice)
+        self._start_notice = None
         place = Place(self._limit)
         await place.take()
         try:
@@ -182,12 +203,12 @@ class OpenAICompatibleModel(Model):
         dropped_stream_options = False
         while True:
             attempts += 1
-            era = self._limit.cuts
+            sent = self._limit.send()
             outcome = await self._connection.attempt(body, self._crowded)
             total_s = time.perf_counter() - started
             if isinstance(outcome, Generation):
                 self._answered = True
-                self._limit.answered()
+                self._limit.answered(sent)
                 if "stream_options" in body:
                     self._stream_options = "accepted"
                 elif dropped_stream_options:  # it was stream_options that the server refused
@@ -205,40 +226,42 @@ class OpenAICompatibleModel(Model):
             # cut to make room for another request of ours: no failure of this one
             made_room = outcome.made_room or (outcome.interrupted and self._crowded())
             self._check_ever_answered(outcome)
-            self._shed_load(outcome, era, made_room)
+            random_refusal = self._shed_load(outcome, sent, made_room)
             counted = not made_room
             if not outcome.retryable or (counted and retries == self.retry.max_retries):
                 raise self._final_error(outcome, attempts, total_s)
-            wait_s = self.retry.delay_s(retries, outcome.retry_after_s, self._rng)
+            # a random refusal says nothing of the next try: its wait does not grow
+            wait_s = self.retry.delay_s(0 if random_refusal else retries, outcome.retry_after_s,
+                                        self._rng)
             self._announce(request, attempts, outcome.reason, wait_s)
             await self._back_off(wait_s, place)
             retries += counted
 
     async def _back_off(self, wait_s: float, place: Place) -> None:
-        """Wait before the next attempt; with more places held than the limit now allows,
-        give ours back meanwhile and queue for one again."""
-        if self._limit.over:
-            place.give_back()
+        """Wait before the next attempt without a place in flight, then queue for one again
+        before the requests not yet sent: the retry counts against the limit as it is then."""
+        place.give_back()
         await asyncio.sleep(wait_s)
-        if not place.held:
-            await place.take()
+        await place.take(first=True)
 
-    def _shed_load(self, failure: AttemptFailure, era: int, made_room: bool) -> None:
-        """Lower the requests in flight when ``failure`` says the server has too many."""
-        overloaded = (
-            failure.status in OVERLOAD_STATUSES
-            or made_room
-            or (failure is self._connection.no_first_token and self._crowded())
-        )
-        if not overloaded or not self._limit.overloaded(era) or self._limit.cuts > 1:
-            return
+    def _shed_load(self, failure: AttemptFailure, sent: Attempt, made_room: bool) -> bool:
+        """Lower the requests in flight when ``failure`` says the server has too many; True
+        for a random refusal (a 429 or 503 while the server takes as many at once)."""
+        cuts, in_flight, random_refusal = self._limit.cuts, self._limit.in_flight, False
+        if made_room or (failure is self._connection.no_first_token and self._crowded()):
+            self._limit.cut(sent.era)
+        elif failure.status in OVERLOAD_STATUSES:
+            random_refusal, in_flight = self._limit.refused(sent), sent.in_flight
+        if self._limit.cuts == cuts or cuts > 0:  # told at the first cut only
+            return random_refusal
         if self.on_notice is not None:
             self.on_notice(
                 f"{self.base_url} cut answers short or refused them under load "
-                f"({self._redact(failure.reason)} with {self._limit.in_flight} requests in "
-                f"flight): now {self._limit.limit} at a time, down to 1 if it goes on, and more "
-                "again as answers arrive (--concurrency sets the most)"
+                f"({self._redact(failure.reason)} with {in_flight} requests in flight): now "
+                f"{self._limit.limit} at a time, down to 1 if it goes on, and more again as "
+                "answers arrive (--concurrency sets the most)"
             )
+        return random_refusal
 
     def _check_ever_answered(self, failure: AttemptFailure) -> None:
         """Stop when every attempt so far, and enough of them, got a server error."""
@@ -284,12 +307,38 @@ class OpenAICompatibleModel(Model):
         return ModelError(message, attempts=attempts, total_s=total_s)
 
     def report(self) -> dict[str, Any]:
-        """How far the requests in flight were lowered, if the server ever shed load."""
+        """How far the requests in flight were lowered, if the server ever shed load, refused
+        requests at random, or the run started from what an earlier one learned."""
         limit = self._limit
-        if not limit.cuts:
+        if not (limit.cuts or limit.random_refusals or limit.started < limit.ceiling):
             return {}
-        return {"concurrency": {"asked": limit.ceiling, "lowest": limit.lowest,
-                                "final": limit.limit, "cuts": limit.cuts}}
+        return {"concurrency": {"asked": limit.ceiling, "started": limit.started,
+                                "lowest": limit.lowest, "final": limit.limit, "cuts": limit.cuts,
+                                "random_refusals": limit.random_refusals}}
+
+    def learned(self) -> dict[str, Learned]:
+        """How many requests at once the server took, once the run has had to learn it."""
+        limit = self._limit
+        if not (limit.cuts or limit.started < limit.ceiling):
+            return {}
+        return {self.base_url: limit.learned}
+
+    def start_from(self, learned: Mapping[str, Learned]) -> None:
+        """Start at the limit an earlier run learned for this server, if any, and say so
+        before the first request."""
+        earlier = learned.get(self.base_url)
+        if earlier is None or earlier.limit >= self._limit.ceiling:
+            return
+        self._limit.start_from(earlier)
+        self._start_notice = (
+            f"{self.base_url} took {earlier.limit} request{'s' if earlier.limit > 1 else ''} at "
+            "a time when this run directory last asked it (servers.json): starting there, and "
+            f"more again as answers arrive (--concurrency {self._limit.ceiling} the most)"
+        )
+
+    def _learned_changed(self) -> None:
+        if self.on_learned is not None:
+            self.on_learned()
 
     async def aclose(self) -> None:
         """Close the connection pool."""

@@ -18,6 +18,7 @@ again. A request that failed for good is a failure of kind ``error`` and is aske
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import re
@@ -30,6 +31,7 @@ from svgeval.messages import has_images
 from svgeval.models.base import GenerationRequest, Model, ModelError, ModelUnavailable
 from svgeval.runner.records import JudgmentRecord, Timing, Usage, now
 from svgeval.runner.run_dir import RecordAppender
+from svgeval.runner.slots import request_slots
 from svgeval.tasks.base import Sample, Task
 from svgeval.tasks.judge import JudgeRequest
 from svgeval.tasks.outcome import JudgeFailure, Outcome
@@ -140,7 +142,8 @@ class Judging:
         self.task = task
         self.path = path
         self._cache = cache
-        self._slots = asyncio.Semaphore(judge.concurrency if judge is not None else 1)
+        self._slots = request_slots(judge.model, judge.concurrency) if (
+            judge is not None and judge.model is not None) else contextlib.nullcontext()
         self._in_flight: dict[str, asyncio.Task[JudgmentRecord]] = {}
         self._log: RecordAppender | None = None
         self.asked = 0

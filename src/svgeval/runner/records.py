@@ -3,9 +3,10 @@
 ``config.json`` is a :class:`~svgeval.runner.run_config.RunConfig`, a line of
 ``responses.jsonl`` a :class:`ResponseRecord`,
 of ``samples.jsonl`` a :class:`SampleRecord`, of ``judgments.jsonl`` a :class:`JudgmentRecord`,
-``results.json`` a :class:`Results`. Every record carries :data:`SCHEMA_VERSION`; a reader
-(``--resume``, ``svgeval score``, reports) refuses a record of another schema, or a corrupt
-one, with one line naming the file and the line (see :mod:`svgeval.runner.run_dir`).
+``results.json`` a :class:`Results`, ``servers.json`` a :class:`ServersRecord`. Every record
+carries :data:`SCHEMA_VERSION`; a reader (``--resume``, ``svgeval score``, reports) refuses a
+record of another schema, or a corrupt one, with one line naming the file and the line (see
+:mod:`svgeval.runner.run_dir`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from pydantic import (
 )
 
 from svgeval.messages import Message
+from svgeval.models.adaptive import Learned
 from svgeval.runner.safe_text import StorableText
 from svgeval.tasks.aggregate import GroupCounts
 from svgeval.tasks.outcome import Failure, JudgeFailureKind, Outcome
@@ -305,7 +307,7 @@ class Results(Record):
     """``results.json``: the aggregate of a run."""
 
     omitted_at_default = (*Record.omitted_at_default, "epochs", "n_dataset",
-                          "judge_failure_kinds")
+                          "judge_failure_kinds", "judge_report")
 
     created_at: str = Field(default_factory=now)
     task: str
@@ -347,7 +349,11 @@ class Results(Record):
     not_computed: dict[str, str] = Field(default_factory=dict)
     """Metrics that could not run, with the reason."""
     model_report: dict[str, Any] = Field(default_factory=dict)
-    """Facts from the model backend (e.g. the ids a replay file lacked)."""
+    """Facts from the model backend (e.g. the ids a replay file lacked, how far an HTTP
+    backend lowered its requests in flight)."""
+    judge_report: dict[str, Any] = {}
+    """The same facts from the judge's backend, when it has any (left out of the file when
+    empty)."""
     usage: UsageTotals = Field(default_factory=UsageTotals)
     """Token and time totals."""
     epochs: EpochResults | None = None
@@ -363,3 +369,11 @@ class Results(Record):
         if self.n_dataset is None or asked >= self.n_dataset:
             return None
         return f"{asked} of {self.n_dataset} samples"
+
+
+class ServersRecord(Record):
+    """``servers.json``: what the run learned of each HTTP server its model or judge asked
+    (how many requests it took at once), by the server's base URL with its credentials hidden;
+    ``--resume`` and ``svgeval score`` (and its ``--judge``) start from it."""
+
+    servers: dict[str, Learned] = Field(default_factory=dict)

@@ -10,6 +10,8 @@
 * ``judgments.jsonl``: the judge model's replies, for tasks scored by one (its cache, see
   :mod:`svgeval.runner.judging`).
 * ``results.json``: the aggregate numbers, written at the end.
+* ``servers.json``: how many requests at once each HTTP server took, once a run had to learn
+  it, written as it changes (:meth:`Model.learned <svgeval.models.base.Model.learned>`).
 
 Response and sample records are keyed by (sample id, epoch) (:func:`latest_by_key`); the epoch is
 left out of a line when it is 1, so a one-epoch run writes what it always wrote. A directory made
@@ -36,7 +38,14 @@ from typing import IO, Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from svgeval.runner.records import JudgmentRecord, RecordKey, ResponseRecord, Results, SampleRecord
+from svgeval.runner.records import (
+    JudgmentRecord,
+    RecordKey,
+    ResponseRecord,
+    Results,
+    SampleRecord,
+    ServersRecord,
+)
 from svgeval.runner.run_config import RunConfig
 
 CONFIG = "config.json"
@@ -44,7 +53,8 @@ RESPONSES = "responses.jsonl"
 SAMPLES = "samples.jsonl"
 JUDGMENTS = "judgments.jsonl"
 RESULTS = "results.json"
-RUN_FILES = (CONFIG, RESPONSES, SAMPLES, JUDGMENTS, RESULTS)
+SERVERS = "servers.json"
+RUN_FILES = (CONFIG, RESPONSES, SAMPLES, JUDGMENTS, RESULTS, SERVERS)
 """The files a run directory is made of (each may have scratch copies: ``NAME.tmp``)."""
 
 R = TypeVar("R", bound=BaseModel)
@@ -269,6 +279,7 @@ class RunDir:
         self.samples = root / SAMPLES
         self.judgments = root / JUDGMENTS
         self.results = root / RESULTS
+        self.servers = root / SERVERS
 
     def read_config(self) -> RunConfig | None:
         return read_record(self.config, RunConfig)
@@ -284,6 +295,9 @@ class RunDir:
 
     def read_results(self) -> Results | None:
         return read_record(self.results, Results)
+
+    def read_servers(self) -> ServersRecord:
+        return read_record(self.servers, ServersRecord) or ServersRecord()
 
     def has_work(self) -> bool:
         return any(p.exists() for p in (self.config, self.samples, self.responses))

@@ -1,6 +1,8 @@
 """Run a task against a model: concurrency, response cache, resume, and the run directory.
 
-Model calls run concurrently on an asyncio loop (at most ``concurrency`` in flight); scoring runs
+Model calls run concurrently on an asyncio loop (at most ``concurrency`` in flight; an HTTP
+backend, which paces its own requests, gets every ready one and keeps ``concurrency`` or fewer
+attempts on the wire, learning how many its server takes, kept in ``servers.json``); scoring runs
 in a thread pool whose threads wait on the isolated render workers, so rendering uses every core.
 Each finished sample is appended to ``samples.jsonl`` at once (see :mod:`svgeval.runner.run_dir`).
 
@@ -16,11 +18,13 @@ completes the batched and set-level metrics and ``results.json`` (``svgeval merg
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from svgeval import __version__
+from svgeval.models.adaptive import Learned
 from svgeval.models.base import AnswerMissing, GenerationRequest, Model, ModelError
 from svgeval.runner.epochs import summarize, tally
 from svgeval.runner.executors import make_executor
@@ -37,7 +41,15 @@ from svgeval.runner.judging import Judge, Judging, check_image_inputs, judgment_
 from svgeval.runner.other_run import load_samples
 from svgeval.runner.progress import NoProgress, PhaseProgress
 from svgeval.runner.reask import ask_until_complete
-from svgeval.runner.records import RecordKey, ResponseRecord, Results, SampleRecord, Timing, Usage
+from svgeval.runner.records import (
+    RecordKey,
+    ResponseRecord,
+    Results,
+    SampleRecord,
+    ServersRecord,
+    Timing,
+    Usage,
+)
 from svgeval.runner.run_config import RunConfig, RunSettings
 from svgeval.runner.run_dir import (
     RecordAppender,
@@ -46,6 +58,7 @@ from svgeval.runner.run_dir import (
     rewrite_records,
     write_record,
 )
+from svgeval.runner.slots import request_slots
 from svgeval.runner.units import (
     SamplesById,
     WorkUnit,
@@ -209,7 +222,6 @@ class Runner:
         executor = make_executor(self.task, self.settings)  # first: Ray may refuse to start
         started = time.perf_counter()
         generated_tokens = 0
-        semaphore = asyncio.Semaphore(self.settings.concurrency)
         # a free model's answers (and the scores, from the cached answers) are recomputed on
         # --resume: written in groups, off the event loop
         free = SCORE_FLUSH_INTERVAL_S if self.model.answers_are_free else None
@@ -220,7 +232,10 @@ class Runner:
             scratch.unlink(missing_ok=True)
         sample_log = RecordAppender(self.run_dir.samples if generate else scratch,
                                     flush_interval_s=SCORE_FLUSH_INTERVAL_S)
+        if pending:
+            self._pace_from_learned()
         model = executor.limit(self.model, self.settings.concurrency)
+        slots = request_slots(model, self.settings.concurrency)
         verdicts = judgment_cache(self.run_dir.read_judgments())
         judge = self.judge
         if judge is not None and judge.model is not None:
@@ -238,7 +253,7 @@ class Runner:
             nonlocal generated_tokens
             cached = responses.get(unit.key)
             if cached is None or cached.prompt_hash != prompt_hash(sample):
-                async with semaphore:
+                async with slots:
                     cached = await self._generate(unit, sample, model)
                 if cached is None:  # the model has no answer to give: the sample stays missing
                     return
@@ -308,6 +323,22 @@ class Runner:
                 scratch.unlink(missing_ok=True)
         return results
 
+    def _pace_from_learned(self) -> None:
+        """Start the model's and the judge's backends from what earlier runs in this directory
+        learned of their servers (``servers.json``), and write there what they learn."""
+        backends = [self.model]
+        if self.judge is not None and self.judge.model is not None:
+            backends.append(self.judge.model)
+        servers = dict(self.run_dir.read_servers().servers)
+        for backend in backends:
+            backend.start_from(servers)
+            backend.on_learned = functools.partial(self._keep_learned, servers, backend)
+
+    def _keep_learned(self, servers: dict[str, Learned], backend: Model) -> None:
+        """Write to ``servers.json`` what ``backend`` has just learned, beside the rest."""
+        servers.update(backend.learned())
+        write_record(self.run_dir.servers, ServersRecord(servers=servers))
+
     async def _generate(
         self, unit: WorkUnit, sample: Sample, model: Model
     ) -> ResponseRecord | None:
@@ -376,6 +407,8 @@ class Runner:
             judge_failure_kinds=counted.judge_failures if self.judge is not None else None,
             not_computed=summary.not_computed,
             model_report=self.model.report(),
+            judge_report=(self.judge.model.report()
+                          if self.judge is not None and self.judge.model is not None else {}),
             usage=counted.usage,
             epochs=summary.epochs,
             svgeval_version=__version__,
