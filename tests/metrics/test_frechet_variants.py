@@ -1,12 +1,12 @@
 """The Fréchet variants, OmniSVG's reference sampler and the FID input readings (torchvision
 network, pre-resize, background), against numbers the released scorers gave on the same inputs.
 
-Released numbers: ``/work/scratch/i29/checks/check_mmsvgbench.py`` ran OmniSVG's
+Released numbers: a scratch check script of issue 29 (for MMSVGBench) ran OmniSVG's
 ``calculate_frechet_distance`` and its ``np.random.seed(42); np.random.choice`` sampler unmodified
-(loaded from ``metrics/compute_fid.py`` at f2e033e by AST) with numpy 2.4.6 and scipy 1.17.1;
-``check_sarena_animation.py`` ran cd-fvd 0.1.1's ``FeatureStats`` and
-``compute_fvd_from_stats``. The outputs are in ``mmsvgbench.out`` / ``sarena_animation.out``
-beside them.
+(loaded from ``metrics/compute_fid.py`` at f2e033e by AST) with numpy 2.4.6 and scipy 1.17.1; a
+second one (for SArena's animation task) ran cd-fvd 0.1.1's ``FeatureStats`` and
+``compute_fvd_from_stats``. Neither script nor its printed output was kept in this repository; the
+numbers they printed are the constants below.
 """
 
 from __future__ import annotations

@@ -1,10 +1,11 @@
 """SArena animation's video metrics: frame sampling and frame-wise PSNR/SSIM against the numbers
 InternSVG's released calculators gave, FVD's clip pipeline and I3D with random weights.
 
-Released numbers: ``/work/scratch/i29/checks/check_sarena_animation.py`` ran InternSVG's
-``sample_frames_from_video``, ``PSNRVideoCalculator`` and ``SSIMVideoCalculator`` (77a891e,
-loaded unmodified by AST) on lossless FFV1 16 x 16 videos of 150 frames written with OpenCV,
-frame i a uniform grey i (output in ``sarena_animation.out``). The same frames are built here as
+Released numbers: a scratch check script of issue 29 (for SArena's animation task) ran
+InternSVG's ``sample_frames_from_video``, ``PSNRVideoCalculator`` and ``SSIMVideoCalculator``
+(77a891e, loaded unmodified by AST) on lossless FFV1 16 x 16 videos of 150 frames written with
+OpenCV, frame i a uniform grey i. Neither the script nor its printed output was kept in this
+repository; the numbers it printed are the constants below. The same frames are built here as
 arrays. cd-fvd's own I3D and clip pipeline are compared in ``test_upstream_references.py``.
 """
 
