@@ -24,6 +24,9 @@ servers people point svgeval at really do, in the way they do it:
   ``data: [DONE]`` and cancels itself. Its chunks have the shape of
   ``llama_chat_format._convert_text_completion_chunks_to_chat`` (a role chunk, content chunks,
   a last chunk with ``finish_reason``); it ignores ``stream_options`` and sends no usage.
+  ``--max-prompt-chars N`` fails longer prompts as that server fails a prompt past its
+  context: a streamed request answers 200, then its body ends without an event (the error is
+  raised inside the stream), and one not streamed answers 400 with OpenAI's context message.
 * ``python -m http.server`` itself (see :func:`http_server`), which answers 501 to every POST.
 
 Each server prints ``PORT <n>`` once it listens; :func:`running` starts one, waits for that
@@ -45,7 +48,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -349,6 +352,20 @@ def serve_interrupting(options: argparse.Namespace) -> None:
     async def chat(request: Request) -> Any:
         body = await request.json()
         index = calls.next()
+        prompt = len(json.dumps(body.get("messages")))
+        if options.max_prompt_chars and prompt > options.max_prompt_chars:
+            calls.write(index, body, "too long")
+            if not body.get("stream"):
+                return JSONResponse({"error": {"message": (
+                    f"This model's maximum context length is {options.max_prompt_chars} tokens. "
+                    f"However, you requested {prompt} tokens."), "type": "invalid_request_error"}},
+                    status_code=400)
+
+            async def fails() -> AsyncIterator[dict[str, str]]:
+                raise ValueError(f"Requested tokens ({prompt}) exceed context window")
+                yield {}  # a generator: the error comes once the 200 has gone
+
+            return EventSourceResponse(fails(), sep="\n")
         if body.get("stream"):
             send, receive = anyio.create_memory_object_stream[dict[str, str]](10)
             return EventSourceResponse(
@@ -392,7 +409,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--retry-after", type=float,
                         help="gateway: the Retry-After seconds sent with each 429")
     parser.add_argument("--max-prompt-chars", type=int, default=0,
-                        help="gateway: refuse longer prompts with 400, as llama.cpp does")
+                        help="refuse longer prompts, as llama.cpp's and llama-cpp-python's "
+                             "servers do")
     parser.add_argument("--echo-credentials", action="store_true",
                         help="gateway: error messages quote the request path and Authorization")
     parser.add_argument("--token-delay", type=float, default=0.002,

@@ -272,3 +272,24 @@ def test_a_cut_with_two_in_flight_leaves_one(tmp_path: Path) -> None:
     assert len(notices) == 1
     assert "(stream interrupted with 2 requests in flight): now 1 at a time" in notices[0]
     assert model.report()["concurrency"]["lowest"] == 1
+
+
+def test_a_prompt_past_the_context_of_llama_cpp_python_says_why_it_failed() -> None:
+    """llama-cpp-python's server fails a prompt longer than its context inside a stream it
+    began with 200, which just ends; every streamed attempt is cut off alike. Once they are
+    spent, the request is asked once more without streaming, and the server's own reason ends
+    up in the error (it said only "the stream ended before the answer was complete")."""
+    with running("interrupting", "--max-prompt-chars", "20") as server:
+        error = generate_one(make_model(server.base_url))
+    assert isinstance(error, ModelError), error
+    # the stream ends early, or its connection closes, as the server's tasks finish
+    assert str(error).startswith("gave up after 4 streamed attempts (")
+    assert (f"); asked once more without streaming: HTTP 400 from {server.base_url}/chat/"
+            "completions: This model's maximum context length is 20 tokens.") in str(error)
+    assert error.attempts == 5
+
+
+def test_a_streamed_answer_cut_off_once_is_still_asked_streamed() -> None:
+    with running("interrupting") as server:
+        answer = generate_one(make_model(server.base_url))
+    assert isinstance(answer, Generation) and answer.attempts == 1

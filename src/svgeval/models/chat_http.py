@@ -118,12 +118,18 @@ class ChatConnection:
         )
 
     async def attempt(
-        self, body: dict[str, Any], crowded: Callable[[], bool]
+        self, body: dict[str, Any], crowded: Callable[[], bool], stream: bool | None = None
     ) -> Generation | AttemptFailure:
-        """One HTTP round trip: the generation, a failure, or a raised ModelUnavailable."""
+        """One HTTP round trip: the generation, a failure, or a raised ModelUnavailable;
+        streamed unless the connection does not stream or ``stream`` is False (``body`` then
+        goes without its stream settings)."""
         started = time.perf_counter()
+        streamed = self.stream if stream is None else stream
+        if not streamed:
+            body = {key: value for key, value in body.items()
+                    if key not in ("stream", "stream_options")}
         try:
-            if self.stream:
+            if streamed:
                 outcome = await self._streamed(body, crowded)
             else:
                 outcome = await _within(self.timeout_s, self._whole(body), self._no_answer)

@@ -229,6 +229,8 @@ class OpenAICompatibleModel(Model):
             random_refusal = self._shed_load(outcome, sent, made_room)
             counted = not made_room
             if not outcome.retryable or (counted and retries == self.retry.max_retries):
+                if outcome.interrupted and self._connection.stream:
+                    return await self._ask_whole(body, outcome, attempts, started)
                 raise self._final_error(outcome, attempts, total_s)
             # a random refusal says nothing of the next try: its wait does not grow
             wait_s = self.retry.delay_s(0 if random_refusal else retries, outcome.retry_after_s,
@@ -236,6 +238,22 @@ class OpenAICompatibleModel(Model):
             self._announce(request, attempts, outcome.reason, wait_s)
             await self._back_off(wait_s, place)
             retries += counted
+
+    async def _ask_whole(self, body: dict[str, Any], cut: AttemptFailure, attempts: int,
+                         started: float) -> Generation:
+        """Once every streamed attempt was cut off: the request once more without streaming,
+        whose answer, or whose error, the server sends whole. llama-cpp-python's server fails a
+        prompt longer than its context after it has begun a stream (HTTP 200), which then just
+        ends; asked whole, it answers 500 with why (``Requested tokens (2366) exceed context
+        window of 2048``)."""
+        outcome = await self._connection.attempt(body, self._crowded, stream=False)
+        total_s = time.perf_counter() - started
+        if isinstance(outcome, Generation):
+            return replace(outcome, attempts=attempts + 1, total_s=total_s)
+        raise ModelError(
+            f"gave up after {attempts} streamed attempts ({self._redact(cut.message)}); asked "
+            f"once more without streaming: {self._redact(outcome.message)}",
+            attempts=attempts + 1, total_s=total_s)
 
     async def _back_off(self, wait_s: float, place: Place) -> None:
         """Wait before the next attempt without a place in flight, then queue for one again
