@@ -22,6 +22,7 @@ from svgeval.runner.metric_memory import (
     MetricsOutOfMemory,
     auto_batch_size,
     batch_size,
+    ran_out_of_memory,
 )
 from svgeval.runner.metric_stage import MetricBackend, fill_batched_metrics
 from svgeval.runner.records import SampleRecord
@@ -43,6 +44,22 @@ GIB = 1024**3
 def test_the_automatic_batch_fits_a_quarter_of_the_free_memory(
         device: str, free: int | None, expected: int) -> None:
     assert auto_batch_size(device, free=free) == expected
+
+
+@pytest.mark.parametrize(("error", "expected"), [
+    (MemoryError(), True),
+    (RuntimeError("[enforce fail at alloc_cpu.cpp:117] DefaultCPUAllocator: can't allocate "
+                  "memory: you tried to allocate 8589934592 bytes"), True),
+    (RuntimeError("mat1 and mat2 shapes cannot be multiplied"), False),
+    (ValueError("can't allocate memory"), False),
+])
+def test_what_counts_as_running_out_of_memory(error: BaseException, expected: bool) -> None:
+    assert ran_out_of_memory(error) is expected
+
+
+def test_torch_out_of_memory_counts() -> None:
+    torch = pytest.importorskip("torch")
+    assert ran_out_of_memory(torch.OutOfMemoryError("CUDA out of memory"))
 
 
 def test_a_batch_size_given_is_kept() -> None:

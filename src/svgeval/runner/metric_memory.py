@@ -8,7 +8,7 @@ also faster, 284 s against 468 s). ``--metric-batch-size`` left out (``auto``) i
 :func:`auto_batch_size`: at most :data:`CPU_BATCH` on a CPU and :data:`GPU_BATCH` on a GPU, and
 no more than a quarter of the memory free when the stage starts holds at that rate, so a run
 beside other work neither swaps nor meets the OOM killer. A batch that still runs out of memory
-(``MemoryError``, torch's ``OutOfMemoryError``) is computed again in halves
+(:func:`ran_out_of_memory`) is computed again in halves
 (:func:`svgeval.runner.metric_stage.fill_batched_metrics`); one sample that does not fit stops
 the stage with :class:`MetricsOutOfMemory`, every batch before it stored.
 """
@@ -103,5 +103,8 @@ def batch_size(asked: int | None, device: str | None) -> int:
 
 
 def ran_out_of_memory(error: BaseException) -> bool:
-    """True for Python's ``MemoryError`` and torch's ``OutOfMemoryError`` (CUDA or CPU)."""
-    return isinstance(error, MemoryError) or type(error).__name__ == "OutOfMemoryError"
+    """True for Python's ``MemoryError``, torch's ``OutOfMemoryError`` (a GPU's) and the
+    ``RuntimeError`` of torch's CPU allocator (``DefaultCPUAllocator: can't allocate
+    memory``)."""
+    return (isinstance(error, MemoryError) or type(error).__name__ == "OutOfMemoryError"
+            or (isinstance(error, RuntimeError) and "can't allocate memory" in str(error)))
