@@ -10,13 +10,12 @@ written as lossless FFV1 files and read back by its ``sample_frames_from_video``
 ``VisionTransformer`` and ``CLIP_TEXT`` built at the tiny sizes (its ``clip_joint_l14`` and
 ``clip_text_l14`` hard-code L/14), its ``SimpleTokenizer`` given the tiny vocabulary, timm's
 ``DropPath`` (the identity in eval mode) stubbed because timm's torchvision import does not load
-with this CPU torch. Command (scratch folder, not in the project)::
-
-    git --work-tree=/tmp/internsvg checkout 77a891e -- .   # hmwang2002/InternSVG
-    pip install --target /tmp/refpkgs --no-deps einops "setuptools<81" ftfy wcwidth
-    cd /tmp/internsvg && PYTHONPATH=/tmp/stubs:/tmp/refpkgs:. python released_viclip.py
-
-(torch 2.13.0+cpu, OpenCV 5.0.0, NumPy 2.4.6). On the real vocabulary
+with this CPU torch. How it ran, in a scratch folder: hmwang2002/InternSVG checked out at
+77a891e; einops, ``setuptools<81``, ftfy and wcwidth installed into a separate folder with
+``pip install --target ... --no-deps``; a scratch script run from the checkout's root with that
+folder, a folder of stubs (the ``DropPath`` above) and the checkout on ``PYTHONPATH`` (torch
+2.13.0+cpu, OpenCV 5.0.0, NumPy 2.4.6). The script and the stubs were not kept in this
+repository; the numbers it printed are the constants below. On the real vocabulary
 (``metrics/video/viclip/bpe_simple_vocab_16e6.txt.gz``) its ``SimpleTokenizer.encode`` and
 svgeval's tokenizer gave the same ids for five mixed captions (accents, CJK, emoji, curly quotes,
 entities, SVG code).

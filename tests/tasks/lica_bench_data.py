@@ -2,7 +2,8 @@
 with the records' SVG files and pictures beside them (``tasks/svg.py`` ``load_data`` schemas,
 ``purvanshi/lica-bench`` c5c63dc), written by the built-in sample's
 :func:`~svgeval.builders.lica_bench.builtin.write_bundle`. The released code was run on the very
-same files (``/work/scratch/i29/checks/check_lica_tasks.py``)."""
+same files (by a scratch check script of issue 29, ``check_lica_tasks.py``, not kept in this
+repository; see ``test_lica_bench.py``)."""
 
 from __future__ import annotations
 

@@ -6,13 +6,16 @@ data errors a user can hit.
 "Released" numbers were obtained by running ``purvanshi/lica-bench`` at c5c63dc unmodified
 (CairoSVG 2.9.1, scikit-image 0.26.0, numpy 2.4.6; no torch, lpips or transformers there):
 
-* ``check_lica.py`` of issue 29's notes (``/work/scratch/i29/checks/``, output ``lica.out``): the
+* a scratch check script of issue 29 (``check_lica.py``, its printed output ``lica.out``): the
   helpers of ``tasks/svg.py`` and ``utils/text_helpers.py`` loaded through ``ast``;
-* ``check_lica_tasks.py`` in the same folder (output ``lica_tasks.out``): the released task
+* a second one (``check_lica_tasks.py``, its printed output ``lica_tasks.out``): the released task
   classes imported from the checkout, ``load_data`` / ``build_model_input`` on the bundle
   ``lica_bench_data.py`` writes,
   ``parse_model_output`` + ``evaluate`` on :data:`ANSWERS` (``_evaluate_svg_generation`` for
   svg-6..8: ``evaluate`` imports torch for its leave-one-out part).
+
+Neither script nor its printed output was kept in this repository; the values they printed are
+the constants below.
 """
 
 from __future__ import annotations

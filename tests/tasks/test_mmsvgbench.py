@@ -104,8 +104,9 @@ def tiny_weights(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, tiny_dino_dir:
 
 def test_pixel_metrics_match_the_released_scorer() -> None:
     """``compute_ssim_lpips_mse.py`` as released (numpy 2.4.6, scikit-image 0.26.0, OpenCV
-    5.0.0), run in /work/scratch/i29/checks/check_mmsvgbench.py (output mmsvgbench.out): the
-    ground truth is an 8 x 8 white picture whose 4 x 4 top-left quarter is black."""
+    5.0.0), run by a scratch check script of issue 29 (its printed output mmsvgbench.out; neither
+    was kept in this repository): the ground truth is an 8 x 8 white picture whose 4 x 4 top-left
+    quarter is black."""
     truth = np.ones((8, 8, 3))
     truth[:4, :4] = 0.0
     transparent = np.zeros((8, 8, 4), np.uint8)

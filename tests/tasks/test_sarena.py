@@ -252,7 +252,8 @@ def test_a_malformed_line_names_its_file_and_line(tmp_path: Path) -> None:
 # Released token lengths of the editing run of issue 27 (sarena_numbers.json "icon_edit"):
 # InternSVG 77a891e evaluate_edit.py and VLMEvalKit e8e78f05 on flip (7 rendered answers),
 # translate (7) and color_simple (6), token counts with the all-MiniLM-L6-v2 tokenizer on both
-# sides; command: `cd /work/scratch/i27 && PYTHONPATH=tf4_52 venv/bin/python harness/sarena.py`.
+# sides; run by a scratch harness script under transformers 4.52.4 (a separate virtual
+# environment), not kept in this repository.
 EDIT_TRUE_MEANS = [("flip", 21453 / 7, 7), ("translate", 22846 / 7, 7),
                    ("color_simple", 14389 / 6, 6)]
 

@@ -1,12 +1,13 @@
 """SArena image-to-SVG SSIM and PSNR against InternSVG's released values on issue 27's answers.
 
 Released values: issue 27's research run (``sarena_numbers.json`` ``icon_img2svg``), produced by
-``cd /work/scratch/i27 && PYTHONPATH=tf4_52 venv/bin/python harness/sarena.py`` with InternSVG
-``77a891e`` (``metrics/inference/inference.py:63`` extraction, ``utils/raster_svg.py:22-30``
-CairoSVG at 448 on white, ``evaluate_gen.evaluate`` unmodified; a failed answer drawn as
-``pure_black.png``). Inputs rebuilt here: SVGenius icon ``i`` (``released_answers``) answered in
-kind ``KINDS[(i + 5) % 16]``, its reference rendered at 448 on white (skipped without
-``../shared``). SSIM and PSNR need no weights: equal to 1e-12 per sample and in the mean.
+a scratch harness script under transformers 4.52.4 (a separate virtual environment; the script
+and its output were not kept in this repository) with InternSVG ``77a891e``
+(``metrics/inference/inference.py:63`` extraction, ``utils/raster_svg.py:22-30`` CairoSVG at 448
+on white, ``evaluate_gen.evaluate`` unmodified; a failed answer drawn as ``pure_black.png``).
+Inputs rebuilt here: SVGenius icon ``i`` (``released_answers``) answered in kind
+``KINDS[(i + 5) % 16]``, its reference rendered at 448 on white (skipped without ``../shared``).
+SSIM and PSNR need no weights: equal to 1e-12 per sample and in the mean.
 """
 
 from __future__ import annotations

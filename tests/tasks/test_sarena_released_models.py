@@ -4,17 +4,15 @@ the same tiny weights on both sides.
 Released values: ``metrics/CLIP_Score.py`` (T2I and I2I), ``metrics/DINO_Score.py``,
 ``metrics/LPIPS.py`` and ``metrics/FID.py`` of InternSVG ``77a891e``, unmodified except the
 caption tuple turned into a list (VLMEvalKit's fix: the release raises on a tuple), run on CPU
-under transformers 4.52.4 (its pin) by
-``cd /work/scratch/i27 && PYTHONPATH=tf4_52 venv/bin/python /work/scratch/i27close/sarena_models.py``
-and, for FID-C (``FIDCalculator('ViT-B/32')``, whose ``clip.load`` reads an OpenAI-layout copy of
-``released_models.build_b32_and_dino``'s CLIP), by
-``cd /work/scratch/i27 && PYTHONPATH=tf4_52 venv/bin/python /work/scratch/i27fidc/sarena_fid_c.py``
-(docs/sarena.md, "Checked against the released scorer"). Inputs rebuilt here: SVGenius icon
-``i`` (``released_answers.svgenius_items``, 16 icons) with its caption (3 of them over 77 CLIP
-tokens), answered in kind ``KINDS[i]``; ground truth rendered at 448 on white; a failed answer
-is the black picture. Weights: ``released_models`` (the digests below prove the released run
-loaded the same numbers), the tests' random FID Inception (``tiny_models.inception_weights``),
-the real LPIPS VGG.
+under transformers 4.52.4 (its pin, in a separate virtual environment) by a scratch harness
+script of issue 27 and, for FID-C (``FIDCalculator('ViT-B/32')``, whose ``clip.load`` reads an
+OpenAI-layout copy of ``released_models.build_b32_and_dino``'s CLIP), by a second one in the same
+environment; neither script was kept in this repository (docs/sarena.md, "Checked against the
+released scorer"). Inputs rebuilt here: SVGenius icon ``i`` (``released_answers.svgenius_items``,
+16 icons) with its caption (3 of them over 77 CLIP tokens), answered in kind ``KINDS[i]``; ground
+truth rendered at 448 on white; a failed answer is the black picture. Weights:
+``released_models`` (the digests below prove the released run loaded the same numbers), the
+tests' random FID Inception (``tiny_models.inception_weights``), the real LPIPS VGG.
 """
 
 from __future__ import annotations

@@ -3,8 +3,9 @@ scorer, and end-to-end runs of the oracle and baselines on tiny files in the hub
 
 "Released" numbers were obtained by running the release (``sgp-bench/sgp-bench`` at e790639:
 ``common.py`` and ``evaluate_consistency.py``, functions loaded unmodified through ``ast``) on the
-same inputs; the script is ``/work/scratch/i29/checks/check_sgp_bench.py`` of issue 29's research
-notes, its output ``sgp_bench.out``.
+same inputs, by a scratch check script of issue 29 (its printed output ``sgp_bench.out``). Neither
+the script nor its printed output was kept in this repository; the values it printed are the
+constants below.
 """
 
 from __future__ import annotations

@@ -3,15 +3,16 @@ own output, and ``svgeval run`` of the three tasks on files in the releases' sch
 CLIP, SigLIP, DINOv2 and HPS; a real local HTTP server as the judge).
 
 How the expected values were obtained (Sphere-AI-Lab/SGP-RL @ 533171a, functions loaded
-unmodified through ``ast`` by /work/scratch/i29/checks/released.py and run with this project's
-venv):
-* ``/work/scratch/i29/checks/check_sgp_genbench.py`` (output ``sgp_genbench.out``, re-run
-  identical): ``extract_svg``, ``is_format_correct``, ``calculate_average_metrics``,
-  ``get_model_result_safe`` with a stubbed API reply, the numeracy combination, the diversity of
-  three unit vectors;
-* ``/tmp/sgp_check/check.py`` (this test's extra inputs): ``render_response_to_image``'s
-  extraction branch (``is_format_correct``/``no_text_in_response`` then ``extract_svg``) and
+unmodified through ``ast`` by a scratch loader of issue 29 and run in this project's virtual
+environment), by two scratch check scripts:
+* the first (its printed output ``sgp_genbench.out``, re-run identical): ``extract_svg``,
+  ``is_format_correct``, ``calculate_average_metrics``, ``get_model_result_safe`` with a stubbed
+  API reply, the numeracy combination, the diversity of three unit vectors;
+* the second (this test's extra inputs): ``render_response_to_image``'s extraction branch
+  (``is_format_correct``/``no_text_in_response`` then ``extract_svg``) and
   ``generation.parse_svg_from_response``.
+The loader, the two scripts and their printed output were not kept in this repository; the
+values they printed are the constants below.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ BLUE = ('<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32"><rect wi
 
 
 def test_genbench_extraction_is_the_released_one() -> None:
-    # /tmp/sgp_check/check.py: render_response_to_image's extraction on the same replies
+    # the second check script: render_response_to_image's extraction on the same replies
     cases = {
         'plan </think> <answer><svg width="2"><rect/></svg></answer>': '<svg width="2"><rect/></svg>',
         'x </think> <answer><svg width="1"/> <svg width="3"><text>a</text></svg></answer>':
@@ -63,7 +64,7 @@ def test_genbench_extraction_is_the_released_one() -> None:
 
 
 def test_compbench_extraction_is_the_released_one() -> None:
-    # /tmp/sgp_check/check.py: parse_svg_from_response on the same replies
+    # the second check script: parse_svg_from_response on the same replies
     assert answers.extract_compbench(
         'Here: <svg width="4"><rect/></svg> and <svg width="9"></svg>').svg == (
         '<svg width="4"><rect/></svg>')

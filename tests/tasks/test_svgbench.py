@@ -2,9 +2,11 @@
 ``Benchmark`` class, and end-to-end runs judged by a real local HTTP server.
 
 "Released" values were obtained by running johnbean393/SVGBench at 55c1cde: the ``Benchmark``
-class loaded unmodified through ``ast`` with a stub model, judge and renderer
-(``/work/scratch/i29/checks/check_svgbench.py``, output ``svgbench.out``), and
+class loaded unmodified through ``ast`` with a stub model, judge and renderer (a scratch check
+script of issue 29, its printed output ``svgbench.out``), and
 ``SVGRenderer.calculate_svg_bounds`` called on the SVGs of ``test_the_released_render_size``.
+Neither the script nor its printed output was kept in this repository; the values it printed are
+the constants below.
 """
 
 from __future__ import annotations

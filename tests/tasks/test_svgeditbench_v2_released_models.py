@@ -7,8 +7,8 @@ unmodified as a script (CairoSVG at 224 on white; ``evaluation/dinov2.py``: the 
 dinov2 hub code's ``DinoVisionTransformer`` (facebookresearch/dinov2 ``b8931f7``) with
 dinov2_vitg14's settings at the tiny size holding the weights below; ``evaluation/clipscore.py``:
 torchmetrics ``CLIPScore`` of the answer's render and the target emoji's name) after
-``inference/gpt_seq.py``'s ``parse_response``, on CPU under transformers 4.57.1, by
-``cd /work/scratch/i27 && PYTHONPATH=tf4_57 venv/bin/python /work/scratch/i27models/v2_models.py``
+``inference/gpt_seq.py``'s ``parse_response``, on CPU under transformers 4.57.1 (in a separate
+virtual environment), by a scratch harness script of issue 27, not kept in this repository
 (docs/svgeditbench_v2.md, "Checked against the released scorer"). Inputs: the 16 Twemoji targets
 of ``released_answers.twemoji_answered``, target ``i`` answered in kind ``KINDS[i]``; the 9 that
 parse and render have values (the MSE and Chamfer of the same run are in

@@ -1,8 +1,8 @@
 """UniSVG against the released scorers' own numbers on issue 27's answers (weight-free parts).
 
-The released values below were produced by issue 27's research run (handoff
-``notes/i27/HANDOFF.md``, ``unisvg_numbers.json``) with
-``cd /work/scratch/i27 && venv/bin/python harness/unisvg.py``: VLMEvalKit ``e8e78f05``
+The released values below were produced by issue 27's research run (its hand-off notes and
+``unisvg_numbers.json``), a scratch harness script run in a separate virtual environment; the
+script, the notes and that file were not kept in this repository. It ran VLMEvalKit ``e8e78f05``
 ``vlmeval/dataset/utils/uni_svg.py`` (``evaluate_uni_svg``) and the authors' ``evaluation.py``
 (``Ryanlijinke/unisvg.github.io`` ``b7ab49b``, run unmodified as a script), 70 rows of all 15
 types. The inputs are rebuilt here: the 30 generation rows from ``released_answers`` (SVGenius
@@ -33,7 +33,7 @@ from svgeval.tasks.unisvg.data import UniSvgRow
 from svgeval.tasks.unisvg.tasks import UniSvgAll
 
 GENERATION_KINDS = [kind for kind in KINDS if kind != "empty"]
-# (type, ground truth, l2-category metadata, answer), as harness/unisvg.py wrote them
+# (type, ground truth, l2-category metadata, answer), as the research run's harness wrote them
 UNDERSTANDING: list[tuple[str, str, dict[str, Any], str]] = [
     ("CSVGUN_color", "The colors are red and blue.",
      {"keywords": {"colors": {"colors": ["red", "blue", "white"]}}}, "It uses red and blue."),
@@ -249,8 +249,8 @@ def test_lpips_and_sbert_equal_vlmevalkit_per_row(icons_available: None, rendere
 # CLIP (``evaluate_images``: cosine of CLIP ViT-L/14-336 image embeddings of the two 336 px
 # renders) with weights both sides rebuild (``released_models.build_clip`` at 336 px, patch 14,
 # digest checked), VLMEvalKit ``e8e78f05`` ``uni_svg.py`` unmodified (its extraction, blank
-# placeholder and ``save_svg_and_convert_to_png``), transformers 4.57.1:
-# ``cd /work/scratch/i27 && PYTHONPATH=tf4_57 venv/bin/python /work/scratch/i27models/unisvg_clip.py``.
+# placeholder and ``save_svg_and_convert_to_png``), transformers 4.57.1 in a separate virtual
+# environment, run by a scratch harness script of issue 27 (not kept in this repository).
 # The 26 generation rows both renders of which exist; the others score 0 in both (no pair drawn).
 CLIP_DIGEST = "f531671eda1287b1"
 RELEASED_CLIP = {
@@ -288,8 +288,8 @@ def test_clip_equals_vlmevalkit_per_row(icons_available: None, renderer: Rendere
 # ``uni_svg.py:55,372-374``, bert-score 0.3.12) with a tiny RoBERTa both sides rebuild
 # (``released_models.build_roberta`` as ``roberta-large``, digest checked) on the 12 non-empty
 # free-text answers above; the same values under transformers 4.57.1 and 4.45.2 (the prefix
-# space honoured): ``cd /work/scratch/i27 && PYTHONPATH=tf4_57 venv/bin/python
-# /work/scratch/i27models/unisvg_bertscore.py`` (and ``PYTHONPATH=tf4_45``).
+# space honoured), run by a scratch harness script of issue 27 once with each transformers (not
+# kept in this repository).
 ROBERTA_DIGEST = "44d38732ecd5f950"
 RELEASED_BERTSCORE = {
     53: -0.15796616673469543, 54: -0.32026493549346924, 56: 0.007052644621580839,

@@ -3,8 +3,8 @@ CodeVQA tasks judged by a real local HTTP server.
 
 How the expected values were obtained:
 * ``clean_svg``: ``clean_svg_output`` of CSU-JPG/VCode ``img2svg2render/img2svg.py`` @ 296e42a,
-  loaded unmodified through ``ast`` and run on the same inputs
-  (``/work/scratch/i29/checks/vcode.out``).
+  loaded unmodified through ``ast`` and run on the same inputs by a scratch check script of
+  issue 29 (its printed output ``vcode.out``; neither was kept in this repository).
 * CV-Bench prompt: the f-string of ``evaluation/cv-bench/eval/coco/api_eval_new.py`` written out
   by hand for the first record of the release's ``annotations.jsonl``.
 * MMMU rules, MM-Vet grade, SigLIP/success aggregation: hand-computed from the released rules

@@ -2,8 +2,9 @@
 end-to-end runs of the oracle and baselines on tiny files in the released schemas.
 
 "Released" values were obtained by running vgbench/VGBench at d4e4601: the scoring block of
-``evaluate.py`` ``main()`` and ``generate.py``'s clean-up, unmodified through ``ast``
-(``/work/scratch/i29/checks/check_vgbench.py``, output ``vgbench.out``).
+``evaluate.py`` ``main()`` and ``generate.py``'s clean-up, unmodified through ``ast`` (a scratch
+check script of issue 29, its printed output ``vgbench.out``). Neither the script nor its printed
+output was kept in this repository; the values it printed are the constants below.
 """
 
 from __future__ import annotations
