@@ -2,7 +2,7 @@
 floor: ``model.generate`` called by hand on the same prompts in the same batches.
 
 The model is the tests' tiny Llama chat model (2 layers, hidden size 32, a byte-level BPE of 385
-tokens; ``tests/tiny_chat_models.py``), built into a temporary folder. The prompts are
+tokens; ``tests/support/tiny_chat_models.py``), built into a temporary folder. The prompts are
 SVGEditBench's, built from svgeval's demo icons (72 prompts of 250-400 tokens). Each
 configuration answers every prompt with ``--max-tokens`` new tokens at most (greedy, stopping at
 the end token as ``hf:`` does); tokens/s counts the tokens generated, end tokens included.
@@ -41,7 +41,7 @@ import torch
 import transformers
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from tiny_chat_models import END_ID, build_chat_llm
+from support.tiny_chat_models import END_ID, build_chat_llm
 
 from svgeval.builders.svgeditbench.builder import build_cases, write_release
 from svgeval.models import GenerationRequest, load_model

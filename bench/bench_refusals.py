@@ -3,7 +3,7 @@
 Run by hand:  .venv/bin/python bench/bench_refusals.py [--data ../shared/data/svgeditbench]
               [--src SRC ...] [--cases fault-free refuse-10 ...] [--give-up-s 600]
 
-The server is ``tests/local_servers.py gateway`` in its own process on 127.0.0.1: each answer
+The server is ``python -m support.local_servers gateway`` (run from ``tests/``) in its own process on 127.0.0.1: each answer
 takes ``--delay`` (0.1 s), it answers at most ``--capacity`` (8) requests at once and refuses
 more with 429. The cases:
 
@@ -38,7 +38,7 @@ from pathlib import Path
 from common import svgeditbench_arguments
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from local_servers import read_log, running
+from support.local_servers import read_log, running
 
 SERVER = ("--delay", "0.1", "--capacity", "8")
 CASES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {

@@ -11,8 +11,8 @@ from pathlib import Path
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import pytest
-from tiny_chat_models import tiny_chat_llm, tiny_chat_vlm
-from tiny_models import (
+from support.tiny_chat_models import tiny_chat_llm, tiny_chat_vlm
+from support.tiny_models import (
     i3d_weights,
     inception_weights,
     tiny_clip_dir,
@@ -24,7 +24,7 @@ from tiny_models import (
     tiny_text_encoder_dir,
     torchvision_inception_weights,
 )
-from tiny_viclip import tiny_viclip_dir
+from support.tiny_viclip import tiny_viclip_dir
 
 from svgeval.builders.svgeditbench.builder import build_cases, write_release
 from svgeval.svg.demo_corpus import write_demo_corpus

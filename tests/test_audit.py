@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from lxml import etree
-from shared_paths import shared_release
+from support.shared_paths import shared_release
 from typer.testing import CliRunner
 
 from svgeval.audit import (

@@ -7,9 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from fake_openai_server import FakeOpenAIServer
 from rich.console import Console
-from style_transfer_data import style_transfer_items, write_items
+from support.fake_openai_server import FakeOpenAIServer
+from support.style_transfer_data import style_transfer_items, write_items
 from test_cli_runs import invoke, one_line_error, run_args
 
 from svgeval.builders.svgeditbench.builder import build_cases, write_release

@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from fake_openai_server import FakeOpenAIServer
+from support.fake_openai_server import FakeOpenAIServer
 from typer.testing import CliRunner
 
 from svgeval.cli import app

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_openai_server import FakeOpenAIServer, echo_svg
+from support.fake_openai_server import FakeOpenAIServer, echo_svg
 from test_cli_runs import invoke, one_line_error
 
 from svgeval.builders.svgeditbench.builder import build_cases, write_release

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from scipy import stats
-from tiny_svgauge_models import tiny_captioner_dir, tiny_projection, tiny_siglip_dir
+from support.tiny_svgauge_models import tiny_captioner_dir, tiny_projection, tiny_siglip_dir
 from typer.testing import CliRunner
 
 from svgeval.cli import app

@@ -20,8 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from support.unreachable_hub import Endpoint, closed_port, hub_out_of_reach, silent_listener
 from typer.testing import CliRunner
-from unreachable_hub import Endpoint, closed_port, hub_out_of_reach, silent_listener
 
 import svgeval
 from svgeval.cli import app

@@ -14,7 +14,7 @@ torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 pytest.importorskip("accelerate")  # the Trainer's
 
-from tiny_chat_models import END_ID, build_chat_llm
+from support.tiny_chat_models import END_ID, build_chat_llm
 
 import svgeval
 from svgeval.training import SvgevalCallback

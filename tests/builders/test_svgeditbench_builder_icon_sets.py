@@ -12,7 +12,8 @@ import types
 from pathlib import Path
 
 import pytest
-from generator_corpus import (
+from lxml import etree
+from support.generator_corpus import (
     CORPUS,
     EMOJI,
     EMOJI_STEM,
@@ -20,8 +21,7 @@ from generator_corpus import (
     VERTICALLY_SYMMETRIC,
     write_corpus,
 )
-from lxml import etree
-from shared_paths import shared_release
+from support.shared_paths import shared_release
 from typer.testing import CliRunner
 
 from svgeval.builders.svgeditbench import emoji_names

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pytest
 import svgo
-from generator_corpus import CORPUS, OUTLINE_ICONS, write_corpus
+from support.generator_corpus import CORPUS, OUTLINE_ICONS, write_corpus
 from typer.testing import CliRunner
 
 from svgeval.builders import render_checks

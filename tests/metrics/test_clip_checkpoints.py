@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from tiny_models import openai_layout, tiny_longclip_state
+from support.tiny_models import openai_layout, tiny_longclip_state
 
 from svgeval.metrics import _models
 from svgeval.metrics.clip import clip_score

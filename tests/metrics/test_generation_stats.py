@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from tiny_svgauge_models import tiny_captioner_dir, tiny_projection, tiny_siglip_dir
+from support.tiny_svgauge_models import tiny_captioner_dir, tiny_projection, tiny_siglip_dir
 
 from svgeval.metrics.generation_stats import generation_stats
 from svgeval.metrics.registry import MetricUnavailable

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from unreachable_hub import Endpoint, closed_port, hub_out_of_reach, silent_listener
+from support.unreachable_hub import Endpoint, closed_port, hub_out_of_reach, silent_listener
 
 pytest.importorskip("transformers")
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from tiny_models import openai_layout, tiny_hps_config
+from support.tiny_models import openai_layout, tiny_hps_config
 
 from svgeval.metrics.clip import aesthetic, clip_score, rclip, rclip_from_scores
 from svgeval.metrics.dino import dino

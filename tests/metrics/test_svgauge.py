@@ -7,7 +7,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from tiny_svgauge_models import icon_images, tiny_captioner_dir, tiny_projection, tiny_siglip_dir
+from support.tiny_svgauge_models import (
+    icon_images,
+    tiny_captioner_dir,
+    tiny_projection,
+    tiny_siglip_dir,
+)
 
 from svgeval.metrics import _models
 from svgeval.metrics.projection import Projection, fit_projection, probe_image

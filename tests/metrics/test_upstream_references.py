@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from tiny_models import openai_layout, tiny_hps_config, tiny_longclip_state
+from support.tiny_models import openai_layout, tiny_hps_config, tiny_longclip_state
 
 from svgeval.metrics.clip import clip_score
 from svgeval.metrics.dino import dino

@@ -1,5 +1,5 @@
 """ViCLIP (``svgeval.metrics.viclip``) on a tiny random checkpoint in the released layout
-(``tests/tiny_viclip.py``): loading, the numbers of InternSVG's released ViCLIP code, and what
+(``tests/support/tiny_viclip.py``): loading, the numbers of InternSVG's released ViCLIP code, and what
 the architecture implies.
 
 Released numbers: InternSVG 77a891e's ``metrics/video/CLIP_video.py`` (``ViCLIPCalculator``
@@ -33,7 +33,7 @@ pytest.importorskip("transformers")
 pytest.importorskip("cv2")
 pytest.importorskip("ftfy")
 
-from tiny_viclip import CAPTIONS, sample_videos, save_tiny_viclip, tiny_viclip_state
+from support.tiny_viclip import CAPTIONS, sample_videos, save_tiny_viclip, tiny_viclip_state
 
 from svgeval.metrics import _models, viclip
 from svgeval.metrics.registry import MetricUnavailable

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from fake_openai_server import FakeOpenAIServer
+from support.fake_openai_server import FakeOpenAIServer
 
 StartServer = Callable[..., FakeOpenAIServer]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import httpx
-from fake_openai_server import FakeOpenAIServer, echo_svg
+from support.fake_openai_server import FakeOpenAIServer, echo_svg
 
 from .conftest import StartServer
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tiny_chat_models import END_ID, build_chat_llm
+from support.tiny_chat_models import END_ID, build_chat_llm
 
 from svgeval.models import Generation, GenerationRequest, ModelError, ModelUnavailable, load_model
 from svgeval.models.local_inputs import sample_seed

@@ -9,7 +9,13 @@ from itertools import pairwise
 from typing import Any
 
 import pytest
-from fake_openai_server import FakeOpenAIServer, Fault, fail_first, message_text, on_requests
+from support.fake_openai_server import (
+    FakeOpenAIServer,
+    Fault,
+    fail_first,
+    message_text,
+    on_requests,
+)
 
 from svgeval.models import (
     Generation,

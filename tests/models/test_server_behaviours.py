@@ -2,7 +2,7 @@
 
 A gateway that ignores ``"stream": true``, llama-cpp-python's interrupt-on-new-request,
 ``python -m http.server``'s 501 to every POST, a backend that is down behind its proxy, a server
-that echoes credentials in its errors, and half an emoji (see ``tests/local_servers.py``).
+that echoes credentials in its errors, and half an emoji (see ``tests/support/local_servers.py``).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from local_servers import HALF_EMOJI_SVG, http_server, read_log, running
+from support.local_servers import HALF_EMOJI_SVG, http_server, read_log, running
 
 from svgeval.models import Generation, ModelError, ModelUnavailable, RetryPolicy
 

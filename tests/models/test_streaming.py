@@ -7,7 +7,7 @@ import math
 from collections.abc import AsyncIterator
 
 import pytest
-from fake_openai_server import FakeOpenAIServer, Fault, fail_first, on_requests
+from support.fake_openai_server import FakeOpenAIServer, Fault, fail_first, on_requests
 
 from svgeval.models import Generation, ModelError, RetryEvent
 from svgeval.models.chat_http import _sse_data

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tiny_chat_models import build_chat_llm
+from support.tiny_chat_models import build_chat_llm
 
 from svgeval.models import Generation, GenerationRequest, Model, ModelUnavailable, load_model
 

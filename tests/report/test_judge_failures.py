@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_openai_server import FakeOpenAIServer, Fault, RecordedRequest, message_text
 from report_runs import gallery_data, invoke, records
-from style_transfer_data import style_transfer_items, write_items
+from support.fake_openai_server import FakeOpenAIServer, Fault, RecordedRequest, message_text
+from support.style_transfer_data import style_transfer_items, write_items
 
 CRITERIA = ["cp", "df", "sc", "ch", "cb"]
 """The five judged metrics of a style transfer, in the order the task asks them."""

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from PIL import Image
 from report_runs import DemoRuns, edited_copy, invoke, invoke_streams, one_line_error
-from shared_paths import shared_release
+from support.shared_paths import shared_release
 
 from svgeval.tasks import all_tasks
 from svgeval.tasks.tables import MetricRowsTable

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from report_runs import DemoRuns, invoke, invoke_streams
-from shared_paths import shared_release
+from support.shared_paths import shared_release
 from test_leaderboard import table_1_rows
 
 from svgeval.tasks.base import CommonOptions

@@ -16,7 +16,7 @@ def test_grpo_steps_with_svg_rewards(tmp_path: Path) -> None:
     datasets = pytest.importorskip("datasets")
     transformers = pytest.importorskip("transformers")
     import torch
-    from tiny_models import WORDS, save_tokenizer
+    from support.tiny_models import WORDS, save_tokenizer
 
     from svgeval.rewards import CurriculumSampler, svg_reward
 

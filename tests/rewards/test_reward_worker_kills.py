@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 from cases import INVALID, REFERENCE, UNRELATED, house
-from worker_processes import alive, idle, render_workers, wait_for
+from support.worker_processes import alive, idle, render_workers, wait_for
 
 from svgeval.rewards import RewardScorer
 

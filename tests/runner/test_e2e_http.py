@@ -18,7 +18,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from fake_openai_server import FakeOpenAIServer, Fault, RecordedRequest, message_text
+from support.fake_openai_server import FakeOpenAIServer, Fault, RecordedRequest, message_text
 
 from svgeval.models import RetryPolicy
 from svgeval.models.openai_compat import OpenAICompatibleModel

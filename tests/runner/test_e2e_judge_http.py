@@ -25,15 +25,15 @@ from typing import Any
 
 import numpy as np
 import pytest
-from fake_openai_server import (
+from PIL import Image
+from support.fake_openai_server import (
     FakeOpenAIServer,
     Fault,
     RecordedRequest,
     message_images,
     message_text,
 )
-from PIL import Image
-from style_transfer_data import cairo_render, style_transfer_items, write_items
+from support.style_transfer_data import cairo_render, style_transfer_items, write_items
 from typer.testing import CliRunner
 
 from svgeval.cli import app

@@ -12,10 +12,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-from fake_openai_server import FakeOpenAIServer, message_images, message_text
 from PIL import Image
+from support.fake_openai_server import FakeOpenAIServer, message_images, message_text
+from support.vectorgym_data import BLUE, RED, all_splits_file, png
 from typer.testing import CliRunner
-from vectorgym_data import BLUE, RED, all_splits_file, png
 
 from svgeval.cli import app
 from svgeval.svg.isolation import Renderer

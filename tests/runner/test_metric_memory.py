@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from vectorgym_data import BLUE, GREEN, RED
-from worker_processes import wait_for
+from support.vectorgym_data import BLUE, GREEN, RED
+from support.worker_processes import wait_for
 
 from svgeval.builders.starvector.builtin import write_rows
 from svgeval.runner.metric_memory import (

@@ -19,10 +19,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_openai_server import FakeOpenAIServer, echo_svg
 from pebble import ProcessPool
-from typer.testing import CliRunner
-from worker_processes import (
+from support.fake_openai_server import FakeOpenAIServer, echo_svg
+from support.worker_processes import (
     alive,
     cpu_seconds,
     exit_at_start_once,
@@ -31,6 +30,7 @@ from worker_processes import (
     render_workers,
     wait_for,
 )
+from typer.testing import CliRunner
 
 from svgeval.cli import app
 from svgeval.svg.forkserver import render_context

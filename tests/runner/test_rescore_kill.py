@@ -14,7 +14,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from worker_processes import wait_for
+from support.worker_processes import wait_for
 
 SVGEVAL = [sys.executable, "-m", "svgeval"]
 COPIES = 8

@@ -4,7 +4,7 @@ llama-cpp-python's interrupt-on-new-request (its server's own code path, reimple
 server in a slow test), ``python -m http.server`` answering 501, a gateway that ignores
 ``"stream": true`` and fails a fifth of its calls (killed with SIGKILL and resumed), a server
 that refuses most prompts, half an emoji in a server's answer, and a base URL that carries
-credentials. See ``tests/local_servers.py``.
+credentials. See ``tests/support/local_servers.py``.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from typing import Any
 
 import httpx
 import pytest
-from local_servers import Server, http_server, read_log, running
-from shared_paths import shared_release
+from support.local_servers import Server, http_server, read_log, running
+from support.shared_paths import shared_release
 from typer.testing import CliRunner
 
 from svgeval.cli import app
@@ -88,12 +88,12 @@ def test_real_llama_cpp_python_server_answers_every_sample_with_default_flags(
 ) -> None:
     """``python -m llama_cpp.server`` (llama-cpp-python 0.3.36 built from its PyPI sdist, with
     ``pip install "llama-cpp-python[server]" gguf``), default settings, on a tiny GGUF model
-    the test writes (tests/tiny_gguf.py). Seen: 6 samples in 44 s, 11 interrupted streams, each
+    the test writes (tests/support/tiny_gguf.py). Seen: 6 samples in 44 s, 11 interrupted streams, each
     sample answered once; today's main retried 22 times on "connection dropped"."""
     pytest.importorskip("llama_cpp.server.app")
     pytest.importorskip("gguf")
-    from local_servers import free_port
-    from tiny_gguf import write_tiny_llama
+    from support.local_servers import free_port
+    from support.tiny_gguf import write_tiny_llama
 
     data = shared_release("svgeditbench")
     model = write_tiny_llama(tmp_path / "tiny.gguf")

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_openai_server import FakeOpenAIServer, message_text
+from support.fake_openai_server import FakeOpenAIServer, message_text
 from typer.testing import CliRunner
 
 from svgeval.cli import app

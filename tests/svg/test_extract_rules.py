@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 from released import SVGENIUS_ANSWERS, svgenius_task_svgs
-from shared_paths import shared_release
+from support.shared_paths import shared_release
 
 from svgeval.svg.extract import extract_svg
 from svgeval.tasks.svgeditbench.data import load_release

@@ -18,7 +18,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from shared_paths import shared_release
+from support.shared_paths import shared_release
 
 from svgeval.models.baselines import IdentityModel
 from svgeval.runner import RunDir, Runner, RunSettings

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 from crashers import segfault_on_marker
-from worker_processes import page_faults_of_freed_renders
+from support.worker_processes import page_faults_of_freed_renders
 
 from svgeval.metrics.pss import pss
 from svgeval.svg.isolation import Renderer

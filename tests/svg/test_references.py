@@ -15,7 +15,7 @@ import pytest
 from bombs import NS, use_bomb
 from lxml import etree
 from released import SVGENIUS_ANSWERS, SVGENIUS_INPUTS, svgenius_icons, svgenius_task_svgs
-from shared_paths import shared_release
+from support.shared_paths import shared_release
 
 from svgeval.svg.references import expanded_size
 from svgeval.svg.sanitize import SvgLimits, SvgRejected, check_svg

@@ -8,7 +8,7 @@ import signal
 import time
 
 import numpy as np
-from worker_processes import alive, cpu_seconds, idle, render_workers, wait_for
+from support.worker_processes import alive, cpu_seconds, idle, render_workers, wait_for
 
 from svgeval.metrics.pss import pss
 from svgeval.svg.demo_corpus import DEMO_ICONS, demo_svg

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from pebble import ProcessPool
 from pebble.pool.base_pool import PoolStatus
-from worker_processes import exit_at_start, hang_at_start_once
+from support.worker_processes import exit_at_start, hang_at_start_once
 
 from svgeval.svg.forkserver import render_context
 from svgeval.svg.worker_pool import MAX_RESTARTS, RenderWorkersLost, WorkerPool

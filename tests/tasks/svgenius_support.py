@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from shared_paths import shared_release
+from support.shared_paths import shared_release
 
 from svgeval.models.base import Model
 from svgeval.runner import RunDir, Runner, RunSettings

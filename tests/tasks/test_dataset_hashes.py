@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from sarena_data import build_sarena
-from svgeditbench_v2_data import write_triplets
-from vectorgym_data import all_splits_file
+from support.sarena_data import build_sarena
+from support.svgeditbench_v2_data import write_triplets
+from support.vectorgym_data import all_splits_file
 
 from svgeval.runner.identity import dataset_hash
 from svgeval.tasks import get_task

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 from PIL import Image
-from tiny_models import openai_layout
+from support.tiny_models import openai_layout
 from typer.testing import CliRunner
 
 from svgeval.builders.mmsvgbench import builtin

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from sarena_data import build_sarena
+from support.sarena_data import build_sarena
 from typer.testing import CliRunner
 
 from svgeval.cli import app

@@ -13,8 +13,8 @@ SSIM and PSNR need no weights: equal to 1e-12 per sample and in the mean.
 from __future__ import annotations
 
 import pytest
-from released_answers import KINDS, edited, make_answer, svgenius_icons
-from shared_paths import shared_release
+from support.released_answers import KINDS, edited, make_answer, svgenius_icons
+from support.shared_paths import shared_release
 
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks import get_task

@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from released_answers import KINDS, make_answer, require_svgenius_models, svgenius_items
-from released_models import B32_DIGESTS, build_clip, build_dino, use_weights, weights_digest
+from support.released_answers import KINDS, make_answer, require_svgenius_models, svgenius_items
+from support.released_models import B32_DIGESTS, build_clip, build_dino, use_weights, weights_digest
 
 from svgeval.metrics.presets import get_preset
 from svgeval.svg.isolation import Renderer

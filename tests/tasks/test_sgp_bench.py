@@ -202,7 +202,7 @@ def test_csv_copy_and_a_missing_column_is_one_line(tmp_path: Path) -> None:
 def test_the_released_re_ask_against_a_real_http_server(bench: Path, tmp_path: Path) -> None:
     from collections import Counter
 
-    from fake_openai_server import FakeOpenAIServer, message_text
+    from support.fake_openai_server import FakeOpenAIServer, message_text
 
     asked: Counter[str] = Counter()
 

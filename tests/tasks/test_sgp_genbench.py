@@ -25,9 +25,9 @@ from typing import Any
 
 import numpy as np
 import pytest
-from fake_openai_server import FakeOpenAIServer, message_images, message_text
 from PIL import Image
-from tiny_models import openai_layout
+from support.fake_openai_server import FakeOpenAIServer, message_images, message_text
+from support.tiny_models import openai_layout
 from typer.testing import CliRunner
 
 from svgeval.cli import app

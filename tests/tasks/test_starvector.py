@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 import pytest
-from released_answers import answered
+from support.released_answers import answered
+from support.vectorgym_data import BLUE, RED
 from typer.testing import CliRunner
-from vectorgym_data import BLUE, RED
 
 from svgeval.builders.starvector.builtin import write_rows as write
 from svgeval.cli import app
@@ -123,7 +123,7 @@ def test_answers_as_given_repaired_or_white_and_the_options(renderer: Renderer) 
 
 # Released values: star-vector (joanrod/star-vector at 0e083c19) SVGValidator.post_process_svg,
 # _save_svg_files' rasterize_svg(resolution=512, dpi=100) and SVGMetrics(im2svg.yaml) L2 and SSIM
-# on the issue-27 test set (tests/released_answers.py: 32 SVGenius icons, sv<i> answered in kind
+# on the issue-27 test set (tests/support/released_answers.py: 32 SVGenius icons, sv<i> answered in kind
 # KINDS[i % 16]); run by a scratch harness script of issue 27 in a separate virtual environment
 # with transformers 4.49.0, not kept in this repository; see docs/starvector.md "Checked against
 # the released scorer". (L2, SSIM) per sample.

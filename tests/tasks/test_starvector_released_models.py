@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from released_answers import reference_batch, require_svgenius_models
-from released_models import build_b32_and_dino, use_weights
+from support.released_answers import reference_batch, require_svgenius_models
+from support.released_models import build_b32_and_dino, use_weights
 
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks.base import BatchItem, CommonOptions, MetricContext

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from shared_paths import shared_release
+from support.shared_paths import shared_release
 
 from svgeval.builders.svgeditbench.builder import answer_for, build_cases, write_release
 from svgeval.models.base import Model

@@ -18,9 +18,9 @@ parse and render have values (the MSE and Chamfer of the same run are in
 from __future__ import annotations
 
 import pytest
-from released_answers import TWEMOJI, stage_item, twemoji_answered
-from released_models import build_b32_and_dino, use_weights
-from shared_paths import shared_release
+from support.released_answers import TWEMOJI, stage_item, twemoji_answered
+from support.released_models import build_b32_and_dino, use_weights
+from support.shared_paths import shared_release
 
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks.base import CommonOptions, MetricContext, Sample

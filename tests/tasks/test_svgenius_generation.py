@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from fake_openai_server import FakeOpenAIServer
+from support.fake_openai_server import FakeOpenAIServer
 from svgenius_support import run_task, sample_records, svgenius_root
 from typer.testing import CliRunner
 

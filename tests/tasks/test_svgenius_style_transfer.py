@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 import pytest
 from PIL import Image
-from shared_paths import REPO
-from style_transfer_data import cairo_render, style_transfer_items, write_items
+from support.shared_paths import REPO
+from support.style_transfer_data import cairo_render, style_transfer_items, write_items
 from svgenius_support import svgenius_root
 
 from svgeval.models.base import Generation, GenerationRequest, Model

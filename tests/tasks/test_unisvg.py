@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from support.vectorgym_data import BLUE, RED, png
 from typer.testing import CliRunner
-from vectorgym_data import BLUE, RED, png
 
 from svgeval.builders.unisvg import builtin
 from svgeval.builders.unisvg.builtin import tsv_row, write_tsv

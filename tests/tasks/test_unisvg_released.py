@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from released_answers import KINDS, make_answer, stage_item, svgenius_icons, svgenius_items
-from released_models import build_clip, build_roberta, weights_digest
-from shared_paths import shared_release
+from support.released_answers import KINDS, make_answer, stage_item, svgenius_icons, svgenius_items
+from support.released_models import build_clip, build_roberta, weights_digest
+from support.shared_paths import shared_release
 
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks.base import CommonOptions, MetricContext

@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from fake_openai_server import FakeOpenAIServer, message_images, message_text
 from PIL import Image
+from support.fake_openai_server import FakeOpenAIServer, message_images, message_text
 from typer.testing import CliRunner
 
 from svgeval.builders.vcode import builtin

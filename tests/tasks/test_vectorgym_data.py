@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from vectorgym_data import RED, all_splits_file, png, row, rows, write_parquet
+from support.vectorgym_data import RED, all_splits_file, png, row, rows, write_parquet
 
 from svgeval.messages import has_images, png_data_url
 from svgeval.tasks.base import CommonOptions
@@ -33,7 +33,7 @@ def test_a_card_parquet_loads_for_every_task_and_split(
 
 def test_the_columns_are_the_cards() -> None:
     import pyarrow.parquet as pq  # noqa: F401 (the helper's schema is the card's)
-    from vectorgym_data import SCHEMA
+    from support.vectorgym_data import SCHEMA
 
     assert tuple(SCHEMA.names) == COLUMNS
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import numpy as np
 from PIL import Image
+from support.vectorgym_data import BLUE, RED
 from typer.testing import CliRunner
-from vectorgym_data import BLUE, RED
 
 from svgeval.builders.vectorgym.sketch import sketch_svg
 from svgeval.cli import app

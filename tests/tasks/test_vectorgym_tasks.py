@@ -9,9 +9,9 @@ from typing import Any
 
 import numpy as np
 import pytest
-from released_answers import answered
+from support.released_answers import answered
+from support.vectorgym_data import EMPTY_SVG, GREEN, RED, all_splits_file
 from svgenius_support import run_task
-from vectorgym_data import EMPTY_SVG, GREEN, RED, all_splits_file
 
 from svgeval.metrics.pixel import mse
 from svgeval.models.baselines import IdentityModel, OracleModel
@@ -146,7 +146,7 @@ def test_batched_metrics_see_the_red_x_for_a_refused_answer(
 
 # Released values: VectorGym (ServiceNow/VectorGym at 31cb00c5), the OpenRouter validator path
 # (_extract_code_blocks, postprocess_svg, robust_svg_to_pil, SVGMetrics L2 and SSIM) on the
-# issue-27 test set (tests/released_answers.py: 32 SVGenius icons, vg<i> answered in kind
+# issue-27 test set (tests/support/released_answers.py: 32 SVGenius icons, vg<i> answered in kind
 # KINDS[i % 16]); run by a scratch harness script of issue 27 in a separate virtual environment
 # with transformers 4.57.1, not kept in this repository; see docs/vectorgym.md "Checked against
 # the released scorer". (L2, SSIM) per sample.

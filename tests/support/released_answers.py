@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from shared_paths import shared_release
 
+from support.shared_paths import shared_release
 from svgeval.svg.isolation import Renderer
 from svgeval.tasks.base import BLANK_SVG, BatchItem, Sample, Task
 from svgeval.tasks.outcome import FailureKind, Outcome

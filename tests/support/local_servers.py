@@ -55,7 +55,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_openai_server import echo_svg
+
+from support.fake_openai_server import echo_svg
 
 HERE = Path(__file__).resolve().parent
 HALF_EMOJI_SVG = '<svg xmlns="http://www.w3.org/2000/svg"><text>\ud83d</text></svg>'
@@ -72,13 +73,13 @@ class Server:
 
 @contextlib.contextmanager
 def running(kind: str, *options: str, start_timeout_s: float = 60.0) -> Iterator[Server]:
-    """Start ``python local_servers.py KIND OPTIONS...``; stop it when the block ends. The
+    """Start ``python -m support.local_servers KIND OPTIONS...`` (from ``tests/``); stop it when the block ends. The
     ``interrupting`` server needs the dev and rewards extras (sse-starlette, uvicorn): the test
     is skipped without them."""
     if kind == "interrupting":
         for module in ("sse_starlette", "uvicorn", "starlette"):
             pytest.importorskip(module)
-    command = [sys.executable, str(HERE / "local_servers.py"), kind, *options]
+    command = [sys.executable, "-m", "support.local_servers", kind, *options]
     with _process(command, start_timeout_s, r"^PORT (\d+)$") as (process, port):
         yield Server(process, f"http://127.0.0.1:{port}/v1")
 
@@ -98,7 +99,7 @@ def _process(
 ) -> Iterator[tuple[subprocess.Popen[str], int]]:
     """Run ``command`` until the block ends, once a line of its stdout gave the port."""
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                               text=True, cwd=HERE)
+                               text=True, cwd=HERE.parent)
     try:
         port = _read_port(process, start_timeout_s, port_pattern)
         yield process, port

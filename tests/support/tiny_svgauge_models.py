@@ -7,7 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from tiny_models import WORDS, save_tokenizer
+
+from support.tiny_models import WORDS, save_tokenizer
 
 
 @pytest.fixture(scope="session")
