@@ -19,10 +19,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from svgeval.svg.animation import AnimationSpec, BrowserRenderer, check_browser
-from svgeval.svg.browser_policy import browser_document
-from svgeval.svg.browser_session import BrowserSession
-from svgeval.svg.video import through_codec
+from svgeval.render.animation import AnimationSpec, BrowserRenderer, check_browser
+from svgeval.render.browser_policy import browser_document
+from svgeval.render.browser_session import BrowserSession
+from svgeval.render.video import through_codec
 
 SVG = (
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 200"><style>@keyframes spin { to {'

@@ -38,7 +38,7 @@ def mean_colour(images: Any, **options: Any) -> Any:
 
 def measure(data: Path, answers: int, side: int) -> None:
     """``set_score`` of ``answers`` answers; print the peak RSS and the time."""
-    from svgeval.svg.isolation import Renderer
+    from svgeval.render.isolated import Renderer
     from svgeval.tasks.base import BatchItem, CommonOptions, MetricContext, Sample
     from svgeval.tasks.sgp_genbench import genbench
 

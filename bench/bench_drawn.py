@@ -28,8 +28,8 @@ from common import machine_line
 
 import svgeval
 from svgeval.metrics._pixels import as_rgb_uint8
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render_memo import render_key
+from svgeval.render.isolated import Renderer
+from svgeval.render.memo import render_key
 from svgeval.tasks.base import BatchItem, CommonOptions
 from svgeval.tasks.svgenius.img2svg import SvgeniusImg2Svg
 

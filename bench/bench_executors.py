@@ -21,10 +21,10 @@ from collections.abc import Callable
 import ray
 from common import identity_run_rate, svgeditbench_arguments
 
+from svgeval.render.cairo import RenderSpec
+from svgeval.render.isolated import Renderer
 from svgeval.runner import RunSettings
 from svgeval.runner.ray_executor import OBJECT_STORE_BYTES
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import RenderSpec
 from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.svgeditbench import SvgEditBench
 

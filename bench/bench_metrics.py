@@ -44,9 +44,9 @@ from svgeval.metrics.presets import get_preset
 from svgeval.metrics.pss import pss, pss_isolated
 from svgeval.metrics.registry import MetricUnavailable
 from svgeval.metrics.text import levenshtein, rouge_l
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import RenderSpec, render_svg
-from svgeval.svg.renderers import render_function
+from svgeval.render.backends import render_function
+from svgeval.render.cairo import RenderSpec, render_svg
+from svgeval.render.isolated import Renderer
 
 CAPTION = "a flat icon of a red house with a blue door and a yellow star"
 

@@ -24,8 +24,8 @@ from common import SHARED_SVGEDITBENCH
 
 def draw(data: Path, count: int, size: int) -> None:
     """Draw ``count`` distinct SVGs of ``data`` through ReferenceRenders; print the peak RSS."""
-    from svgeval.svg.isolation import Renderer
-    from svgeval.svg.render import RenderSpec
+    from svgeval.render.cairo import RenderSpec
+    from svgeval.render.isolated import Renderer
     from svgeval.tasks.common import ReferenceRenders
 
     svgs: dict[str, None] = {}

@@ -40,10 +40,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "rewards"
 from cases import long_path_svg
 from served import Served, serve_rewards
 
-from svgeval.svg.batch import render_many
+from svgeval.render.batch import render_many
+from svgeval.render.cairo import RenderSpec
+from svgeval.render.isolated import Renderer
 from svgeval.svg.extract import extract_svg
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import RenderSpec
 
 CLIENTS, REQUESTS, ITEMS = 8, 10, 100
 SERVER = ("--preset", "fast", "--workers", "2")

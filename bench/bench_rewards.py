@@ -33,11 +33,11 @@ from pathlib import Path
 from common import svgeditbench_arguments
 from reward_floor import floor_seconds
 
+from svgeval.render.backends import render_function
+from svgeval.render.memo import RenderMemo
 from svgeval.rewards import RewardScorer
 from svgeval.rewards.presets import get_reward_preset
 from svgeval.svg.extract import extract_svg
-from svgeval.svg.render_memo import RenderMemo
-from svgeval.svg.renderers import render_function
 
 PROMPTS, ROLLOUTS = 168, 8
 

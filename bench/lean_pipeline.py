@@ -38,8 +38,8 @@ def score_chunk(pairs: list[tuple[str, str]], renderer: str) -> list[float]:
     """MSE of each (output, answer) pair at 72 px, rendered in this worker: an identity run's
     output is an original, drawn once per worker; each answer is drawn once."""
     from svgeval.metrics.pixel import mse
-    from svgeval.svg.render import RenderSpec, to_float
-    from svgeval.svg.renderers import render_function
+    from svgeval.render.backends import render_function
+    from svgeval.render.cairo import RenderSpec, to_float
 
     draw, spec = render_function(renderer), RenderSpec.square(72)
 
@@ -52,7 +52,7 @@ def score_chunk(pairs: list[tuple[str, str]], renderer: str) -> list[float]:
 
 
 def main() -> None:
-    from svgeval.svg.forkserver import render_context, start_early
+    from svgeval.render.forkserver import render_context, start_early
 
     data, renderer = sys.argv[1], sys.argv[2]
     start_early(renderer)

@@ -62,7 +62,7 @@ Split = tuple[Callable[[], list[float]], Callable[[], object], Callable[[], obje
 def draw(data: str, n: int) -> np.ndarray:
     """``n`` 224 px uint8 renders of the icons, drawn as ``bench_metrics.main`` draws its pairs
     (the second of each pair is another icon here, not the icon minus a path)."""
-    from svgeval.svg.render import RenderSpec, render_svg_uint8
+    from svgeval.render.cairo import RenderSpec, render_svg_uint8
 
     files = sorted(glob.glob(str(Path(data) / "*" / "process" / "*.svg")))
     rng = random.Random(0)

@@ -44,17 +44,17 @@ def plain() -> None:
 
 
 def main() -> None:
-    from svgeval.svg.forkserver import start_early
+    from svgeval.render.forkserver import start_early
 
     start_early(sys.argv[2])
     from pathlib import Path
 
     from release_pairs import release_pairs
 
-    from svgeval.svg.batch import render_many
-    from svgeval.svg.isolation import Renderer
-    from svgeval.svg.render import RenderFailure, RenderSpec
-    from svgeval.svg.renderers import render_function
+    from svgeval.render.backends import render_function
+    from svgeval.render.batch import render_many
+    from svgeval.render.cairo import RenderFailure, RenderSpec
+    from svgeval.render.isolated import Renderer
 
     data, renderer = Path(sys.argv[1]), sys.argv[2]
     pairs = release_pairs(data)

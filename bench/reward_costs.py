@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
-from svgeval.svg.worker_pool import OPENCV_THREADS, _keep_freed_memory
+from svgeval.render.pool import OPENCV_THREADS, _keep_freed_memory
 
 os.environ.setdefault(*OPENCV_THREADS)  # before OpenCV first loads, as in a render worker
 _keep_freed_memory()
@@ -42,13 +42,13 @@ from bench_rewards import PROMPTS, in_process, step, step_groups, step_renders
 from common import svgeditbench_arguments
 from reward_floor import draw_all
 
+from svgeval.render.backends import render_function
+from svgeval.render.batch import RenderFunction, render_chunk
+from svgeval.render.cairo import RenderSpec
 from svgeval.rewards import RewardScorer
 from svgeval.rewards.groups import GroupJob, score_group
 from svgeval.rewards.presets import RewardPreset, get_reward_preset
 from svgeval.rewards.terms import TERMS
-from svgeval.svg.batch import RenderFunction, render_chunk
-from svgeval.svg.render import RenderSpec
-from svgeval.svg.renderers import render_function
 
 TARGET = 0.7
 """Issue 30's target: a reward call at 70% of the floor's throughput."""

@@ -27,8 +27,8 @@ from support.tiny_models import (
 from support.tiny_viclip import tiny_viclip_dir
 
 from svgeval.builders.svgeditbench.builder import build_cases, write_release
+from svgeval.render.isolated import Renderer
 from svgeval.svg.demo_corpus import write_demo_corpus
-from svgeval.svg.isolation import Renderer
 
 
 @pytest.fixture(scope="session")

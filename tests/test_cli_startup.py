@@ -31,12 +31,12 @@ COMMAND_LINE = {"svgeval", "svgeval.cli", "svgeval.cli.errors", "svgeval.cli.mai
 """svgeval's modules that every command imports: the group, its errors, the registry's names."""
 
 RUN_FLAGS = {"svgeval.cli.run", "svgeval.cli.request", "svgeval.cli.executor",
-             "svgeval.cli.judge", "svgeval.svg", "svgeval.svg.forkserver"}
+             "svgeval.cli.judge", "svgeval.render", "svgeval.render.forkserver"}
 """What declaring ``run``'s and ``score``'s flags adds (the default renderer's name)."""
 
 HEAVY = ("numpy", "lxml", "PIL", "cairosvg", "httpx", "torch", "svgeval.runner",
          "svgeval.models", "svgeval.tasks", "svgeval.metrics", "svgeval.report",
-         "svgeval.svg.renderers")
+         "svgeval.render.backends")
 
 
 def imported_by(*args: str) -> set[str]:

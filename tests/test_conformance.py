@@ -47,7 +47,7 @@ from typer.testing import CliRunner
 import svgeval
 from svgeval.cli import app
 from svgeval.metrics.registry import METRICS
-from svgeval.svg.isolation import Renderer
+from svgeval.render.isolated import Renderer
 from svgeval.tasks import all_tasks
 from svgeval.tasks.base import CommonOptions, Task
 from svgeval.tasks.builtin import BUILTIN, builtin_sample

@@ -18,7 +18,7 @@ def test_rendering_commands_start_the_forkserver_first(monkeypatch: pytest.Monke
     command's help renders nothing and starts no server."""
     events: list[str] = []
     monkeypatch.setattr(launch.gc, "freeze", lambda: events.append("freeze"))
-    monkeypatch.setattr("svgeval.svg.forkserver.start_early",
+    monkeypatch.setattr("svgeval.render.forkserver.start_early",
                         lambda renderer: events.append("forkserver"))
     monkeypatch.setattr("svgeval.cli.root.app", lambda: events.append("app"))  # imports it first
     for argv, expected in ((["svgeval", "run", "x"], ["forkserver", "freeze", "app"]),
@@ -42,7 +42,7 @@ def test_the_renderer_of_a_run_is_read_before_the_command_line() -> None:
 
 
 def test_start_early_runs_the_forkserver_with_the_run_s_renderer_preloaded() -> None:
-    from svgeval.svg.forkserver import COMMON_PRELOAD, start_early
+    from svgeval.render.forkserver import COMMON_PRELOAD, start_early
 
     start_early("skia")
     server = multiprocessing.forkserver._forkserver

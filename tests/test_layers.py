@@ -1,6 +1,6 @@
 """The layers of src/svgeval, read from every import statement (module level or not).
 
-``svg`` -> ``metrics`` -> ``tasks`` -> ``models`` -> ``runner`` -> ``builders`` -> the rest (the
+``svg`` -> ``render`` -> ``metrics`` -> ``tasks`` -> ``models`` -> ``runner`` -> ``builders`` -> the rest (the
 command line, reports, rewards): a module imports only its own layer and those before it. A
 suite's package (``tasks/<suite>``, ``builders/<suite>``) imports no other suite; what suites
 share lives in ``tasks/common`` and the ``builders`` modules beside the suite packages.
@@ -16,7 +16,7 @@ import svgeval
 PACKAGE = Path(svgeval.__file__).parent
 BASE = ("registry", "messages")
 """Modules every layer may use: the registration mechanism and the chat message format."""
-ORDER = ("svg", "metrics", "tasks", "models", "runner", "builders")
+ORDER = ("svg", "render", "metrics", "tasks", "models", "runner", "builders")
 """The layers in order; :data:`BASE` comes before them all and everything else after."""
 SHARED = {"common"}
 """Packages under tasks/ (and builders/) that are not suites."""
@@ -81,7 +81,7 @@ def test_the_scan_sees_the_arrows_it_judges() -> None:
     assert ("svgeval.builders.svgenius.qa_generation", "svgeval.models.base") in found
     assert suite("svgeval.tasks.svgenius.bugfix") == "svgenius"
     assert suite("svgeval.tasks.common.drawing") is None and suite("svgeval.tasks.base") is None
-    assert layer("svgeval.builders.svgenius.cli") == 6 and layer("svgeval.cli") == 7
+    assert layer("svgeval.builders.svgenius.cli") == 7 and layer("svgeval.cli") == 8
 
 
 def test_no_module_imports_a_later_layer() -> None:

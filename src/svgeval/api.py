@@ -30,7 +30,7 @@ hub id can be had (the hub, or the local cache) are checked before a checkpoint'
 It runs where the command line cannot: inside a running event loop (a Jupyter notebook), where
 the run gets a thread and an event loop of its own; and in a script without
 ``if __name__ == "__main__":``, whose render workers do not run the script again
-(:mod:`svgeval.svg.forkserver`).
+(:mod:`svgeval.render.forkserver`).
 """
 
 from __future__ import annotations
@@ -47,9 +47,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from svgeval.models import Model, load_model
+from svgeval.render.forkserver import DEFAULT_RENDERER
+from svgeval.render.isolated import DEFAULT_TIMEOUT_S
 from svgeval.runner import Results, RunDir, Runner, RunSettings, SampleRecord
-from svgeval.svg.forkserver import DEFAULT_RENDERER
-from svgeval.svg.isolation import DEFAULT_TIMEOUT_S
 from svgeval.tasks import get_task
 from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.download import DataUnavailable

@@ -25,7 +25,7 @@ Message = dict[str, Any]
 def png_bytes(image: NDArray[Any]) -> bytes:
     """A render as PNG bytes: ``uint8`` pixels as they are, floats in [0, 1] scaled to 0-255.
 
-    ``image`` is (H, W, 3) RGB or (H, W, 4) RGBA, as :mod:`svgeval.svg.render` returns it. The
+    ``image`` is (H, W, 3) RGB or (H, W, 4) RGBA, as :mod:`svgeval.render.cairo` returns it. The
     encoding is Pillow's default (no optimisation), so the same pixels give the same bytes.
     """
     if image.ndim != 3 or image.shape[2] not in (3, 4):

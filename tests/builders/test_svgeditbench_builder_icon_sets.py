@@ -27,7 +27,7 @@ from typer.testing import CliRunner
 from svgeval.builders.svgeditbench import emoji_names
 from svgeval.builders.svgeditbench.builder import TARGET_COLORS, answer_for, build_benchmark
 from svgeval.cli import app
-from svgeval.svg.isolation import Renderer
+from svgeval.render.isolated import Renderer
 from svgeval.tasks.svgeditbench.data import load_release
 from svgeval.tasks.svgeditbench.prompts import build_prompt
 

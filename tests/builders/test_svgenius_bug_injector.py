@@ -13,9 +13,9 @@ import pytest
 from svgeval.builders.svg_files import write_cases
 from svgeval.builders.svgenius.bug_injector import ERROR_TYPES, build_bugfix_cases, inject_errors
 from svgeval.builders.svgenius.svg_text import scan_tags
+from svgeval.render.cairo import RenderSpec
+from svgeval.render.isolated import Renderer
 from svgeval.svg.demo_corpus import DEMO_ICONS, demo_svg
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import RenderSpec
 from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.svgenius.bugfix import SvgeniusBugFix
 

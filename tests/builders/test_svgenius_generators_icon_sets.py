@@ -38,8 +38,8 @@ from svgeval.builders.svgenius.style_edit_rules import (
 )
 from svgeval.cli import app
 from svgeval.metrics.pixel import mse
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import RenderSpec
+from svgeval.render.cairo import RenderSpec
+from svgeval.render.isolated import Renderer
 from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.svgenius.optimize import SvgeniusOptimize
 from svgeval.tasks.svgenius.style_edit import SvgeniusStyleEdit

@@ -13,8 +13,8 @@ from PIL import Image
 
 from svgeval.builders.svgenius.qa_generation import generate_qa_items, parse_generated_questions
 from svgeval.models.base import Generation, GenerationRequest, Model, ModelError
+from svgeval.render.isolated import Renderer
 from svgeval.svg.demo_corpus import demo_svg
-from svgeval.svg.isolation import Renderer
 from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.svgenius import prompts
 from svgeval.tasks.svgenius.understanding import SvgeniusUnderstanding

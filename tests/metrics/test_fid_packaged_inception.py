@@ -28,8 +28,8 @@ import pytest
 
 from svgeval.metrics.fid import fid, inception_features, inception_input
 from svgeval.metrics.registry import MetricUnavailable
+from svgeval.render.cairo import RenderSpec, render_svg_uint8
 from svgeval.svg.demo_corpus import DEMO_ICONS, demo_svg
-from svgeval.svg.render import RenderSpec, render_svg_uint8
 
 torch = pytest.importorskip("torch")
 

@@ -11,7 +11,7 @@ from support.tiny_svgauge_models import tiny_captioner_dir, tiny_projection, tin
 
 from svgeval.metrics.generation_stats import generation_stats
 from svgeval.metrics.registry import MetricUnavailable
-from svgeval.svg.isolation import Renderer
+from svgeval.render.isolated import Renderer
 from svgeval.tasks.aggregate import mean_per_group
 from svgeval.tasks.base import BatchItem, CommonOptions, MetricContext, Sample
 from svgeval.tasks.outcome import Outcome

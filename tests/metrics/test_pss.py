@@ -23,7 +23,7 @@ from svgeval.metrics.pss import (
     pss,
     pss_details,
 )
-from svgeval.svg.render import render_svg_uint8
+from svgeval.render.cairo import render_svg_uint8
 
 HEAD = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 256 256" width="256" height="256">'
 A = '<path d="M64 64 H128 V128 H64 Z" fill="{}"/>'  # pixel-aligned squares: exact masks
@@ -177,7 +177,7 @@ def test_bbox_is_exact_and_includes_moves() -> None:
 
 def test_pss_isolated_equals_pss_and_records_failures() -> None:
     from svgeval.metrics.pss import pss_isolated
-    from svgeval.svg.isolation import Renderer
+    from svgeval.render.isolated import Renderer
 
     gen = svg(A.format("#00FF00"), B.format("#0000FF"))
     bad_ref = '<svg xmlns="http://www.w3.org/2000/svg"><rect width="5" height="5"/></svg>'
@@ -194,7 +194,7 @@ def test_pss_isolated_equals_pss_and_records_failures() -> None:
 
 def test_pss_isolated_turns_a_timeout_into_a_failure() -> None:
     from svgeval.metrics.pss import pss_isolated
-    from svgeval.svg.isolation import Renderer
+    from svgeval.render.isolated import Renderer
 
     with Renderer(workers=1, timeout_s=0.001) as renderer:
         (outcome,) = pss_isolated(renderer, [REF], [REF])
@@ -226,7 +226,7 @@ def test_pss_with_skia_close_to_cairosvg_on_svgenius_icons() -> None:
     Measured (skia-python 144.1): these 6 pairs were 1.4e-3 apart at most with skia's own
     render; on 140 random pairs the largest gap is 6.2e-4 (was 7.7e-3), the mean 3e-5."""
     pytest.importorskip("skia")
-    from svgeval.svg.renderers import render_function
+    from svgeval.render.backends import render_function
 
     for reference_path in ICONS[:: max(1, len(ICONS) // 2)]:
         reference = Path(reference_path).read_text(encoding="utf-8")
@@ -290,7 +290,7 @@ def test_pss_with_skia_matches_cairosvg_where_edges_barely_enter_a_pixel_row() -
     """Edges 0.06 px into a row: CairoSVG gives those rows alpha ~15, skia's own render 0 (4
     sub-scanlines a pixel); the masks of ``render_coverage_skia`` cover them as cairo does."""
     pytest.importorskip("skia")
-    from svgeval.svg.renderers import render_function
+    from svgeval.render.backends import render_function
 
     def shape(x: float, y: float, fill: str) -> str:
         return (f'<path d="M{x} {y} H{x + 50.3} L{x + 40.06} {y + 60.06} H{x} Z" '

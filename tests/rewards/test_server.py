@@ -18,11 +18,11 @@ from cases import PERTURBED, REFERENCE, UNRELATED
 pytest.importorskip("fastapi")
 uvicorn = pytest.importorskip("uvicorn")
 
+from svgeval.render.isolated import Renderer
 from svgeval.rewards import RewardResult, RewardScorer
 from svgeval.rewards.fair import FairScorer
 from svgeval.rewards.presets import RewardPreset, get_reward_preset
 from svgeval.rewards.server import RewardBackend, ServerSettings, create_app
-from svgeval.svg.isolation import Renderer
 
 
 @contextmanager

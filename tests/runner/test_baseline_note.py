@@ -7,8 +7,8 @@ from pathlib import Path
 
 from svgeval.cli.execute import baseline_line
 from svgeval.models.baselines import IdentityModel, OracleModel
+from svgeval.render.isolated import Renderer
 from svgeval.runner import RunDir, Runner, RunSettings
-from svgeval.svg.isolation import Renderer
 from svgeval.tasks.base import CommonOptions, Sample, Task
 from svgeval.tasks.outcome import Outcome
 

@@ -38,7 +38,7 @@ from typer.testing import CliRunner
 
 from svgeval.cli import app
 from svgeval.messages import png_bytes, user_message
-from svgeval.svg.isolation import Renderer
+from svgeval.render.isolated import Renderer
 from svgeval.tasks.base import Sample, Task
 from svgeval.tasks.outcome import Outcome
 

@@ -18,8 +18,8 @@ from support.vectorgym_data import BLUE, RED, all_splits_file, png
 from typer.testing import CliRunner
 
 from svgeval.cli import app
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import RenderSpec
+from svgeval.render.cairo import RenderSpec
+from svgeval.render.isolated import Renderer
 
 
 def decode(url: str) -> np.ndarray:

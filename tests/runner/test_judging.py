@@ -12,10 +12,10 @@ import pytest
 
 from svgeval.messages import user_message
 from svgeval.models.base import Generation, GenerationRequest, Model, ModelError, ModelUnavailable
+from svgeval.render.isolated import Renderer
 from svgeval.runner.judging import Judge, Judging, judgment_cache, judgment_key
 from svgeval.runner.records import JudgmentRecord
 from svgeval.runner.run_dir import read_records
-from svgeval.svg.isolation import Renderer
 from svgeval.tasks.base import CommonOptions, Sample, Task
 from svgeval.tasks.judge import JudgeRequest, parse_result_score
 from svgeval.tasks.outcome import JudgeFailure, Outcome

@@ -9,11 +9,11 @@ from pathlib import Path
 
 from svgeval.metrics.dino import dino
 from svgeval.models.baselines import OracleModel
+from svgeval.render.cairo import RenderSpec
+from svgeval.render.isolated import Renderer
 from svgeval.runner import RunDir, Runner, RunSettings
 from svgeval.svg.demo_corpus import demo_svg
 from svgeval.svg.extract import extract_svg
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import RenderSpec
 from svgeval.tasks.base import CommonOptions, Sample, Task
 from svgeval.tasks.outcome import Outcome
 

@@ -29,12 +29,12 @@ from svgeval.metrics._models import PRECISIONS, PREPROCESS, PREPROCESSINGS, prec
 from svgeval.models import load_model
 from svgeval.models.base import Generation, GenerationRequest, Model
 from svgeval.models.baselines import IdentityModel
+from svgeval.render.isolated import Renderer
 from svgeval.runner import RunDir, Runner, RunSettings
 from svgeval.runner.executors import ExecutorError
 from svgeval.runner.ray_executor import ClusterLimitedModel, endpoint_limiter
 from svgeval.runner.records import SampleRecord
 from svgeval.runner.units import select_samples
-from svgeval.svg.isolation import Renderer
 from svgeval.tasks.base import BatchItem, CommonOptions, MetricContext, Sample
 from svgeval.tasks.outcome import MetricValues, Outcome
 from svgeval.tasks.svgeditbench import SvgEditBench

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 import pytest
 
 from svgeval.models.base import Generation, GenerationRequest, Model, ModelError
+from svgeval.render.isolated import Renderer
 from svgeval.runner.reask import ask_until_complete
-from svgeval.svg.isolation import Renderer
 from svgeval.tasks.base import CommonOptions, Sample, Task
 from svgeval.tasks.outcome import Outcome
 

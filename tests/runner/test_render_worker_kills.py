@@ -33,7 +33,7 @@ from support.worker_processes import (
 from typer.testing import CliRunner
 
 from svgeval.cli import app
-from svgeval.svg.forkserver import render_context
+from svgeval.render.forkserver import render_context
 from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.svgeditbench import SvgEditBench
 
@@ -101,7 +101,7 @@ def test_killing_render_workers_during_a_run_changes_no_record(
 def test_a_run_whose_render_workers_cannot_restart_stops_with_one_line(
     tmp_path: Path, demo_data: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from svgeval.svg.worker_pool import WorkerPool
+    from svgeval.render.pool import WorkerPool
 
     class MortalWorkers(WorkerPool):
         """Render workers that cannot start once the file ``marker`` exists."""
@@ -113,7 +113,7 @@ def test_a_run_whose_render_workers_cannot_restart_stops_with_one_line(
                                initargs=(self.marker,), context=render_context())
 
     out = tmp_path / "run"
-    monkeypatch.setattr("svgeval.svg.isolation.WorkerPool", MortalWorkers)
+    monkeypatch.setattr("svgeval.render.isolated.WorkerPool", MortalWorkers)
     before = set(render_workers())
     with FakeOpenAIServer(reply=echo_svg, delay_s=0.05) as server:
         def kill_every_worker_after_ten_samples() -> None:

@@ -9,9 +9,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from svgeval.render.isolated import Renderer
 from svgeval.runner.executors import score_batch
 from svgeval.runner.score_batches import Item, ScoreBatches
-from svgeval.svg.isolation import Renderer
 from svgeval.tasks.base import CommonOptions, Sample
 from svgeval.tasks.outcome import FailureKind, Outcome
 from svgeval.tasks.svgeditbench import SvgEditBench

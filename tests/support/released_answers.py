@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from support.shared_paths import shared_release
-from svgeval.svg.isolation import Renderer
+from svgeval.render.isolated import Renderer
 from svgeval.tasks.base import BLANK_SVG, BatchItem, Sample, Task
 from svgeval.tasks.outcome import FailureKind, Outcome
 

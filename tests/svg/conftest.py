@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from svgeval.svg.animation import BrowserRenderer, BrowserUnavailable, check_browser
+from svgeval.render.animation import BrowserRenderer, BrowserUnavailable, check_browser
 
 
 @pytest.fixture(scope="session")

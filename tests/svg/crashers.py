@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from svgeval.svg.render import RenderSpec, render_svg_uint8
+from svgeval.render.cairo import RenderSpec, render_svg_uint8
 
 
 def segfault_on_marker(svg: str | bytes, spec: RenderSpec) -> NDArray[np.uint8]:

@@ -23,14 +23,14 @@ from numpy.typing import NDArray
 from test_hostile import red_png
 from witnesses import live_processes, wait_until_gone
 
-from svgeval.svg.animation import (
+from svgeval.render.animation import (
     AnimationSpec,
     BrowserRenderer,
     BrowserUnavailable,
     PageSpec,
     check_browser,
 )
-from svgeval.svg.render import RenderSpec
+from svgeval.render.cairo import RenderSpec
 
 NS = 'xmlns="http://www.w3.org/2000/svg"'
 SQUARE = '<rect width="10" height="10" fill="red">{animation}</rect>'
@@ -211,7 +211,7 @@ def test_a_browser_killed_during_a_render_is_replaced_and_the_render_made_again(
 
 PARENT = """
 import sys
-from svgeval.svg.animation import AnimationSpec, BrowserRenderer
+from svgeval.render.animation import AnimationSpec, BrowserRenderer
 renderer = BrowserRenderer()
 assert renderer.animate(sys.argv[1], AnimationSpec(duration_s=1 / 30)).ok
 print(renderer.process_groups[0], flush=True)

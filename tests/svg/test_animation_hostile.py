@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 from witnesses import Witnesses, witnesses
 
-from svgeval.svg import browser_session
-from svgeval.svg.animation import AnimationSpec, BrowserRenderer, PageSpec, check_browser
-from svgeval.svg.browser_session import BrowserSession
+from svgeval.render import browser_session
+from svgeval.render.animation import AnimationSpec, BrowserRenderer, PageSpec, check_browser
+from svgeval.render.browser_session import BrowserSession
 
 NS = 'xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
 XHTML = 'xmlns="http://www.w3.org/1999/xhtml"'

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 from pebble import ProcessExpired
 
-from svgeval.svg.batch import RenderBatcher, render_chunk
-from svgeval.svg.render import RenderFailure, RenderSpec
-from svgeval.svg.worker_pool import MAX_RESTARTS, RenderWorkersLost
+from svgeval.render.batch import RenderBatcher, render_chunk
+from svgeval.render.cairo import RenderFailure, RenderSpec
+from svgeval.render.pool import MAX_RESTARTS, RenderWorkersLost
 
 SPEC = RenderSpec.square(2)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from lxml import etree
 
-from svgeval.svg.browser_policy import browser_document
+from svgeval.render.browser_policy import browser_document
 from svgeval.svg.sanitize import SvgRejected
 
 NS = 'xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'

@@ -17,8 +17,8 @@ from bombs import ELSEWHERE, use_bomb
 from lxml import etree
 from PIL import Image
 
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import RenderSpec, _refuse_url
+from svgeval.render.cairo import RenderSpec, _refuse_url
+from svgeval.render.isolated import Renderer
 from svgeval.svg.sanitize import SvgRejected
 
 NS = 'xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'

@@ -8,8 +8,8 @@ import cairosvg
 import numpy as np
 from PIL import Image
 
+from svgeval.render.cairo import RenderSpec, bgra_to_rgb, render_svg, render_svg_uint8
 from svgeval.svg.demo_corpus import DEMO_ICONS, demo_svg
-from svgeval.svg.render import RenderSpec, bgra_to_rgb, render_svg, render_svg_uint8
 
 NS = 'xmlns="http://www.w3.org/2000/svg"'
 
@@ -50,7 +50,7 @@ def test_bgra_pixels_become_rgb_byte_for_byte() -> None:
 
 
 def test_a_cairo_surface_is_opaque_exactly_when_every_alpha_byte_is_255() -> None:
-    from svgeval.svg.render import _opaque
+    from svgeval.render.cairo import _opaque
 
     rng = np.random.default_rng(5)
     height, width, stride = 9, 5, 8 * 4  # three padding pixels a row, left transparent

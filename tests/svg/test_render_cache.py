@@ -7,11 +7,11 @@ from pathlib import Path
 
 import numpy as np
 
+from svgeval.render.backends import make_renderer, renderer_version
+from svgeval.render.cairo import RenderSpec, render_svg_uint8
+from svgeval.render.disk_cache import RenderCache
 from svgeval.runner.run_config import RunSettings
 from svgeval.runner.run_dir import RecordAppender
-from svgeval.svg.render import RenderSpec, render_svg_uint8
-from svgeval.svg.render_cache import RenderCache
-from svgeval.svg.renderers import make_renderer, renderer_version
 
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><rect width="2" height="4"/></svg>'
 SPEC = RenderSpec.square(8)

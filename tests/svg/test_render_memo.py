@@ -10,9 +10,9 @@ from concurrent.futures import Future, ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from svgeval.svg.isolation import Renderer, as_outcome
-from svgeval.svg.render import RenderFailure, RenderSpec
-from svgeval.svg.render_memo import Drawn, PackedRender, RenderMemo, render_key
+from svgeval.render.cairo import RenderFailure, RenderSpec
+from svgeval.render.isolated import Renderer, as_outcome
+from svgeval.render.memo import Drawn, PackedRender, RenderMemo, render_key
 
 SPEC = RenderSpec.square(8)
 

@@ -11,15 +11,15 @@ import numpy as np
 import pytest
 from test_hostile import DEEP, NS, SPEC, counting_server, hostile_corpus  # noqa: F401
 
-from svgeval.svg.batch import render_many
-from svgeval.svg.demo_corpus import write_demo_corpus
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import RenderFailure, RenderSpec, render_svg_uint8
-from svgeval.svg.renderers import (
+from svgeval.render.backends import (
     RENDERERS,
     render_function,
     render_svg_uint8_skia,
 )
+from svgeval.render.batch import render_many
+from svgeval.render.cairo import RenderFailure, RenderSpec, render_svg_uint8
+from svgeval.render.isolated import Renderer
+from svgeval.svg.demo_corpus import write_demo_corpus
 
 PACKAGES = {"skia": "skia", "resvg": "resvg_py"}
 """Each fast renderer and the module it needs; a test of one is skipped without it."""
@@ -109,7 +109,7 @@ def test_render_function_names() -> None:
 
 def test_skia_coverage_mask_takes_rows_that_edges_barely_enter_as_cairosvg_does() -> None:
     pytest.importorskip("skia")
-    from svgeval.svg.renderers import render_coverage_skia
+    from svgeval.render.backends import render_coverage_skia
 
     svg = (f'<svg {NS} viewBox="0 0 64 64"><path d="M10.5 10.06 H50.3 L45 50.06 H10.5 Z"/>'
            "</svg>")

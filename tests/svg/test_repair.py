@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import RenderSpec
-from svgeval.svg.repair import repair, repair_chain
+from svgeval.render.cairo import RenderSpec
+from svgeval.render.isolated import Renderer
+from svgeval.render.repair import repair, repair_chain
 
 SVG = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 36 36">'
        '<circle fill="#FFCC4D" cx="18" cy="18" r="17"/><path d="M2 2 L30 30" stroke="#000"/></svg>')

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from crashers import segfault_on_marker
 
-from svgeval.svg import worker_pool
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import RenderSpec
+from svgeval.render import pool as worker_pool
+from svgeval.render.cairo import RenderSpec
+from svgeval.render.isolated import Renderer
 
 SPEC = RenderSpec.square(4)
 

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from svgeval.svg.video import (
+from svgeval.render.video import (
     VideoCodecUnavailable,
     VideoError,
     check_codec,

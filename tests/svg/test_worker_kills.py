@@ -11,9 +11,9 @@ import numpy as np
 from support.worker_processes import alive, cpu_seconds, idle, render_workers, wait_for
 
 from svgeval.metrics.pss import pss
+from svgeval.render.cairo import RenderSpec
+from svgeval.render.isolated import Renderer
 from svgeval.svg.demo_corpus import DEMO_ICONS, demo_svg
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import RenderSpec
 
 SPEC = RenderSpec.square(48)
 ICONS = [demo_svg(name) for name in DEMO_ICONS]

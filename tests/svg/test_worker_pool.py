@@ -15,8 +15,8 @@ from pebble import ProcessPool
 from pebble.pool.base_pool import PoolStatus
 from support.worker_processes import exit_at_start, hang_at_start_once
 
-from svgeval.svg.forkserver import render_context
-from svgeval.svg.worker_pool import MAX_RESTARTS, RenderWorkersLost, WorkerPool
+from svgeval.render.forkserver import render_context
+from svgeval.render.pool import MAX_RESTARTS, RenderWorkersLost, WorkerPool
 
 
 class DeadWorkers(WorkerPool):
@@ -57,8 +57,8 @@ def test_workers_that_cannot_start_raise_render_workers_lost() -> None:
 def test_a_pool_whose_workers_take_no_task_is_replaced(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("svgeval.svg.worker_pool.STALL_FACTOR", 1)
-    monkeypatch.setattr("svgeval.svg.worker_pool.STALL_GRACE_S", 1.0)
+    monkeypatch.setattr("svgeval.render.pool.STALL_FACTOR", 1)
+    monkeypatch.setattr("svgeval.render.pool.STALL_GRACE_S", 1.0)
     pool = StuckOnce(str(tmp_path / "hung-once"))
     stuck = pool.schedule(os.getpid, timeout=1)
     with pytest.raises(BrokenProcessPool):  # dropped by the replaced pool: the caller sends it again

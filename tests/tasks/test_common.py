@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from svgeval.metrics._pixels import as_rgb_uint8
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import RenderSpec, to_float
-from svgeval.svg.render_memo import PackedRender
-from svgeval.svg.renderers import render_function
+from svgeval.render.backends import render_function
+from svgeval.render.cairo import RenderSpec, to_float
+from svgeval.render.isolated import Renderer
+from svgeval.render.memo import PackedRender
 from svgeval.tasks.base import BLANK_SVG
 from svgeval.tasks.common import Drawing, ReferenceRenders, TwoReadings, unique_ids
 from svgeval.tasks.outcome import MetricValues

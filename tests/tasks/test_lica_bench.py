@@ -32,7 +32,7 @@ from typer.testing import CliRunner
 
 from svgeval.builders.lica_bench import builtin
 from svgeval.cli import app
-from svgeval.svg.isolation import Renderer
+from svgeval.render.isolated import Renderer
 from svgeval.tasks import get_task
 from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.lica_bench import answers, data, scores

@@ -22,8 +22,8 @@ from svgeval.builders.mmsvgbench.builtin import IMAGE_FILE, TEXT_FILE, write_row
 from svgeval.cli import app
 from svgeval.messages import png_bytes
 from svgeval.metrics.pixel import mse, ssim
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import RenderSpec
+from svgeval.render.cairo import RenderSpec
+from svgeval.render.isolated import Renderer
 from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.download import DataUnavailable
 from svgeval.tasks.mmsvgbench import data

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from svgeval.cli import app
 from svgeval.metrics.pixel import psnr, ssim
-from svgeval.svg.isolation import Renderer
+from svgeval.render.isolated import Renderer
 from svgeval.tasks import get_task
 from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.sarena import image_tasks

@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 
 from svgeval.cli import app
 from svgeval.metrics.pixel import psnr
-from svgeval.svg.animation import BrowserUnavailable, check_browser
+from svgeval.render.animation import BrowserUnavailable, check_browser
 from svgeval.tasks import get_task
 from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.outcome import Failure, FailureKind, Outcome
@@ -92,7 +92,7 @@ def test_text2sani_viclip_scores_failures_as_black_videos(
 
     from svgeval.builders.sarena.builtin import turns, write_lines
     from svgeval.metrics.viclip import viclip_t2v
-    from svgeval.svg.video import encode_mp4
+    from svgeval.render.video import encode_mp4
     from svgeval.tasks.base import BLANK_SVG, BatchItem, MetricContext
     from svgeval.tasks.data_files import read_jsonl_items as read_rows
     from svgeval.tasks.sarena.animation_video import SIZE, black_video
@@ -252,7 +252,7 @@ def seen(tmp_path: Path) -> Any:
 def hostile_folder(root: Path, seen: Witnesses) -> Path:
     """video2sani lines whose answers (the oracle's) are hostile; black ground-truth videos."""
     from svgeval.builders.sarena.builtin import turns, write_lines
-    from svgeval.svg.video import encode_mp4
+    from svgeval.render.video import encode_mp4
 
     url, file_url = seen.url, seen.fifo.as_uri()
     ns = 'xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"'
@@ -327,7 +327,7 @@ def test_a_missing_browser_stops_the_run_with_one_line(
 @pytest.mark.skipif(find_spec("imageio_ffmpeg") is None, reason="needs imageio-ffmpeg (the video extra)")
 def test_a_missing_ground_truth_video_is_the_references_failure(tmp_path: Path) -> None:
     from svgeval.builders.sarena.builtin import turns, write_lines
-    from svgeval.svg.video import encode_mp4
+    from svgeval.render.video import encode_mp4
 
     folder = tmp_path / "animation"
     (folder / "video").mkdir(parents=True)
@@ -422,7 +422,7 @@ def test_without_a_browser_the_kept_videos_stop_the_run_as_the_drawing_does(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """No Chromium to key the disk on: the part is drawn, and the drawing's missing browser is
     svgeval's failure (the run stops with one line), never the answer's."""
-    from svgeval.svg.worker_pool import RenderWorkersLost
+    from svgeval.render.pool import RenderWorkersLost
     from svgeval.tasks.sarena.animation_video import AnswerVideos
 
     def no_browser() -> str:

@@ -16,7 +16,7 @@ import pytest
 from support.released_answers import KINDS, edited, make_answer, svgenius_icons
 from support.shared_paths import shared_release
 
-from svgeval.svg.isolation import Renderer
+from svgeval.render.isolated import Renderer
 from svgeval.tasks import get_task
 from svgeval.tasks.base import CommonOptions, Sample
 from svgeval.tasks.sarena.image_tasks import PictureTarget

@@ -25,7 +25,7 @@ from support.released_answers import KINDS, make_answer, require_svgenius_models
 from support.released_models import B32_DIGESTS, build_clip, build_dino, use_weights, weights_digest
 
 from svgeval.metrics.presets import get_preset
-from svgeval.svg.isolation import Renderer
+from svgeval.render.isolated import Renderer
 from svgeval.tasks import get_task
 from svgeval.tasks.base import BLANK_SVG, BatchItem, CommonOptions, MetricContext, Sample
 from svgeval.tasks.sarena.image_tasks import PictureTarget

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from svgeval.builders.starvector.builtin import write_rows as write
 from svgeval.cli import app
 from svgeval.metrics.pixel import masked_mse
-from svgeval.svg.isolation import Renderer
+from svgeval.render.isolated import Renderer
 from svgeval.tasks.base import CommonOptions, Sample
 from svgeval.tasks.common import CaptionedReference
 from svgeval.tasks.starvector import tasks

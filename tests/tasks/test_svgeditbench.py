@@ -14,9 +14,9 @@ from support.shared_paths import shared_release
 from svgeval.builders.svgeditbench.builder import answer_for, build_cases, write_release
 from svgeval.models.base import Model
 from svgeval.models.baselines import IdentityModel, OracleModel
+from svgeval.render.isolated import Renderer
 from svgeval.runner import RunDir, Runner, RunSettings
 from svgeval.svg.demo_corpus import DEMO_ICONS, write_demo_corpus
-from svgeval.svg.isolation import Renderer
 from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.svgeditbench import SvgEditBench
 from svgeval.tasks.svgeditbench.data import load_release
@@ -59,7 +59,7 @@ def test_oracle_scores_zero_everywhere(tmp_path: Path) -> None:
 @pytest.mark.shared_data
 def test_answer_rules_reproduce_the_release(renderer: Renderer) -> None:
     """Our answer for the release's own colour draws renders exactly like the released answer."""
-    from svgeval.svg.render import RenderSpec
+    from svgeval.render.cairo import RenderSpec
 
     spec = RenderSpec.square(72)
     for sample in load_release(shared_release("svgeditbench")):

@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 
 from svgeval.cli import app
 from svgeval.metrics.clip import clip_score
+from svgeval.render.isolated import Renderer
 from svgeval.svg.extract import extract_svg
-from svgeval.svg.isolation import Renderer
 from svgeval.tasks.base import CommonOptions, Sample
 from svgeval.tasks.download import DataUnavailable
 from svgeval.tasks.svgeditbench_v2.data import emoji_name, read_zwj_sequences

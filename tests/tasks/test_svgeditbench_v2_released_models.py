@@ -22,7 +22,7 @@ from support.released_answers import TWEMOJI, stage_item, twemoji_answered
 from support.released_models import build_b32_and_dino, use_weights
 from support.shared_paths import shared_release
 
-from svgeval.svg.isolation import Renderer
+from svgeval.render.isolated import Renderer
 from svgeval.tasks.base import CommonOptions, MetricContext, Sample
 from svgeval.tasks.svgeditbench_v2.data import emoji_name
 from svgeval.tasks.svgeditbench_v2.task import EditTarget, SvgEditBenchV2

@@ -9,7 +9,7 @@ import pytest
 from svgenius_support import released_items, run_task, sample_records, svgenius_root
 
 from svgeval.models.baselines import IdentityModel, OracleModel
-from svgeval.svg.isolation import Renderer
+from svgeval.render.isolated import Renderer
 from svgeval.tasks import get_task
 from svgeval.tasks.base import CommonOptions, Sample
 from svgeval.tasks.outcome import FailureKind, Outcome

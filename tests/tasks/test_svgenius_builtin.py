@@ -11,7 +11,7 @@ import pytest
 
 from svgeval.builders.svgenius import builtin
 from svgeval.metrics._pss_svg import parse_valid
-from svgeval.svg.isolation import Renderer
+from svgeval.render.isolated import Renderer
 from svgeval.tasks import get_task
 from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.svgenius.data import TASK_FILES, TIERS

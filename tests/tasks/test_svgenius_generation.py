@@ -17,9 +17,9 @@ from typer.testing import CliRunner
 
 from svgeval.cli import app
 from svgeval.models.baselines import OracleModel
+from svgeval.render.isolated import Renderer
 from svgeval.runner.metric_stage import fill_batched_metrics
 from svgeval.runner.records import SampleRecord
-from svgeval.svg.isolation import Renderer
 from svgeval.tasks.base import BLANK_SVG, BatchItem, CommonOptions, MetricContext, Sample
 from svgeval.tasks.svgenius.generation_task import CaptionTarget
 from svgeval.tasks.svgenius.img2svg import SvgeniusImg2Svg

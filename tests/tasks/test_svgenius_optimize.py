@@ -12,9 +12,9 @@ from svgeval.builders.svg_files import write_cases
 from svgeval.builders.svgenius.optimize_generator import build_optimize_cases
 from svgeval.metrics.pixel import mse
 from svgeval.models.baselines import IdentityModel, OracleModel
+from svgeval.render.cairo import RenderSpec
+from svgeval.render.isolated import Renderer
 from svgeval.svg.demo_corpus import DEMO_ICONS, demo_svg
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import RenderSpec
 from svgeval.tasks.base import CommonOptions, Sample
 from svgeval.tasks.svgenius.optimize import OptimizeTarget, SvgeniusOptimize
 

@@ -22,9 +22,9 @@ from svgeval.builders.svgenius.style_edit_rules import (
 )
 from svgeval.metrics.editing import change_size
 from svgeval.models.baselines import IdentityModel, OracleModel
+from svgeval.render.cairo import RenderSpec
+from svgeval.render.isolated import Renderer
 from svgeval.svg.demo_corpus import DEMO_ICONS, demo_svg
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import RenderSpec
 from svgeval.tasks.base import CommonOptions, Sample
 from svgeval.tasks.outcome import Outcome
 from svgeval.tasks.svgenius.style_edit import StyleEditTarget, SvgeniusStyleEdit

@@ -19,9 +19,9 @@ from support.style_transfer_data import cairo_render, style_transfer_items, writ
 from svgenius_support import svgenius_root
 
 from svgeval.models.base import Generation, GenerationRequest, Model
+from svgeval.render.isolated import Renderer
 from svgeval.runner import RunDir, Runner, RunSettings, load_samples
 from svgeval.svg.demo_corpus import demo_svg
-from svgeval.svg.isolation import Renderer
 from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.outcome import FailureKind, Outcome

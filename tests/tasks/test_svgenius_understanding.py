@@ -8,7 +8,7 @@ import pytest
 from svgenius_support import released_items, run_task, svgenius_root
 
 from svgeval.models.baselines import IdentityModel, OracleModel
-from svgeval.svg.isolation import Renderer
+from svgeval.render.isolated import Renderer
 from svgeval.tasks.base import CommonOptions, Sample
 from svgeval.tasks.outcome import Outcome
 from svgeval.tasks.svgenius.understanding import QuestionTarget, SvgeniusUnderstanding, parse_choice

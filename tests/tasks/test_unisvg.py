@@ -19,7 +19,7 @@ from svgeval.builders.unisvg import builtin
 from svgeval.builders.unisvg.builtin import tsv_row, write_tsv
 from svgeval.cli import app
 from svgeval.models.baselines import HOSTILE_SVGS
-from svgeval.svg.isolation import Renderer
+from svgeval.render.isolated import Renderer
 from svgeval.tasks.base import CommonOptions, Sample
 from svgeval.tasks.unisvg import rules
 from svgeval.tasks.unisvg.tasks import (

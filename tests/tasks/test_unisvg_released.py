@@ -25,7 +25,7 @@ from support.released_answers import KINDS, make_answer, stage_item, svgenius_ic
 from support.released_models import build_clip, build_roberta, weights_digest
 from support.shared_paths import shared_release
 
-from svgeval.svg.isolation import Renderer
+from svgeval.render.isolated import Renderer
 from svgeval.tasks.base import CommonOptions, MetricContext
 from svgeval.tasks.outcome import Outcome
 from svgeval.tasks.unisvg import rules, tasks

@@ -22,7 +22,7 @@ import pytest
 from support.released_answers import reference_batch, require_svgenius_models
 from support.released_models import build_b32_and_dino, use_weights
 
-from svgeval.svg.isolation import Renderer
+from svgeval.render.isolated import Renderer
 from svgeval.tasks.base import BatchItem, CommonOptions, MetricContext
 from svgeval.tasks.common import CaptionedReference
 from svgeval.tasks.vectorgym import image_tasks

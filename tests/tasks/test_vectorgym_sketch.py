@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from svgeval.builders.vectorgym.sketch import sketch_svg
 from svgeval.cli import app
-from svgeval.svg.isolation import Renderer
+from svgeval.render.isolated import Renderer
 from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.vectorgym.image_tasks import VectorGymSketch, VectorGymText
 

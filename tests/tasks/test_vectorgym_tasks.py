@@ -16,8 +16,8 @@ from svgenius_support import run_task
 from svgeval.metrics.pixel import mse
 from svgeval.models.baselines import IdentityModel, OracleModel
 from svgeval.models.replay import ReplayModel
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import RenderSpec
+from svgeval.render.cairo import RenderSpec
+from svgeval.render.isolated import Renderer
 from svgeval.tasks.base import BLANK_SVG, BatchItem, CommonOptions, MetricContext, Sample
 from svgeval.tasks.common import CaptionedReference
 from svgeval.tasks.vectorgym import image_tasks

@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 from svgeval.cli import app
 from svgeval.metrics.presets import get_preset
-from svgeval.svg.isolation import Renderer
+from svgeval.render.isolated import Renderer
 from svgeval.tasks import get_task
 from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.vgbench import vgen

@@ -10,7 +10,7 @@ from typing import ClassVar
 from svgeval.messages import user_message
 from svgeval.metrics.presets import variant
 from svgeval.svg.extract import Extraction, extract_svg, extraction_rule
-from svgeval.svg.isolation import Renderer
+from svgeval.render.isolated import Renderer
 from svgeval.tasks import register_task
 from svgeval.tasks.base import Sample, Target, Task
 from svgeval.tasks.outcome import Outcome

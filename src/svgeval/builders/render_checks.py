@@ -14,8 +14,8 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import FloatImage, RenderSpec
+from svgeval.render.cairo import FloatImage, RenderSpec
+from svgeval.render.isolated import Renderer
 
 RENDER_SPEC = RenderSpec.square(224, background="white")
 """The SVGenius settings, which every check draws at."""

@@ -128,7 +128,7 @@ def next_steps(run_dir: Path, data: Path) -> str:
 
 def _demo_task(name: str, out_dir: Path, seed: int) -> None:
     """``svgeval demo TASK``: the oracle against the degenerate baseline on the built-in sample."""
-    from svgeval.svg.isolation import DEFAULT_TIMEOUT_S
+    from svgeval.render.isolated import DEFAULT_TIMEOUT_S
 
     with user_errors():
         task_cls = get_task(name)

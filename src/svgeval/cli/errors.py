@@ -43,11 +43,11 @@ def _known_errors() -> tuple[type[RuntimeError], ...]:
     Imported when an error is caught, not with the command line: ``svgeval --help`` imports
     none of these modules, and a command that raised one of them has imported it already."""
     from svgeval.models.base import ModelUnavailable
+    from svgeval.render.backends import RendererUnavailable
+    from svgeval.render.pool import RenderWorkersLost
     from svgeval.runner import RunConflict
     from svgeval.runner.executors import ExecutorError
     from svgeval.runner.metric_memory import MetricsOutOfMemory
-    from svgeval.svg.renderers import RendererUnavailable
-    from svgeval.svg.worker_pool import RenderWorkersLost
     from svgeval.tasks.download import DataUnavailable
 
     return (RunConflict, ModelUnavailable, DataUnavailable, ExecutorError,

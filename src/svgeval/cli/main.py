@@ -1,7 +1,7 @@
 """The ``svgeval`` command: start the render workers' server first, then the command line.
 
 ``svgeval run`` and ``svgeval score`` render; their worker server
-(:mod:`svgeval.svg.forkserver`) starts before svgeval is imported, so the two overlap on two
+(:mod:`svgeval.render.forkserver`) starts before svgeval is imported, so the two overlap on two
 cores. The command line (:mod:`svgeval.cli.root`) then imports the command asked for alone.
 
 Once the command line is imported, its objects are moved out of the garbage collector's view
@@ -24,7 +24,7 @@ def renderer_named(argv: list[str]) -> str | None:
     """The renderer ``svgeval run`` will use (``--renderer X`` or ``--renderer=X``, else
     CairoSVG, its default), read before the command line is parsed: the render workers' server
     then imports that renderer alone. None for ``score``, which renders as the run did."""
-    from svgeval.svg.forkserver import DEFAULT_RENDERER
+    from svgeval.render.forkserver import DEFAULT_RENDERER
 
     if argv[1:2] != ["run"]:
         return None
@@ -45,7 +45,7 @@ def asks_for_help(argv: list[str]) -> bool:
 def main() -> None:
     """Entry point of the ``svgeval`` script."""
     if RENDERING_COMMANDS.intersection(sys.argv[1:2]) and not asks_for_help(sys.argv):
-        from svgeval.svg.forkserver import start_early
+        from svgeval.render.forkserver import start_early
 
         start_early(renderer_named(sys.argv))
     from svgeval.cli.root import app

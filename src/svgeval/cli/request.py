@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from svgeval.cli.errors import UserError
-from svgeval.svg.forkserver import DEFAULT_RENDERER
+from svgeval.render.forkserver import DEFAULT_RENDERER
 
 if TYPE_CHECKING:
     from svgeval.runner import RunSettings
@@ -80,9 +80,9 @@ class RunRequest:
     def check(self) -> None:
         """One :class:`UserError` line for the first flag whose value is wrong on any machine."""
         from svgeval.metrics._models import PRECISIONS, PREPROCESSINGS
+        from svgeval.render.backends import RENDERERS
         from svgeval.runner.executors import EXECUTORS
         from svgeval.runner.units import parse_shard
-        from svgeval.svg.renderers import RENDERERS
 
         check_numbers(
             limit=(self.limit, 1, True),
@@ -120,9 +120,9 @@ class RunRequest:
     def settings(self, task_render_timeout_s: float | None) -> RunSettings:
         """The run's :class:`RunSettings` (``task_render_timeout_s``: the task's protocol's
         seconds per render, used without ``--render-timeout``)."""
+        from svgeval.render.isolated import DEFAULT_TIMEOUT_S
         from svgeval.runner import RunSettings
         from svgeval.runner.units import parse_shard
-        from svgeval.svg.isolation import DEFAULT_TIMEOUT_S
 
         return RunSettings(
             temperature=None if self.omit_temperature else self.temperature,

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from svgeval.cli.errors import UserError, user_errors
-from svgeval.svg.forkserver import DEFAULT_RENDERER
+from svgeval.render.forkserver import DEFAULT_RENDERER
 
 MIB = 1024 * 1024
 
@@ -35,9 +35,9 @@ def serve_rewards(
         except ImportError as error:
             raise UserError(f'serve-rewards needs FastAPI and uvicorn ({error}); install them: '
                             'pip install -e ".[rewards]"') from None
+        from svgeval.render.backends import render_function
         from svgeval.rewards.availability import RewardUnavailable
         from svgeval.rewards.scorer import RewardScorer
-        from svgeval.svg.renderers import render_function
 
         settings = ServerSettings(max_queue=max_queue, max_body_bytes=int(max_body_mb * MIB))
         draw = render_function(renderer)  # a renderer that cannot load here: one line, exit 1

@@ -26,7 +26,7 @@ from svgeval.cli.judge import (
     build_judge,
 )
 from svgeval.cli.request import RunRequest
-from svgeval.svg.forkserver import DEFAULT_RENDERER
+from svgeval.render.forkserver import DEFAULT_RENDERER
 
 if TYPE_CHECKING:
     from svgeval.runner import Results, RunConfig, RunDir
@@ -184,8 +184,8 @@ def start_run(request: RunRequest) -> Results:
     # imported here: `svgeval run --help` declares the flags without the runner
     from svgeval.cli.execute import execute
     from svgeval.models import load_model
+    from svgeval.render.backends import check_renderer
     from svgeval.runner import RunDir, Runner
-    from svgeval.svg.renderers import check_renderer
 
     gc.freeze()  # the runner's modules and schemas, as svgeval.cli.main froze the command line's
     with user_errors():
@@ -237,8 +237,8 @@ def score(
     """
     from svgeval.cli.execute import execute
     from svgeval.cli.score import cached_runner
+    from svgeval.render.backends import check_renderer
     from svgeval.runner import RunDir
-    from svgeval.svg.renderers import check_renderer
 
     gc.freeze()  # as in run
     with user_errors():

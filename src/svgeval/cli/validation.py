@@ -13,8 +13,8 @@ from rich.table import Table
 from svgeval.cli.errors import UserError, say, stdout_console, user_errors
 from svgeval.cli.root import HELP
 from svgeval.cli.run import set_model_paths
+from svgeval.render.isolated import Renderer
 from svgeval.report.correlate import COEFFICIENTS, Correlation, Study
-from svgeval.svg.isolation import Renderer
 
 svgauge_app = typer.Typer(no_args_is_help=True, context_settings=HELP,
                           help="SVGauge tools (projection fitting).")

@@ -17,9 +17,9 @@ from lxml import etree
 from numpy.typing import NDArray
 
 from svgeval.metrics import _svgpath as sp
-from svgeval.svg.isolation import RenderFunction
-from svgeval.svg.render import RenderSpec, render_svg_uint8
-from svgeval.svg.renderers import render_coverage_skia, render_svg_uint8_skia
+from svgeval.render.backends import render_coverage_skia, render_svg_uint8_skia
+from svgeval.render.cairo import RenderSpec, render_svg_uint8
+from svgeval.render.isolated import RenderFunction
 from svgeval.svg.sanitize import check_svg
 
 SVG_NS = "http://www.w3.org/2000/svg"

@@ -60,6 +60,6 @@ def svg_chamfer(output_svg: str, reference_svg: str, released: bool = True) -> f
     """:func:`chamfer` of the shapes of two SVGs (the released ``chamfer_distance(pred, ref,
     100)``); ``released`` picks how shapes are read (see :mod:`svgeval.metrics._svgpoints`).
     Raises ValueError when either SVG gives no point set. Run it on untrusted SVG through
-    :meth:`svgeval.svg.isolation.Renderer.call`."""
+    :meth:`svgeval.render.isolated.Renderer.call`."""
     return chamfer(point_sets(output_svg, POINTS_PER_SHAPE, released),
                    point_sets(reference_svg, POINTS_PER_SHAPE, released))

@@ -48,14 +48,14 @@ from numpy.typing import NDArray
 from svgeval.metrics import _pss_svg as ps
 from svgeval.metrics.presets import DEFAULT, MetricPreset, get_preset
 from svgeval.metrics.registry import MetricInfo, describe_metric
-from svgeval.svg.batch import CHUNKS_PER_WORKER
-from svgeval.svg.render import render_svg_uint8
+from svgeval.render.batch import CHUNKS_PER_WORKER
+from svgeval.render.cairo import render_svg_uint8
 
 if TYPE_CHECKING:
     from lxml import etree
 
     from svgeval.metrics._svgpath import BBox
-    from svgeval.svg.isolation import CallOutcome, Renderer, RenderFunction
+    from svgeval.render.isolated import CallOutcome, Renderer, RenderFunction
 
 describe_metric(
     MetricInfo(
@@ -203,8 +203,8 @@ def pss_details(
 
     ``weighting`` (``code``/``paper``) and ``fix_defects`` default to the preset's values.
     ``render`` draws the masks: CairoSVG, as the released code, or a fast renderer of
-    :mod:`svgeval.svg.renderers` (``render_function("skia")``). Renders both SVGs: call it
-    inside :mod:`svgeval.svg.isolation` for untrusted input.
+    :mod:`svgeval.render.backends` (``render_function("skia")``). Renders both SVGs: call it
+    inside :mod:`svgeval.render.isolated` for untrusted input.
     """
     settings = get_preset(preset)
     weighting = weighting or settings.pss_weighting

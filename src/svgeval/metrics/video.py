@@ -4,7 +4,7 @@ image metrics (DINO, SSIM, LPIPS, PSNR) over sampled frame pairs.
 A video is a (T, H, W, 3) uint8 array of RGB frames (decoding files is the caller's job).
 
 - Frame sampling (``CLIP_video.py:22-40``): ``np.linspace(0, T - 1, n, dtype=int)``, 8 frames;
-  for 150 frames 0, 21, 42, 63, 85, 106, 127, 149 (:func:`svgeval.svg.video.sample_indices`, the
+  for 150 frames 0, 21, 42, 63, 85, 106, 127, 149 (:func:`svgeval.render.video.sample_indices`, the
   one place this rule lives).
 - Frame metrics (``DINO_video.py``, ``SSIM_video.py``, ``LPIPS_video.py``, ``PSNR_video.py``):
   the image metric on each pair of sampled frames, paired up to the shorter list, averaged per
@@ -38,7 +38,7 @@ from svgeval.metrics import _i3d, _models
 from svgeval.metrics.frechet import fid_from_features
 from svgeval.metrics.presets import DEFAULT, MetricPreset
 from svgeval.metrics.registry import MetricInfo, describe_metric
-from svgeval.svg.video import sample_indices
+from svgeval.render.video import sample_indices
 
 Video = NDArray[np.uint8]
 I3D_WEIGHTS = "i3d_pretrained_400.pt"
@@ -62,7 +62,7 @@ for _info in (
 
 
 def sample_frames(video: Video, count: int = 8) -> list[NDArray[np.uint8]]:
-    """The frames of ``video`` at :func:`~svgeval.svg.video.sample_indices`."""
+    """The frames of ``video`` at :func:`~svgeval.render.video.sample_indices`."""
     return [np.asarray(video[i]) for i in sample_indices(len(video), count)]
 
 

@@ -38,8 +38,8 @@ from svgeval.metrics.svgauge import (
     semantic_similarity,
     visual_similarity,
 )
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import RenderSpec
+from svgeval.render.cairo import RenderSpec
+from svgeval.render.isolated import Renderer
 
 Row = dict[str, Any]
 Images = list[np.ndarray]

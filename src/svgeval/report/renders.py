@@ -26,11 +26,11 @@ from pathlib import Path
 
 from PIL import Image
 
+from svgeval.render.cairo import RenderSpec, render_svg_uint8
+from svgeval.render.disk_cache import write_atomically
+from svgeval.render.isolated import CallOutcome, Renderer
 from svgeval.report.sources import output_svg
 from svgeval.runner.records import SampleRecord
-from svgeval.svg.isolation import CallOutcome, Renderer
-from svgeval.svg.render import RenderSpec, render_svg_uint8
-from svgeval.svg.render_cache import write_atomically
 from svgeval.tasks.outcome import FailureKind
 
 REPORT_SPEC = RenderSpec.square(160)

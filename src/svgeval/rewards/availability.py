@@ -13,7 +13,7 @@ column of penalties. Each term needs (:data:`svgeval.rewards.terms.TERMS`):
   ships: the Hugging Face hub, its local cache, or a local path
   (``model_paths={"dreamsim": ...}``);
 * every SVG preset: a renderer whose package is installed (``skia`` and ``resvg`` are in the
-  ``fast`` extra), checked by :func:`svgeval.svg.renderers.check_renderer`.
+  ``fast`` extra), checked by :func:`svgeval.render.backends.check_renderer`.
 
 :func:`check_packages` imports what the terms need; :func:`check_weights` loads the weights by
 computing each model term once on a tiny input, through the metric's own loading code (so the

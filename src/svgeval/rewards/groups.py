@@ -18,7 +18,7 @@ GRPO step's groups of 8 rollouts go two at a time. Each call costs the main proc
 waiting on it): sending two groups a call took the main process's CPU on the 1,344-completion
 step at 128 px with skia from 146 to 104 ms (``bench/RESULTS.md``).
 
-A call is isolated (:meth:`~svgeval.svg.isolation.Renderer.call`: the render time limit for the
+A call is isolated (:meth:`~svgeval.render.isolated.Renderer.call`: the render time limit for the
 whole call, a worker death retried once). A call that dies as a whole (a hostile completion
 that hangs or crashes its worker) is scored again piece by piece: each group's reference alone,
 then each of its completions alone with the reference's render, so only the hostile completion
@@ -34,11 +34,11 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.typing import NDArray
 
+from svgeval.render.batch import CHUNKS_PER_WORKER, Rendered, RenderFunction, render_chunk
+from svgeval.render.cairo import RenderFailure, RenderSpec
+from svgeval.render.isolated import Renderer
+from svgeval.render.memo import PackedRender
 from svgeval.rewards.terms import TERMS
-from svgeval.svg.batch import CHUNKS_PER_WORKER, Rendered, RenderFunction, render_chunk
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import RenderFailure, RenderSpec
-from svgeval.svg.render_memo import PackedRender
 
 GROUP_SIZE = 16
 """Completions of one reference per group at most (a GRPO prompt's 8 rollouts fit)."""
@@ -157,7 +157,7 @@ class GroupScoring:
 
     def submit_all(self, jobs: Sequence[GroupJob]) -> list[Future[GroupScores]]:
         """Each job's scores, once a worker has drawn them; an exception only when the
-        machinery failed (:class:`~svgeval.svg.worker_pool.RenderWorkersLost`)."""
+        machinery failed (:class:`~svgeval.render.pool.RenderWorkersLost`)."""
         futures: list[Future[GroupScores]] = [Future() for _ in jobs]
         for bundle in bundles(jobs):
             self._calls.submit(self._settle, tuple(jobs[i] for i in bundle),

@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from svgeval.render.cairo import RenderFailure
 from svgeval.rewards.groups import GroupScores
 from svgeval.rewards.model_terms import MODEL_TERMS, ModelSettings
 from svgeval.rewards.presets import RewardPreset
 from svgeval.rewards.terms import TERMS
-from svgeval.svg.render import RenderFailure
 
 
 @dataclass(frozen=True)

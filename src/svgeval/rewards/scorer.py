@@ -7,7 +7,7 @@ processes at once (behind the sanitiser, with the time and memory limits of eval
 draw and compare them there (:mod:`svgeval.rewards.groups`), and the rows are scored in order
 as their groups come back, the model terms in batches while the next groups are drawn
 (:mod:`svgeval.rewards.pipeline`). Reference renders are kept in memory, compressed and bounded
-in bytes (:class:`~svgeval.svg.render_memo.RenderMemo`, least recently used evicted first), so
+in bytes (:class:`~svgeval.render.memo.RenderMemo`, least recently used evicted first), so
 the 8 rollouts of a prompt render their reference once, and a later call with the same prompt
 not at all.
 
@@ -31,6 +31,9 @@ from types import TracebackType
 import numpy as np
 from typing_extensions import Self
 
+from svgeval.render.cairo import RenderFailure, RenderSpec, render_svg_uint8
+from svgeval.render.isolated import DEFAULT_TIMEOUT_S, Renderer, RenderFunction
+from svgeval.render.memo import RenderMemo, render_key
 from svgeval.rewards import model_terms
 from svgeval.rewards.availability import RewardUnavailable, check_packages, check_weights
 from svgeval.rewards.groups import GROUP_SIZE, GroupJob, GroupScores, GroupScoring
@@ -43,9 +46,6 @@ from svgeval.rewards.presets import (
 )
 from svgeval.rewards.terms import TERMS
 from svgeval.svg.extract import extract_svg
-from svgeval.svg.isolation import DEFAULT_TIMEOUT_S, Renderer, RenderFunction
-from svgeval.svg.render import RenderFailure, RenderSpec, render_svg_uint8
-from svgeval.svg.render_memo import RenderMemo, render_key
 
 TASK_ALIASES = {"svg_editing": "edit", "editing": "edit", "caption": "captioning",
                 "svg_captioning": "captioning", "im2svg": "img2svg", "image2svg": "img2svg"}

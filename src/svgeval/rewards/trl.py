@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from svgeval.render.forkserver import DEFAULT_RENDERER
 from svgeval.rewards.pipeline import RewardResult
 from svgeval.rewards.presets import RewardPreset
 from svgeval.rewards.scorer import RewardScorer
-from svgeval.svg.forkserver import DEFAULT_RENDERER
 
 
 def completion_text(completion: Any) -> str:
@@ -91,9 +91,9 @@ def svg_reward(
     of the latest call are in ``.last_results``. What the preset needs is checked here: a
     missing package or weights raises
     :class:`~svgeval.rewards.availability.RewardUnavailable`, a missing renderer
-    :class:`~svgeval.svg.renderers.RendererUnavailable`, each with the install to run.
+    :class:`~svgeval.render.backends.RendererUnavailable`, each with the install to run.
     """
-    from svgeval.svg.renderers import render_function
+    from svgeval.render.backends import render_function
 
     scorer = RewardScorer(preset, weights=weights, penalty=penalty, workers=workers,
                           timeout_s=timeout_s, render_function=render_function(renderer),

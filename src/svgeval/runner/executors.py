@@ -22,14 +22,14 @@ from typing import Any, TypeVar
 
 from svgeval.metrics._models import use_precision, use_preprocessing
 from svgeval.models.base import Model
+from svgeval.render.backends import make_renderer
+from svgeval.render.isolated import Renderer, RenderWorkersLost
 from svgeval.runner.metric_memory import batch_size
 from svgeval.runner.metric_stage import MetricBackend, fill_batched_metrics, set_level_metrics
 from svgeval.runner.progress import PhaseProgress
 from svgeval.runner.records import RecordKey, SampleRecord
 from svgeval.runner.run_config import RunSettings
 from svgeval.runner.score_batches import ScoreBatches
-from svgeval.svg.isolation import Renderer, RenderWorkersLost
-from svgeval.svg.renderers import make_renderer
 from svgeval.tasks.base import MetricContext, Sample, Task
 from svgeval.tasks.outcome import Failure, FailureKind, MetricValues, Outcome
 
@@ -37,7 +37,7 @@ EXECUTORS = ("local", "ray")
 
 SCORING_THREADS_PER_WORKER = 8
 """Samples scored at once per render worker: enough waiting renders to fill a chunk of eight
-(see :mod:`svgeval.svg.batch`) while the workers draw the previous one."""
+(see :mod:`svgeval.render.batch`) while the workers draw the previous one."""
 
 SCORE_BATCH_SIZE = 32
 """Samples per batch for a task that scores many at once (:mod:`svgeval.runner.score_batches`):

@@ -8,8 +8,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from svgeval.render.forkserver import DEFAULT_RENDERER
 from svgeval.runner.records import OmitsDefaults, Record, now
-from svgeval.svg.forkserver import DEFAULT_RENDERER
 
 
 class Shard(BaseModel):
@@ -52,9 +52,9 @@ class RunSettings(OmitsDefaults):
     render_timeout_s: float = 10.0
     """Wall-clock limit of one render."""
     renderer: str = DEFAULT_RENDERER
-    """Renderer of every render: cairosvg (the papers'), skia or resvg (svgeval.svg.renderers)."""
+    """Renderer of every render: cairosvg (the papers'), skia or resvg (svgeval.render.backends)."""
     render_cache: str | None = None
-    """Folder of the on-disk render cache (svgeval.svg.render_cache); None: no cache."""
+    """Folder of the on-disk render cache (svgeval.render.disk_cache); None: no cache."""
     metric_batch_size: int | None = None
     """Samples per batch of a model-based metric (None: sized from the memory free,
     :mod:`svgeval.runner.metric_memory`)."""

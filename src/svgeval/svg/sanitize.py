@@ -113,7 +113,7 @@ def check_svg(svg: str | bytes, limits: SvgLimits = DEFAULT_LIMITS) -> bytes:
 def checked_tree(svg: str | bytes, limits: SvgLimits = DEFAULT_LIMITS) -> tuple[
         bytes, etree._Element]:
     """:func:`check_svg`'s bytes and the tree it parsed (a renderer that rewrites the document,
-    such as the viewBox fitting of :mod:`svgeval.svg.renderers`, need not parse it again)."""
+    such as the viewBox fitting of :mod:`svgeval.render.backends`, need not parse it again)."""
     data = svg.encode("utf-8") if isinstance(svg, str) else bytes(svg)
     root, _ = _checked(data, limits)
     return data, root

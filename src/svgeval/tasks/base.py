@@ -28,9 +28,9 @@ from typing_extensions import TypeVar
 
 from svgeval.messages import Message
 from svgeval.metrics.registry import METRICS, MetricUnavailable
+from svgeval.render.cairo import FloatImage, ImageArray, RenderSpec
+from svgeval.render.isolated import Renderer
 from svgeval.svg.extract import Extraction
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import FloatImage, ImageArray, RenderSpec
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
 from svgeval.tasks.builtin import builtin_data, builtin_sample, is_builtin
 from svgeval.tasks.options import NoOptions, parse_options

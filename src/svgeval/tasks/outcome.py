@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from svgeval.metrics.registry import MetricUnavailable
+from svgeval.render.isolated import RenderOutcome
 from svgeval.svg.extract import Extraction
-from svgeval.svg.isolation import RenderOutcome
 from svgeval.tasks.judge import JudgeRequest
 
 if TYPE_CHECKING:

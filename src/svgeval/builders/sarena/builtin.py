@@ -32,7 +32,7 @@ from svgeval.tasks.builtin import BUILTIN_SAMPLES, BuiltinSample
 from svgeval.tasks.sarena import data
 
 if TYPE_CHECKING:
-    from svgeval.svg.animation import BrowserRenderer
+    from svgeval.render.animation import BrowserRenderer
 
 Key = TypeVar("Key", bound=int | str)
 """A line's ``id``."""
@@ -56,7 +56,7 @@ def write_truth(folder: Path, answers: Mapping[Key, str]) -> None:
     pictures) and ``svg/<id>.svg``."""
     from PIL import Image
 
-    from svgeval.svg.render import RenderSpec, render_svg_uint8
+    from svgeval.render.cairo import RenderSpec, render_svg_uint8
 
     (folder / "images").mkdir(parents=True, exist_ok=True)
     (folder / "svg").mkdir(parents=True, exist_ok=True)
@@ -108,8 +108,8 @@ def released_video(renderer: BrowserRenderer, svg: str, size: int, path: Path) -
     """``svg`` as the released renderer writes it: 150 frames, moviepy's 149, H.264."""
     import numpy as np
 
-    from svgeval.svg.animation import AnimationSpec
-    from svgeval.svg.video import encode_mp4, moviepy_frame_indices
+    from svgeval.render.animation import AnimationSpec
+    from svgeval.render.video import encode_mp4, moviepy_frame_indices
 
     outcome = renderer.animate(svg, AnimationSpec(size, size))
     if outcome.frames is None:
@@ -124,7 +124,7 @@ def write_animation(root: Path, animations: Mapping[Key, tuple[str, str]],
     """``root/animation/`` from ``{id: (animated SVG, text2sani prompt)}``: ``svg/``, the 128 px
     videos of ``overall/`` and ``text2sani.jsonl`` for every id; the 448 px ``video/`` and
     ``video2sani.jsonl`` (``video_prompt``) for ``video_ids``. Returns ``root``."""
-    from svgeval.svg.animation import DRAWINGS_AT_ONCE, BrowserRenderer, at_once
+    from svgeval.render.animation import DRAWINGS_AT_ONCE, BrowserRenderer, at_once
 
     folder = root / "animation"
     (folder / "svg").mkdir(parents=True, exist_ok=True)
@@ -312,8 +312,8 @@ ANIMATIONS = {
 def write_animation_sample(folder: Path) -> None:
     """The animation tasks' sample: ``folder/SArena/animation`` (Chromium and ffmpeg draw its
     videos; without them, :class:`DataUnavailable` with their install line)."""
-    from svgeval.svg.animation import BrowserUnavailable
-    from svgeval.svg.video import VideoCodecUnavailable
+    from svgeval.render.animation import BrowserUnavailable
+    from svgeval.render.video import VideoCodecUnavailable
     from svgeval.tasks.download import DataUnavailable
 
     texts = {key: (svg, f"Write an animated SVG for this scene. Instruction: {text}")

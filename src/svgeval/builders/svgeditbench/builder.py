@@ -46,9 +46,9 @@ from svgeval.builders.render_checks import generator_renderer, visibly_different
 from svgeval.builders.skips import SkipLog
 from svgeval.builders.svg_files import svg_element_text
 from svgeval.builders.svgeditbench.emoji_names import UNNAMED, emoji_name
+from svgeval.render.cairo import FloatImage
+from svgeval.render.isolated import Renderer
 from svgeval.svg.colors import parse_color, same_color
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import FloatImage
 from svgeval.svg.sanitize import SvgRejected, check_svg
 from svgeval.svg.viewbox import view_box
 from svgeval.tasks.svgeditbench.prompts import SUBTASKS, build_prompt

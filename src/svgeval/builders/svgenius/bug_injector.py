@@ -36,7 +36,7 @@ from svgeval.builders.svgenius.sources import (
     seeded_key,
 )
 from svgeval.builders.svgenius.svg_text import scan_tags
-from svgeval.svg.isolation import Renderer
+from svgeval.render.isolated import Renderer
 
 __all__ = ["ERROR_TYPES", "build_bugfix_cases", "inject_errors"]
 

@@ -27,13 +27,13 @@ from typing import TYPE_CHECKING, Any
 from lxml import etree
 
 from svgeval.builders.svg_files import write_cases
+from svgeval.render.cairo import RenderSpec
 from svgeval.svg.demo_corpus import demo_svg
-from svgeval.svg.render import RenderSpec
 from svgeval.tasks.builtin import BUILTIN_SAMPLES, BuiltinSample
 from svgeval.tasks.svgenius.data import TASK_FILES, TIERS
 
 if TYPE_CHECKING:
-    from svgeval.svg.isolation import Renderer
+    from svgeval.render.isolated import Renderer
 
 TIER_ICONS: Mapping[str, tuple[str, ...]] = {
     "easy": ("heart", "moon", "star", "tree"),
@@ -303,7 +303,7 @@ def write(folder: Path) -> None:
     """The release's layout under ``folder``: ``src/data/<tier>/process`` and every task file
     of ``src/tasks``."""
     from svgeval.builders.render_checks import GENERATOR_TIMEOUT_S
-    from svgeval.svg.isolation import Renderer
+    from svgeval.render.isolated import Renderer
 
     tasks, data = folder / "src" / "tasks", folder / "src" / "data"
     with Renderer(workers=2, timeout_s=GENERATOR_TIMEOUT_S) as pool:

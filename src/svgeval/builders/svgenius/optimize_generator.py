@@ -21,7 +21,7 @@ from svgeval.builders.skips import SkipLog
 from svgeval.builders.svgenius.sources import Outcome, cases_from_sources
 from svgeval.metrics.editing import compression_ratio
 from svgeval.metrics.pixel import mse
-from svgeval.svg.isolation import Renderer
+from svgeval.render.isolated import Renderer
 from svgeval.svg.sanitize import SvgRejected, check_svg
 from svgeval.svg.viewbox import view_box
 

@@ -31,8 +31,8 @@ from svgeval.builders.svg_files import read_svg_folder, write_cases
 from svgeval.messages import Message
 from svgeval.metrics.pixel import to_uint8
 from svgeval.models.base import GenerationRequest, Model, ModelError
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import RenderSpec
+from svgeval.render.cairo import RenderSpec
+from svgeval.render.isolated import Renderer
 from svgeval.tasks.svgenius import prompts
 
 _QUESTION = re.compile(r"\**\s*question\s*\d*\s*\**\s*[:：]", re.IGNORECASE)

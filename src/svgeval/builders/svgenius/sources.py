@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from svgeval.builders.skips import SkipLog
-from svgeval.svg.isolation import Renderer
+from svgeval.render.isolated import Renderer
 
 Outcome = tuple[dict[str, Any] | None, str]
 """A source's case, or None and why there is none."""

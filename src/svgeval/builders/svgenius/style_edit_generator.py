@@ -38,8 +38,8 @@ from svgeval.builders.svgenius.style_edit_rules import (
     frame_for,
 )
 from svgeval.metrics.pixel import mse
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import FloatImage
+from svgeval.render.cairo import FloatImage
+from svgeval.render.isolated import Renderer
 from svgeval.svg.sanitize import SvgRejected, check_svg
 
 

@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from svgeval.messages import png_bytes
+from svgeval.render.cairo import RenderSpec, render_svg_uint8
 from svgeval.svg.demo_corpus import DEMO_ICONS, demo_svg
-from svgeval.svg.render import RenderSpec, render_svg_uint8
 from svgeval.tasks.builtin import BUILTIN_SAMPLES, BuiltinSample
 from svgeval.tasks.unisvg.data import FILE
 from svgeval.tasks.unisvg.rules import SHAPES

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from svgeval.messages import png_bytes
+from svgeval.render.cairo import RenderSpec, render_svg_uint8
 from svgeval.svg.demo_corpus import DEMO_ICONS
-from svgeval.svg.render import RenderSpec, render_svg_uint8
 from svgeval.tasks.builtin import BUILTIN_SAMPLES, BuiltinSample
 from svgeval.tasks.vcode.data import MMMU_FOLDER
 

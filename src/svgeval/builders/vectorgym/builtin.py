@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from svgeval.builders.vectorgym.sketch import sketch_svg, write_parquet
+from svgeval.render.isolated import Renderer
 from svgeval.svg.demo_corpus import demo_svg
-from svgeval.svg.isolation import Renderer
 from svgeval.tasks.builtin import BUILTIN_SAMPLES, BuiltinSample
 
 PARQUET = "data/test-00000-of-00001.parquet"

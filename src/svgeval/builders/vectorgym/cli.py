@@ -12,8 +12,8 @@ import typer
 from svgeval.builders.skips import SkipLog
 from svgeval.builders.svg_files import read_svg_folder
 from svgeval.builders.vectorgym.sketch import build_dataset
+from svgeval.render.isolated import Renderer
 from svgeval.runner import RunDir
-from svgeval.svg.isolation import Renderer
 from svgeval.tasks.vectorgym.overall import TASK_COMPONENTS, Inversion, Reading, overall
 
 app = typer.Typer(no_args_is_help=True, help="VectorGym data tools and overall score.")

@@ -26,8 +26,8 @@ from numpy.typing import NDArray
 from PIL import Image, ImageDraw
 
 from svgeval.builders.skips import SkipLog
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import FloatImage, RenderSpec
+from svgeval.render.cairo import FloatImage, RenderSpec
+from svgeval.render.isolated import Renderer
 from svgeval.tasks.vectorgym.data import COLUMNS
 
 if TYPE_CHECKING:

@@ -1,7 +1,7 @@
 """How a suite draws SVG for its image metrics, and what stands in for an answer with no picture.
 
 Every suite that compares pictures draws answers and references at one
-:class:`~svgeval.svg.render.RenderSpec` and must say what a *failed* answer (nothing extracted,
+:class:`~svgeval.render.cairo.RenderSpec` and must say what a *failed* answer (nothing extracted,
 or a render that failed) is compared as. The released protocols disagree, so the choice is a
 parameter, :attr:`Drawing.failed`, of one mechanism:
 
@@ -25,9 +25,9 @@ from typing import Literal
 
 import numpy as np
 
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import FloatImage, Pixels, RenderSpec, to_float
-from svgeval.svg.render_memo import Drawn, PackedRender
+from svgeval.render.cairo import FloatImage, Pixels, RenderSpec, to_float
+from svgeval.render.isolated import Renderer
+from svgeval.render.memo import Drawn, PackedRender
 from svgeval.tasks.base import BLANK_SVG
 from svgeval.tasks.lazy import LazySequence
 
@@ -37,7 +37,7 @@ FailedPicture = Literal["white", "black", "none"]
 def draw_pictures(svgs: Sequence[str], spec_of: Callable[[str], RenderSpec | None],
                   renderer: Renderer) -> list[Pixels | None]:
     """The 8-bit picture (read-only) of each of ``svgs`` at ``spec_of(svg)``, all drawn side by
-    side (:meth:`~svgeval.svg.isolation.Renderer.draw_each`); None for a failed answer
+    side (:meth:`~svgeval.render.isolated.Renderer.draw_each`); None for a failed answer
     (:data:`~svgeval.tasks.base.BLANK_SVG`), an SVG ``spec_of`` gives no size, or a failed
     render."""
     specs = [None if svg == BLANK_SVG else spec_of(svg) for svg in svgs]
@@ -53,7 +53,7 @@ def draw_pictures(svgs: Sequence[str], spec_of: Callable[[str], RenderSpec | Non
 def kept_in_chunks(svgs: Sequence[str], draw: Callable[[Sequence[str]], Sequence[Drawn | None]],
                    chunk: int = 64) -> list[PackedRender | None]:
     """``draw`` of ``svgs``, ``chunk`` at a time, each picture kept compressed
-    (:class:`~svgeval.svg.render_memo.PackedRender`; None for one that has none or failed): a
+    (:class:`~svgeval.render.memo.PackedRender`; None for one that has none or failed): a
     set-level metric's group (FID), which held as pixels takes 0.6 MiB a picture at 448 px."""
     return [PackedRender.pack(picture) if isinstance(picture, np.ndarray) else None
             for start in range(0, len(svgs), chunk)

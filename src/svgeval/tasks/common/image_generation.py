@@ -29,9 +29,9 @@ from typing import Any, ClassVar, Protocol
 
 from typing_extensions import TypeVar
 
+from svgeval.render.cairo import FloatImage, Pixels
+from svgeval.render.isolated import Renderer, RenderOutcome
 from svgeval.svg.extract import Extraction, extract_svg
-from svgeval.svg.isolation import Renderer, RenderOutcome
-from svgeval.svg.render import FloatImage, Pixels
 from svgeval.tasks.base import BatchItem, MetricContext, Sample, Task, render_extracted
 from svgeval.tasks.common.drawing import Drawing, kept_in_chunks
 from svgeval.tasks.common.references import ReferenceRenders

@@ -1,11 +1,11 @@
 """Renders of reference SVGs, kept by content, that several suites share.
 
 Every render, of references and of model output, goes through the isolated
-:class:`~svgeval.svg.isolation.Renderer`; reference renders are kept by content so each
+:class:`~svgeval.render.isolated.Renderer`; reference renders are kept by content so each
 original and ground truth is drawn once per run, whatever the number of answers compared with
 it (while it stays within the budget).
 
-They are kept as the renderer keeps its own (:class:`~svgeval.svg.render_memo.RenderMemo`: the
+They are kept as the renderer keeps its own (:class:`~svgeval.render.memo.RenderMemo`: the
 8-bit pixels compressed with Zstandard, the least recently used dropped past a budget in bytes),
 and turned into float images when asked for. Keeping the float64 images themselves, up to 2,048
 of them, made a run's memory grow by 6 MiB a reference at 512 px, to about 12 GiB
@@ -20,9 +20,9 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 
-from svgeval.svg.isolation import Renderer, RenderOutcome, as_outcome
-from svgeval.svg.render import RenderFailure, RenderSpec
-from svgeval.svg.render_memo import Drawn, RenderMemo
+from svgeval.render.cairo import RenderFailure, RenderSpec
+from svgeval.render.isolated import Renderer, RenderOutcome, as_outcome
+from svgeval.render.memo import Drawn, RenderMemo
 
 DEFAULT_BUDGET_BYTES = 64 * 1024 * 1024
 """Compressed pixels kept: about 4,000 icons drawn at 512 px, 30,000 at 72 px."""
@@ -50,7 +50,7 @@ class ReferenceRenders:
 
     def pixels_all(self, svgs: Sequence[str], renderer: Renderer) -> list[Drawn]:
         """The 8-bit render of each of ``svgs`` (read-only) or its failure; those not kept are
-        drawn side by side (:meth:`~svgeval.svg.isolation.Renderer.draw_all`)."""
+        drawn side by side (:meth:`~svgeval.render.isolated.Renderer.draw_all`)."""
         keys = [hashlib.sha256(svg.encode("utf-8")).hexdigest() for svg in svgs]
         found = [self._kept(key) for key in keys]
         missing = [i for i, kept in enumerate(found) if kept is None]

@@ -24,7 +24,7 @@ from svgeval.messages import user_message
 from svgeval.metrics.clip import clip_score
 from svgeval.metrics.lpips import lpips
 from svgeval.metrics.registry import MetricUnavailable
-from svgeval.svg.isolation import Renderer
+from svgeval.render.isolated import Renderer
 from svgeval.tasks import register_task
 from svgeval.tasks.base import BatchItem, MetricContext, Sample, Target
 from svgeval.tasks.lica_bench import data

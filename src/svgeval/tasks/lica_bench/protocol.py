@@ -23,9 +23,9 @@ from typing import Any, ClassVar, Literal
 
 from svgeval.metrics.pixel import mse, ssim
 from svgeval.metrics.presets import variant
+from svgeval.render.cairo import FloatImage, RenderSpec
+from svgeval.render.isolated import Renderer
 from svgeval.svg.extract import Extraction
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks.base import Sample, TargetT, Task
 from svgeval.tasks.common import Drawing, ReferenceRenders
 from svgeval.tasks.lica_bench.answers import Fence, answer_code, code_extraction

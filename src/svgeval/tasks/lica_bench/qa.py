@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from svgeval.messages import user_message
-from svgeval.svg.isolation import Renderer
+from svgeval.render.isolated import Renderer
 from svgeval.tasks import register_task
 from svgeval.tasks.base import Sample, Target
 from svgeval.tasks.lica_bench import data

@@ -43,9 +43,9 @@ from svgeval.metrics.pixel import mse, ssim
 from svgeval.metrics.presets import MetricPreset, get_preset, variant
 from svgeval.metrics.registry import MetricUnavailable
 from svgeval.metrics.tokens import token_counts
+from svgeval.render.cairo import FloatImage, RenderSpec
+from svgeval.render.isolated import Renderer
 from svgeval.svg.extract import extract_svg
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate
 from svgeval.tasks.base import (

@@ -48,10 +48,10 @@ from svgeval.messages import Message
 from svgeval.metrics.pixel import psnr, ssim
 from svgeval.metrics.tokens import DEFAULT_TOKENIZER, token_counts
 from svgeval.metrics.video import frame_scores, sample_frames
-from svgeval.svg.animation import at_once
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import RenderFailure
-from svgeval.svg.video import Frames, check_codec, sample_indices
+from svgeval.render.animation import at_once
+from svgeval.render.cairo import RenderFailure
+from svgeval.render.isolated import Renderer
+from svgeval.render.video import Frames, check_codec, sample_indices
 from svgeval.tasks import register_task
 from svgeval.tasks.base import (
     BLANK_SVG,
@@ -131,8 +131,8 @@ class SArenaAnimationTask(SArenaTask[AnimationTarget]):
         self.videos.close()
 
     def load(self) -> list[Sample[AnimationTarget]]:
-        from svgeval.svg.animation import BrowserUnavailable, check_browser
-        from svgeval.svg.video import VideoCodecUnavailable
+        from svgeval.render.animation import BrowserUnavailable, check_browser
+        from svgeval.render.video import VideoCodecUnavailable
 
         try:
             check_browser()

@@ -16,9 +16,9 @@ import numpy as np
 from svgeval.metrics.registry import MetricUnavailable
 from svgeval.metrics.viclip import viclip_scores
 from svgeval.metrics.video import fvd
-from svgeval.svg.animation import at_once
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.video import Frames
+from svgeval.render.animation import at_once
+from svgeval.render.isolated import Renderer
+from svgeval.render.video import Frames
 from svgeval.tasks import register_task
 from svgeval.tasks.base import BatchItem, MetricContext, Sample
 from svgeval.tasks.download import DataUnavailable

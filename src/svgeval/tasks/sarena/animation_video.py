@@ -4,10 +4,10 @@ videos of ``SArena.zip``, and the black stand-in of a failed answer.
 InternSVG's ``utils/svg_animate.py`` (77a891e) draws an answer in Chromium for 5 s at 30 fps
 (150 frames, ``t = i / 30``) on a 448 x 448 page (128 x 128 for the ``video_128`` folder FVD
 reads) and writes it with moviepy 2 as H.264 (``libx264``, preset medium, yuv420p): 149 of the
-150 frames (:func:`~svgeval.svg.video.moviepy_frame_indices`). The metrics then read the MP4 back.
+150 frames (:func:`~svgeval.render.video.moviepy_frame_indices`). The metrics then read the MP4 back.
 :class:`AnswerVideos` does the same with svgeval's isolated Chromium
-(:class:`~svgeval.svg.animation.BrowserRenderer`: no network, no file, no page script, a time
-limit) and ffmpeg (:func:`~svgeval.svg.video.through_codec`); ``encode=False`` skips the codec
+(:class:`~svgeval.render.animation.BrowserRenderer`: no network, no file, no page script, a time
+limit) and ffmpeg (:func:`~svgeval.render.video.through_codec`); ``encode=False`` skips the codec
 (the renderer's pixels, without the H.264 loss the released ground-truth videos carry).
 
 What the metrics read of a video (8 sampled frames at 448 px, one 16-frame window at 128 px) is
@@ -30,17 +30,17 @@ from pathlib import Path
 
 import numpy as np
 
-from svgeval.svg.animation import (
+from svgeval.render.animation import (
     DRAWINGS_AT_ONCE,
     AnimationSpec,
     BrowserRenderer,
     BrowserUnavailable,
     drawing_identity,
 )
-from svgeval.svg.render import RenderFailure
-from svgeval.svg.render_cache import write_atomically
-from svgeval.svg.video import Frames, decode_video, moviepy_frame_indices, through_codec
-from svgeval.svg.worker_pool import RenderWorkersLost
+from svgeval.render.cairo import RenderFailure
+from svgeval.render.disk_cache import write_atomically
+from svgeval.render.pool import RenderWorkersLost
+from svgeval.render.video import Frames, decode_video, moviepy_frame_indices, through_codec
 
 SIZE = 448
 """The page of ``video/`` (frame metrics, ViCLIP)."""
@@ -65,7 +65,7 @@ def read_video(path: Path) -> Frames:
 class AnswerVideos:
     """Answers drawn as InternSVG's videos, each once per run.
 
-    Up to :data:`~svgeval.svg.animation.DRAWINGS_AT_ONCE` answers are drawn at once (a browser
+    Up to :data:`~svgeval.render.animation.DRAWINGS_AT_ONCE` answers are drawn at once (a browser
     each, started on its first drawing). ``timeout_s`` bounds one animation (150
     frames) in wall-clock time; past it the browser's process group is killed and the answer
     is a ``timeout`` failure. A browser that cannot start is svgeval's failure, not the

@@ -51,8 +51,8 @@ from svgeval.metrics.lpips import lpips
 from svgeval.metrics.pixel import psnr, ssim
 from svgeval.metrics.presets import MetricPreset
 from svgeval.metrics.tokens import DEFAULT_TOKENIZER, token_counts
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import FloatImage, RenderSpec
+from svgeval.render.cairo import FloatImage, RenderSpec
+from svgeval.render.isolated import Renderer
 from svgeval.tasks.base import (
     BatchItem,
     MetricContext,

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from svgeval.messages import user_message
-from svgeval.svg.isolation import Renderer
+from svgeval.render.isolated import Renderer
 from svgeval.tasks import register_task
 from svgeval.tasks.base import Sample, Target
 from svgeval.tasks.outcome import Failure, FailureKind, Outcome

@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 from svgeval.messages import Message, user_message
 from svgeval.metrics.presets import variant
-from svgeval.svg.isolation import Renderer
+from svgeval.render.isolated import Renderer
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, with_pooled_group
 from svgeval.tasks.base import Sample, Target, TargetT, Task

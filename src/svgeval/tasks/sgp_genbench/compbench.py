@@ -29,8 +29,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from svgeval.messages import Message
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import FloatImage
+from svgeval.render.cairo import FloatImage
+from svgeval.render.isolated import Renderer
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
 from svgeval.tasks.base import Sample, Task

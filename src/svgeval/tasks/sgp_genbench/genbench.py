@@ -38,9 +38,9 @@ from svgeval.metrics.hps import hps
 from svgeval.metrics.presets import MetricPreset, get_preset
 from svgeval.metrics.registry import MetricUnavailable
 from svgeval.metrics.siglip import siglip_score
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import FloatImage, ImageArray, Pixels, RenderSpec
-from svgeval.svg.render_memo import PackedRender
+from svgeval.render.cairo import FloatImage, ImageArray, Pixels, RenderSpec
+from svgeval.render.isolated import Renderer
+from svgeval.render.memo import PackedRender
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
 from svgeval.tasks.base import BLANK_SVG, BatchItem, MetricContext, Sample, Task

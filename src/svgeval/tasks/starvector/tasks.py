@@ -3,7 +3,7 @@
 Protocol of the released code (github.com/joanrod/star-vector at ``0e083c19``): the validator
 (``starvector/validation/svg_validator_base.py``) takes the generated text as the SVG (no
 extraction: StarVector models answer bare SVG, so a chat answer is scored as the placeholder),
-passes it through ``post_process_svg`` (``:380-407``; :mod:`svgeval.svg.repair`: as given when
+passes it through ``post_process_svg`` (``:380-407``; :mod:`svgeval.render.repair`: as given when
 svgpathtools reads it, else BeautifulSoup + CairoSVG, else the empty placeholder, drawn white),
 renders the answer and the ground truth with ``rasterize_svg`` at 512 x 512 on white at
 **100 dpi** (``:269-270``; a failed render becomes a white image) and hands the renders to
@@ -53,10 +53,10 @@ from svgeval.metrics.fid import clip_fid, fid
 from svgeval.metrics.lpips import lpips
 from svgeval.metrics.pixel import masked_mse, mse, ssim
 from svgeval.metrics.presets import MetricPreset, get_preset, variant
+from svgeval.render.cairo import FloatImage, RenderSpec
+from svgeval.render.isolated import Renderer
+from svgeval.render.repair import repair
 from svgeval.svg.extract import Extraction, extract_svg
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import FloatImage, RenderSpec
-from svgeval.svg.repair import repair
 from svgeval.tasks import register_task
 from svgeval.tasks.base import BatchItem, MetricContext, Sample, distribution_metrics
 from svgeval.tasks.common import CaptionedReference, Drawing, ImageGenerationTask, TwoReadings

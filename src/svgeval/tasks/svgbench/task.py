@@ -37,9 +37,9 @@ from typing import Any, ClassVar, Literal
 from svgeval.messages import png_bytes, user_message
 from svgeval.metrics.presets import variant
 from svgeval.metrics.registry import MetricInfo, describe_metric
+from svgeval.render.cairo import RenderSpec
+from svgeval.render.isolated import Renderer
 from svgeval.svg.extract import Extraction, extract_svg, extraction_rule
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import RenderSpec
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
 from svgeval.tasks.base import Sample, Target, Task, render_extracted

@@ -32,9 +32,9 @@ from typing import ClassVar, Literal
 from svgeval.metrics.editing import length_ratio
 from svgeval.metrics.pixel import mse
 from svgeval.metrics.presets import variant
+from svgeval.render.cairo import FloatImage, RenderSpec
+from svgeval.render.isolated import Renderer, RenderOutcome, as_outcome
 from svgeval.svg.extract import Extraction, extract_svg, extraction_rule
-from svgeval.svg.isolation import Renderer, RenderOutcome, as_outcome
-from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks import register_task
 from svgeval.tasks.base import Sample, Task
 from svgeval.tasks.download import resolve_data

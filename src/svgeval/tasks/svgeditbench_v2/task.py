@@ -38,9 +38,9 @@ from svgeval.metrics.clip import clip_score
 from svgeval.metrics.dino import dino_cls
 from svgeval.metrics.pixel import mse
 from svgeval.metrics.presets import variant
+from svgeval.render.cairo import FloatImage, RenderSpec
+from svgeval.render.isolated import Renderer
 from svgeval.svg.extract import Extraction, extraction_rule
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import FloatImage, RenderSpec
 from svgeval.tasks import register_task
 from svgeval.tasks.base import BatchItem, MetricContext, Sample, Target, batch_values
 from svgeval.tasks.common import Drawing, ImageGenerationTask

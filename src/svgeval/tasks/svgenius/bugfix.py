@@ -26,8 +26,8 @@ import numpy as np
 from pydantic import BaseModel
 
 from svgeval.metrics.editing import same_code
+from svgeval.render.isolated import Renderer
 from svgeval.svg.extract import Extraction, after_last_answer, extract_svg
-from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
 from svgeval.tasks.base import Sample, Target
 from svgeval.tasks.outcome import Failure, FailureKind, Outcome

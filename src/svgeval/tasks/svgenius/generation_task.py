@@ -29,9 +29,9 @@ from pydantic import BaseModel
 from svgeval.metrics.fid import clip_fid, fid
 from svgeval.metrics.generation_stats import generation_stats
 from svgeval.metrics.pss import InvalidReference, pss
+from svgeval.render.cairo import FloatImage, Pixels
+from svgeval.render.isolated import Renderer
 from svgeval.svg.extract import Extraction
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import FloatImage, Pixels
 from svgeval.tasks.base import BatchItem, MetricContext, Sample, Target, distribution_metrics
 from svgeval.tasks.common import ImageGenerationTask
 from svgeval.tasks.lazy import LazySequence

@@ -22,8 +22,8 @@ from pydantic import BaseModel
 
 from svgeval.metrics.editing import compression_ratio
 from svgeval.metrics.pixel import mse
+from svgeval.render.isolated import Renderer
 from svgeval.svg.extract import extract_svg
-from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
 from svgeval.tasks.base import Sample, Target
 from svgeval.tasks.outcome import Failure, FailureKind, Outcome

@@ -23,8 +23,8 @@ from __future__ import annotations
 import re
 
 from svgeval.metrics.presets import variant
+from svgeval.render.cairo import RenderSpec
 from svgeval.svg.extract import Extraction, extraction_rule
-from svgeval.svg.render import RenderSpec
 from svgeval.tasks.common import Drawing, TwoReadings
 
 RENDER_SPEC = RenderSpec.square(224, background="white")

@@ -28,8 +28,8 @@ from pydantic import BaseModel
 
 from svgeval.metrics.editing import relative_change_distance, relative_mse_score
 from svgeval.metrics.pixel import mse
+from svgeval.render.isolated import Renderer
 from svgeval.svg.extract import extract_svg
-from svgeval.svg.isolation import Renderer
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
 from svgeval.tasks.base import Sample, Target

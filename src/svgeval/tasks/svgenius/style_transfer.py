@@ -32,9 +32,9 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel
 
 from svgeval.messages import png_bytes, user_message
+from svgeval.render.cairo import RenderSpec
+from svgeval.render.isolated import Renderer
 from svgeval.svg.extract import extract_svg
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import RenderSpec
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
 from svgeval.tasks.base import CommonOptions, RecordedAnswer, Sample, Target

@@ -22,7 +22,7 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel
 
-from svgeval.svg.isolation import Renderer
+from svgeval.render.isolated import Renderer
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
 from svgeval.tasks.base import Sample, Target

@@ -30,8 +30,8 @@ from typing import Any
 
 import numpy as np
 
+from svgeval.render.cairo import FloatImage
 from svgeval.svg.extract import Extraction, extraction_rule
-from svgeval.svg.render import FloatImage
 
 _CLOSED = re.compile(r"<svg[^>]*>(.*?)</svg>", re.DOTALL)
 _OPEN = re.compile(r"<svg[^>]*>.*", re.DOTALL)

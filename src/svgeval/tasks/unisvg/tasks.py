@@ -44,9 +44,9 @@ from svgeval.metrics.lpips import lpips
 from svgeval.metrics.pixel import psnr, ssim
 from svgeval.metrics.presets import variant
 from svgeval.metrics.text import bertscore, sbert
+from svgeval.render.cairo import FloatImage, Pixels, RenderSpec
+from svgeval.render.isolated import Renderer
 from svgeval.svg.extract import Extraction
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import FloatImage, Pixels, RenderSpec
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
 from svgeval.tasks.base import BLANK_SVG, BatchItem, MetricContext, Sample, Target, batch_values

@@ -39,9 +39,9 @@ from svgeval.metrics.presets import get_preset, variant
 from svgeval.metrics.registry import MetricInfo, describe_metric
 from svgeval.metrics.siglip import siglip_image_score
 from svgeval.metrics.tokens import token_counts
+from svgeval.render.cairo import RenderSpec
+from svgeval.render.isolated import Renderer
 from svgeval.svg.extract import Extraction
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import RenderSpec
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, mean_per_group, with_pooled_group
 from svgeval.tasks.base import BatchItem, MetricContext, Sample, Task, render_extracted

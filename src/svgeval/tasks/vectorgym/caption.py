@@ -20,7 +20,7 @@ from typing import ClassVar
 
 from svgeval.messages import user_message
 from svgeval.metrics.text import bge_m3, rouge_l
-from svgeval.svg.isolation import Renderer
+from svgeval.render.isolated import Renderer
 from svgeval.tasks import register_task
 from svgeval.tasks.base import BatchItem, MetricContext, Sample, Target
 from svgeval.tasks.common import TwoReadings

@@ -1,7 +1,7 @@
 """VectorGym Sketch2SVG, SVG editing and Text2SVG: answers drawn and compared with the reference.
 
 The answer (:func:`~svgeval.tasks.vectorgym.base.extract_first_svg`) goes through the released
-repair chain (:mod:`svgeval.svg.repair`: as given when svgpathtools reads it, else BeautifulSoup +
+repair chain (:mod:`svgeval.render.repair`: as given when svgpathtools reads it, else BeautifulSoup +
 CairoSVG, else the empty placeholder), as ``validators/openrouter.py:338-373`` does. Renders
 follow the released ``utils/svg.py:robust_svg_to_pil``: CairoSVG at 512 x 512 on white, at
 **128 dpi** (``:106-107``; ``scale=2`` has no effect when both output sizes are given). An answer
@@ -42,10 +42,10 @@ from svgeval.metrics.clip import clip_score
 from svgeval.metrics.dino import dino
 from svgeval.metrics.lpips import lpips
 from svgeval.metrics.pixel import mse, ssim
+from svgeval.render.cairo import FloatImage, ImageArray, RenderSpec
+from svgeval.render.isolated import Renderer
+from svgeval.render.repair import repair
 from svgeval.svg.extract import Extraction, extract_svg
-from svgeval.svg.isolation import Renderer
-from svgeval.svg.render import FloatImage, ImageArray, RenderSpec
-from svgeval.svg.repair import repair
 from svgeval.tasks import register_task
 from svgeval.tasks.base import BatchItem, MetricContext, Sample
 from svgeval.tasks.common import CaptionedReference, Drawing, ImageGenerationTask, TwoReadings

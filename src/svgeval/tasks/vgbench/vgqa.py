@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from svgeval.messages import Message
-from svgeval.svg.isolation import Renderer
+from svgeval.render.isolated import Renderer
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, with_pooled_group
 from svgeval.tasks.base import Sample, Target, Task

@@ -18,8 +18,8 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from svgeval.svg.render import RenderSpec
-from svgeval.svg.render_memo import render_key
+from svgeval.render.cairo import RenderSpec
+from svgeval.render.memo import render_key
 
 
 class RenderCache:

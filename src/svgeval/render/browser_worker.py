@@ -1,6 +1,6 @@
 """The browser render worker: one headless Chromium, serving the svgeval process over a pipe.
 
-:class:`~svgeval.svg.animation.BrowserRenderer` starts it as
+:class:`~svgeval.render.animation.BrowserRenderer` starts it as
 ``python -c "...; main()" PARENT_PID PROFILE [--sandbox]`` (:data:`WORKER_COMMAND`; the messages
 must pickle under this module's name, not ``__main__``) in a session of its own,
 so chromedriver and every Chromium process it starts share the worker's process group, which the
@@ -30,10 +30,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from svgeval.svg.browser_session import BrowserSession, PageSpec, find_browser
+from svgeval.render.browser_session import BrowserSession, PageSpec, find_browser
 
 _HEADER = struct.Struct("!Q")
-WORKER_COMMAND = "import sys; from svgeval.svg.browser_worker import main; sys.exit(main())"
+WORKER_COMMAND = "import sys; from svgeval.render.browser_worker import main; sys.exit(main())"
 """What ``python -c`` runs in a worker."""
 PARENT_POLL_S = 0.2
 """How often the worker checks that its parent is alive."""

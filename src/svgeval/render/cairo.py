@@ -7,7 +7,7 @@ pixels directly instead of encoding and decoding a PNG; the result is identical 
 Pillow (a test checks this). A viewBox whose aspect ratio differs from the output is scaled to
 fit and centred (``preserveAspectRatio="xMidYMid meet"``), as CairoSVG does.
 
-Call :func:`render_svg` only inside the isolation of :mod:`svgeval.svg.isolation` for untrusted
+Call :func:`render_svg` only inside the isolation of :mod:`svgeval.render.isolated` for untrusted
 code: CairoSVG can hang or exhaust memory on hostile input.
 """
 
@@ -130,7 +130,7 @@ def bgra_to_rgb(bgra: NDArray[np.uint8]) -> NDArray[np.uint8]:
     """RGB (H, W, 3) of opaque BGRA pixels (cairo's and skia's native order): OpenCV's
     ``cvtColor``, which only moves bytes, a sixth to a tenth of the time of numpy copying one
     channel at a time (2.7 against 16 us at 128 px, 21 against 226 us at 512 px). The render
-    workers' server has imported OpenCV already (:data:`~svgeval.svg.forkserver.COMMON_PRELOAD`)."""
+    workers' server has imported OpenCV already (:data:`~svgeval.render.forkserver.COMMON_PRELOAD`)."""
     import cv2
 
     rgb: NDArray[np.uint8] = np.asarray(cv2.cvtColor(bgra, cv2.COLOR_BGRA2RGB), np.uint8)

@@ -1,16 +1,16 @@
 """Run renders in worker processes so that no SVG can take the run down.
 
-:class:`Renderer` keeps a pool of worker processes (:mod:`svgeval.svg.worker_pool`: pebble,
+:class:`Renderer` keeps a pool of worker processes (:mod:`svgeval.render.pool`: pebble,
 forkserver start method, rebuilt when it breaks). Each render has a limit of CPU time (and a
 longer one of wall-clock time, for a machine too busy to give it any) and each worker an
 address-space limit; a render that runs too long is killed at its limit, one that crashes
 the worker (SIGSEGV in a native renderer, out of memory) loses only that worker, which is
 replaced. Every outcome is a :class:`RenderOutcome`: either an image or a
-:class:`~svgeval.svg.render.RenderFailure`, never a blank image standing in for a failure. The
-one exception is svgeval's own: :class:`~svgeval.svg.worker_pool.RenderWorkersLost` when no
+:class:`~svgeval.render.cairo.RenderFailure`, never a blank image standing in for a failure. The
+one exception is svgeval's own: :class:`~svgeval.render.pool.RenderWorkersLost` when no
 worker can run here, which is never an SVG's outcome. Renders asked for at the same time travel
-to the workers in chunks (:mod:`svgeval.svg.batch`); an SVG drawn before in the run is not drawn
-again (:mod:`svgeval.svg.render_memo`).
+to the workers in chunks (:mod:`svgeval.render.batch`); an SVG drawn before in the run is not drawn
+again (:mod:`svgeval.render.memo`).
 """
 
 from __future__ import annotations
@@ -25,13 +25,13 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 from typing_extensions import Self
 
-from svgeval.svg.batch import CallAttempts, RenderBatcher, Rendered, failure_from, retried
-from svgeval.svg.batch import RenderFunction as RenderFunction  # noqa: PLC0414 (re-exported)
-from svgeval.svg.render import FloatImage, RenderFailure, RenderSpec, render_svg_uint8, to_float
-from svgeval.svg.render_cache import RenderCache
-from svgeval.svg.render_memo import RenderMemo, render_key
-from svgeval.svg.worker_pool import RenderWorkersLost as RenderWorkersLost  # noqa: PLC0414
-from svgeval.svg.worker_pool import WorkerPool, is_pool_loss
+from svgeval.render.batch import CallAttempts, RenderBatcher, Rendered, failure_from, retried
+from svgeval.render.batch import RenderFunction as RenderFunction  # noqa: PLC0414 (re-exported)
+from svgeval.render.cairo import FloatImage, RenderFailure, RenderSpec, render_svg_uint8, to_float
+from svgeval.render.disk_cache import RenderCache
+from svgeval.render.memo import RenderMemo, render_key
+from svgeval.render.pool import RenderWorkersLost as RenderWorkersLost  # noqa: PLC0414
+from svgeval.render.pool import WorkerPool, is_pool_loss
 
 T = TypeVar("T")
 
@@ -100,7 +100,7 @@ class Renderer:
         """Render one SVG; blocks the calling thread until the worker answers or times out.
 
         An SVG this renderer drew before (or is drawing for another thread) with the same spec
-        is not drawn again (see :mod:`~svgeval.svg.render_memo`).
+        is not drawn again (see :mod:`~svgeval.render.memo`).
         """
         return as_outcome(self.draw_all([svg], spec)[0])
 
@@ -149,7 +149,7 @@ class Renderer:
         For any code that renders untrusted SVG itself (PSS renders every path): a hang, crash
         or refusal becomes the outcome's ``failure``, retried as a render is (a call whose
         worker dies, or that reached the wall-clock limit with CPU time to spare, is made once
-        more; one a broken pool dropped is made again; see :mod:`svgeval.svg.batch`). ``function`` must be importable by name from a module (not
+        more; one a broken pool dropped is made again; see :mod:`svgeval.render.batch`). ``function`` must be importable by name from a module (not
         defined in the main script: workers do not run it) and its arguments picklable.
         Blocks the calling thread.
         """

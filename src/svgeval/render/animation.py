@@ -1,19 +1,19 @@
-"""Animated SVG to frames in headless Chromium, with the isolation of :mod:`svgeval.svg.isolation`.
+"""Animated SVG to frames in headless Chromium, with the isolation of :mod:`svgeval.render.isolated`.
 
 :class:`BrowserRenderer` draws an SVG at the times of an :class:`AnimationSpec` (frame *i* at
 ``t = i / fps``; InternSVG's protocol is 5 s at 30 fps, 150 frames of 448x448) or one still frame.
 Every call ends in a typed outcome, never an exception and never blank frames standing in for a
 failure:
 
-1. :func:`~svgeval.svg.browser_policy.browser_document` checks the SVG first (the sanitiser's
+1. :func:`~svgeval.render.browser_policy.browser_document` checks the SVG first (the sanitiser's
    rules and the browser's own); a refusal is ``rejected:<reason>`` before any browser starts.
-2. A worker process (:mod:`svgeval.svg.browser_worker`) owns one chromedriver and one Chromium
-   (:mod:`svgeval.svg.browser_session`: no network, no file, no page scripts) for many renders.
+2. A worker process (:mod:`svgeval.render.browser_worker`) owns one chromedriver and one Chromium
+   (:mod:`svgeval.render.browser_session`: no network, no file, no page scripts) for many renders.
 3. The parent gives each render ``timeout_s`` of wall-clock time; past it, it kills the worker's
    whole process group and records ``timeout``. A worker that dies or reports an error is killed
    the same way (``crash``, ``render_error``). The next render starts a fresh worker. A render
    whose worker dies is made once more on a fresh one before its ``crash`` is recorded, as the
-   render pool does (:mod:`svgeval.svg.batch`): a browser killed from outside (the OOM killer,
+   render pool does (:mod:`svgeval.render.batch`): a browser killed from outside (the OOM killer,
    ``kill``) is not the SVG's doing, and its death can show only once the next request is sent.
 
 A browser that cannot start is not a sample's failure: :class:`BrowserUnavailable` is raised
@@ -45,11 +45,11 @@ from numpy.typing import NDArray
 from typing_extensions import Self
 
 import svgeval
-from svgeval.svg.browser_policy import browser_document
-from svgeval.svg.browser_session import BrowserPaths, find_browser
-from svgeval.svg.browser_session import BrowserUnavailable as BrowserUnavailable  # noqa: PLC0414
-from svgeval.svg.browser_session import PageSpec as PageSpec  # noqa: PLC0414 (re-exported)
-from svgeval.svg.browser_worker import (
+from svgeval.render.browser_policy import browser_document
+from svgeval.render.browser_session import BrowserPaths, find_browser
+from svgeval.render.browser_session import BrowserUnavailable as BrowserUnavailable  # noqa: PLC0414
+from svgeval.render.browser_session import PageSpec as PageSpec  # noqa: PLC0414 (re-exported)
+from svgeval.render.browser_worker import (
     WORKER_COMMAND,
     FrameRequest,
     Ready,
@@ -57,8 +57,8 @@ from svgeval.svg.browser_worker import (
     read_message,
     write_message,
 )
-from svgeval.svg.isolation import RenderOutcome
-from svgeval.svg.render import RenderFailure, RenderSpec, to_float
+from svgeval.render.cairo import RenderFailure, RenderSpec, to_float
+from svgeval.render.isolated import RenderOutcome
 from svgeval.svg.sanitize import DEFAULT_LIMITS, SvgLimits, SvgRejected
 
 Frames = NDArray[np.uint8]
@@ -96,11 +96,11 @@ def check_browser() -> BrowserPaths:
 def drawing_identity() -> str:
     """What decides the frames of an SVG besides the SVG and the page: the Chromium build
     (``chromium --version``) and svgeval's page and launch code (a digest of
-    :mod:`~svgeval.svg.browser_session`'s source), so that a cache keyed on it never serves
+    :mod:`~svgeval.render.browser_session`'s source), so that a cache keyed on it never serves
     frames another browser or another page drew."""
     import hashlib
 
-    from svgeval.svg import browser_session
+    from svgeval.render import browser_session
 
     version = subprocess.run([find_browser().chromium, "--version"], capture_output=True,
                              text=True, timeout=30, check=False).stdout.strip()
@@ -113,7 +113,7 @@ class AnimationSpec:
     """Frames of an animation: page size, frame rate, duration and background.
 
     The defaults are InternSVG's (``utils/svg_animate.py``): 448x448, 30 fps, 5 s, white page,
-    the ``<svg>`` normalised (see :class:`~svgeval.svg.browser_session.PageSpec`).
+    the ``<svg>`` normalised (see :class:`~svgeval.render.browser_session.PageSpec`).
     """
 
     width: int = 448
@@ -181,7 +181,7 @@ class BrowserRenderer:
         self, svg: str | bytes, spec: RenderSpec, t: float = 0.0, *, normalize: bool = True
     ) -> RenderOutcome:
         """One frame at ``t`` seconds as a :class:`RenderOutcome` (values in [0, 1]), like
-        :meth:`svgeval.svg.isolation.Renderer.render`."""
+        :meth:`svgeval.render.isolated.Renderer.render`."""
         page = PageSpec(spec.width, spec.height, spec.background, normalize)
         outcome = self.frames(svg, page, (t,))
         if outcome.frames is None:

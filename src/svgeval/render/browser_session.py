@@ -2,8 +2,8 @@
 
 The browser is Debian's ``chromium`` driven by its ``chromedriver`` through Selenium; every page
 step is a DevTools (CDP) command. :class:`BrowserSession` runs inside a render worker
-(:mod:`svgeval.svg.browser_worker`), never in the svgeval process, and trusts its input: the
-parent has already refused what :func:`~svgeval.svg.browser_policy.browser_document` refuses.
+(:mod:`svgeval.render.browser_worker`), never in the svgeval process, and trusts its input: the
+parent has already refused what :func:`~svgeval.render.browser_policy.browser_document` refuses.
 The session still keeps the browser off the network and the disk on its own:
 
 * the network: every host name resolves to nothing (``--host-resolver-rules``), every request

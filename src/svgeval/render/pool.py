@@ -7,7 +7,7 @@ expired"): the tasks it held fail with ``BrokenProcessPool`` and every later one
 while a task still in its queue (not yet taken up by its scheduler thread) is never answered.
 :class:`WorkerPool` schedules on a pebble pool and replaces a broken pool with a new one; the
 tasks the broken pool dropped are the machinery's loss, not a render's, and their callers
-schedule them again (:mod:`svgeval.svg.batch`). A worker killed while it reads its next task from
+schedule them again (:mod:`svgeval.render.batch`). A worker killed while it reads its next task from
 pebble's channel can also leave the pool alive but stuck: the lock it held is never released, the
 other workers wait on it, and no task ever finishes or times out (pebble starts a task's timeout
 only once a worker has taken it). A watchdog thread replaces a pool with tasks in flight once
@@ -55,7 +55,7 @@ from typing import Any, TypeVar
 
 from pebble import ProcessExpired, ProcessPool
 
-from svgeval.svg.forkserver import render_context
+from svgeval.render.forkserver import render_context
 
 T = TypeVar("T")
 

@@ -13,13 +13,13 @@ Within a chunk, a per-SVG error (refused by the sanitiser, render error) becomes
 failure. A chunk that dies as a whole (time limit, crash, out of memory) is retried one SVG per
 call, so a hostile SVG costs only its own render, under the same time limit as a lone render
 (it waits for the chunk's limit, then for its own). A lone render that spent its CPU time
-(:mod:`svgeval.svg.worker_pool`) fails as a timeout: the SVG's cost. One whose worker dies
+(:mod:`svgeval.render.pool`) fails as a timeout: the SVG's cost. One whose worker dies
 otherwise is drawn once more before its crash is recorded: a worker killed from outside (the
 OOM killer, ``kill``) costs a render, not a result. One that reached the wall-clock limit with
 CPU time to spare (a machine loaded far past its cores) is drawn once more on a fresh worker,
 and only then recorded, as svgeval's time limit, not the SVG's (:func:`failure_from`). A chunk that a broken pool dropped was never the SVGs' doing: it
-is sent again as it was (:mod:`svgeval.svg.worker_pool` starts a new pool), and if the workers
-are lost for good (:class:`~svgeval.svg.worker_pool.RenderWorkersLost`) its renders raise that
+is sent again as it was (:mod:`svgeval.render.pool` starts a new pool), and if the workers
+are lost for good (:class:`~svgeval.render.pool.RenderWorkersLost`) its renders raise that
 error instead of becoming failures.
 """
 
@@ -38,18 +38,18 @@ import numpy as np
 from numpy.typing import NDArray
 from pebble import ProcessExpired
 
-from svgeval.svg.render import RenderFailure, RenderSpec
-from svgeval.svg.sanitize import SvgRejected
-from svgeval.svg.worker_pool import (
+from svgeval.render.cairo import RenderFailure, RenderSpec
+from svgeval.render.pool import (
     MAX_RESTARTS,
     WALL_FACTOR,
     RenderWorkersLost,
     is_pool_loss,
     spent_its_cpu_time,
 )
+from svgeval.svg.sanitize import SvgRejected
 
 if TYPE_CHECKING:
-    from svgeval.svg.isolation import Renderer
+    from svgeval.render.isolated import Renderer
 
 RenderFunction = Callable[[str | bytes, RenderSpec], NDArray[np.uint8]]
 """Renders SVG code to ``uint8`` pixels in a worker; must be importable (picklable by name)."""

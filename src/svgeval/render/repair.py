@@ -10,7 +10,7 @@ VectorGym ``vectorgym/validators/openrouter.py:338-373`` with ``utils/svg.py:130
 3. else the empty placeholder (a white canvas).
 
 :func:`repair_chain` is that chain. It runs untrusted text through BeautifulSoup, CairoSVG and
-svgpathtools, so call it only through :meth:`svgeval.svg.isolation.Renderer.call` (time and memory
+svgpathtools, so call it only through :meth:`svgeval.render.isolated.Renderer.call` (time and memory
 limits, a crash loses one worker): :func:`repair` does. CairoSVG reads no file and no URL here
 (external references are refused), where the released code would fetch them.
 """
@@ -20,8 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from svgeval.render.isolated import Renderer
 from svgeval.svg.extract import Extraction
-from svgeval.svg.isolation import Renderer
 
 RepairStatus = Literal["as_given", "repaired", "placeholder"]
 

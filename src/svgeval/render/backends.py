@@ -2,7 +2,7 @@
 and resvg (``resvg-py``).
 
 ``render_function(name)`` maps ``--renderer cairosvg|skia|resvg`` to a render function for
-:class:`~svgeval.svg.isolation.Renderer` (run it in the isolation: resvg, like CairoSVG, can be
+:class:`~svgeval.render.isolated.Renderer` (run it in the isolation: resvg, like CairoSVG, can be
 driven into deep recursion by hostile input). Every SVG first passes
 :func:`~svgeval.svg.sanitize.check_svg`, which refuses external references (resvg would read the
 local file named by ``<image href>``); resvg is also given an empty resources directory.
@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
-from svgeval.svg.forkserver import DEFAULT_RENDERER, RENDERER_PRELOAD
-from svgeval.svg.isolation import DEFAULT_TIMEOUT_S, Renderer, RenderFunction
-from svgeval.svg.render import RenderSpec, bgra_to_rgb, render_svg_uint8
-from svgeval.svg.render_cache import RenderCache
+from svgeval.render.cairo import RenderSpec, bgra_to_rgb, render_svg_uint8
+from svgeval.render.disk_cache import RenderCache
+from svgeval.render.forkserver import DEFAULT_RENDERER, RENDERER_PRELOAD
+from svgeval.render.isolated import DEFAULT_TIMEOUT_S, Renderer, RenderFunction
 from svgeval.svg.sanitize import DEFAULT_LIMITS, SvgLimits, checked_tree
 
 if TYPE_CHECKING:

@@ -1,7 +1,7 @@
 """The process that starts render workers: multiprocessing's forkserver, with the renderers
 imported once, and workers that never run the caller's main module.
 
-Render workers (:class:`~svgeval.svg.isolation.Renderer`) are forked from a forkserver, a clean
+Render workers (:class:`~svgeval.render.isolated.Renderer`) are forked from a forkserver, a clean
 process started before any thread of ours exists, that has already imported the renderers, so a
 new worker starts in milliseconds. Starting that server costs its imports (numpy, lxml, OpenCV and
 svgeval's render modules, about 0.2 s; CairoSVG and cairo 0.25 s more, skia 0.05 s), which a
@@ -27,9 +27,9 @@ from multiprocessing import forkserver, popen_forkserver, spawn
 from multiprocessing.context import ForkServerContext, ForkServerProcess
 from typing import Any
 
-COMMON_PRELOAD = ("svgeval.svg.render", "svgeval.svg.renderers", "cv2")
+COMMON_PRELOAD = ("svgeval.render.cairo", "svgeval.render.backends", "cv2")
 """Modules every render worker needs: the render functions are pickled by reference to them,
-and OpenCV reorders every render's pixels (:func:`~svgeval.svg.render.bgra_to_rgb`) and
+and OpenCV reorders every render's pixels (:func:`~svgeval.render.cairo.bgra_to_rgb`) and
 computes the reward terms."""
 
 RENDERER_PRELOAD = {"cairosvg": "cairosvg.surface", "skia": "skia", "resvg": "resvg_py"}

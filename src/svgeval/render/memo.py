@@ -3,7 +3,7 @@
 SVGEditBench scores 600 edits of 100 emoji: each original is drawn by six tasks, and an
 identity model's 600 answers are those same 100 originals, so half of its 1,200 renders repeat.
 :class:`RenderMemo` shares one render between every caller asking for the same SVG and
-:class:`~svgeval.svg.render.RenderSpec`, also while it is still being drawn (the second caller
+:class:`~svgeval.render.cairo.RenderSpec`, also while it is still being drawn (the second caller
 waits for the first render instead of starting its own).
 
 Memory stays flat in the number of samples: entries are ``uint8`` pixels compressed with
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 import zstandard
 
-from svgeval.svg.render import Pixels, RenderFailure, RenderSpec
+from svgeval.render.cairo import Pixels, RenderFailure, RenderSpec
 
 DEFAULT_BUDGET_BYTES = 8 * 1024 * 1024
 
