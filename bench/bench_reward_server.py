@@ -40,9 +40,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "rewards"
 from cases import long_path_svg
 from served import Served, serve_rewards
 
-from svgeval.render.batch import render_many
 from svgeval.render.cairo import RenderSpec
-from svgeval.render.isolated import Renderer
+from svgeval.render.isolated import Renderer, render_many
 from svgeval.svg.extract import extract_svg
 
 CLIENTS, REQUESTS, ITEMS = 8, 10, 100

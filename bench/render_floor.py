@@ -52,9 +52,8 @@ def main() -> None:
     from release_pairs import release_pairs
 
     from svgeval.render.backends import render_function
-    from svgeval.render.batch import render_many
     from svgeval.render.cairo import RenderFailure, RenderSpec
-    from svgeval.render.isolated import Renderer
+    from svgeval.render.isolated import Renderer, render_many
 
     data, renderer = Path(sys.argv[1]), sys.argv[2]
     pairs = release_pairs(data)

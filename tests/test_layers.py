@@ -84,6 +84,37 @@ def test_the_scan_sees_the_arrows_it_judges() -> None:
     assert layer("svgeval.builders.svgenius.cli") == 7 and layer("svgeval.cli") == 8
 
 
+def import_cycle() -> list[str]:
+    """A cycle of imports (``[a, b, ..., a]``), counting those inside functions, or [] when
+    there is none: a depth-first walk that meets a module still on its path."""
+    graph: dict[str, set[str]] = {}
+    for importer, imported in arrows():
+        if importer != imported:
+            graph.setdefault(importer, set()).add(imported)
+    done: set[str] = set()
+    for start in sorted(graph):
+        path = [start]
+        pending = [iter(sorted(graph.get(start, ())))]
+        while pending:
+            following = next(pending[-1], None)
+            if following is None:
+                done.add(path.pop())
+                pending.pop()
+            elif following in path:
+                return path[path.index(following):] + [following]
+            elif following not in done:
+                path.append(following)
+                pending.append(iter(sorted(graph.get(following, ()))))
+    return []
+
+
+def test_no_import_cycle() -> None:
+    """No module imports, at module level or inside a function, one that imports it back: a
+    piece two modules share lives in a module of its own."""
+    cycle = import_cycle()
+    assert cycle == [], " -> ".join(cycle)
+
+
 def test_no_module_imports_a_later_layer() -> None:
     against = [f"{a} imports {b}" for a, b in arrows() if layer(b) > layer(a)]
     assert against == []

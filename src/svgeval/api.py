@@ -188,8 +188,8 @@ def as_model(
         if unknown:
             raise ValueError(f"model_args {unknown[0]!r} applies to a checkpoint svgeval loads; a "
                              f"loaded model takes {', '.join(IN_MEMORY_MODEL_ARGS)}")
+        from svgeval.models.checkpoint_options import HFOptions
         from svgeval.models.hf import HFModel
-        from svgeval.models.in_process import HFOptions
         from svgeval.tasks.options import parse_options
 
         parsed = parse_options(HFOptions, args, "a loaded model", "model_args")

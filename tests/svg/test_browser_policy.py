@@ -6,7 +6,7 @@ import pytest
 from lxml import etree
 
 from svgeval.render.browser_policy import browser_document
-from svgeval.svg.sanitize import SvgRejected
+from svgeval.svg.refusals import SvgRejected
 
 NS = 'xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
 XHTML = 'xmlns="http://www.w3.org/1999/xhtml"'

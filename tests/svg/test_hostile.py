@@ -19,7 +19,7 @@ from PIL import Image
 
 from svgeval.render.cairo import RenderSpec, _refuse_url
 from svgeval.render.isolated import Renderer
-from svgeval.svg.sanitize import SvgRejected
+from svgeval.svg.refusals import SvgRejected
 
 NS = 'xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
 SPEC = RenderSpec.square(72)
@@ -196,7 +196,7 @@ def test_the_attribute_walk_is_skipped_only_where_it_cannot_refuse(
     ``base``, ``url(``, ``@import``, a backslash, a character reference) is counted by lxml
     without the walk; every other document, and any with more nodes than the depth limit,
     still gets the walk, so each hostile document is refused as before."""
-    from svgeval.svg import sanitize
+    from svgeval.svg import refusals, sanitize
     from svgeval.svg.demo_corpus import DEMO_ICONS, demo_svg
 
     icons = [demo_svg(name) for name in DEMO_ICONS]
@@ -207,15 +207,15 @@ def test_the_attribute_walk_is_skipped_only_where_it_cannot_refuse(
     for svg in [*icons, *hostile]:
         data = svg.encode() if isinstance(svg, str) else svg
         try:
-            root = etree.fromstring(data, sanitize._parser())
+            root = etree.fromstring(data, refusals.safe_parser())
         except etree.XMLSyntaxError:
             continue
         walked = None
         with contextlib.suppress(SvgRejected):
-            walked = sanitize._check_tree(root, sanitize.DEFAULT_LIMITS)
+            walked = refusals.check_nodes(root, refusals.DEFAULT_LIMITS)
         trigger = any(t in data.lower() for t in sanitize._WALK_TRIGGERS)
         if walked is not None and not trigger:  # the short path counts the same nodes
-            assert sanitize._counted_nodes(root, sanitize.DEFAULT_LIMITS) == walked
+            assert sanitize._counted_nodes(root, refusals.DEFAULT_LIMITS) == walked
     nested = f"<svg {NS}>" + "<g>" * 200 + "</g>" * 200 + "</svg>"  # no trigger, too deep
     with pytest.raises(SvgRejected, match="nesting deeper"):
         sanitize.check_svg(nested)
@@ -223,7 +223,7 @@ def test_the_attribute_walk_is_skipped_only_where_it_cannot_refuse(
     def no_walk(*args: object) -> int:
         raise AssertionError("walked")
 
-    monkeypatch.setattr(sanitize, "_check_tree", no_walk)
+    monkeypatch.setattr(sanitize, "check_nodes", no_walk)
     for svg in plain:
         sanitize.check_svg(svg)
     with pytest.raises(AssertionError, match="walked"):

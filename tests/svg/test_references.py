@@ -1,6 +1,6 @@
 """Reference bombs and cycles are refused before rendering; what references expand to is counted.
 
-Expected sizes are counted by hand from the rule in :func:`svgeval.svg.references.expanded_size`:
+Expected sizes are counted by hand from the rule in :func:`svgeval.svg.sanitize.expanded_size`:
 each element once, plus a copy of what it draws by reference each time it draws it.
 """
 
@@ -17,8 +17,8 @@ from lxml import etree
 from released import SVGENIUS_ANSWERS, SVGENIUS_INPUTS, svgenius_icons, svgenius_task_svgs
 from support.shared_paths import shared_release
 
-from svgeval.svg.references import expanded_size
-from svgeval.svg.sanitize import SvgLimits, SvgRejected, check_svg
+from svgeval.svg.refusals import SvgLimits, SvgRejected
+from svgeval.svg.sanitize import check_svg, expanded_size
 from svgeval.tasks.svgeditbench.data import load_release
 
 

@@ -16,9 +16,8 @@ from svgeval.render.backends import (
     render_function,
     render_svg_uint8_skia,
 )
-from svgeval.render.batch import render_many
 from svgeval.render.cairo import RenderFailure, RenderSpec, render_svg_uint8
-from svgeval.render.isolated import Renderer
+from svgeval.render.isolated import Renderer, render_many
 from svgeval.svg.demo_corpus import write_demo_corpus
 
 PACKAGES = {"skia": "skia", "resvg": "resvg_py"}

@@ -54,7 +54,7 @@ class InvalidSvg(ValueError):
         self.reason = reason
 
 
-def _parser() -> etree.XMLParser:
+def safe_parser() -> etree.XMLParser:
     return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
                            remove_comments=True, remove_pis=True)
 
@@ -69,7 +69,7 @@ def parse_valid(svg: str) -> etree._Element:
     attribute (merge.py ``_process_empty_fills``).
     """
     data = check_svg(svg)
-    root = etree.fromstring(data, _parser())
+    root = etree.fromstring(data, safe_parser())
     if root.tag != f"{{{SVG_NS}}}svg" or root.nsmap.get(None) != SVG_NS:
         raise InvalidSvg("namespace", "missing or incorrect SVG namespace")
     paths = []

@@ -17,8 +17,8 @@ import torch
 import transformers
 
 from svgeval.models.base import ModelUnavailable
+from svgeval.models.checkpoint_options import HFOptions, first_line
 from svgeval.models.hf import HFModel
-from svgeval.models.in_process import HFOptions, first_line
 
 
 def resolve_device(device: str) -> str:

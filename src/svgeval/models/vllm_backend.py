@@ -31,7 +31,7 @@ from svgeval.models.base import (
     ModelUnavailable,
 )
 from svgeval.models.batching import BatchQueue
-from svgeval.models.in_process import VLLMOptions, first_line
+from svgeval.models.checkpoint_options import VLLMOptions, first_line
 from svgeval.models.local_inputs import DEFAULT_MAX_NEW_TOKENS, sample_seed, text_messages
 
 Asked = tuple[GenerationRequest, float]

@@ -59,7 +59,7 @@ from svgeval.render.browser_worker import (
 )
 from svgeval.render.cairo import RenderFailure, RenderSpec, to_float
 from svgeval.render.isolated import RenderOutcome
-from svgeval.svg.sanitize import DEFAULT_LIMITS, SvgLimits, SvgRejected
+from svgeval.svg.refusals import DEFAULT_LIMITS, SvgLimits, SvgRejected
 
 Frames = NDArray[np.uint8]
 """``uint8`` frames (T, H, W, 3), or (T, H, W, 4) on a transparent page."""

@@ -29,7 +29,8 @@ from svgeval.render.cairo import RenderSpec, bgra_to_rgb, render_svg_uint8
 from svgeval.render.disk_cache import RenderCache
 from svgeval.render.forkserver import DEFAULT_RENDERER, RENDERER_PRELOAD
 from svgeval.render.isolated import DEFAULT_TIMEOUT_S, Renderer, RenderFunction
-from svgeval.svg.sanitize import DEFAULT_LIMITS, SvgLimits, checked_tree
+from svgeval.svg.refusals import DEFAULT_LIMITS, SvgLimits
+from svgeval.svg.sanitize import checked_tree
 
 if TYPE_CHECKING:
     import skia
@@ -159,9 +160,9 @@ def render_coverage_skia(
     if checked:
         from lxml import etree
 
-        from svgeval.svg.sanitize import _parser
+        from svgeval.svg.refusals import safe_parser
 
-        root = etree.fromstring(svg.encode() if isinstance(svg, str) else svg, _parser())
+        root = etree.fromstring(svg.encode() if isinstance(svg, str) else svg, safe_parser())
     else:
         root = checked_tree(svg, limits)[1]
     surface = _skia_surface(root, RenderSpec(size[0], size[1], background=None),

@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -46,10 +46,7 @@ from svgeval.render.pool import (
     is_pool_loss,
     spent_its_cpu_time,
 )
-from svgeval.svg.sanitize import SvgRejected
-
-if TYPE_CHECKING:
-    from svgeval.render.isolated import Renderer
+from svgeval.svg.refusals import SvgRejected
 
 RenderFunction = Callable[[str | bytes, RenderSpec], NDArray[np.uint8]]
 """Renders SVG code to ``uint8`` pixels in a worker; must be importable (picklable by name)."""
@@ -222,10 +219,3 @@ class CallAttempts:
 
     crashed: bool = False
     starved: bool = False
-
-
-def render_many(renderer: Renderer, svgs: Sequence[str | bytes], spec: RenderSpec) -> list[
-        Rendered]:
-    """Render ``svgs`` with ``renderer``'s workers in chunks; results keep input order."""
-    futures = [renderer.submit(svg, spec) for svg in svgs]
-    return [future.result() for future in futures]

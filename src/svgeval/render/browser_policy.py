@@ -30,15 +30,15 @@ import re
 
 from lxml import etree
 
-from svgeval.svg.sanitize import (
+from svgeval.svg.refusals import (
     DEFAULT_LIMITS,
     SvgLimits,
     SvgRejected,
-    _check_css,
-    _is_local_reference,
-    _parser,
-    check_svg,
+    check_css,
+    is_local_reference,
+    safe_parser,
 )
+from svgeval.svg.sanitize import check_svg
 
 EMBEDDING_ELEMENTS = frozenset(
     {"iframe", "frame", "frameset", "object", "embed", "applet", "portal", "fencedframe", "meta"}
@@ -66,10 +66,10 @@ _CSS_LOADING_FUNCTION = re.compile(
 def browser_document(svg: str | bytes, limits: SvgLimits = DEFAULT_LIMITS) -> str:
     """The checked SVG as the text the browser page inlines.
 
-    Raises :class:`~svgeval.svg.sanitize.SvgRejected` for what :func:`check_svg` refuses and
+    Raises :class:`~svgeval.svg.refusals.SvgRejected` for what :func:`check_svg` refuses and
     for what only a browser would run or load (see the module docstring).
     """
-    root = etree.fromstring(check_svg(svg, limits), _parser())
+    root = etree.fromstring(check_svg(svg, limits), safe_parser())
     for element in root.iter():
         if isinstance(element.tag, str):
             _check_element(element)
@@ -96,7 +96,7 @@ def _check_element(element: etree._Element) -> None:
     if target in URL_ATTRIBUTES:
         for key in ANIMATION_VALUES:
             for value in element.get(key, "").split(";"):
-                if not _is_local_reference(value):
+                if not is_local_reference(value):
                     raise SvgRejected("external_reference", f"<{name}> sets {target} to {value!r}")
 
 
@@ -106,7 +106,7 @@ def _check_attribute(element: str, attribute: str, value: str) -> None:
     if _SCRIPT_URL.match(value):
         raise SvgRejected("script", f"<{element} {attribute}> holds a script URL")
     if attribute in ALWAYS_LOADING_ATTRIBUTES or (
-        attribute in URL_ATTRIBUTES and not _is_local_reference(value)
+        attribute in URL_ATTRIBUTES and not is_local_reference(value)
     ):
         raise SvgRejected("external_reference", f"<{element} {attribute}={value[:80]!r}>")
     _check_css_escapes(value, element)
@@ -117,7 +117,7 @@ def _check_css_escapes(text: str, element: str) -> None:
     and ``src()``, which take a URL without ``url(``."""
     if "\\" in text:
         text = _CSS_ESCAPE.sub(_unescape, text)
-        _check_css(text, element)
+        check_css(text, element)
     if _CSS_LOADING_FUNCTION.search(text):
         raise SvgRejected("external_reference", f"<{element}> has a CSS function that loads a URL")
 

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from svgeval.svg.sanitize import DEFAULT_LIMITS, SvgLimits, SvgRejected, check_svg
+from svgeval.svg.refusals import DEFAULT_LIMITS, SvgLimits, SvgRejected
+from svgeval.svg.sanitize import check_svg
 
 FloatImage = NDArray[np.float64]
 """A render as float64 values in [0, 1]: what the pixel metrics compare."""

@@ -184,3 +184,10 @@ class Renderer:
             self.close()
         else:
             self._pool.stop()
+
+
+def render_many(renderer: Renderer, svgs: Sequence[str | bytes], spec: RenderSpec) -> list[
+        Rendered]:
+    """Render ``svgs`` with ``renderer``'s workers in chunks; results keep input order."""
+    futures = [renderer.submit(svg, spec) for svg in svgs]
+    return [future.result() for future in futures]

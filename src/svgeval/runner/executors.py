@@ -172,14 +172,3 @@ class LocalExecutor(Executor):
     def close(self) -> None:
         super().close()
         self.renderer.close()
-
-
-def make_executor(task: Task[Any], settings: RunSettings) -> Executor:
-    """The executor ``settings.executor`` names; Ray is imported only when it is chosen."""
-    if settings.executor == "local":
-        return LocalExecutor(task, settings)
-    if settings.executor == "ray":
-        from svgeval.runner.ray_executor import RayExecutor
-
-        return RayExecutor(task, settings)
-    raise ValueError(f"--executor must be one of {', '.join(EXECUTORS)}, got {settings.executor!r}")

@@ -27,7 +27,7 @@ from svgeval import __version__
 from svgeval.models.adaptive import Learned
 from svgeval.models.base import AnswerMissing, GenerationRequest, Model, ModelError
 from svgeval.runner.epochs import summarize, tally
-from svgeval.runner.executors import make_executor
+from svgeval.runner.executor_choice import make_executor
 from svgeval.runner.finished import FinishedRecords
 from svgeval.runner.identity import (
     RESCORE_ADVICE,

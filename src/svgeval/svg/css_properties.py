@@ -1,6 +1,6 @@
 """The CSS side of reference counting: which paint-server and reference properties an element
 sets (attributes, ``style``, ``<style>`` sheets matched as CairoSVG matches them) and which of them
-its children inherit. Used by :func:`svgeval.svg.references.expanded_size`.
+its children inherit. Used by :func:`svgeval.svg.sanitize.expanded_size`.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
@@ -32,9 +32,6 @@ from svgeval.metrics.registry import MetricUnavailable
 from svgeval.render.isolated import RenderOutcome
 from svgeval.svg.extract import Extraction
 from svgeval.tasks.judge import JudgeRequest
-
-if TYPE_CHECKING:
-    from svgeval.tasks.base import Sample
 
 
 class FailureKind(str, Enum):
@@ -118,6 +115,18 @@ class MetricValues(BaseModel):
             self.not_computed[name] = str(error)
 
 
+class SampleId(Protocol):
+    """What an outcome reads of its sample (a :class:`~svgeval.tasks.base.Sample` is one): its
+    id and the group it is reported under. A protocol, so that this module, which
+    :mod:`svgeval.tasks.base` builds on, does not import it."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def group(self) -> str: ...
+
+
 class Outcome(MetricValues):
     """The outcome of scoring one answer to one sample (see the module docstring)."""
 
@@ -141,7 +150,7 @@ class Outcome(MetricValues):
     @classmethod
     def of(
         cls,
-        sample: Sample[Any],
+        sample: SampleId,
         metrics: dict[str, float | None] | None = None,
         *,
         failure: Failure | None = None,
@@ -158,7 +167,7 @@ class Outcome(MetricValues):
 
     @classmethod
     def unextracted(
-        cls, sample: Sample[Any], extraction: Extraction, metrics: dict[str, float | None]
+        cls, sample: SampleId, extraction: Extraction, metrics: dict[str, float | None]
     ) -> Outcome:
         """The outcome of an answer with nothing to extract from it, carrying the failure
         values ``metrics`` and the rule that was tried."""

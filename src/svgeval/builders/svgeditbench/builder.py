@@ -49,7 +49,8 @@ from svgeval.builders.svgeditbench.emoji_names import UNNAMED, emoji_name
 from svgeval.render.cairo import FloatImage
 from svgeval.render.isolated import Renderer
 from svgeval.svg.colors import parse_color, same_color
-from svgeval.svg.sanitize import SvgRejected, check_svg
+from svgeval.svg.refusals import SvgRejected
+from svgeval.svg.sanitize import check_svg
 from svgeval.svg.viewbox import view_box
 from svgeval.tasks.svgeditbench.prompts import SUBTASKS, build_prompt
 from svgeval.tasks.svgeditbench.task import RENDER

@@ -22,7 +22,8 @@ from svgeval.builders.svgenius.sources import Outcome, cases_from_sources
 from svgeval.metrics.editing import compression_ratio
 from svgeval.metrics.pixel import mse
 from svgeval.render.isolated import Renderer
-from svgeval.svg.sanitize import SvgRejected, check_svg
+from svgeval.svg.refusals import SvgRejected
+from svgeval.svg.sanitize import check_svg
 from svgeval.svg.viewbox import view_box
 
 RELEASED_PRECISION = 1

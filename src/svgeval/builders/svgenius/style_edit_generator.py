@@ -40,7 +40,8 @@ from svgeval.builders.svgenius.style_edit_rules import (
 from svgeval.metrics.pixel import mse
 from svgeval.render.cairo import FloatImage
 from svgeval.render.isolated import Renderer
-from svgeval.svg.sanitize import SvgRejected, check_svg
+from svgeval.svg.refusals import SvgRejected
+from svgeval.svg.sanitize import check_svg
 
 
 def _draw_kinds(allowed: Sequence[str], size: int, rng: random.Random) -> list[str]:
