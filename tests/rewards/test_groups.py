@@ -67,7 +67,7 @@ def test_a_call_that_dies_scores_each_of_its_groups_piece_by_piece() -> None:
     """One call holds four groups: a reference with no completion, a group with a completion
     that hangs its worker, a group whose reference crashes it, and a plain group. Each comes
     back as it does when scored on its own in this process, but for the hostile pieces."""
-    from crashers import segfault_on_marker
+    from support.crashers import segfault_on_marker
 
     hang = REFERENCE.replace("<rect", "<desc>HANG</desc><rect", 1)
     crash = REFERENCE.replace("<rect", "<!--CRASH--><rect", 1)

@@ -90,7 +90,7 @@ def test_unrenderable_reference_gives_none(renderer: Renderer) -> None:
 
 
 def test_a_crashing_completion_costs_one_penalty() -> None:
-    from crashers import segfault_on_marker
+    from support.crashers import segfault_on_marker
 
     crash = REFERENCE.replace("<rect", "<!--CRASH--><rect", 1)
     with RewardScorer("fast", workers=1, timeout_s=5.0,
@@ -105,7 +105,7 @@ def test_a_group_that_dies_is_scored_piece_by_piece() -> None:
     again one piece at a time, so only that completion gets the failure and its siblings the
     rewards they get without it. A reference that crashes fails every row of its prompt as
     the reference's failure (reward None), not as the completions'."""
-    from crashers import segfault_on_marker
+    from support.crashers import segfault_on_marker
 
     hang = REFERENCE.replace("<rect", "<desc>HANG</desc><rect", 1)
     crash = REFERENCE.replace("<rect", "<!--CRASH--><rect", 1)

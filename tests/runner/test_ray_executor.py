@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import sys
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -19,9 +18,8 @@ import pytest
 ray = pytest.importorskip("ray")
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "svg"))  # the hostile corpus of the render tests
 
-from test_hostile import counting_server, hostile_corpus  # noqa: F401
+from support.hostile import counting_server, hostile_corpus  # noqa: F401
 from typer.testing import CliRunner
 
 from svgeval.cli import app
@@ -46,8 +44,9 @@ LIMIT = 3
 
 @pytest.fixture(scope="module", autouse=True)
 def ray_instance() -> Iterator[None]:
-    """One local Ray instance for the module; its workers import this folder's modules."""
-    path = os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH")]))
+    """One local Ray instance for the module; its workers import this folder's modules and the
+    shared helpers (``support``)."""
+    path = os.pathsep.join(filter(None, [str(HERE), str(HERE.parent), os.environ.get("PYTHONPATH")]))
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
              object_store_memory=100 * 1024 * 1024, runtime_env={"env_vars": {"PYTHONPATH": path}})
     yield

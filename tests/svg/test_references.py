@@ -12,9 +12,9 @@ import time
 from urllib.parse import quote
 
 import pytest
-from bombs import NS, use_bomb
 from lxml import etree
 from released import SVGENIUS_ANSWERS, SVGENIUS_INPUTS, svgenius_icons, svgenius_task_svgs
+from support.bombs import NS, use_bomb
 from support.shared_paths import shared_release
 
 from svgeval.svg.refusals import SvgLimits, SvgRejected

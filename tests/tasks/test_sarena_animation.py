@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import time
 from importlib.util import find_spec
 from pathlib import Path
@@ -21,6 +20,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from support.witnesses import Witnesses, witnesses
+from test_sarena import run
 from typer.testing import CliRunner
 
 from svgeval.cli import app
@@ -32,10 +33,6 @@ from svgeval.tasks.outcome import Failure, FailureKind, Outcome
 from svgeval.tasks.sarena import animation, animation_video
 from svgeval.tasks.sarena.animation import _first8, _ssim, frame_mean
 from svgeval.tasks.sarena.animation_text import fvd_start
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "svg"))  # the witnesses
-from test_sarena import run
-from witnesses import Witnesses, witnesses
 
 try:
     check_browser()
@@ -279,7 +276,7 @@ def hostile_folder(root: Path, seen: Witnesses) -> Path:
 
 
 @pytest.mark.slow  # 28 s: seven hostile answers through `svgeval run` in Chromium (the
-# renderer-level checks, tests/svg/test_animation_hostile.py, run by default)
+# renderer-level checks, tests/render/test_animation_hostile.py, run by default)
 @browser
 def test_hostile_answers_are_recorded_failures_without_network_or_files(
     tmp_path: Path, seen: Witnesses, models: None

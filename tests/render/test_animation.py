@@ -20,8 +20,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from numpy.typing import NDArray
-from test_hostile import red_png
-from witnesses import live_processes, wait_until_gone
+from support.hostile import red_png
+from support.witnesses import live_processes, wait_until_gone
 
 from svgeval.render.animation import (
     AnimationSpec,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from crashers import segfault_on_marker
+from support.crashers import segfault_on_marker
 
 from svgeval.render import pool as worker_pool
 from svgeval.render.cairo import RenderSpec

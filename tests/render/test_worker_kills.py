@@ -54,7 +54,7 @@ def test_killing_an_idle_worker_of_an_idle_pool_changes_no_render() -> None:
 def test_a_worker_killed_in_the_middle_of_a_render_costs_only_a_retry() -> None:
     """A busy worker killed from outside: its render is drawn again, not recorded as a crash;
     killed again, the render counts as the SVG's crash."""
-    from crashers import segfault_on_marker
+    from support.crashers import segfault_on_marker
 
     spinning = ICONS[0].replace("<circle", "<desc>SPIN</desc><circle")  # 3 s of CPU, then drawn
     before = set(render_workers())

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from witnesses import Witnesses, witnesses
+from support.witnesses import Witnesses, witnesses
 
 from svgeval.render import browser_session
 from svgeval.render.animation import AnimationSpec, BrowserRenderer, PageSpec, check_browser

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 import pytest
-from crashers import segfault_on_marker
+from support.crashers import segfault_on_marker
 from support.worker_processes import page_faults_of_freed_renders
 
 from svgeval.metrics.pss import pss

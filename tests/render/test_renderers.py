@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_hostile import DEEP, NS, SPEC, counting_server, hostile_corpus  # noqa: F401
+from support.hostile import DEEP, NS, SPEC, counting_server, hostile_corpus  # noqa: F401
 
 from svgeval.render.backends import (
     RENDERERS,
@@ -88,7 +88,7 @@ def test_skia_draws_an_svg_without_a_view_box_centred_like_cairosvg() -> None:
 
 
 def test_batch_keeps_order_and_isolates_a_crash() -> None:
-    from crashers import segfault_on_marker
+    from support.crashers import segfault_on_marker
 
     fine = f'<svg {NS} width="4" height="4"><rect width="4" height="4"/></svg>'
     svgs = [fine, fine.replace("<rect", "<!--CRASH--><rect"), DEEP, fine]
