@@ -20,7 +20,7 @@ import pytest
 
 from support.shared_paths import shared_release
 from svgeval.render.isolated import Renderer
-from svgeval.tasks.base import BLANK_SVG, BatchItem, Sample, Task
+from svgeval.tasks.base import BatchItem, Sample, Task
 from svgeval.tasks.outcome import FailureKind, Outcome
 
 KINDS = (
@@ -192,7 +192,7 @@ def stage_item(sample: Sample, outcome: Outcome) -> BatchItem:
     if outcome.failure is None and outcome.extracted is not None:
         return BatchItem(sample, outcome.extracted, in_paper_reading=True)
     render_failure = outcome.failure is not None and outcome.failure.kind == FailureKind.RENDER
-    return BatchItem(sample, BLANK_SVG, in_paper_reading=render_failure)
+    return BatchItem(sample, None, in_paper_reading=render_failure)
 
 
 def reference_batch(task: Task, target: Callable[..., Any], renderer: Renderer, n: int,

@@ -10,11 +10,12 @@ from svgeval.render.backends import render_function
 from svgeval.render.cairo import RenderSpec, to_float
 from svgeval.render.isolated import Renderer
 from svgeval.render.memo import PackedRender
-from svgeval.tasks.base import BLANK_SVG
 from svgeval.tasks.common import Drawing, ReferenceRenders, TwoReadings, unique_ids
 from svgeval.tasks.outcome import MetricValues
 
 SPEC = RenderSpec.square(16, background="white")
+EMPTY_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"></svg>'
+"""What the runner drew for a failed answer before it handed it on as no SVG (None)."""
 RED = '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4" fill="red"/></svg>'
 
 
@@ -28,25 +29,26 @@ def test_a_failed_answer_is_drawn_as_the_suites_stand_in(renderer: Renderer) -> 
     assert (black.canvas == 0.0).all()
     assert white.canvas is white.canvas  # one array, shared by every failure of a run
     for drawing in (white, black):
-        assert drawing.render(BLANK_SVG, renderer) is None
-        assert drawing.draw(BLANK_SVG, renderer) is drawing.canvas
+        assert drawing.render(None, renderer) is None
+        assert drawing.draw(None, renderer) is drawing.canvas
         assert drawing.draw("<svg", renderer) is drawing.canvas  # a render that fails
         red = drawing.draw(RED, renderer)
         assert red.tolist() == [[[1.0, 0.0, 0.0]] * 16] * 16
     none = Drawing(SPEC, "none")
-    assert none.render(BLANK_SVG, renderer) is None
+    assert none.render(None, renderer) is None
     with pytest.raises(ValueError, match="no picture"):
-        none.draw(BLANK_SVG, renderer)
+        none.draw(None, renderer)
 
 
 @pytest.mark.parametrize("name", ["cairosvg", "skia", "resvg"])
-def test_the_runners_blank_svg_renders_as_the_white_stand_in(name: str) -> None:
-    """What lets a white drawing skip rendering BLANK_SVG: every renderer draws it white."""
+def test_the_empty_svg_renders_as_the_white_stand_in(name: str) -> None:
+    """Why a failed answer's white stand-in keeps the numbers of the empty SVG the runner drew
+    for it before (UniSVG rendered it): every renderer draws that SVG white."""
     pytest.importorskip({"cairosvg": "cairosvg", "skia": "skia", "resvg": "resvg_py"}[name])
     with Renderer(workers=1, render_function=render_function(name)) as pool:
         for size in (224, 512):
             spec = RenderSpec.square(size, background="white")
-            image = pool.render(BLANK_SVG, spec).image
+            image = pool.render(EMPTY_SVG, spec).image
             assert image is not None
             assert np.array_equal(image, Drawing(spec, "white").canvas)
 
@@ -120,7 +122,7 @@ def test_the_model_metrics_get_the_same_bytes_from_draw_all_as_from_draw(
     ramp = ('<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><defs>'
             f'<linearGradient id="g">{stops}</linearGradient></defs>'
             '<rect width="16" height="16" fill="url(#g)"/></svg>')
-    svgs = [RED, ramp, BLANK_SVG, "<svg"]
+    svgs = [RED, ramp, None, "<svg"]
     for drawing in (Drawing(SPEC, "white"), Drawing(SPEC, "black")):
         pixels = drawing.draw_all(svgs, renderer)
         assert [p.dtype for p in pixels] == [np.dtype(np.uint8)] * 4
@@ -145,7 +147,7 @@ def test_pictures_of_their_own_sizes_are_drawn_side_by_side(
     draw_each = renderer.draw_each
     monkeypatch.setattr(renderer, "draw_each", lambda drawings: calls.append(len(drawings))
                         or draw_each(drawings))
-    svgs = [*sizes, BLANK_SVG, big, "<svg"]
+    svgs = [*sizes, None, big, "<svg"]
     pictures = draw_pictures(svgs, lambda svg: None if svg == big else sizes.get(
         svg, RenderSpec(4, 4)), renderer)
     assert calls == [3]  # the two drawings and the malformed one, together

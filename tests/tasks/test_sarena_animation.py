@@ -90,7 +90,7 @@ def test_text2sani_viclip_scores_failures_as_black_videos(
     from svgeval.builders.sarena.builtin import turns, write_lines
     from svgeval.metrics.viclip import viclip_t2v
     from svgeval.render.video import encode_mp4
-    from svgeval.tasks.base import BLANK_SVG, BatchItem, MetricContext
+    from svgeval.tasks.base import BatchItem, MetricContext
     from svgeval.tasks.data_files import read_jsonl_items as read_rows
     from svgeval.tasks.sarena.animation_video import SIZE, black_video
 
@@ -105,7 +105,7 @@ def test_text2sani_viclip_scores_failures_as_black_videos(
         task = get_task("sarena-animation-text2sani")(CommonOptions(data=tmp_path, extra=extra))
         samples = [task.make_sample(path, row)  # type: ignore[attr-defined]
                    for row in read_rows(path, animation.AnimationRow)]
-        items = [BatchItem(sample, BLANK_SVG, True) for sample in samples]
+        items = [BatchItem(sample, None, True) for sample in samples]
         return list(task.batch_score(items, MetricContext(renderer)))
 
     first, second = scores()
@@ -218,12 +218,12 @@ def test_text2sani_oracle_fvd_is_zero_and_the_empty_answer_higher(
 
 @browser
 def test_fvd_real_set_is_overall_or_the_runs_samples(sarena: Path) -> None:
-    from svgeval.tasks.base import BLANK_SVG, BatchItem
+    from svgeval.tasks.base import BatchItem
     from svgeval.tasks.sarena.animation_video import read_video
 
     def real_set(**extra: str) -> list[Any]:
         task = get_task("sarena-animation-text2sani")(CommonOptions(data=sarena, extra=extra))
-        items = [BatchItem(sample, BLANK_SVG, True) for sample in task.load()[:2]]
+        items = [BatchItem(sample, None, True) for sample in task.load()[:2]]
         return list(task.references(items))  # type: ignore[attr-defined]
 
     assert len(real_set()) == 3  # every video of overall/, whatever the run holds

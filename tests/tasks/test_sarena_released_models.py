@@ -27,7 +27,7 @@ from support.released_models import B32_DIGESTS, build_clip, build_dino, use_wei
 from svgeval.metrics.presets import get_preset
 from svgeval.render.isolated import Renderer
 from svgeval.tasks import get_task
-from svgeval.tasks.base import BLANK_SVG, BatchItem, CommonOptions, MetricContext, Sample
+from svgeval.tasks.base import BatchItem, CommonOptions, MetricContext, Sample
 from svgeval.tasks.sarena.image_tasks import PictureTarget
 
 DIGESTS = {"clip": "f477c3b20c7afd59", "dino": "973fd67688e7d3c2"}
@@ -87,7 +87,7 @@ def items(released_weights: dict[str, str], renderer: Renderer) -> list[BatchIte
         sample = Sample(str(i), "icon", [], svg,
                         target=PictureTarget(answer=svg, picture="", caption=caption.strip()))
         outcome = task.score(sample, make_answer(KINDS[i], svg), renderer)
-        drawn = outcome.extracted if outcome.failure is None and outcome.extracted else BLANK_SVG
+        drawn = outcome.extracted if outcome.failure is None and outcome.extracted else None
         out.append(BatchItem(sample, drawn, in_paper_reading=True))
     return out
 

@@ -20,7 +20,7 @@ from svgeval.models.baselines import OracleModel
 from svgeval.render.isolated import Renderer
 from svgeval.runner.metric_stage import fill_batched_metrics
 from svgeval.runner.records import SampleRecord
-from svgeval.tasks.base import BLANK_SVG, BatchItem, CommonOptions, MetricContext, Sample
+from svgeval.tasks.base import BatchItem, CommonOptions, MetricContext, Sample
 from svgeval.tasks.svgenius.generation_task import CaptionTarget
 from svgeval.tasks.svgenius.img2svg import SvgeniusImg2Svg
 from svgeval.tasks.svgenius.text2svg import SvgeniusText2Svg
@@ -169,7 +169,7 @@ def test_a_group_is_drawn_as_its_batches_are(renderer: Renderer) -> None:
     """The set-level metrics read a group's pictures kept compressed (``drawn_group``): the
     same pictures, stand-ins and validity as the batched stage draws (``drawn``)."""
     task = SvgeniusImg2Svg(CommonOptions())
-    answers = [SQUARE, CIRCLE, BLANK_SVG, "<svg", CIRCLE]
+    answers = [SQUARE, CIRCLE, None, "<svg", CIRCLE]
     items = [BatchItem(sample(SQUARE if i % 2 else CIRCLE), answer, in_paper_reading=True)
              for i, answer in enumerate(answers)]
     group, batch = task.drawn_group(items, renderer, chunk=2), task.drawn(items, renderer)

@@ -18,7 +18,7 @@ from svgeval.models.baselines import IdentityModel, OracleModel
 from svgeval.models.replay import ReplayModel
 from svgeval.render.cairo import RenderSpec
 from svgeval.render.isolated import Renderer
-from svgeval.tasks.base import BLANK_SVG, BatchItem, CommonOptions, MetricContext, Sample
+from svgeval.tasks.base import BatchItem, CommonOptions, MetricContext, Sample
 from svgeval.tasks.common import CaptionedReference
 from svgeval.tasks.vectorgym import image_tasks
 from svgeval.tasks.vectorgym.caption import VectorGymCaption
@@ -137,8 +137,8 @@ def test_batched_metrics_see_the_red_x_for_a_refused_answer(
     monkeypatch.setattr(image_tasks, "lpips", record)
     monkeypatch.setattr(image_tasks, "dino", record)
     task = VectorGymSketch(CommonOptions())
-    items = [BatchItem(sample(task), BLANK_SVG, in_paper_reading=True),  # refused render
-             BatchItem(sample(task), BLANK_SVG, in_paper_reading=False)]  # nothing extracted
+    items = [BatchItem(sample(task), None, in_paper_reading=True),  # refused render
+             BatchItem(sample(task), None, in_paper_reading=False)]  # nothing extracted
     task.batch_score(items, MetricContext(renderer))
     red_x, blank = seen[0]
     assert np.array_equal(red_x, image_tasks.error_image(512, 512)) and np.all(blank == 1.0)

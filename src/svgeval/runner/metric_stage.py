@@ -12,8 +12,8 @@ the file is compacted to one line a record.
 A batch that runs out of memory is computed again in halves, and one sample that does not fit
 stops the stage (:mod:`svgeval.runner.metric_memory`), every batch before it stored.
 
-A failed sample is drawn as a blank canvas (:data:`BLANK_SVG`) for the ``*_all`` readings; the
-paper's reading leaves out only the samples with no answer to extract (see :class:`BatchItem`).
+A failed sample has no SVG (``BatchItem.output_svg`` is None): the task compares its stand-in
+picture (a white canvas for most) in the ``*_all`` readings; the paper's reading leaves out only the samples with no answer to extract (see :class:`BatchItem`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from svgeval.runner.metric_memory import MetricsOutOfMemory, ran_out_of_memory
 from svgeval.runner.progress import NoProgress, PhaseProgress
 from svgeval.runner.record_lines import RecordLines
 from svgeval.runner.records import RecordKey, SampleRecord
-from svgeval.tasks.base import BLANK_SVG, BatchItem, MetricContext, Sample, Task
+from svgeval.tasks.base import BatchItem, MetricContext, Sample, Task
 from svgeval.tasks.outcome import FailureKind, MetricValues
 
 
@@ -65,13 +65,13 @@ def needs_batched_metrics(task: Task[Any], record: SampleRecord) -> bool:
 
 
 def batch_item(sample: Sample[Any], record: SampleRecord) -> BatchItem[Any]:
-    """What the stage draws for a record: its answer, or a blank canvas for a failure."""
+    """What the stage draws for a record: its answer, or no SVG (None) for a failure."""
     if record.failure is None and record.extracted is not None:
         return BatchItem(sample, record.extracted, in_paper_reading=True)
     # the released code draws an answer it cannot render as a white canvas and counts it;
     # an answer it cannot extract it leaves out
     unrenderable = record.failure is not None and record.failure.kind == FailureKind.RENDER
-    return BatchItem(sample, BLANK_SVG, in_paper_reading=unrenderable)
+    return BatchItem(sample, None, in_paper_reading=unrenderable)
 
 
 def in_run_order(records: Mapping[RecordKey, SampleRecord],

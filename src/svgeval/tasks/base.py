@@ -91,20 +91,16 @@ def target_json(target: object) -> Any:
 class BatchItem(Generic[TargetT]):
     """One sample in the batched metric stage.
 
-    ``output_svg`` is what is drawn for the sample: the extracted answer, or a blank canvas for
-    a failed one (:data:`BLANK_SVG`). ``in_paper_reading`` is False when the paper's protocol
-    leaves the sample out (no answer could be extracted), so only the ``*_all`` reading gets
-    its value.
+    ``output_svg`` is what is drawn for the sample: the extracted answer, or None for a failed
+    one (nothing extracted, or its render failed), which the task compares as its stand-in
+    picture (:attr:`~svgeval.tasks.common.drawing.Drawing.failed`). ``in_paper_reading`` is
+    False when the paper's protocol leaves the sample out (no answer could be extracted), so
+    only the ``*_all`` reading gets its value.
     """
 
     sample: Sample[TargetT]
-    output_svg: str
+    output_svg: str | None
     in_paper_reading: bool
-
-
-BLANK_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"></svg>'
-"""An empty drawing: rendered on white it is a white canvas, what the released SVGenius code
-draws for an output it cannot render."""
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,8 @@ parameter, :attr:`Drawing.failed`, of one mechanism:
 * ``none``: no picture, so the sample has no value for the metric (SVGEditBench V2, whose
   metrics loop over the PNGs that rendered).
 
-The runner hands a failed answer to the batched metric stage as
-:data:`~svgeval.tasks.base.BLANK_SVG`, which every renderer draws as white; :meth:`Drawing.draw`
-gives the stand-in for it without rendering.
+The runner hands a failed answer to the batched metric stage with no SVG (None, see
+:class:`~svgeval.tasks.base.BatchItem`); :meth:`Drawing.draw` gives the stand-in for it.
 """
 
 from __future__ import annotations
@@ -21,28 +20,28 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeVar
 
 import numpy as np
 
 from svgeval.render.cairo import FloatImage, Pixels, RenderSpec, to_float
 from svgeval.render.isolated import Renderer
 from svgeval.render.memo import Drawn, PackedRender
-from svgeval.tasks.base import BLANK_SVG
 from svgeval.tasks.lazy import LazySequence
 
 FailedPicture = Literal["white", "black", "none"]
+SvgT = TypeVar("SvgT", str, str | None)
+"""The SVGs :func:`kept_in_chunks` draws: answers (None: a failed one) or references."""
 
 
-def draw_pictures(svgs: Sequence[str], spec_of: Callable[[str], RenderSpec | None],
+def draw_pictures(svgs: Sequence[str | None], spec_of: Callable[[str], RenderSpec | None],
                   renderer: Renderer) -> list[Pixels | None]:
     """The 8-bit picture (read-only) of each of ``svgs`` at ``spec_of(svg)``, all drawn side by
-    side (:meth:`~svgeval.render.isolated.Renderer.draw_each`); None for a failed answer
-    (:data:`~svgeval.tasks.base.BLANK_SVG`), an SVG ``spec_of`` gives no size, or a failed
-    render."""
-    specs = [None if svg == BLANK_SVG else spec_of(svg) for svg in svgs]
+    side (:meth:`~svgeval.render.isolated.Renderer.draw_each`); None for a failed answer (no
+    SVG), an SVG ``spec_of`` gives no size, or a failed render."""
+    specs = [None if svg is None else spec_of(svg) for svg in svgs]
     drawn = iter(renderer.draw_each([(svg, spec) for svg, spec in zip(svgs, specs)
-                                     if spec is not None]))
+                                     if svg is not None and spec is not None]))
     pictures: list[Pixels | None] = []
     for spec in specs:
         picture = None if spec is None else next(drawn)
@@ -50,7 +49,7 @@ def draw_pictures(svgs: Sequence[str], spec_of: Callable[[str], RenderSpec | Non
     return pictures
 
 
-def kept_in_chunks(svgs: Sequence[str], draw: Callable[[Sequence[str]], Sequence[Drawn | None]],
+def kept_in_chunks(svgs: Sequence[SvgT], draw: Callable[[Sequence[SvgT]], Sequence[Drawn | None]],
                    chunk: int = 64) -> list[PackedRender | None]:
     """``draw`` of ``svgs``, ``chunk`` at a time, each picture kept compressed
     (:class:`~svgeval.render.memo.PackedRender`; None for one that has none or failed): a
@@ -81,13 +80,13 @@ class Drawing:
         """:attr:`canvas_pixels` in [0, 1] (one array, shared)."""
         return to_float(self.canvas_pixels)
 
-    def render(self, svg: str, renderer: Renderer) -> FloatImage | None:
+    def render(self, svg: str | None, renderer: Renderer) -> FloatImage | None:
         """The picture of ``svg``; None when it has none (a failed answer, a failed render)."""
-        if svg == BLANK_SVG:
+        if svg is None:
             return None
         return renderer.render(svg, self.spec).image
 
-    def render_all(self, svgs: Sequence[str], renderer: Renderer) -> list[Pixels | None]:
+    def render_all(self, svgs: Sequence[str | None], renderer: Renderer) -> list[Pixels | None]:
         """The 8-bit pictures of ``svgs`` (read-only), drawn side by side
         (:func:`draw_pictures`); None for one that has none."""
         return draw_pictures(svgs, lambda svg: self.spec, renderer)
@@ -96,7 +95,7 @@ class Drawing:
         """``picture``, or :attr:`canvas` in place of a missing one."""
         return picture if picture is not None else self.canvas
 
-    def draw(self, svg: str, renderer: Renderer) -> FloatImage:
+    def draw(self, svg: str | None, renderer: Renderer) -> FloatImage:
         """The picture of ``svg``, or :attr:`canvas` when it has none."""
         return self.stand_in(self.render(svg, renderer))
 
@@ -104,13 +103,13 @@ class Drawing:
         """``picture``, or :attr:`canvas_pixels` in place of a missing or failed one."""
         return picture if isinstance(picture, np.ndarray) else self.canvas_pixels
 
-    def draw_all(self, svgs: Sequence[str], renderer: Renderer) -> list[Pixels]:
+    def draw_all(self, svgs: Sequence[str | None], renderer: Renderer) -> list[Pixels]:
         """The 8-bit picture of each of ``svgs`` (:meth:`render_all`), or
         :attr:`canvas_pixels` for one that has none: what the model metrics are given (they
         get the same values from :meth:`draw`'s floats, after converting them back)."""
         return [self.stand_in_pixels(picture) for picture in self.render_all(svgs, renderer)]
 
-    def render_kept(self, svgs: Sequence[str], renderer: Renderer,
+    def render_kept(self, svgs: Sequence[str | None], renderer: Renderer,
                     chunk: int = 64) -> list[PackedRender | None]:
         """:meth:`render_all` of ``svgs`` kept compressed (:func:`kept_in_chunks`)."""
         return kept_in_chunks(svgs, lambda part: self.render_all(part, renderer), chunk)
@@ -121,7 +120,7 @@ class Drawing:
         return LazySequence(kept, lambda picture: self.canvas_pixels if picture is None
                             else picture.unpack())
 
-    def draw_kept(self, svgs: Sequence[str], renderer: Renderer,
+    def draw_kept(self, svgs: Sequence[str | None], renderer: Renderer,
                   chunk: int = 64) -> Sequence[Pixels]:
         """:meth:`draw_all` of ``svgs`` kept compressed, each unpacked when read
         (:meth:`render_kept`)."""

@@ -54,7 +54,6 @@ from svgeval.render.isolated import Renderer
 from svgeval.render.video import Frames, check_codec, sample_indices
 from svgeval.tasks import register_task
 from svgeval.tasks.base import (
-    BLANK_SVG,
     BatchItem,
     CommonOptions,
     MetricContext,
@@ -177,17 +176,17 @@ class SArenaAnimationTask(SArenaTask[AnimationTarget]):
             return None
         return drawn
 
-    def answer_frames(self, output_svg: str) -> Frames | None:
+    def answer_frames(self, output_svg: str | None) -> Frames | None:
         """The 8 sampled 448 px frames of an answer's video (:meth:`answer_part`)."""
         return self.answer_part(output_svg, SIZE, "frames8", _first8)
 
-    def answer_part(self, output_svg: str, size: int, name: str,
+    def answer_part(self, output_svg: str | None, size: int, name: str,
                     select: Selection) -> Frames | None:
         """``select`` of an answer's video at ``size`` px (kept in :attr:`videos` under
-        ``name``), the black video's for a failed answer (``failure_video=black``), or None
-        (``drop``)."""
+        ``name``), the black video's for a failed answer (no SVG, or one that does not draw;
+        ``failure_video=black``), or None (``drop``)."""
         drawn: Frames | RenderFailure | None = None
-        if output_svg != BLANK_SVG:
+        if output_svg is not None:
             drawn = self.videos.part(output_svg, size, name, select)
         if isinstance(drawn, np.ndarray):
             return drawn
@@ -225,7 +224,8 @@ class SArenaAnimationVideo2Sani(SArenaAnimationTask):
             parts.append({"type": "image_url", "image_url": {"url": url}})
         return [{"role": "user", "content": parts}]
 
-    def pair(self, sample: Sample[AnimationTarget], output_svg: str) -> tuple[Frames, Frames] | None:
+    def pair(self, sample: Sample[AnimationTarget],
+             output_svg: str | None) -> tuple[Frames, Frames] | None:
         """(answer frames, ground-truth frames), 8 of each; None when the ground truth is
         missing, or the answer failed and failures are dropped."""
         truth = truth_frames(sample.target.video)
@@ -240,7 +240,7 @@ class SArenaAnimationVideo2Sani(SArenaAnimationTask):
                 detail=f"no ground-truth video {sample.target.video}"))
         score = Outcome.of(sample)
         drawn = self.answer(response, score, SIZE, "frames8", _first8)
-        pair = self.pair(sample, BLANK_SVG) if drawn is None else (drawn, truth)
+        pair = self.pair(sample, None) if drawn is None else (drawn, truth)
         for key, metric in (("video_ssim", _ssim), ("video_psnr", psnr)):
             score.metrics[key] = None if pair is None else frame_mean(pair, metric)
         return score

@@ -43,7 +43,7 @@ from svgeval.render.isolated import Renderer
 from svgeval.render.memo import PackedRender
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
-from svgeval.tasks.base import BLANK_SVG, BatchItem, MetricContext, Sample, Task
+from svgeval.tasks.base import BatchItem, MetricContext, Sample, Task
 from svgeval.tasks.common import TwoReadings
 from svgeval.tasks.common.drawing import draw_pictures, kept_in_chunks
 from svgeval.tasks.judge import JudgeRequest
@@ -219,7 +219,7 @@ class GenBenchTask(Task[data.GenTarget]):
                                                functools.partial(tifa_right, question=question)))
         return outcome
 
-    def pictures(self, svgs: Sequence[str], renderer: Renderer) -> list[Pixels | None]:
+    def pictures(self, svgs: Sequence[str | None], renderer: Renderer) -> list[Pixels | None]:
         """The drawings of recorded answers, each at its own size and drawn side by side (None:
         a failed one)."""
         return draw_pictures(svgs, intrinsic_spec, renderer)
@@ -228,7 +228,7 @@ class GenBenchTask(Task[data.GenTarget]):
                            renderer: Renderer) -> list[ImageArray | None]:
         """What DINO compares each answer with: the COCO photo, or the reference SVG drawn as
         an answer is (the SVGs of a batch side by side; None where it does not draw)."""
-        drawn = iter(self.pictures([answers.recovered(target.reference_svg) or BLANK_SVG
+        drawn = iter(self.pictures([answers.recovered(target.reference_svg) or None
                                     for target in targets if not target.reference_image],
                                    renderer))
         return [load_photo(target.reference_image) if target.reference_image else next(drawn)

@@ -49,7 +49,7 @@ from svgeval.render.isolated import Renderer
 from svgeval.svg.extract import Extraction
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
-from svgeval.tasks.base import BLANK_SVG, BatchItem, MetricContext, Sample, Target, batch_values
+from svgeval.tasks.base import BatchItem, MetricContext, Sample, Target, batch_values
 from svgeval.tasks.common import Drawing, ImageGenerationTask, unique_ids
 from svgeval.tasks.data_files import MalformedData
 from svgeval.tasks.download import DataUnavailable
@@ -256,7 +256,7 @@ class UniSvgTask(ImageGenerationTask[QuestionTarget]):
         blank_ok = self.options.no_svg == "blank"
         drawn = [i for i, item in enumerate(items)
                  if item.sample.target.category in GENERATION
-                 and (item.output_svg != BLANK_SVG or (blank_ok and not item.in_paper_reading))]
+                 and (item.output_svg is not None or (blank_ok and not item.in_paper_reading))]
         if drawn:
             outputs = self.draw_all([items[i].output_svg for i in drawn], context.renderer)
             references = self.draw_all([self.reference_svg(items[i].sample) for i in drawn],
@@ -269,11 +269,10 @@ class UniSvgTask(ImageGenerationTask[QuestionTarget]):
             ):
                 for score, value in zip(picked, batch_values(picked, (key,), compute)):
                     score.metrics[key] = value
-        texts = [i for i, item in enumerate(items)  # an empty answer (the blank canvas
-                 if item.sample.target.category in TEXT_TYPES  # stands for it) keeps its 0
-                 and item.output_svg not in ("", BLANK_SVG)]
+        texts = [i for i, item in enumerate(items)  # an empty or failed answer keeps its 0
+                 if item.sample.target.category in TEXT_TYPES and item.output_svg]
         if texts:
-            answers = [items[i].output_svg for i in texts]
+            answers = [items[i].output_svg or "" for i in texts]
             truths = [items[i].sample.target.answer for i in texts]
             picked = [scores[i] for i in texts]
             kw: dict[str, Any] = {"device": context.device, "batch_size": context.batch_size}
@@ -285,11 +284,13 @@ class UniSvgTask(ImageGenerationTask[QuestionTarget]):
                     score.metrics[key] = value
         return scores
 
-    def draw_all(self, svgs: Sequence[str], renderer: Renderer) -> list[Pixels]:
-        """The 8-bit 336 px renders of ``svgs`` (kept by content), white for one that does not
-        render."""
-        return [self.drawing.stand_in_pixels(picture)
-                for picture in self.references.pixels_all(svgs, renderer)]
+    def draw_all(self, svgs: Sequence[str | None], renderer: Renderer) -> list[Pixels]:
+        """The 8-bit 336 px renders of ``svgs`` (kept by content), white for a failed answer
+        (None) and for one that does not render."""
+        drawn = iter(self.references.pixels_all([svg for svg in svgs if svg is not None],
+                                                renderer))
+        return [self.drawing.stand_in_pixels(None if svg is None else next(drawn))
+                for svg in svgs]
 
     def aggregate(self, outcomes: Sequence[Outcome]) -> Aggregate:
         """Per-type means, ``<type>/score`` for the generation types, and the released weighted

@@ -97,8 +97,8 @@ class VectorGymCaption(VectorGymTask[CaptionTarget]):
                     context: MetricContext) -> list[MetricValues]:
         scores = [MetricValues() for _ in items]
         references = [item.sample.target.caption for item in items]
-        # the stage hands a failed sample the blank SVG; its caption is scored as empty
-        captions = [item.output_svg if item.in_paper_reading else "" for item in items]
+        # a failed sample (no answer extracted) has no caption; it is scored as empty
+        captions = [item.output_svg or "" if item.in_paper_reading else "" for item in items]
         ok = [item.in_paper_reading for item in items]
         READINGS.put_batch(scores, ok, "bge_m3", lambda: [
             value if caption else 0.0 for caption, value in zip(captions, bge_m3(
