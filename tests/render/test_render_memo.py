@@ -10,18 +10,18 @@ from concurrent.futures import Future, ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from svgeval.render.cairo import RenderFailure, RenderSpec
+from svgeval.render.cairo import Rendered, RenderFailure, RenderSpec
 from svgeval.render.isolated import Renderer, as_outcome
-from svgeval.render.memo import Drawn, PackedRender, RenderMemo, render_key
+from svgeval.render.memo import PackedRender, RenderMemo, render_key
 
 SPEC = RenderSpec.square(8)
 
 
-def get_or_render(memo: RenderMemo, key: str, draw: Callable[[], Drawn]) -> Drawn:
+def get_or_render(memo: RenderMemo, key: str, draw: Callable[[], Rendered]) -> Rendered:
     """The render of ``key`` through ``memo``, drawn by ``draw()`` in the calling thread."""
 
-    def start(_: int) -> Future[Drawn]:
-        drawn: Future[Drawn] = Future()
+    def start(_: int) -> Future[Rendered]:
+        drawn: Future[Rendered] = Future()
         try:
             drawn.set_result(draw())
         except Exception as error:  # noqa: BLE001 - the memo raises it to every waiter

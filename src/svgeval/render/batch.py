@@ -38,7 +38,7 @@ import numpy as np
 from numpy.typing import NDArray
 from pebble import ProcessExpired
 
-from svgeval.render.cairo import RenderFailure, RenderSpec
+from svgeval.render.cairo import Rendered, RenderFailure, RenderSpec
 from svgeval.render.pool import (
     MAX_RESTARTS,
     WALL_FACTOR,
@@ -53,9 +53,6 @@ RenderFunction = Callable[[str | bytes, RenderSpec], NDArray[np.uint8]]
 
 CHUNKS_PER_WORKER = 2
 """Chunks sent to each worker before one comes back: the one drawn and the next."""
-
-Rendered = NDArray[np.uint8] | RenderFailure
-"""``uint8`` pixels, or why there are none."""
 
 Schedule = Callable[..., "Future[Any]"]
 """``WorkerPool.schedule``: ``schedule(function, args=..., timeout=...)``."""

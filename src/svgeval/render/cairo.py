@@ -65,6 +65,10 @@ class RenderFailure:
         return f"{self.kind}:{self.reason}" if self.reason else self.kind
 
 
+Rendered = Pixels | RenderFailure
+"""What drawing an SVG gives: its 8-bit pixels (read-only), or why there are none."""
+
+
 def _refuse_url(url: str, resource_type: str) -> bytes:
     """CairoSVG URL fetcher that serves only ``data:`` URIs and refuses everything else."""
     if url.lower().startswith("data:"):

@@ -25,9 +25,16 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 from typing_extensions import Self
 
-from svgeval.render.batch import CallAttempts, RenderBatcher, Rendered, failure_from, retried
+from svgeval.render.batch import CallAttempts, RenderBatcher, failure_from, retried
 from svgeval.render.batch import RenderFunction as RenderFunction  # noqa: PLC0414 (re-exported)
-from svgeval.render.cairo import FloatImage, RenderFailure, RenderSpec, render_svg_uint8, to_float
+from svgeval.render.cairo import (
+    FloatImage,
+    Rendered,
+    RenderFailure,
+    RenderSpec,
+    render_svg_uint8,
+    to_float,
+)
 from svgeval.render.disk_cache import RenderCache
 from svgeval.render.memo import RenderMemo, render_key
 from svgeval.render.pool import RenderWorkersLost as RenderWorkersLost  # noqa: PLC0414

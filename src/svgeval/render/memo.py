@@ -31,12 +31,9 @@ from dataclasses import dataclass
 import numpy as np
 import zstandard
 
-from svgeval.render.cairo import Pixels, RenderFailure, RenderSpec
+from svgeval.render.cairo import Pixels, Rendered, RenderSpec
 
 DEFAULT_BUDGET_BYTES = 8 * 1024 * 1024
-
-Drawn = Pixels | RenderFailure
-"""A render: its pixels, or why there are none."""
 
 
 def render_key(svg: str | bytes, spec: RenderSpec, renderer: str) -> str:
@@ -87,14 +84,14 @@ class RenderMemo:
     def __init__(self, budget_bytes: int = DEFAULT_BUDGET_BYTES) -> None:
         self.budget_bytes = budget_bytes
         self._done: OrderedDict[str, PackedRender] = OrderedDict()
-        self._in_flight: dict[str, Future[Drawn]] = {}
+        self._in_flight: dict[str, Future[Rendered]] = {}
         self._bytes = 0
         self._lock = threading.Lock()
         self.hits = 0
         """Renders served from memory or from another caller's render in flight."""
 
     def get_or_render_many(self, keys: Sequence[str],
-                           submit: Callable[[int], Future[Drawn]]) -> list[Drawn]:
+                           submit: Callable[[int], Future[Rendered]]) -> list[Rendered]:
         """The render of each of ``keys``: remembered, awaited from another caller, or drawn by
         ``submit(i)`` (which starts drawing ``keys[i]``), every draw started before any is
         awaited, so one caller waits once for all its renders instead of once for each."""
@@ -115,7 +112,7 @@ class RenderMemo:
                 c.result() if c is not None else drawing[i].result()
                 for i, c in enumerate(claimed)]
 
-    def _claim(self, key: str) -> PackedRender | Future[Drawn] | None:
+    def _claim(self, key: str) -> PackedRender | Future[Rendered] | None:
         """The render of ``key`` kept, or the future of another caller drawing it; else None,
         and the caller draws it and must :meth:`_settle` (or :meth:`_fail`) it."""
         with self._lock:
@@ -164,7 +161,7 @@ class RenderMemo:
         with self._lock:
             self._keep(key, packed)
 
-    def _settle(self, key: str, drawn: Drawn) -> None:
+    def _settle(self, key: str, drawn: Rendered) -> None:
         """Remember a success and end the flight of ``key``."""
         packed = PackedRender.pack(drawn) if isinstance(drawn, np.ndarray) else None
         with self._lock:

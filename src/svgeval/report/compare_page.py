@@ -15,7 +15,7 @@ from rich.text import Text
 
 from svgeval.report.compare import Comparison, PairedMetric, PairedSample
 from svgeval.report.page import copy_assets, document, esc, number, table
-from svgeval.report.renders import Rendered, RenderStore, run_failures
+from svgeval.report.renders import PageRender, RenderStore, run_failures
 from svgeval.report.runs import LoadedRun
 from svgeval.report.sources import SampleSources, output_svg
 from svgeval.runner.records import SampleRecord
@@ -52,7 +52,7 @@ def comparison_table(comparison: Comparison) -> RichTable:
     return result
 
 
-def _figure(label: str, rendered: Rendered | None) -> str:
+def _figure(label: str, rendered: PageRender | None) -> str:
     if rendered is None:
         inner = '<div class="noimg">no SVG</div>'
     elif rendered.src is not None:
@@ -82,7 +82,7 @@ class _Pairs:
         failed = {**run_failures(comparison.a.samples), **run_failures(comparison.b.samples)}
         self.renders = store.render_all(svgs, failed)
 
-    def _render(self, svg: str | None) -> Rendered | None:
+    def _render(self, svg: str | None) -> PageRender | None:
         return self.store.lookup(self.renders, svg)
 
     def _outcome(self, record: SampleRecord) -> str:

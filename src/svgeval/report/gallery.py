@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from svgeval.report.page import script_json
-from svgeval.report.renders import Rendered, RenderStore, run_failures
+from svgeval.report.renders import PageRender, RenderStore, run_failures
 from svgeval.report.sources import SampleSources, output_svg
 from svgeval.runner.records import SampleRecord, Usage
 
@@ -58,7 +58,7 @@ def finite(value: float | None) -> float | None:
     return None if value is None or math.isnan(value) else value
 
 
-def _image(rendered: Rendered | None, missing: str) -> dict[str, str]:
+def _image(rendered: PageRender | None, missing: str) -> dict[str, str]:
     if rendered is None:
         return {"missing": missing}
     if rendered.src is not None:
@@ -109,7 +109,7 @@ def _entry(
     record: SampleRecord,
     sources: SampleSources,
     store: RenderStore,
-    renders: dict[str, Rendered],
+    renders: dict[str, PageRender],
     svg_task: bool,
 ) -> dict[str, Any]:
     failure = record.failure

@@ -46,7 +46,7 @@ def render_png(svg: str, spec: RenderSpec) -> bytes:
 
 
 @dataclass(frozen=True)
-class Rendered:
+class PageRender:
     """A render as the page refers to it: a PNG path relative to the page, or why there is
     none."""
 
@@ -104,40 +104,40 @@ class RenderStore:
         size = f"{self.spec.width}x{self.spec.height}:{self.spec.background}\n"
         return hashlib.sha256((size + svg).encode("utf-8", "surrogatepass")).hexdigest()[:24]
 
-    def _known(self, key: str) -> Rendered | None:
+    def _known(self, key: str) -> PageRender | None:
         png = self.folder / f"{key}.png"
         if png.exists():
-            return Rendered(src=f"{self.prefix}/{png.name}")
+            return PageRender(src=f"{self.prefix}/{png.name}")
         failed = self.folder / f"{key}.fail"
         if failed.exists():
-            return Rendered(error=failed.read_text(encoding="utf-8"))
+            return PageRender(error=failed.read_text(encoding="utf-8"))
         return None
 
-    def _store(self, key: str, outcome: CallOutcome[bytes]) -> Rendered:
+    def _store(self, key: str, outcome: CallOutcome[bytes]) -> PageRender:
         if outcome.value is not None:
             write_atomically(self.folder / f"{key}.png", outcome.value)
-            return Rendered(src=f"{self.prefix}/{key}.png")
+            return PageRender(src=f"{self.prefix}/{key}.png")
         failure = outcome.failure
         error = f"{failure.tag}: {failure.message}" if failure is not None else "unknown failure"
         write_atomically(self.folder / f"{key}.fail", error.encode("utf-8"))
         self.counts.failed += 1
-        return Rendered(error=error)
+        return PageRender(error=error)
 
     def render_all(
         self, svgs: Iterable[str], failed_in_run: Mapping[str, str] | None = None
-    ) -> dict[str, Rendered]:
+    ) -> dict[str, PageRender]:
         """Every SVG's render by :meth:`key`, drawing only those not drawn before and not in
         ``failed_in_run`` (SVG -> how its render failed in the run, see :func:`run_failures`)."""
         self.folder.mkdir(parents=True, exist_ok=True)
         todo: dict[str, str] = {}
-        done: dict[str, Rendered] = {}
+        done: dict[str, PageRender] = {}
         failed_in_run = failed_in_run or {}
         for svg in svgs:
             key = self.key(svg)
             if key in done or key in todo:
                 continue
             if svg in failed_in_run:
-                done[key] = Rendered(error=failed_in_run[svg])
+                done[key] = PageRender(error=failed_in_run[svg])
                 self.counts.failed_in_run += 1
                 continue
             known = self._known(key)
@@ -158,6 +158,6 @@ class RenderStore:
             self.counts.drawn += len(todo)
         return done
 
-    def lookup(self, renders: dict[str, Rendered], svg: str | None) -> Rendered | None:
+    def lookup(self, renders: dict[str, PageRender], svg: str | None) -> PageRender | None:
         """The render of ``svg`` from a :meth:`render_all` result (None for no SVG)."""
         return None if svg is None else renders[self.key(svg)]

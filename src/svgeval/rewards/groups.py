@@ -34,8 +34,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.typing import NDArray
 
-from svgeval.render.batch import CHUNKS_PER_WORKER, Rendered, RenderFunction, render_chunk
-from svgeval.render.cairo import RenderFailure, RenderSpec
+from svgeval.render.batch import CHUNKS_PER_WORKER, RenderFunction, render_chunk
+from svgeval.render.cairo import Rendered, RenderFailure, RenderSpec
 from svgeval.render.isolated import Renderer
 from svgeval.render.memo import PackedRender
 from svgeval.rewards.terms import TERMS

@@ -24,9 +24,9 @@ from typing import Literal, TypeVar
 
 import numpy as np
 
-from svgeval.render.cairo import FloatImage, Pixels, RenderSpec, to_float
+from svgeval.render.cairo import FloatImage, Pixels, Rendered, RenderSpec, to_float
 from svgeval.render.isolated import Renderer
-from svgeval.render.memo import Drawn, PackedRender
+from svgeval.render.memo import PackedRender
 from svgeval.tasks.lazy import LazySequence
 
 FailedPicture = Literal["white", "black", "none"]
@@ -49,7 +49,7 @@ def draw_pictures(svgs: Sequence[str | None], spec_of: Callable[[str], RenderSpe
     return pictures
 
 
-def kept_in_chunks(svgs: Sequence[SvgT], draw: Callable[[Sequence[SvgT]], Sequence[Drawn | None]],
+def kept_in_chunks(svgs: Sequence[SvgT], draw: Callable[[Sequence[SvgT]], Sequence[Rendered | None]],
                    chunk: int = 64) -> list[PackedRender | None]:
     """``draw`` of ``svgs``, ``chunk`` at a time, each picture kept compressed
     (:class:`~svgeval.render.memo.PackedRender`; None for one that has none or failed): a
@@ -99,7 +99,7 @@ class Drawing:
         """The picture of ``svg``, or :attr:`canvas` when it has none."""
         return self.stand_in(self.render(svg, renderer))
 
-    def stand_in_pixels(self, picture: Drawn | None) -> Pixels:
+    def stand_in_pixels(self, picture: Rendered | None) -> Pixels:
         """``picture``, or :attr:`canvas_pixels` in place of a missing or failed one."""
         return picture if isinstance(picture, np.ndarray) else self.canvas_pixels
 

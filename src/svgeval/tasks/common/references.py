@@ -20,9 +20,9 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 
-from svgeval.render.cairo import RenderFailure, RenderSpec
+from svgeval.render.cairo import Rendered, RenderFailure, RenderSpec
 from svgeval.render.isolated import Renderer, RenderOutcome, as_outcome
-from svgeval.render.memo import Drawn, RenderMemo
+from svgeval.render.memo import RenderMemo
 
 DEFAULT_BUDGET_BYTES = 64 * 1024 * 1024
 """Compressed pixels kept: about 4,000 icons drawn at 512 px, 30,000 at 72 px."""
@@ -48,7 +48,7 @@ class ReferenceRenders:
     def __setstate__(self, state: dict[str, object]) -> None:
         self.__init__(state["spec"], state["budget_bytes"])  # type: ignore[misc]
 
-    def pixels_all(self, svgs: Sequence[str], renderer: Renderer) -> list[Drawn]:
+    def pixels_all(self, svgs: Sequence[str], renderer: Renderer) -> list[Rendered]:
         """The 8-bit render of each of ``svgs`` (read-only) or its failure; those not kept are
         drawn side by side (:meth:`~svgeval.render.isolated.Renderer.draw_all`)."""
         keys = [hashlib.sha256(svg.encode("utf-8")).hexdigest() for svg in svgs]
@@ -63,14 +63,14 @@ class ReferenceRenders:
         """The render of ``svg`` in [0, 1], or its failure (drawn on first use)."""
         return as_outcome(self.pixels_all([svg], renderer)[0])
 
-    def _kept(self, key: str) -> Drawn | None:
+    def _kept(self, key: str) -> Rendered | None:
         kept = self._drawn.lookup(key)
         if kept is not None:
             return kept
         with self._lock:
             return self._failed.get(key)
 
-    def _keep(self, key: str, drawn: Drawn) -> None:
+    def _keep(self, key: str, drawn: Rendered) -> None:
         if isinstance(drawn, RenderFailure):
             with self._lock:
                 self._failed[key] = drawn
