@@ -23,7 +23,7 @@ from svgeval.metrics.pss import (
     pss,
     pss_details,
 )
-from svgeval.render.cairo import render_svg_uint8
+from svgeval.render.cairo import RenderFailure, render_svg_uint8
 
 HEAD = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 256 256" width="256" height="256">'
 A = '<path d="M64 64 H128 V128 H64 Z" fill="{}"/>'  # pixel-aligned squares: exact masks
@@ -184,12 +184,13 @@ def test_pss_isolated_equals_pss_and_records_failures() -> None:
     with Renderer(workers=2) as renderer:
         outcomes = pss_isolated(renderer, [REF, REF, bad_ref, REF], [REF, gen, gen, "<svg"],
                                 fix_defects=True)
-    assert [o.value for o in outcomes[:2]] == [pss_details(REF, REF, fix_defects=True),
-                                               pss_details(REF, gen, fix_defects=True)]
-    assert outcomes[2].value is None and outcomes[2].failure is not None
-    assert outcomes[2].failure.message.startswith("InvalidReference")
-    assert outcomes[3].value is not None and outcomes[3].value.score == 0.0  # invalid output
-    assert not outcomes[3].value.valid
+    assert outcomes[:2] == [pss_details(REF, REF, fix_defects=True),
+                            pss_details(REF, gen, fix_defects=True)]
+    assert isinstance(outcomes[2], RenderFailure)
+    assert outcomes[2].message.startswith("InvalidReference")
+    invalid_output = outcomes[3]
+    assert not isinstance(invalid_output, RenderFailure) and invalid_output.score == 0.0
+    assert not invalid_output.valid
 
 
 def test_pss_isolated_turns_a_timeout_into_a_failure() -> None:
@@ -198,8 +199,7 @@ def test_pss_isolated_turns_a_timeout_into_a_failure() -> None:
 
     with Renderer(workers=1, timeout_s=0.001) as renderer:
         (outcome,) = pss_isolated(renderer, [REF], [REF])
-    assert outcome.value is None and outcome.failure is not None
-    assert outcome.failure.kind == "timeout"
+    assert isinstance(outcome, RenderFailure) and outcome.kind == "timeout"
 
 
 @pytest.mark.parametrize("d", [

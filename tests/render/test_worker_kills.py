@@ -11,7 +11,7 @@ import numpy as np
 from support.worker_processes import alive, cpu_seconds, idle, render_workers, wait_for
 
 from svgeval.metrics.pss import pss
-from svgeval.render.cairo import RenderSpec
+from svgeval.render.cairo import RenderFailure, RenderSpec
 from svgeval.render.isolated import Renderer
 from svgeval.svg.demo_corpus import DEMO_ICONS, demo_svg
 
@@ -38,7 +38,7 @@ def test_killing_an_idle_worker_of_an_idle_pool_changes_no_render() -> None:
     expired"); the renderer starts a new pool and draws every SVG as an undisturbed one."""
     with Renderer(workers=2) as undisturbed:
         expected = [undisturbed.render(svg, SPEC).image for svg in ICONS]
-        expected_pss = undisturbed.call(pss, *PATHS).value
+        expected_pss = undisturbed.call(pss, *PATHS)
     before = set(render_workers())
     with Renderer(workers=2) as pool:
         assert pool.render(ICONS[0], RenderSpec.square(8)).ok  # the pool is up, then idle
@@ -47,8 +47,8 @@ def test_killing_an_idle_worker_of_an_idle_pool_changes_no_render() -> None:
         assert [outcome.failure for outcome in outcomes] == [None] * len(ICONS)
         assert all(np.array_equal(o.image, e) for o, e in zip(outcomes, expected))  # type: ignore[arg-type]
         _kill_one_idle_worker(before)
-        called = pool.call(pss, *PATHS)
-        assert called.failure is None and called.value == expected_pss is not None
+        assert pool.call(pss, *PATHS) == expected_pss
+        assert not isinstance(expected_pss, RenderFailure)
 
 
 def test_a_worker_killed_in_the_middle_of_a_render_costs_only_a_retry() -> None:

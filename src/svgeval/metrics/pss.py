@@ -55,7 +55,8 @@ if TYPE_CHECKING:
     from lxml import etree
 
     from svgeval.metrics._svgpath import BBox
-    from svgeval.render.isolated import CallOutcome, Renderer, RenderFunction
+    from svgeval.render.cairo import RenderFailure
+    from svgeval.render.isolated import Renderer, RenderFunction
 
 describe_metric(
     MetricInfo(
@@ -355,13 +356,13 @@ def pss_isolated(
     preset: str | MetricPreset = DEFAULT,
     weighting: str | None = None,
     fix_defects: bool | None = None,
-) -> list[CallOutcome[PssResult]]:
+) -> list[PssResult | RenderFailure]:
     """:func:`pss_details` of each pair inside ``renderer``'s worker pool, drawn with that
     renderer's render function, in input order.
 
     PSS renders every path of untrusted SVG, so each pair runs under the renderer's limits;
     each worker scores one pair with the next queued. A pair that hangs, crashes its worker or
-    raises becomes an outcome with ``failure`` (an invalid reference: ``render_error``,
+    raises becomes a :class:`RenderFailure` (an invalid reference: ``render_error``,
     ``InvalidReference: ...``) and the others still score.
     """
     if len(references) != len(generated):

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 from typing_extensions import Self
@@ -56,14 +56,6 @@ class RenderOutcome:
     @property
     def ok(self) -> bool:
         return self.image is not None
-
-
-@dataclass(frozen=True)
-class CallOutcome(Generic[T]):
-    """The value of an isolated call, or why there is none."""
-
-    value: T | None
-    failure: RenderFailure | None = None
 
 
 def as_outcome(drawn: Rendered) -> RenderOutcome:
@@ -150,11 +142,11 @@ class Renderer:
         neither the memo nor the disk cache is read."""
         return self._batcher.submit(svg, spec)
 
-    def call(self, function: Callable[..., T], *args: Any) -> CallOutcome[T]:
+    def call(self, function: Callable[..., T], *args: Any) -> T | RenderFailure:
         """Run ``function(*args)`` in a worker with the same time and memory limits as a render.
 
         For any code that renders untrusted SVG itself (PSS renders every path): a hang, crash
-        or refusal becomes the outcome's ``failure``, retried as a render is (a call whose
+        or refusal becomes the :class:`RenderFailure` returned in place of the value, retried as a render is (a call whose
         worker dies, or that reached the wall-clock limit with CPU time to spare, is made once
         more; one a broken pool dropped is made again; see :mod:`svgeval.render.batch`). ``function`` must be importable by name from a module (not
         defined in the main script: workers do not run it) and its arguments picklable.
@@ -164,7 +156,8 @@ class Renderer:
         while True:
             future = self._pool.schedule(function, args=args, timeout=self.timeout_s)
             try:
-                return CallOutcome(future.result())
+                result: T = future.result()
+                return result
             except BaseException as error:  # every failure of untrusted input becomes a record
                 if isinstance(error, (KeyboardInterrupt, SystemExit)):
                     raise
@@ -172,7 +165,7 @@ class Renderer:
                     continue  # the next schedule starts a new pool, or raises RenderWorkersLost
                 if retried(attempts, error):
                     continue
-                return CallOutcome(None, failure_from(error, self.timeout_s))
+                return failure_from(error, self.timeout_s)
 
     def close(self) -> None:
         self._batcher.close()

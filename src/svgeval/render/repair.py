@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from svgeval.render.cairo import RenderFailure
 from svgeval.render.isolated import Renderer
 from svgeval.svg.extract import Extraction
 
@@ -84,11 +85,9 @@ def repair(text: str, rule: str, renderer: Renderer) -> Extraction:
     ``rule`` when the text is used as given, ``<rule>+repaired`` when the chain repaired it, and
     a failed extraction (scored as the placeholder) when nothing readable came out of it or the
     chain ran out of time or memory."""
-    outcome = renderer.call(repair_chain, text)
-    if outcome.value is None:
-        detail = outcome.failure.message if outcome.failure is not None else "no result"
-        return Extraction(None, rule, f"the repair chain failed: {detail}")
-    repaired = outcome.value
+    repaired = renderer.call(repair_chain, text)
+    if isinstance(repaired, RenderFailure):
+        return Extraction(None, rule, f"the repair chain failed: {repaired.message}")
     if repaired.svg is None:
         return Extraction(None, rule, f"no SVG after the released repair chain ({repaired.error})")
     return Extraction(repaired.svg, rule if repaired.status == "as_given" else f"{rule}+repaired")

@@ -26,9 +26,9 @@ from pathlib import Path
 
 from PIL import Image
 
-from svgeval.render.cairo import RenderSpec, render_svg_uint8
+from svgeval.render.cairo import RenderFailure, RenderSpec, render_svg_uint8
 from svgeval.render.disk_cache import write_atomically
-from svgeval.render.isolated import CallOutcome, Renderer
+from svgeval.render.isolated import Renderer
 from svgeval.report.sources import output_svg
 from svgeval.runner.records import SampleRecord
 from svgeval.tasks.outcome import FailureKind
@@ -113,12 +113,11 @@ class RenderStore:
             return PageRender(error=failed.read_text(encoding="utf-8"))
         return None
 
-    def _store(self, key: str, outcome: CallOutcome[bytes]) -> PageRender:
-        if outcome.value is not None:
-            write_atomically(self.folder / f"{key}.png", outcome.value)
+    def _store(self, key: str, png: bytes | RenderFailure) -> PageRender:
+        if not isinstance(png, RenderFailure):
+            write_atomically(self.folder / f"{key}.png", png)
             return PageRender(src=f"{self.prefix}/{key}.png")
-        failure = outcome.failure
-        error = f"{failure.tag}: {failure.message}" if failure is not None else "unknown failure"
+        error = f"{png.tag}: {png.message}"
         write_atomically(self.folder / f"{key}.fail", error.encode("utf-8"))
         self.counts.failed += 1
         return PageRender(error=error)

@@ -201,9 +201,7 @@ class GroupScoring:
 
     def _call(self, jobs: tuple[GroupJob, ...]) -> tuple[GroupScores, ...] | RenderFailure:
         """The jobs in one isolated call: their scores, or why the call died."""
-        outcome = self._renderer.call(score_groups, jobs, self._renderer.render_function)
-        return outcome.value if outcome.value is not None else (
-            outcome.failure or RenderFailure("render_error", "the worker returned nothing"))
+        return self._renderer.call(score_groups, jobs, self._renderer.render_function)
 
     def close(self) -> None:
         self._calls.shutdown(wait=True)

@@ -144,9 +144,9 @@ class RewardScorer:
                                          RenderSpec.square(8))
         except Exception as error:  # noqa: BLE001 - a pool that cannot take work says why
             return f"{type(error).__name__}: {error}"
-        if outcome.failure is not None:
-            return f"{outcome.failure.tag}: {outcome.failure.message}"
-        pixels = np.asarray(outcome.value)
+        if isinstance(outcome, RenderFailure):
+            return f"{outcome.tag}: {outcome.message}"
+        pixels = np.asarray(outcome)
         if pixels.shape[:2] != (8, 8) or not (pixels[..., :3] == (255, 0, 0)).all():
             return f"a red square rendered wrong (shape {pixels.shape}, first pixel {pixels.flat[:3]})"
         return None

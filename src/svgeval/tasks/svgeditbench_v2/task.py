@@ -38,7 +38,7 @@ from svgeval.metrics.clip import clip_score
 from svgeval.metrics.dino import dino_cls
 from svgeval.metrics.pixel import mse
 from svgeval.metrics.presets import variant
-from svgeval.render.cairo import FloatImage, RenderSpec
+from svgeval.render.cairo import FloatImage, RenderFailure, RenderSpec
 from svgeval.render.isolated import Renderer
 from svgeval.svg.extract import Extraction, extraction_rule
 from svgeval.tasks import register_task
@@ -176,9 +176,11 @@ class SvgEditBenchV2(ImageGenerationTask[EditTarget]):
         score.metrics["mse"] = mse(picture, reference)
         chamfer = renderer.call(svg_chamfer, answer.svg, sample.target.after_svg,
                                 self.options.chamfer == "released")
-        score.metrics["chamfer"] = chamfer.value
-        if chamfer.failure is not None:
-            score.not_computed["chamfer"] = f"Chamfer distance: {chamfer.failure.message}"
+        if isinstance(chamfer, RenderFailure):
+            score.metrics["chamfer"] = None
+            score.not_computed["chamfer"] = f"Chamfer distance: {chamfer.message}"
+        else:
+            score.metrics["chamfer"] = chamfer
 
     def batch_score(self, items: Sequence[BatchItem[EditTarget]],
                     context: MetricContext) -> list[MetricValues]:

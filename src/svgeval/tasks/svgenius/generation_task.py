@@ -29,7 +29,7 @@ from pydantic import BaseModel
 from svgeval.metrics.fid import clip_fid, fid
 from svgeval.metrics.generation_stats import generation_stats
 from svgeval.metrics.pss import InvalidReference, pss
-from svgeval.render.cairo import FloatImage, Pixels
+from svgeval.render.cairo import FloatImage, Pixels, RenderFailure
 from svgeval.render.isolated import Renderer
 from svgeval.svg.extract import Extraction
 from svgeval.tasks.base import BatchItem, MetricContext, Sample, Target, distribution_metrics
@@ -109,14 +109,14 @@ class SvgeniusGenerationTask(ImageGenerationTask[CaptionTarget], SvgeniusCodeTas
             READINGS.put(score, "pss", 0.0, False)
             return
         outcome = renderer.call(pss_percent, reference, generated)
-        if outcome.failure is None and outcome.value is None:
+        if outcome is None:
             score.failure = Failure(
                 kind=FailureKind.REFERENCE, reason="pss", detail="the ground truth fails PSS' rules"
             )
             READINGS.put(score, "pss", None, True)
             return
         # an SVG whose PSS hangs or crashes the worker is as invalid as one PSS refuses: 0
-        READINGS.put(score, "pss", outcome.value if outcome.value is not None else 0.0, True)
+        READINGS.put(score, "pss", 0.0 if isinstance(outcome, RenderFailure) else outcome, True)
 
     def set_score(
         self, groups: Mapping[str, Sequence[BatchItem]], context: MetricContext
