@@ -31,6 +31,8 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from svgeval.errors import SvgevalError
+
 MAX_BYTES = 4_000_000
 MAX_DEPTH = 128
 MAX_ELEMENTS = 100_000
@@ -43,7 +45,7 @@ _CSS_IMPORT = re.compile(r"@import", re.IGNORECASE)
 _DTD = re.compile(rb"<!(DOCTYPE|ENTITY)", re.IGNORECASE)
 
 
-class SvgRejected(ValueError):
+class SvgRejected(SvgevalError, ValueError):
     """An SVG refused before rendering; ``reason`` is a short tag, ``detail`` says why."""
 
     def __init__(self, reason: str, detail: str) -> None:
