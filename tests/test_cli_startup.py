@@ -27,8 +27,9 @@ IMPORTED = (
 )
 
 COMMAND_LINE = {"svgeval", "svgeval.cli", "svgeval.cli.errors", "svgeval.cli.main",
-                "svgeval.cli.root", "svgeval.cli.suites", "svgeval.registry"}
-"""svgeval's modules that every command imports: the group, its errors, the registry's names."""
+                "svgeval.cli.root", "svgeval.cli.suites", "svgeval.errors", "svgeval.registry"}
+"""svgeval's modules that every command imports: the group, its errors (and the error classes),
+the registry's names."""
 
 RUN_FLAGS = {"svgeval.cli.run", "svgeval.cli.request", "svgeval.cli.executor",
              "svgeval.cli.judge", "svgeval.render", "svgeval.render.forkserver"}

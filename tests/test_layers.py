@@ -14,8 +14,9 @@ from pathlib import Path
 import svgeval
 
 PACKAGE = Path(svgeval.__file__).parent
-BASE = ("registry", "messages")
-"""Modules every layer may use: the registration mechanism and the chat message format."""
+BASE = ("registry", "messages", "errors")
+"""Modules every layer may use: the registration mechanism, the chat message format and the
+root of the exceptions."""
 ORDER = ("svg", "render", "metrics", "tasks", "models", "runner", "builders")
 """The layers in order; :data:`BASE` comes before them all and everything else after."""
 SHARED = {"common"}

@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from svgeval.models import Model, load_model
+from svgeval.models.base import InvalidModelSetting
 from svgeval.render.forkserver import DEFAULT_RENDERER
 from svgeval.render.isolated import DEFAULT_TIMEOUT_S
 from svgeval.runner import Results, RunDir, Runner, RunSettings, SampleRecord
@@ -186,8 +187,9 @@ def as_model(
                             "evaluate(task, model, processor=tokenizer)")
         unknown = sorted(set(args) - set(IN_MEMORY_MODEL_ARGS))
         if unknown:
-            raise ValueError(f"model_args {unknown[0]!r} applies to a checkpoint svgeval loads; a "
-                             f"loaded model takes {', '.join(IN_MEMORY_MODEL_ARGS)}")
+            raise InvalidModelSetting(
+                f"model_args {unknown[0]!r} applies to a checkpoint svgeval loads; a "
+                f"loaded model takes {', '.join(IN_MEMORY_MODEL_ARGS)}")
         from svgeval.models.checkpoint_options import HFOptions
         from svgeval.models.hf import HFModel
         from svgeval.tasks.options import parse_options

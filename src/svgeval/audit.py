@@ -32,6 +32,7 @@ from pathlib import Path
 
 from lxml import etree
 
+from svgeval.errors import UserError
 from svgeval.models.replay import ReplayModel
 from svgeval.runner import Results, RunDir, Runner, RunSettings, load_samples
 from svgeval.svg.extract import extract_svg
@@ -47,6 +48,11 @@ EMPTY_SVG = '<svg xmlns="http://www.w3.org/2000/svg"></svg>'
 COLOURS = ("#000000", "#ffffff", "#ff0000", "#00ff00", "#0000ff", "#ffa500", "#808080")
 COLOUR_ATTRIBUTES = {"fill", "stroke", "stop-color", "color", "flood-color"}
 NUMBER = re.compile(r"^\s*(-?\d*\.?\d+)([a-z%]*)\s*$")
+
+
+class AuditConflict(UserError, ValueError):
+    """``--out`` holds an audit of other answers (another task, data or seed). A ValueError as
+    well, the error it was before, which callers and tests catch."""
 
 
 def fenced(svg: str) -> str:
@@ -140,7 +146,7 @@ def run_baselines(task: Task, out_dir: Path, settings: RunSettings,
         replay = out_dir / f"{name}.replay.jsonl"
         text = "".join(json.dumps({"id": i, "response": r}) + "\n" for i, r in by_id.items())
         if replay.exists() and replay.read_text(encoding="utf-8") != text:
-            raise ValueError(f"{out_dir} holds an audit with other answers (another task, data "
+            raise AuditConflict(f"{out_dir} holds an audit with other answers (another task, data "
                              "or seed); choose another --out")
         replay.write_text(text, encoding="utf-8")
         runner = Runner(task, ReplayModel(replay, spec=f"audit:{name}"), RunDir(folder), settings)

@@ -35,6 +35,8 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Generic, TypeVar
 
+from svgeval.errors import UserError
+
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
 
@@ -64,6 +66,15 @@ def names_fit(point: str, name: str) -> bool:
     """True when the entry point ``point`` leads to ``name``: equal, or its prefix before a
     ``-`` (``svgeditbench`` fits ``svgeditbench-v2`` and ``svgeditbench``)."""
     return name == point or name.startswith(point + "-")
+
+
+class UnknownName(UserError, KeyError):
+    """A name no entry of a registry has (a task, a metric, a model kind...): the user's to
+    correct. A KeyError as well, the error a look-up by name raises, which callers catch
+    (``except KeyError``: a report leaves out a task that is not installed)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""  # KeyError's own quotes its message
 
 
 class Registry(Generic[T]):
@@ -145,17 +156,18 @@ class Registry(Generic[T]):
         return self._entries.get(name)
 
     def get(self, name: str) -> T:
-        """The entry called ``name``; KeyError otherwise, naming the closest known names
-        (``did you mean 'svgeditbench'?``), or every known name when none is close."""
+        """The entry called ``name``; :class:`UnknownName` (a KeyError) otherwise, naming the
+        closest known names (``did you mean 'svgeditbench'?``), or every known name when none is
+        close."""
         entry = self._find(name)
         if entry is None:
             known = list(self.all())
             close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
             if close:
                 guesses = " or ".join(repr(match) for match in close)
-                raise KeyError(f"unknown {self.what} {name!r}; did you mean {guesses}? "
-                               f"(`svgeval list {self.what}s` shows all {len(known)})")
-            raise KeyError(f"unknown {self.what} {name!r}; known: {', '.join(known)}")
+                raise UnknownName(f"unknown {self.what} {name!r}; did you mean {guesses}? "
+                                  f"(`svgeval list {self.what}s` shows all {len(known)})")
+            raise UnknownName(f"unknown {self.what} {name!r}; known: {', '.join(known)}")
         return entry
 
     def __contains__(self, name: str) -> bool:

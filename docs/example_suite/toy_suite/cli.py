@@ -8,6 +8,8 @@ from typing import Annotated
 
 import typer
 
+from svgeval.errors import UserError
+
 app = typer.Typer(no_args_is_help=True, help="Toy suite tools.")
 
 
@@ -18,6 +20,6 @@ def build(
 ) -> None:
     """Write the counts 1..UP_TO; evaluate them with svgeval run toy-circles --data OUT."""
     if up_to < 1:
-        raise ValueError(f"--up-to must be at least 1, got {up_to}")
+        raise UserError(f"--up-to must be at least 1, got {up_to}")
     out.write_text(json.dumps(list(range(1, up_to + 1))), encoding="utf-8")
     typer.echo(f"wrote {up_to} counts to {out}")

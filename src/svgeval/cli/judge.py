@@ -64,7 +64,7 @@ def build_judge(
         if given:
             raise UserError(f"{given[0]} needs --judge MODEL")
         return None
-    from svgeval.models import ModelUnavailable, load_model
+    from svgeval.models import load_model
     from svgeval.runner.judging import Judge, judge_wording
 
     try:
@@ -78,6 +78,6 @@ def build_judge(
             stream=stream,
             accepts_images=not text_only,
         )
-    except (ValueError, ModelUnavailable) as error:
+    except UserError as error:  # the spec's, a model kind's or a --model-arg's
         raise UserError(f"--judge: {judge_wording(str(error))}") from None
     return Judge(spec, model, concurrency)

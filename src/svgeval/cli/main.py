@@ -48,7 +48,9 @@ def main() -> None:
         from svgeval.render.forkserver import start_early
 
         start_early(renderer_named(sys.argv))
+    from svgeval.cli.errors import bugs_reported
     from svgeval.cli.root import app
 
     gc.freeze()
-    app()
+    with bugs_reported():
+        app()

@@ -36,16 +36,12 @@ def serve_rewards(
             raise UserError(f'serve-rewards needs FastAPI and uvicorn ({error}); install them: '
                             'pip install -e ".[rewards]"') from None
         from svgeval.render.backends import render_function
-        from svgeval.rewards.availability import RewardUnavailable
         from svgeval.rewards.scorer import RewardScorer
 
         settings = ServerSettings(max_queue=max_queue, max_body_bytes=int(max_body_mb * MIB))
         draw = render_function(renderer)  # a renderer that cannot load here: one line, exit 1
-        try:
-            scorer = RewardScorer(preset, workers=workers, timeout_s=timeout_s,
-                                  render_function=draw,
-                                  cache_bytes=int(reference_cache_mb * MIB))
-        except RewardUnavailable as error:
-            raise UserError(str(error)) from None
+        # a preset whose metrics cannot run here: RewardUnavailable, one line, exit 1
+        scorer = RewardScorer(preset, workers=workers, timeout_s=timeout_s,
+                              render_function=draw, cache_bytes=int(reference_cache_mb * MIB))
     with scorer:
         uvicorn.run(create_app(scorer, settings), host=host, port=port)

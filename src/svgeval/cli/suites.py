@@ -6,9 +6,10 @@ as a plugin declares its own (:mod:`svgeval.registry`). The command line mounts 
 app without importing it (:class:`SuiteCommands`): ``svgeval --help`` lists the names from the
 packages' metadata, and ``svgeval svgenius ...`` imports the SVGenius tools alone.
 
-Every command of a suite runs inside :func:`~svgeval.cli.errors.user_errors`: a suite raises
-ValueError (or another error the command line knows) with one line saying what happened and what
-to do, and the user sees that line and exit code 1.
+Every command of a suite runs inside :func:`~svgeval.cli.errors.user_errors`: a suite raises a
+:class:`~svgeval.errors.UserError` (the builders' :class:`~svgeval.builders.BuildInputError`, a
+task's :class:`~svgeval.tasks.options.InvalidOption`...) with one line saying what happened and
+what to do, and the user sees that line and exit code 1. Any other exception is a bug.
 """
 
 from __future__ import annotations

@@ -40,6 +40,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
+from svgeval.errors import UserError
 from svgeval.metrics.registry import MetricUnavailable
 
 INSTALL_HINT = 'install the model extra: pip install -e ".[models]"'
@@ -61,6 +62,12 @@ def require(module: str, hint: str = INSTALL_HINT) -> Any:
         raise MetricUnavailable(f"the Python package {module!r} is not installed ({err}); {hint}") from err
 
 
+class InvalidMetricSetting(UserError, ValueError):
+    """A value of the model metrics' settings the user gave (``--device``, ``--precision``,
+    ``--preprocess`` or their environment variables) that is none of the choices. A ValueError
+    as well, the error these raised before, which callers and tests catch."""
+
+
 class ProcessChoice:
     """A setting of the model metrics that holds for a whole process: what :meth:`use` set (a
     run's flag, which its executor sets in every process that scores), else the environment
@@ -72,7 +79,8 @@ class ProcessChoice:
 
     def _checked(self, chosen: str, source: str) -> str:
         if chosen not in self.values:
-            raise ValueError(f"{source} must be one of {', '.join(self.values)}, not {chosen!r}")
+            raise InvalidMetricSetting(
+                f"{source} must be one of {', '.join(self.values)}, not {chosen!r}")
         return chosen
 
     def current(self) -> str:
@@ -172,11 +180,12 @@ DEVICES = ("auto", "cpu", "cuda", "mps")
 def pick_device(device: str | None = None) -> str:
     """The torch device to run on: ``auto`` (or None) is ``cuda`` when torch sees a GPU, else
     ``cpu``; ``cpu``, ``cuda``, ``cuda:N`` and ``mps`` are taken as given. An unknown value
-    raises ValueError; ``cuda``/``mps`` on a machine without one raise
+    raises :class:`InvalidMetricSetting`; ``cuda``/``mps`` on a machine without one raise
     :class:`MetricUnavailable` (the run records the metric as not computed)."""
     name = (device or "auto").strip().lower()
     if name.split(":", 1)[0] not in DEVICES:
-        raise ValueError(f"device must be one of {', '.join(DEVICES)} (or cuda:N), not {device!r}")
+        raise InvalidMetricSetting(
+            f"device must be one of {', '.join(DEVICES)} (or cuda:N), not {device!r}")
     torch = require("torch")
     if name == "auto":
         return "cuda" if torch.cuda.is_available() else "cpu"

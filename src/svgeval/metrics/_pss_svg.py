@@ -16,6 +16,7 @@ import numpy as np
 from lxml import etree
 from numpy.typing import NDArray
 
+from svgeval.errors import SvgevalError
 from svgeval.metrics import _svgpath as sp
 from svgeval.render.backends import render_coverage_skia, render_svg_uint8_skia
 from svgeval.render.cairo import RenderSpec, render_svg_uint8
@@ -46,7 +47,7 @@ _NUMBER_RE = re.compile(r"[\d.]+")
 Color = tuple[float, ...]
 
 
-class InvalidSvg(ValueError):
+class InvalidSvg(SvgevalError, ValueError):
     """An SVG that PSS refuses; ``reason`` is a short tag."""
 
     def __init__(self, reason: str, detail: str = "") -> None:

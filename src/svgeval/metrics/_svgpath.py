@@ -20,13 +20,15 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from svgeval.errors import SvgevalError
+
 _TOKEN = re.compile(
     r"([MmZzLlHhVvCcSsQqTtAa])|([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)|([\s,]+)|(.)"
 )
 _PARAMS = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "S": 4, "Q": 4, "T": 2, "A": 7, "Z": 0}
 
 
-class PathSyntaxError(ValueError):
+class PathSyntaxError(SvgevalError, ValueError):
     """A ``d`` attribute that cannot be parsed."""
 
 

@@ -30,6 +30,7 @@ import numpy as np
 from lxml import etree
 from numpy.typing import NDArray
 
+from svgeval.errors import SvgevalError
 from svgeval.metrics import _svgpath as sp
 from svgeval.svg.sanitize import check_svg
 
@@ -47,7 +48,7 @@ _COORD_PAIR = re.compile(
 )
 
 
-class NoPoints(ValueError):
+class NoPoints(SvgevalError, ValueError):
     """The SVG gives no point set (the released code raises on it, or it has no shape)."""
 
 

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
+from svgeval.errors import SvgevalError
 from svgeval.metrics import _pss_svg as ps
 from svgeval.metrics.presets import DEFAULT, MetricPreset, get_preset
 from svgeval.metrics.registry import MetricInfo, describe_metric
@@ -81,7 +82,7 @@ DETAIL_WEIGHTS = {"shape": 0.8, "color": 0.1, "position": 0.1}
 WEIGHTINGS = {"code": (0.5, 0.5), "paper": (0.6, 0.4)}  # (global IoU, path detail)
 
 
-class InvalidReference(ValueError):
+class InvalidReference(SvgevalError, ValueError):
     """The reference SVG fails PSS' validity rules."""
 
 

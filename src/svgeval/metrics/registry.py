@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from svgeval.errors import UserError
 from svgeval.registry import Registry
 
 
@@ -39,7 +40,7 @@ describe_metric = METRICS.register
 """Register a :class:`MetricInfo` under its name and return it."""
 
 
-class MetricUnavailable(RuntimeError):
+class MetricUnavailable(UserError):
     """A metric cannot run here (weights or an optional package missing).
 
     The message says which weights or package, where svgeval looked, and how to provide them

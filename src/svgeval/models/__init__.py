@@ -15,6 +15,7 @@ from svgeval.models.base import (
     AnswerMissing,
     Generation,
     GenerationRequest,
+    InvalidModelSetting,
     Model,
     ModelError,
     ModelUnavailable,
@@ -70,18 +71,19 @@ def load_model(
     name, has_argument, argument = spec.partition(":")
     kinds = MODELS.all()
     if name not in kinds:
-        raise ValueError(f"unknown model {spec!r}; known models: {', '.join(model_spec_forms())}")
+        raise InvalidModelSetting(
+            f"unknown model {spec!r}; known models: {', '.join(model_spec_forms())}")
     kind = kinds[name]
     if kind.argument and not argument:
-        raise ValueError(f"model {spec!r} needs an argument: {kind.form}")
+        raise InvalidModelSetting(f"model {spec!r} needs an argument: {kind.form}")
     if not kind.argument and has_argument:
-        raise ValueError(f"model {spec!r} takes no argument: write {name!r}")
+        raise InvalidModelSetting(f"model {spec!r} takes no argument: write {name!r}")
     if not kind.sends_requests and (base_url is not None or api_key_env is not None):
-        raise ValueError(f"--base-url and --api-key-env do not apply to {name!r}")
+        raise InvalidModelSetting(f"--base-url and --api-key-env do not apply to {name!r}")
     if not kind.sends_requests and not accepts_images:
-        raise ValueError(f"{name!r} takes any message; declare only HTTP models text-only")
+        raise InvalidModelSetting(f"{name!r} takes any message; declare only HTTP models text-only")
     if model_args and kind.options is None:
-        raise ValueError(f"--model-arg does not apply to {name!r}")
+        raise InvalidModelSetting(f"--model-arg does not apply to {name!r}")
     options = EndpointOptions(
         base_url, api_key_env, concurrency, timeout_s, max_retries, first_token_timeout_s, stream,
         dict(model_args or {}),

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from svgeval.errors import SvgevalError, UserError
 from svgeval.messages import Message
 
 if TYPE_CHECKING:  # the HTTP backends' module; the offline ones need not import asyncio
@@ -60,7 +61,7 @@ class Generation:
     total_s: float = 0.0
 
 
-class ModelError(RuntimeError):
+class ModelError(SvgevalError, RuntimeError):
     """A request that failed for good (after retries); the sample is recorded as failed.
 
     ``attempts`` and ``total_s`` mean what they mean on :class:`Generation`: the requests made
@@ -78,8 +79,14 @@ class AnswerMissing(ModelError):
     file without its id): the sample is left without a record, and the run incomplete."""
 
 
-class ModelUnavailable(RuntimeError):
+class ModelUnavailable(UserError):
     """The backend cannot work at all (unreachable endpoint, bad key); the run stops."""
+
+
+class InvalidModelSetting(UserError, ValueError):
+    """A model spec, flag or argument that cannot work (an unknown kind, a missing --base-url,
+    a --model-arg out of range). A ValueError as well, the error these raised before: callers
+    catch that (a judge spec's errors are reworded for --judge)."""
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from svgeval.models.base import Model, ModelUnavailable
+from svgeval.models.base import InvalidModelSetting, Model, ModelUnavailable
 from svgeval.models.baselines import EmptyModel, HostileModel, IdentityModel, OracleModel
 from svgeval.models.endpoint import parse_endpoint
 from svgeval.models.registry import EndpointOptions, model_kind
@@ -63,7 +63,7 @@ def _openai(spec: str, argument: str, options: EndpointOptions) -> Model:
 )
 def _openai_compatible(spec: str, argument: str, options: EndpointOptions) -> Model:
     if options.base_url is None:
-        raise ValueError(f"{spec} needs --base-url, e.g. http://localhost:8000/v1")
+        raise InvalidModelSetting(f"{spec} needs --base-url, e.g. http://localhost:8000/v1")
     return _http_model(spec, argument, options, openai=False)
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 
+from svgeval.errors import SvgevalError
 from svgeval.models.base import Generation, ModelError
 
 USAGE_FIELDS = ("prompt_tokens", "completion_tokens", "total_tokens")
@@ -43,7 +44,7 @@ class AttemptFailure:
     made_room: bool = False
 
 
-class AttemptFailed(Exception):
+class AttemptFailed(SvgevalError):
     """Ends an attempt early (a wait ran out, the stream carried an error) with a AttemptFailure."""
 
     def __init__(self, failure: AttemptFailure) -> None:

@@ -21,6 +21,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from urllib.parse import quote, unquote, urlencode, urlsplit, urlunsplit
 
+from svgeval.models.base import InvalidModelSetting
+
 HIDDEN = "***"
 """What a secret is replaced with."""
 
@@ -65,14 +67,16 @@ class Endpoint:
 
 
 def parse_endpoint(base_url: str) -> Endpoint:
-    """The endpoint of ``base_url``; ValueError unless it is an http(s) URL with a host.
+    """The endpoint of ``base_url``; :class:`InvalidModelSetting` (a ValueError) unless it is an
+    http(s) URL with a host.
 
     A trailing slash and a trailing ``/chat/completions`` are dropped from the path.
     """
     given = base_url.strip()
     parts = urlsplit(given)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError(f"base URL must start with http:// or https://, got {shown_form(given)!r}")
+        raise InvalidModelSetting(
+            f"base URL must start with http:// or https://, got {shown_form(given)!r}")
     path = parts.path.rstrip("/").removesuffix("/chat/completions").rstrip("/")
     clean = urlunsplit(parts._replace(path=path, fragment=""))
     query = [pair.partition("=") for pair in parts.query.split("&") if pair]

@@ -18,7 +18,7 @@ from svgeval.metrics._models import check_hub
 from svgeval.models.base import Model, ModelUnavailable, PendingModel
 from svgeval.models.checkpoint_options import HFOptions, VLLMOptions
 from svgeval.models.registry import EndpointOptions, model_kind
-from svgeval.tasks.options import parse_options
+from svgeval.tasks.options import InvalidOption, parse_options
 
 
 def checkpoint_source(spec: str, argument: str) -> str:
@@ -55,10 +55,10 @@ def in_hub_cache(repo: str) -> bool:
 
 
 def positive(**values: float | None) -> None:
-    """Each option given must be above 0; ValueError naming the first that is not."""
+    """Each option given must be above 0; :class:`InvalidOption` naming the first that is not."""
     for name, value in values.items():
         if value is not None and value <= 0:
-            raise ValueError(f"--model-arg {name}={value}: must be more than 0")
+            raise InvalidOption(f"--model-arg {name}={value}: must be more than 0")
 
 
 @model_kind(
@@ -97,7 +97,7 @@ def _vllm(spec: str, argument: str, options: EndpointOptions) -> Model:
              gpu_memory_utilization=args.gpu_memory_utilization,
              max_model_len=args.max_model_len, max_new_tokens=args.max_new_tokens)
     if args.gpu_memory_utilization > 1:
-        raise ValueError("--model-arg gpu_memory_utilization must be at most 1")
+        raise InvalidOption("--model-arg gpu_memory_utilization must be at most 1")
     source = checkpoint_source(spec, argument)
 
     def load() -> Model:

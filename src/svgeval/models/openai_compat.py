@@ -62,6 +62,7 @@ from svgeval.models.adaptive import AdaptiveLimit, Attempt, Learned, Place
 from svgeval.models.base import (
     Generation,
     GenerationRequest,
+    InvalidModelSetting,
     Model,
     ModelError,
     ModelUnavailable,
@@ -121,19 +122,20 @@ class OpenAICompatibleModel(Model):
         retry: RetryPolicy | None = None,
     ) -> None:
         if concurrency < 1:
-            raise ValueError(f"concurrency must be >= 1, got {concurrency}")
+            raise InvalidModelSetting(f"concurrency must be >= 1, got {concurrency}")
         if not 0 < timeout_s < math.inf:
-            raise ValueError(f"timeout must be > 0 seconds, got {timeout_s}")
+            raise InvalidModelSetting(f"timeout must be > 0 seconds, got {timeout_s}")
         if first_token_timeout_s is None:
             first_token_timeout_s = FIRST_TOKEN_TIMEOUT_FACTOR * timeout_s
         if not first_token_timeout_s > 0:
-            raise ValueError(f"first-token timeout must be > 0 seconds, got {first_token_timeout_s}")
+            raise InvalidModelSetting(
+                f"first-token timeout must be > 0 seconds, got {first_token_timeout_s}")
         self.spec = spec
         self.model = model
         endpoint = parse_endpoint(base_url)
         if endpoint.basic_auth and api_key is not None:
             key = f"${api_key_env}" if api_key_env is not None else "api_key"
-            raise ValueError(
+            raise InvalidModelSetting(
                 f"{spec}: --base-url carries a user name and password (sent as basic "
                 f"authentication) and {key} holds an API key (sent as a bearer token), but a "
                 "request has one Authorization header and httpx sends only the basic one: take "

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
+from svgeval.errors import UserError
 from svgeval.render.cairo import RenderSpec, bgra_to_rgb, render_svg_uint8
 from svgeval.render.disk_cache import RenderCache
 from svgeval.render.forkserver import DEFAULT_RENDERER, RENDERER_PRELOAD
@@ -44,7 +45,7 @@ PACKAGES = {"cairosvg": "cairosvg", "skia": "skia-python", "resvg": "resvg-py"}
 """The package on PyPI that provides each renderer."""
 
 
-class RendererUnavailable(RuntimeError):
+class RendererUnavailable(UserError):
     """The renderer asked for cannot be imported here (its optional package is missing or
     broken): svgeval's set-up, never a render's failure."""
 
@@ -218,12 +219,17 @@ def _skia_surface(root: etree._Element, spec: RenderSpec, rows_per_pixel: int = 
     return surface
 
 
+class UnknownRenderer(UserError, ValueError):
+    """A renderer name that is none of :data:`RENDERERS`. A ValueError as well, the error it
+    was before, which callers and tests catch."""
+
+
 def check_renderer(name: str) -> None:
     """Import ``name``'s module in this process, so that a renderer that cannot load here stops
     the caller before anything runs, with one line naming the install (every render in the
     workers would fail, and be recorded as the SVG's failure)."""
     if name not in RENDERER_PRELOAD:
-        raise ValueError(f"unknown renderer {name!r}; known: {', '.join(RENDERERS)}")
+        raise UnknownRenderer(f"unknown renderer {name!r}; known: {', '.join(RENDERERS)}")
     try:
         importlib.import_module(RENDERER_PRELOAD[name])
     except ImportError as error:

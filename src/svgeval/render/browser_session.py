@@ -47,6 +47,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from svgeval.errors import UserError
+
 INSTALL_HINT = (
     "install them with `apt-get install chromium chromium-driver` (Debian) and "
     "`pip install 'svgeval[browser]'`"
@@ -113,7 +115,7 @@ _SEEK = """((t) => {
 _COLOUR = re.compile(r"^[#a-zA-Z0-9(),.%\s]+$")
 
 
-class BrowserUnavailable(RuntimeError):
+class BrowserUnavailable(UserError):
     """Chromium, chromedriver or selenium is missing, or the browser did not start."""
 
 

@@ -55,6 +55,7 @@ from typing import Any, TypeVar
 
 from pebble import ProcessExpired, ProcessPool
 
+from svgeval.errors import UserError
 from svgeval.render.forkserver import render_context
 
 T = TypeVar("T")
@@ -75,7 +76,7 @@ _PR_SET_PDEATHSIG = 1
 """``prctl`` option: the signal this process gets when its parent exits (linux/prctl.h)."""
 
 
-class RenderWorkersLost(RuntimeError):
+class RenderWorkersLost(UserError):
     """The render workers cannot run here: svgeval's machinery failed, not an SVG."""
 
     @classmethod

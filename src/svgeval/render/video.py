@@ -35,6 +35,8 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from svgeval.errors import SvgevalError, UserError
+
 FPS = 30.0
 """InternSVG's frame rate."""
 CODEC_HINT = "install it with `pip install 'svgeval[video]'` (imageio-ffmpeg, which ships ffmpeg)"
@@ -42,11 +44,11 @@ CODEC_HINT = "install it with `pip install 'svgeval[video]'` (imageio-ffmpeg, wh
 Frames = NDArray[np.uint8]
 
 
-class VideoCodecUnavailable(RuntimeError):
+class VideoCodecUnavailable(UserError):
     """The ffmpeg of ``imageio-ffmpeg`` is not installed."""
 
 
-class VideoError(ValueError):
+class VideoError(SvgevalError, ValueError):
     """A video could not be written or read."""
 
 

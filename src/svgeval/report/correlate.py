@@ -28,6 +28,8 @@ from typing import Any
 
 import numpy as np
 
+from svgeval.errors import UserError
+
 REQUIRED = ("prompt", "reference", "generated", "generator", "rating")
 COEFFICIENTS = ("spearman", "kendall", "pearson")
 BOOTSTRAP_RESAMPLES = 1000
@@ -35,8 +37,9 @@ BOOTSTRAP_SEED = 0
 Values = Sequence[float | None]
 
 
-class RatingsError(ValueError):
-    """The ratings file cannot be used (one line saying why)."""
+class RatingsError(UserError, ValueError):
+    """The ratings file cannot be used (one line saying why). A ValueError as well, the error it
+    was before, which callers may catch."""
 
 
 def read_ratings(path: Path, needed: Sequence[str] = REQUIRED) -> list[dict[str, Any]]:

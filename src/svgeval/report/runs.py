@@ -2,12 +2,12 @@
 
 Reports never call a model: everything comes from the typed records of a run directory
 (:mod:`svgeval.runner.records`). A directory that is not a finished run stops with one line
-(:class:`ReportError`, a ``ValueError`` the command line prints as such), and so does one whose
-files are not of one run: a ``results.json`` of another task, model or task version than its
-``config.json``, or one that counts samples the records do not hold (another run's, or one
-written before an interrupted ``--resume``). The one difference that is reported rather than
-refused is a last line of ``samples.jsonl`` cut short by a kill, which the readers leave out:
-:attr:`LoadedRun.notes` says so, with the count ``results.json`` has.
+(:class:`ReportError`, a :class:`~svgeval.errors.UserError` the command line prints as such),
+and so does one whose files are not of one run: a ``results.json`` of another task, model or
+task version than its ``config.json``, or one that counts samples the records do not hold
+(another run's, or one written before an interrupted ``--resume``). The one difference that is
+reported rather than refused is a last line of ``samples.jsonl`` cut short by a kill, which the
+readers leave out: :attr:`LoadedRun.notes` says so, with the count ``results.json`` has.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from svgeval.audit import BASELINES
+from svgeval.errors import UserError
 from svgeval.metrics.registry import MetricInfo
 from svgeval.report.summary import answered_note, metric_info, n_answered
 from svgeval.runner.records import Results, SampleRecord
@@ -30,8 +31,9 @@ DEGENERATE_MODELS = frozenset(
 answers made without doing the task, whose values are never marked best."""
 
 
-class ReportError(ValueError):
-    """A report cannot be built from what it was given; the message says what to do."""
+class ReportError(UserError, ValueError):
+    """A report cannot be built from what it was given; the message says what to do. A
+    ValueError as well, the error it was before, which callers may catch."""
 
 
 @dataclass(frozen=True)

@@ -39,10 +39,16 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from types import MappingProxyType
 
+from svgeval.errors import UserError
 from svgeval.rewards.terms import COMPONENTS, TERMS
 
 GATES = ("think_answer",)
 """Format gates a preset may require (:func:`passes_gate`)."""
+
+
+class InvalidRewardPreset(UserError, ValueError):
+    """A reward preset that names no preset, or whose weights, components, combination or gate
+    cannot work. A ValueError as well, the error it was before, which callers and tests catch."""
 
 
 @dataclass(frozen=True)
@@ -69,13 +75,14 @@ class RewardPreset:
     def __post_init__(self) -> None:
         unknown = set(self.weights) - set(COMPONENTS)
         if unknown:
-            raise ValueError(f"unknown reward components {sorted(unknown)}; known: {COMPONENTS}")
+            raise InvalidRewardPreset(
+                f"unknown reward components {sorted(unknown)}; known: {COMPONENTS}")
         if any(w < 0 for w in self.weights.values()) or sum(self.weights.values()) <= 0:
-            raise ValueError("weights must be non-negative with a positive sum")
+            raise InvalidRewardPreset("weights must be non-negative with a positive sum")
         if self.combine not in ("mean", "sum"):
-            raise ValueError(f"combine must be 'mean' or 'sum', not {self.combine!r}")
+            raise InvalidRewardPreset(f"combine must be 'mean' or 'sum', not {self.combine!r}")
         if self.gate is not None and self.gate not in GATES:
-            raise ValueError(f"unknown gate {self.gate!r}; known: {GATES}")
+            raise InvalidRewardPreset(f"unknown gate {self.gate!r}; known: {GATES}")
         object.__setattr__(self, "weights", MappingProxyType(dict(self.weights)))
         object.__setattr__(self, "models", MappingProxyType(dict(self.models)))
 
@@ -177,4 +184,5 @@ def get_reward_preset(preset: str | RewardPreset) -> RewardPreset:
     try:
         return PRESETS[preset]
     except KeyError:
-        raise ValueError(f"unknown reward preset {preset!r}; known: {sorted(PRESETS)}") from None
+        raise InvalidRewardPreset(
+            f"unknown reward preset {preset!r}; known: {sorted(PRESETS)}") from None

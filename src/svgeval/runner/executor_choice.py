@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from svgeval.runner.executors import EXECUTORS, Executor, LocalExecutor
+from svgeval.runner.executors import EXECUTORS, Executor, ExecutorError, LocalExecutor
 from svgeval.runner.run_config import RunSettings
 from svgeval.tasks.base import Task
 
@@ -22,4 +22,5 @@ def make_executor(task: Task[Any], settings: RunSettings) -> Executor:
         from svgeval.runner.ray_executor import RayExecutor
 
         return RayExecutor(task, settings)
-    raise ValueError(f"--executor must be one of {', '.join(EXECUTORS)}, got {settings.executor!r}")
+    raise ExecutorError(
+        f"--executor must be one of {', '.join(EXECUTORS)}, got {settings.executor!r}")

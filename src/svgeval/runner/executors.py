@@ -20,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
+from svgeval.errors import UserError
 from svgeval.metrics._models import use_precision, use_preprocessing
 from svgeval.models.base import Model
 from svgeval.render.backends import make_renderer
@@ -50,7 +51,7 @@ SCORE_BATCHES_PER_WORKER = 2
 T = TypeVar("T")
 
 
-class ExecutorError(RuntimeError):
+class ExecutorError(UserError):
     """An executor that cannot start or lost a worker; one line saying what to do."""
 
 

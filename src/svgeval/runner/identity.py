@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from svgeval import __version__
+from svgeval.errors import UserError
 from svgeval.models.base import Model
 from svgeval.runner.judging import Judge
 from svgeval.runner.run_config import RunConfig, RunSettings
@@ -27,7 +28,7 @@ from svgeval.tasks.builtin import BUILTIN
 from svgeval.tasks.options import recorded_options
 
 
-class RunConflict(RuntimeError):
+class RunConflict(UserError):
     """``--out`` already holds a different run, or a run that was not asked to resume."""
 
 

@@ -20,6 +20,8 @@ import os
 import sys
 from pathlib import Path
 
+from svgeval.errors import UserError
+
 BYTES_PER_SAMPLE = 400 * 1024 * 1024
 """Memory a sample of a batch takes in the heaviest metric measured (module doc)."""
 
@@ -33,7 +35,7 @@ SHARE_OF_FREE = 4
 """A batch may take one part in this many of the memory free."""
 
 
-class MetricsOutOfMemory(RuntimeError):
+class MetricsOutOfMemory(UserError):
     """One sample of a model metric needs more memory than there is: the user's to fix."""
 
 

@@ -16,18 +16,20 @@ from pathlib import Path
 
 from svgeval.runner.run_dir import RunDir, latest_by_id
 from svgeval.tasks.base import ComparesWithRun, RecordedAnswer, Sample, Task
+from svgeval.tasks.options import InvalidOption
 
 
 def recorded_answers(run: Path, task: str) -> dict[str, RecordedAnswer]:
     """The answers of ``run``, a run of ``task``, by sample id (its first epoch); an answer
-    that failed has no SVG. ValueError when ``run`` is not a run directory of ``task``."""
+    that failed has no SVG. :class:`InvalidOption` (a ValueError) when ``run`` is not a run
+    directory of ``task``."""
     run_dir = RunDir(run)
     config = run_dir.read_config()
     if config is None:
-        raise ValueError(f"the run to compare with, {run}, has no config.json; name a run "
+        raise InvalidOption(f"the run to compare with, {run}, has no config.json; name a run "
                          f"directory of {task}")
     if config.task != task:
-        raise ValueError(f"the run to compare with, {run}, is a run of {config.task}, not of "
+        raise InvalidOption(f"the run to compare with, {run}, is a run of {config.task}, not of "
                          f"{task}")
     return {
         record.id: RecordedAnswer(

@@ -38,6 +38,7 @@ from typing import IO, Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from svgeval.errors import UserError
 from svgeval.runner.records import (
     JudgmentRecord,
     RecordKey,
@@ -60,8 +61,10 @@ RUN_FILES = (CONFIG, RESPONSES, SAMPLES, JUDGMENTS, RESULTS, SERVERS)
 R = TypeVar("R", bound=BaseModel)
 
 
-class CorruptRecord(ValueError):
-    """A run-directory file holds something that is not a valid record."""
+class CorruptRecord(UserError, ValueError):
+    """A run-directory file holds something that is not a valid record; the message names the
+    file and line, the user's to repair or to move aside. A ValueError as well, the error it
+    was before, which callers may catch."""
 
 
 def _problem(error: ValidationError) -> str:
@@ -267,12 +270,17 @@ def folder_name(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text).lstrip(".") or "_"
 
 
+class OutIsAFile(UserError, ValueError):
+    """The run directory asked for is a file. A ValueError as well, the error :class:`RunDir`
+    raised for it before, which callers may catch."""
+
+
 class RunDir:
     """Paths and typed files of one run directory."""
 
     def __init__(self, root: Path) -> None:
         if root.exists() and not root.is_dir():
-            raise ValueError(f"--out {root} is a file, not a directory; choose a folder")
+            raise OutIsAFile(f"--out {root} is a file, not a directory; choose a folder")
         self.root = root
         self.config = root / CONFIG
         self.responses = root / RESPONSES

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from svgeval.errors import SvgevalError
+
 MAX_BYTES = 4_000_000
 MAX_DEPTH = 128
 MAX_ELEMENTS = 100_000
@@ -25,7 +27,7 @@ _CSS_URL = re.compile(r"url\(\s*(['\"]?)(.*?)\1\s*\)", re.IGNORECASE | re.DOTALL
 _CSS_IMPORT = re.compile(r"@import", re.IGNORECASE)
 
 
-class SvgRejected(ValueError):
+class SvgRejected(SvgevalError, ValueError):
     """An SVG refused before rendering; ``reason`` is a short tag, ``detail`` says why."""
 
     def __init__(self, reason: str, detail: str) -> None:

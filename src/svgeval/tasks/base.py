@@ -33,7 +33,8 @@ from svgeval.render.isolated import Renderer
 from svgeval.svg.extract import Extraction
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
 from svgeval.tasks.builtin import builtin_data, builtin_sample, is_builtin
-from svgeval.tasks.options import NoOptions, parse_options
+from svgeval.tasks.download import DataUnavailable
+from svgeval.tasks.options import InvalidOption, NoOptions, parse_options
 from svgeval.tasks.outcome import Failure, FailureKind, MetricValues, Outcome
 from svgeval.tasks.tables import PaperTable
 
@@ -281,8 +282,8 @@ class Task(ABC, Generic[TargetT]):
         typed (a recorded run's), or else parsed from the strings of ``common.extra``."""
         if common.tier != "all" and common.tier not in self.tiers:
             if not self.tiers:
-                raise ValueError(f"{self.name} has no difficulty tiers; leave out --tier")
-            raise ValueError(
+                raise InvalidOption(f"{self.name} has no difficulty tiers; leave out --tier")
+            raise InvalidOption(
                 f"unknown tier {common.tier!r} for {self.name}; "
                 f"choose {', '.join(self.tiers)} or all"
             )
@@ -291,7 +292,7 @@ class Task(ABC, Generic[TargetT]):
         if self.uses_builtin:
             sample = builtin_sample(self.name)
             if sample is None:
-                raise ValueError(f"{self.name} has no built-in sample; pass --data PATH")
+                raise DataUnavailable(f"{self.name} has no built-in sample; pass --data PATH")
             common = dataclasses.replace(common, data=builtin_data(sample))
         self.common = common
         self.options = (options if options is not None

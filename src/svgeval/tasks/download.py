@@ -20,10 +20,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from svgeval.errors import UserError
 from svgeval.metrics._models import check_hub
 
 
-class DataUnavailable(RuntimeError):
+class DataUnavailable(UserError):
     """The data could not be found or downloaded; the message says what to do."""
 
 

@@ -26,10 +26,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeVar, Union
 
+from svgeval.errors import UserError
+
 T = TypeVar("T")
 
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
+
+
+class InvalidOption(UserError, ValueError):
+    """A task's option the user gave (``--set KEY=VALUE``, ``--tier``, ``--model-arg``) that
+    the task cannot take. A ValueError as well, the error these raised before: callers of
+    :func:`parse_options` (and tests) catch that."""
 
 
 @dataclass(frozen=True)
@@ -95,19 +103,19 @@ def _convert(key: str, text: str, annotation: Any, flag: str) -> Any:
     if typing.get_origin(base) is Literal:
         choices = [str(choice) for choice in typing.get_args(base)]
         if text not in choices:
-            raise ValueError(f"{flag} {key}={text}: choose one of {', '.join(choices)}")
+            raise InvalidOption(f"{flag} {key}={text}: choose one of {', '.join(choices)}")
         return text
     if base is bool:
         if text.lower() in _TRUE:
             return True
         if text.lower() in _FALSE:
             return False
-        raise ValueError(f"{flag} {key}={text}: expected true or false")
+        raise InvalidOption(f"{flag} {key}={text}: expected true or false")
     if base in (int, float):
         try:
             return base(text)
         except ValueError:
-            raise ValueError(f"{flag} {key}={text}: expected {base.__name__}") from None
+            raise InvalidOption(f"{flag} {key}={text}: expected {base.__name__}") from None
     if base is Path:  # absolute, so that the run's record works from any directory
         return Path(text).expanduser().resolve()
     return text
@@ -123,7 +131,7 @@ def parse_options(
     unknown = sorted(set(values) - known)
     if unknown:
         valid = "; ".join(info.describe() for info in option_infos(options_class)) or "none"
-        raise ValueError(f"unknown option {unknown[0]!r} for {task}; valid options: {valid}")
+        raise InvalidOption(f"unknown option {unknown[0]!r} for {task}; valid options: {valid}")
     converted = {key: _convert(key, text, hints[key], flag) for key, text in values.items()}
     return options_class(**converted)
 

@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from svgeval.builders import BuildInputError
 from svgeval.runner import RunDir
 from svgeval.tasks.sarena.composite import composite_from_results
 
@@ -28,21 +29,22 @@ def composite_score(
     for run in runs:
         results = RunDir(run).read_results()
         if results is None:
-            raise ValueError(f"{run}: no results.json; name a finished run directory")
+            raise BuildInputError(f"{run}: no results.json; name a finished run directory")
         match = _TASK.fullmatch(results.task)
         if match is None:
-            raise ValueError(f"{run} is a run of {results.task}, not of a SArena generation task")
+            raise BuildInputError(
+                f"{run} is a run of {results.task}, not of a SArena generation task")
         found[match.group(2)] = (match.group(1), dict(results.metrics))
     if set(found) != {"text2svg", "img2svg"} or len(runs) != 2:
-        raise ValueError("give one text-to-SVG and one image-to-SVG run of the same track")
+        raise BuildInputError("give one text-to-SVG and one image-to-SVG run of the same track")
     track, text2svg = found["text2svg"]
     if found["img2svg"][0] != track:
-        raise ValueError(f"the runs are of two tracks: {track} and {found['img2svg'][0]}")
+        raise BuildInputError(f"the runs are of two tracks: {track} and {found['img2svg'][0]}")
     img2svg = found["img2svg"][1]
     written = composite_from_results(text2svg, img2svg, track)
     swapped = composite_from_results(text2svg, img2svg, track, "vlmevalkit")
     if written is None or swapped is None:
-        raise ValueError("a run lacks CLIP-I2I, DINO, SSIM or LPIPS (not computed?); see its "
+        raise BuildInputError("a run lacks CLIP-I2I, DINO, SSIM or LPIPS (not computed?); see its "
                         "results.json")
     if as_json:
         typer.echo(json.dumps({"track": track, "composite": written, "vlmevalkit": swapped}))

@@ -8,6 +8,7 @@ from typing import Annotated, cast
 
 import typer
 
+from svgeval.builders import BuildInputError
 from svgeval.builders.svgeditbench.builder import ColorStyle, build_benchmark, write_release
 
 app = typer.Typer(no_args_is_help=True, help="SVGEditBench data tools.")
@@ -26,16 +27,16 @@ def svgeditbench_build(
     has the release's layout, so ``svgeval run svgeditbench --data OUT`` runs it.
     """
     if colors not in ("release", "paper"):
-        raise ValueError("--colors must be release or paper")
+        raise BuildInputError("--colors must be release or paper")
     if out_dir.exists() and not out_dir.is_dir():
-        raise ValueError(f"--out {out_dir} is a file, not a directory; choose a folder")
+        raise BuildInputError(f"--out {out_dir} is a file, not a directory; choose a folder")
     files = sorted(svg_dir.glob("*.svg"))
     if not files:
-        raise ValueError(f"no .svg files in {svg_dir}")
+        raise BuildInputError(f"no .svg files in {svg_dir}")
     build = build_benchmark(files, seed=seed, colors=cast("ColorStyle", colors))
     for line in build.skipped.lines():
         typer.echo(line, err=True)
     if not build.cases:
-        raise ValueError(f"no case could be built from the {len(files)} files in {svg_dir}")
+        raise BuildInputError(f"no case could be built from the {len(files)} files in {svg_dir}")
     count = write_release(build.cases, out_dir)
     typer.echo(f"wrote {count} cases to {out_dir}")

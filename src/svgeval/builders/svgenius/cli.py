@@ -15,6 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
+from svgeval.builders import BuildInputError
 from svgeval.builders.skips import SkipLog
 from svgeval.builders.svg_files import read_svg_folder, write_cases
 from svgeval.builders.svgenius.bug_injector import build_bugfix_cases
@@ -32,7 +33,7 @@ OutFile = Annotated[Path, typer.Option("--out", help="Task file to write (JSON).
 Seed = Annotated[int, typer.Option(help="Seed; the same seed gives the same cases.")]
 
 
-class NoSvgs(ValueError):
+class NoSvgs(BuildInputError):
     """The folder holds no usable SVG."""
 
 
@@ -55,7 +56,7 @@ def _csv(value: str, allowed: tuple[str, ...], flag: str) -> list[str]:
     chosen = [v.strip() for v in value.split(",") if v.strip()]
     unknown = sorted(set(chosen) - set(allowed))
     if unknown or not chosen:
-        raise ValueError(f"{flag} takes a comma-separated subset of {', '.join(allowed)}")
+        raise BuildInputError(f"{flag} takes a comma-separated subset of {', '.join(allowed)}")
     return chosen
 
 

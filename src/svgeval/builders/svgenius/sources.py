@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from svgeval.builders import BuildInputError
 from svgeval.builders.skips import SkipLog
 from svgeval.render.isolated import Renderer
 
@@ -50,5 +51,5 @@ def checked_choices(names: Iterable[str], allowed: Iterable[str], what: str) -> 
     known = set(allowed)
     unknown = [name for name in chosen if name not in known]
     if unknown or not chosen:
-        raise ValueError(f"unknown or no {what}: {unknown}; choose from {sorted(known)}")
+        raise BuildInputError(f"unknown or no {what}: {unknown}; choose from {sorted(known)}")
     return chosen

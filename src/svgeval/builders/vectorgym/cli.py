@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from svgeval.builders import BuildInputError
 from svgeval.builders.skips import SkipLog
 from svgeval.builders.svg_files import read_svg_folder
 from svgeval.builders.vectorgym.sketch import build_dataset
@@ -30,7 +31,7 @@ def build(
     """Sketch every SVG (seeded, hand-drawn look) into a VectorGym-layout parquet dataset."""
     svgs = {Path(name).stem: svg for name, svg in read_svg_folder(svg_dir).items()}
     if not svgs:
-        raise ValueError(f"no usable .svg files in {svg_dir}")
+        raise BuildInputError(f"no usable .svg files in {svg_dir}")
     texts = json.loads(captions.read_text(encoding="utf-8")) if captions else None
     skipped = SkipLog()
     with Renderer(timeout_s=5.0) as renderer:
@@ -52,19 +53,19 @@ def overall_score(
 ) -> None:
     """The overall VectorGym score: the mean of the four task scores (paper Sec. 3.5)."""
     if inversion not in ("linear", "clipped") or reading not in ("released", "worst"):
-        raise ValueError("--inversion takes linear|clipped and --reading released|worst")
+        raise BuildInputError("--inversion takes linear|clipped and --reading released|worst")
     per_task: dict[str, dict[str, float | None]] = {}
     for run in runs:
         results = RunDir(run).read_results()
         if results is None:
-            raise ValueError(f"{run}: no results.json; name a finished run directory")
+            raise BuildInputError(f"{run}: no results.json; name a finished run directory")
         if results.task not in TASK_COMPONENTS:
-            raise ValueError(f"{run} is a run of {results.task}, not of a VectorGym task")
+            raise BuildInputError(f"{run} is a run of {results.task}, not of a VectorGym task")
         if results.task in per_task:
-            raise ValueError(f"two runs of {results.task}; give one run of each task")
+            raise BuildInputError(f"two runs of {results.task}; give one run of each task")
         groups = {key.split("/", 1)[0] for key in results.metrics}
         if len(groups) != 1:
-            raise ValueError(f"{run}: expected one split, found {', '.join(sorted(groups))}")
+            raise BuildInputError(f"{run}: expected one split, found {', '.join(sorted(groups))}")
         per_task[results.task] = {k.split("/", 1)[1]: v for k, v in results.metrics.items()}
     inv: Inversion = "linear" if inversion == "linear" else "clipped"
     read: Reading = "released" if reading == "released" else "worst"

@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 from svgeval.tasks.base import Sample, Target
 from svgeval.tasks.data_files import MalformedData
-from svgeval.tasks.download import GithubRelease
+from svgeval.tasks.download import DataUnavailable, GithubRelease
 from svgeval.tasks.lazy import Header, LazySamples
 from svgeval.tasks.svgeditbench.prompts import SUBTASKS
 
@@ -66,7 +66,8 @@ def load_release(root: Path) -> LazySamples[_Case]:
                 raise MalformedData(f"{query_path} has no answer: {case.answer} is missing")
             cases.append(case)
     if not cases:
-        raise ValueError(f"no SVGEditBench cases under {root} (expected {'/'.join(SUBTASKS.values())})")
+        raise DataUnavailable(
+            f"no SVGEditBench cases under {root} (expected {'/'.join(SUBTASKS.values())})")
     headers = [Header(case.sample_id, case.subtask) for case in cases]
     return LazySamples(headers, cases, _read_case)
 

@@ -40,6 +40,7 @@ from svgeval.tasks.aggregate import Aggregate, mean_per_group
 from svgeval.tasks.base import CommonOptions, RecordedAnswer, Sample, Target
 from svgeval.tasks.common import ReferenceRenders
 from svgeval.tasks.judge import JudgeRequest, parse_result_choice, parse_result_score
+from svgeval.tasks.options import InvalidOption
 from svgeval.tasks.outcome import Failure, FailureKind, Outcome
 from svgeval.tasks.svgenius.code_task import SvgeniusCodeTask
 from svgeval.tasks.svgenius.data import SvgeniusEditingOptions, TaskFile
@@ -144,7 +145,7 @@ class SvgeniusStyleTransfer(SvgeniusCodeTask):
 
     def load(self) -> list[Sample]:
         if self.options.reference_run is not None and self._versus is None:
-            raise ValueError(
+            raise InvalidOption(
                 f"--set reference_run={self.options.reference_run}: its answers were not read; "
                 "load the samples with svgeval.runner.load_samples")
         return super().load()
@@ -163,7 +164,7 @@ class SvgeniusStyleTransfer(SvgeniusCodeTask):
         if self._versus is not None:
             theirs = self._versus.get(sample_id)
             if theirs is not None and theirs.prompt != messages:
-                raise ValueError(
+                raise InvalidOption(
                     f"--set reference_run={self.options.reference_run} asked another question "
                     f"as {sample_id}; compare runs on the same data"
                 )

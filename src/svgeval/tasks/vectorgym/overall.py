@@ -22,6 +22,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from svgeval.errors import UserError
+
 Inversion = Literal["linear", "clipped"]
 Reading = Literal["released", "worst"]
 
@@ -35,8 +37,9 @@ TASK_COMPONENTS: Mapping[str, tuple[tuple[str, str], ...]] = {
 _HAS_WORST = ("dino", "mse", "lpips", "clip")
 
 
-class IncompleteRuns(ValueError):
-    """A task is missing, repeated, or lacks a component value."""
+class IncompleteRuns(UserError, ValueError):
+    """A task is missing, repeated, or lacks a component value (of the runs the user named). A
+    ValueError as well, the error it was before, which callers may catch."""
 
 
 @dataclass(frozen=True)
