@@ -14,8 +14,9 @@ from pathlib import Path
 import svgeval
 
 PACKAGE = Path(svgeval.__file__).parent
-BASE = ("registry", "messages")
-"""Modules every layer may use: the registration mechanism and the chat message format."""
+BASE = ("registry", "messages", "run_request")
+"""Modules every layer may use: the registration mechanism, the chat message format, and the run
+request (every run setting and its default)."""
 ORDER = ("svg", "render", "metrics", "tasks", "models", "runner", "builders")
 """The layers in order; :data:`BASE` comes before them all and everything else after."""
 SHARED = {"common"}

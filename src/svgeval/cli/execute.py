@@ -76,7 +76,7 @@ def baseline_line(runner: Runner, resumed: Resumed) -> str | None:
         return None
     which = ("this baseline has no answer for this task" if len(lacking) == len(pending)
              else f"this baseline has no answer for {len(lacking)} of {len(pending)} samples")
-    return (f"note: {runner.model.spec} on {runner.task.name}: {which} ({lacking[0]}); they are "
+    return (f"note: {runner.spec} on {runner.task.name}: {which} ({lacking[0]}); they are "
             "scored as an empty answer and counted as failed: extract")
 
 
@@ -105,8 +105,9 @@ def execute(
         say(f"retry: {event.sample_id} attempt {event.attempt} failed ({event.reason}); "
             f"next in {event.wait_s:.1f} s")
 
-    runner.model.on_retry = on_retry
-    runner.model.on_notice = lambda message: say(f"note: model: {message}")
+    if runner.model is not None:
+        runner.model.on_retry = on_retry
+        runner.model.on_notice = lambda message: say(f"note: model: {message}")
     if runner.judge is not None and runner.judge.model is not None:
         runner.judge.model.on_retry = on_retry
         runner.judge.model.on_notice = lambda message: say(f"note: judge: {message}")

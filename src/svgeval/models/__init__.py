@@ -24,6 +24,7 @@ from svgeval.models.base import (
 from svgeval.models.registry import MODELS, EndpointOptions, ModelKind, model_kind
 from svgeval.models.replay import ReplayModel
 from svgeval.models.retry import RetryPolicy
+from svgeval.run_request import DEFAULTS
 
 
 def model_spec_forms() -> list[str]:
@@ -36,10 +37,10 @@ def load_model(
     *,
     base_url: str | None = None,
     api_key_env: str | None = None,
-    concurrency: int = 8,
-    timeout_s: float = 120.0,
+    concurrency: int = DEFAULTS.concurrency,
+    timeout_s: float = DEFAULTS.timeout,
     first_token_timeout_s: float | None = None,
-    stream: bool = True,
+    stream: bool = DEFAULTS.stream,
     max_retries: int = 6,
     accepts_images: bool = True,
     model_args: Mapping[str, str] | None = None,

@@ -71,6 +71,7 @@ from svgeval.models.chat_http import CONNECT_TIMEOUT_S, ChatConnection
 from svgeval.models.chat_responses import AttemptFailure
 from svgeval.models.endpoint import parse_endpoint
 from svgeval.models.retry import RetryPolicy
+from svgeval.run_request import DEFAULTS
 
 __all__ = ["CONNECT_TIMEOUT_S", "OpenAICompatibleModel"]
 
@@ -114,10 +115,10 @@ class OpenAICompatibleModel(Model):
         api_key: str | None = None,
         api_key_env: str | None = "OPENAI_API_KEY",
         max_tokens_field: str = "max_tokens",
-        concurrency: int = 8,
-        timeout_s: float = 120.0,
+        concurrency: int = DEFAULTS.concurrency,
+        timeout_s: float = DEFAULTS.timeout,
         first_token_timeout_s: float | None = None,
-        stream: bool = True,
+        stream: bool = DEFAULTS.stream,
         retry: RetryPolicy | None = None,
     ) -> None:
         if concurrency < 1:

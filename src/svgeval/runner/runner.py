@@ -113,14 +113,22 @@ class Runner:
     def __init__(
         self,
         task: Task,
-        model: Model,
+        model: Model | None,
         run_dir: RunDir,
         settings: RunSettings,
         progress: Progress | None = None,
         judge: Judge | None = None,
+        answered_by: RunConfig | None = None,
     ) -> None:
+        """``model`` answers (:meth:`run`); a runner of cached work (:meth:`cached`) has none,
+        and takes the model's spec and endpoint from ``answered_by``, the run's config."""
+        if model is None and answered_by is None:
+            raise TypeError("a runner without a model needs the config of the run it scores")
         self.task = task
         self.model = model
+        self.spec = model.spec if model is not None else answered_by.model  # type: ignore[union-attr]
+        self.base_url: str | None = (getattr(model, "base_url", None) if model is not None
+                                     else answered_by.base_url)  # type: ignore[union-attr]
         self.judge = judge
         self.run_dir = run_dir
         self.settings = settings
@@ -133,16 +141,36 @@ class Runner:
         """Sample id -> why the model has no answer for it (:meth:`Model.missing_answer`: the
         offline baselines), noted as the dataset is hashed."""
 
+    @classmethod
+    def cached(cls, config: RunConfig, task: Task, run_dir: RunDir,
+               judge: Judge | None = None) -> Runner:
+        """A runner of the run ``config`` that asks no model (:meth:`rescore`, :meth:`finish`):
+        its answers come from the run's cache and its judged metrics from the cached verdicts
+        (unless ``judge`` can be asked). It scores with the local executor, whatever executor
+        the run used."""
+        if judge is None and config.judge is not None:
+            judge = Judge(config.judge)
+        local = config.settings.model_copy(update={"executor": "local", "ray_address": None})
+        return cls(task, None, run_dir, local, judge=judge, answered_by=config)
+
+    def _asking(self) -> Model:
+        """The model that answers; a bug to ask for it in a runner of cached work."""
+        if self.model is None:
+            raise TypeError("this runner scores cached answers: it has no model to ask")
+        return self.model
+
     def _load(self) -> tuple[list[WorkUnit], RunConfig]:
         everything = load_samples(self.task)
         self.unanswerable = {}
+        model = self.model
 
         def note(sample: Sample) -> None:
-            reason = self.model.missing_answer(sample.input_svg, sample.reference)
+            reason = model.missing_answer(sample.input_svg, sample.reference) if model else None
             if reason is not None:
                 self.unanswerable[sample.id] = reason
 
-        config = build_config(self.task, self.model, self.settings, everything, self.judge, note)
+        config = build_config(self.task, self.spec, self.base_url, self.settings, everything,
+                              self.judge, note)
         return work_units(select_samples(everything, self.settings.limit), config), config
 
     def prepare(self, resume: bool) -> Resumed:
@@ -163,8 +191,8 @@ class Runner:
         if old is not None:
             check_resumable(old, config, self.run_dir.root)
             config = config.model_copy(update={"created_at": old.created_at})
-        self.model.check_ids(list(dict.fromkeys(unit.sample_id for unit in units)))
-        self.model = self.model.load()
+        self._asking().check_ids(list(dict.fromkeys(unit.sample_id for unit in units)))
+        self.model = self._asking().load()
         check_image_inputs(self.task, distinct_samples(units), self.model, self.judge)
         self.run_dir.root.mkdir(parents=True, exist_ok=True)
         write_record(self.run_dir.config, config)
@@ -203,20 +231,25 @@ class Runner:
 
     async def run(self, resumed: Resumed) -> Results:
         """Generate and score every unit ``resumed`` lacks, then write ``results.json``."""
-        return await self._execute(resumed, _missing(resumed), generate=True)
+        return await self._execute(resumed, _missing(resumed), self._asking(), rescoring=False)
 
     async def rescore(self, resumed: Resumed) -> Results:
         """Score the cached answers again; units without one stay missing. The new
         ``samples.jsonl`` replaces the old one only once every cached answer is scored."""
         pending = [unit for unit in _missing(resumed) if unit.key in resumed.responses]
-        return await self._execute(resumed, pending, generate=False)
+        return await self._execute(resumed, pending, None, rescoring=True)
 
     async def finish(self, resumed: Resumed) -> Results:
         """Complete the batched and set-level metrics of the records in ``samples.jsonl`` and
         write ``results.json``, asking no model (``svgeval merge``)."""
-        return await self._execute(resumed, [], generate=True)
+        return await self._execute(resumed, [], None, rescoring=False)
 
-    async def _execute(self, resumed: Resumed, pending: list[WorkUnit], generate: bool) -> Results:
+    async def _execute(self, resumed: Resumed, pending: list[WorkUnit], asked: Model | None,
+                       *, rescoring: bool) -> Results:
+        """Score ``pending`` (each unit's cached answer, else ``asked``'s: None for cached
+        work), then the batched and set-level metrics, then write ``results.json``.
+        ``rescoring`` writes the samples to a scratch file that replaces ``samples.jsonl`` only
+        once complete."""
         responses = resumed.responses
         samples = SamplesById(resumed.units)
         executor = make_executor(self.task, self.settings)  # first: Ray may refuse to start
@@ -224,18 +257,18 @@ class Runner:
         generated_tokens = 0
         # a free model's answers (and the scores, from the cached answers) are recomputed on
         # --resume: written in groups, off the event loop
-        free = SCORE_FLUSH_INTERVAL_S if self.model.answers_are_free else None
+        free = SCORE_FLUSH_INTERVAL_S if asked is not None and asked.answers_are_free else None
         response_log = (RecordAppender(self.run_dir.responses, flush_interval_s=free)
-                        if generate else None)
+                        if asked is not None else None)
         scratch = self.run_dir.samples.with_name(self.run_dir.samples.name + ".rescore")
-        if not generate:  # a re-score killed before it finished left its lines: start afresh
+        if rescoring:  # a re-score killed before it finished left its lines: start afresh
             scratch.unlink(missing_ok=True)
-        sample_log = RecordAppender(self.run_dir.samples if generate else scratch,
+        sample_log = RecordAppender(scratch if rescoring else self.run_dir.samples,
                                     flush_interval_s=SCORE_FLUSH_INTERVAL_S)
-        if pending:
-            self._pace_from_learned()
-        model = executor.limit(self.model, self.settings.concurrency)
-        slots = request_slots(model, self.settings.concurrency)
+        if pending and asked is not None:
+            self._pace_from_learned(asked)
+        model = executor.limit(asked, self.settings.concurrency) if asked is not None else None
+        slots = request_slots(model, self.settings.concurrency) if model is not None else None
         verdicts = judgment_cache(self.run_dir.read_judgments())
         judge = self.judge
         if judge is not None and judge.model is not None:
@@ -253,6 +286,8 @@ class Runner:
             nonlocal generated_tokens
             cached = responses.get(unit.key)
             if cached is None or cached.prompt_hash != prompt_hash(sample):
+                if model is None or slots is None:  # cached work: its units all have answers
+                    raise TypeError(f"no cached answer to {unit.key} and no model to ask")
                 async with slots:
                     cached = await self._generate(unit, sample, model)
                 if cached is None:  # the model has no answer to give: the sample stays missing
@@ -293,7 +328,7 @@ class Runner:
                 self._set_level = await executor.batch_stage(
                     samples,
                     done,
-                    self.run_dir.samples if generate else scratch,
+                    scratch if rescoring else self.run_dir.samples,
                     self.phases,
                 )
                 finished = True
@@ -306,12 +341,13 @@ class Runner:
             if response_log is not None:
                 response_log.close()
             sample_log.close()
-            await model.aclose()
+            if model is not None:
+                await model.aclose()
             await judging.aclose()
             executor.close()
             self.task.close()
-            if generate or finished:  # an interrupted re-score leaves the run as it was
-                if not generate:
+            if finished or not rescoring:  # an interrupted re-score leaves the run as it was
+                if rescoring:
                     scratch.replace(self.run_dir.samples)
                     if self._config not in (None, self.run_dir.read_config()):  # a new judge
                         write_record(self.run_dir.config, self._config)
@@ -323,10 +359,10 @@ class Runner:
                 scratch.unlink(missing_ok=True)
         return results
 
-    def _pace_from_learned(self) -> None:
-        """Start the model's and the judge's backends from what earlier runs in this directory
+    def _pace_from_learned(self, model: Model) -> None:
+        """Start ``model``'s and the judge's backends from what earlier runs in this directory
         learned of their servers (``servers.json``), and write there what they learn."""
-        backends = [self.model]
+        backends = [model]
         if self.judge is not None and self.judge.model is not None:
             backends.append(self.judge.model)
         servers = dict(self.run_dir.read_servers().servers)
@@ -392,7 +428,7 @@ class Runner:
         results = Results(
             task=self.task.name,
             task_version=self.task.version,
-            model=self.model.spec,
+            model=self.spec,
             judge=self.judge.spec if self.judge is not None else None,
             n=len(records),
             n_expected=n_expected,
@@ -406,7 +442,7 @@ class Runner:
             counts=summary.counts,
             judge_failure_kinds=counted.judge_failures if self.judge is not None else None,
             not_computed=summary.not_computed,
-            model_report=self.model.report(),
+            model_report=self.model.report() if self.model is not None else {},
             judge_report=(self.judge.model.report()
                           if self.judge is not None and self.judge.model is not None else {}),
             usage=counted.usage,

@@ -22,12 +22,11 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from svgeval.runner.records import RecordKey
-from svgeval.runner.run_config import RunConfig, Shard
+from svgeval.runner.run_config import RunConfig
 from svgeval.tasks.base import Sample
 from svgeval.tasks.lazy import SampleView, headers
 
@@ -144,16 +143,3 @@ def epoch_seed(seed: int | None, epoch: int) -> int | None:
         return seed
     digest = hashlib.sha256(f"svgeval-epoch:{seed}:{epoch}".encode()).hexdigest()
     return int(digest, 16) & 0x7FFFFFFF
-
-
-def parse_shard(text: str) -> Shard:
-    """``--shard INDEX/COUNT`` as a :class:`Shard`; ValueError with a one-line message if not."""
-    match = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", text)
-    if match is None:
-        raise ValueError(f"--shard expects INDEX/COUNT such as 0/2, got {text!r}")
-    index, count = int(match[1]), int(match[2])
-    if count < 1 or index >= count:
-        raise ValueError(
-            f"--shard {text}: INDEX must be 0 to COUNT-1 and COUNT at least 1 (e.g. 0/2 and 1/2)"
-        )
-    return Shard(index=index, count=count)
