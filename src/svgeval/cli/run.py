@@ -181,14 +181,16 @@ def start_run(request: RunRequest) -> Results:
     written) and run it with progress output; :meth:`Runner.prepare` checks the data and the
     run directory before a checkpoint's weights load, last."""
     # imported here: `svgeval run --help` declares the flags without the runner
-    from svgeval.cli.execute import execute
+    from svgeval.cli.execute import SaidEvents, execute
     from svgeval.runner.build import build_runner
 
     gc.freeze()  # the runner's modules and schemas, as svgeval.cli.main froze the command line's
     with user_errors():
         set_model_paths(request.model_paths)
-        runner = build_runner(request)
-        return execute(runner, runner.prepare(request.resume), runner.run)
+        said = SaidEvents()
+        runner = build_runner(request, model_events=said.of("model"),
+                              judge_events=said.of("judge"))
+        return execute(runner, runner.prepare(request.resume), runner.run, said=said)
 
 
 def score(
@@ -209,7 +211,7 @@ def score(
     verdicts; only with --judge is a judge asked, for the verdicts not in the cache. Scoring
     runs with the local executor, whatever executor the run used.
     """
-    from svgeval.cli.execute import execute
+    from svgeval.cli.execute import SaidEvents, execute
     from svgeval.render.backends import check_renderer
     from svgeval.runner import RunDir, Runner
     from svgeval.runner.build import judge_of
@@ -229,10 +231,12 @@ def score(
             first_token_timeout=config.settings.first_token_timeout_s,
             stream=config.settings.stream,
         )
-        runner = Runner.cached(config, task_from_config(config, data), run_dir, judge_of(asked))
+        said = SaidEvents()
+        runner = Runner.cached(config, task_from_config(config, data), run_dir,
+                               judge_of(asked, said.of("judge")))
         resumed = runner.prepare_rescore(config)
         _check_answers(run_dir, config, resumed)
-        execute(runner, resumed, runner.rescore, mode="score")
+        execute(runner, resumed, runner.rescore, mode="score", said=said)
 
 
 def _check_answers(run_dir: RunDir, config: RunConfig, resumed: Resumed) -> None:

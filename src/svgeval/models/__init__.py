@@ -17,6 +17,7 @@ from svgeval.models.base import (
     GenerationRequest,
     Model,
     ModelError,
+    ModelEvents,
     ModelUnavailable,
     PendingModel,
     RetryEvent,
@@ -45,6 +46,7 @@ def load_model(
     accepts_images: bool = True,
     model_args: Mapping[str, str] | None = None,
     defer_weights: bool = False,
+    events: ModelEvents | None = None,
 ) -> Model:
     """The backend a spec names.
 
@@ -54,7 +56,8 @@ def load_model(
     :mod:`svgeval.models.openai_compat`. They and ``concurrency`` only apply to HTTP backends.
     ``accepts_images=False`` declares an HTTP backend text-only (see :attr:`Model.accepts_images`);
     the offline kinds take any message. ``model_args`` are the ``--model-arg KEY=VALUE`` pairs of
-    a kind with options (``hf``, ``vllm``), checked against its options dataclass.
+    a kind with options (``hf``, ``vllm``), checked against its options dataclass. ``events``
+    hears of an HTTP backend's retries and notices as they happen.
 
     A kind that runs a checkpoint in this process (``hf``, ``vllm``) checks its options and
     where the checkpoint is (a folder, or a hub id that the hub or the local cache can give:
@@ -85,7 +88,7 @@ def load_model(
         raise ValueError(f"--model-arg does not apply to {name!r}")
     options = EndpointOptions(
         base_url, api_key_env, concurrency, timeout_s, max_retries, first_token_timeout_s, stream,
-        dict(model_args or {}),
+        dict(model_args or {}), events or ModelEvents(),
     )
     model = kind.create(spec, argument, options)
     if not defer_weights:
@@ -102,6 +105,7 @@ __all__ = [
     "GenerationRequest",
     "Model",
     "ModelError",
+    "ModelEvents",
     "ModelKind",
     "ModelUnavailable",
     "PendingModel",

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from svgeval.models.base import Model
+from svgeval.models.base import Model, ModelEvents
 from svgeval.registry import Registry
 from svgeval.run_request import DEFAULTS
 
@@ -32,6 +32,8 @@ class EndpointOptions:
     stream: bool = DEFAULTS.stream
     model_args: Mapping[str, str] = field(default_factory=dict)
     """``--model-arg`` values as typed; the kind parses them into its options dataclass."""
+    events: ModelEvents = field(default_factory=ModelEvents)
+    """Whom a backend that sends requests tells of its retries and notices."""
 
 
 ModelFactory = Callable[[str, str, EndpointOptions], Model]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from svgeval.models import Model, ModelUnavailable, load_model
+from svgeval.models import Model, ModelEvents, ModelUnavailable, load_model
 from svgeval.render.backends import check_renderer
 from svgeval.render.isolated import DEFAULT_TIMEOUT_S
 from svgeval.run_request import RunOptions, RunRequest
@@ -54,31 +54,35 @@ def settings_of(request: RunOptions, task_render_timeout_s: float | None) -> Run
 
 def _endpoint(request: RunOptions, spec: str, *, base_url: str | None,
               api_key_env: str | None, concurrency: int, text_only: bool,
-              **kind_options: Any) -> Model:
+              events: ModelEvents | None, **kind_options: Any) -> Model:
     """The backend ``spec`` names, with the run's timeouts and streaming."""
     return load_model(spec, base_url=base_url, api_key_env=api_key_env, concurrency=concurrency,
                       timeout_s=request.timeout, first_token_timeout_s=request.first_token_timeout,
-                      stream=request.stream, accepts_images=not text_only, **kind_options)
+                      stream=request.stream, accepts_images=not text_only, events=events,
+                      **kind_options)
 
 
-def model_of(request: RunOptions) -> Model:
-    """The backend ``request.model`` names, its checkpoint's weights not loaded yet."""
+def model_of(request: RunOptions, events: ModelEvents | None = None) -> Model:
+    """The backend ``request.model`` names, its checkpoint's weights not loaded yet;
+    ``events`` hears of its retries and notices."""
     return _endpoint(request, request.model, base_url=request.base_url,
                      api_key_env=request.api_key_env, concurrency=request.concurrency,
-                     text_only=request.text_only_model, model_args=request.model_args,
+                     text_only=request.text_only_model, events=events,
+                     model_args=request.model_args,
                      defer_weights=True)
 
 
-def judge_of(request: RunOptions) -> Judge | None:
+def judge_of(request: RunOptions, events: ModelEvents | None = None) -> Judge | None:
     """The judge ``request.judge`` names (None without one), with the run's timeouts and
-    streaming; its failure to set up is one line naming the judge's flags."""
+    streaming, ``events`` hearing of its retries and notices; its failure to set up is one line
+    naming the judge's flags."""
     if request.judge is None:
         return None
     try:
         model = _endpoint(request, request.judge, base_url=request.judge_base_url,
                           api_key_env=request.judge_api_key_env,
                           concurrency=request.judge_concurrency,
-                          text_only=request.text_only_judge)
+                          text_only=request.text_only_judge, events=events)
     except (ValueError, ModelUnavailable) as error:
         raise type(error)(f"--judge: {judge_wording(str(error))}") from None
     return Judge(request.judge, model, request.judge_concurrency)
@@ -89,14 +93,17 @@ def build_runner(
     *,
     task: Task | None = None,
     model: Model | None = None,
+    model_events: ModelEvents | None = None,
+    judge_events: ModelEvents | None = None,
 ) -> Runner:
     """The runner of ``request``: its task (or ``task``, already made), its model (or
     ``model``, a backend already made: :func:`svgeval.evaluate`'s objects, the audit's replay
-    files), its judge and its settings, each checked as the module's docstring says."""
+    files), its judge and its settings, each checked as the module's docstring says;
+    ``model_events`` and ``judge_events`` hear of their backends' retries and notices."""
     check_renderer(request.renderer)  # before anything is written: else every render fails
     task = task or task_of(request)
-    model = model or model_of(request)
-    judge = judge_of(request)
+    model = model or model_of(request, model_events)
+    judge = judge_of(request, judge_events)
     settings = settings_of(request, task.render_timeout_s)
     if request.executor == "ray":  # last: starting Ray takes seconds
         from svgeval.runner.ray_executor import connect
