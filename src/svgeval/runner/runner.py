@@ -25,7 +25,8 @@ from dataclasses import dataclass, replace
 
 from svgeval import __version__
 from svgeval.models.adaptive import Learned
-from svgeval.models.base import AnswerMissing, GenerationRequest, Model, ModelError
+from svgeval.models.base import Model
+from svgeval.runner.answers import answer_failure, answer_of
 from svgeval.runner.epochs import summarize, tally
 from svgeval.runner.executors import make_executor
 from svgeval.runner.finished import FinishedRecords
@@ -40,15 +41,12 @@ from svgeval.runner.identity import (
 from svgeval.runner.judging import Judge, Judging, check_image_inputs, judgment_cache
 from svgeval.runner.other_run import load_samples
 from svgeval.runner.progress import NoProgress, PhaseProgress
-from svgeval.runner.reask import ask_until_complete
 from svgeval.runner.records import (
     RecordKey,
     ResponseRecord,
     Results,
     SampleRecord,
     ServersRecord,
-    Timing,
-    Usage,
 )
 from svgeval.runner.run_config import RunConfig, RunSettings
 from svgeval.runner.run_dir import (
@@ -63,13 +61,12 @@ from svgeval.runner.units import (
     SamplesById,
     WorkUnit,
     distinct_samples,
-    epoch_seed,
     read_ahead,
     select_samples,
     work_units,
 )
 from svgeval.tasks.base import Sample, Task
-from svgeval.tasks.outcome import Failure, FailureKind, MetricValues
+from svgeval.tasks.outcome import MetricValues
 
 SCORE_FLUSH_INTERVAL_S = 0.05
 """How often finished samples reach ``samples.jsonl``: a ``kill -9`` loses at most this much
@@ -90,22 +87,6 @@ Progress = Callable[[SampleRecord], None]
 """Called with each finished sample record (the CLI advances its progress display)."""
 
 
-def _answer_failure(failure: Failure | None, answer: ResponseRecord,
-                    max_tokens: int | None) -> Failure | None:
-    """The failure of a scored answer: a request that failed for good is the model's error
-    (it was scored as an empty answer, so the task's failure values apply), and a model failure
-    of an answer the server cut off is a ``truncated`` one."""
-    if answer.error is not None:
-        failure = Failure(kind=FailureKind.MODEL_ERROR, detail=answer.error)
-    if failure is None or not failure.is_models or answer.finish_reason != "length":
-        return failure
-    limit = f"--max-tokens {max_tokens}" if max_tokens else "the server's token limit"
-    return Failure(
-        kind=FailureKind.TRUNCATED,
-        detail=f"answer cut off by {limit}: raise --max-tokens ({failure.tag}: {failure.detail})",
-    )
-
-
 class Runner:
     """Runs one task with one model (and its judge, if the task has one) into one run
     directory."""
@@ -122,13 +103,15 @@ class Runner:
     ) -> None:
         """``model`` answers (:meth:`run`); a runner of cached work (:meth:`cached`) has none,
         and takes the model's spec and endpoint from ``answered_by``, the run's config."""
-        if model is None and answered_by is None:
+        self.base_url: str | None
+        if model is not None:
+            self.spec, self.base_url = model.spec, getattr(model, "base_url", None)
+        elif answered_by is not None:
+            self.spec, self.base_url = answered_by.model, answered_by.base_url
+        else:
             raise TypeError("a runner without a model needs the config of the run it scores")
         self.task = task
         self.model = model
-        self.spec = model.spec if model is not None else answered_by.model  # type: ignore[union-attr]
-        self.base_url: str | None = (getattr(model, "base_url", None) if model is not None
-                                     else answered_by.base_url)  # type: ignore[union-attr]
         self.judge = judge
         self.run_dir = run_dir
         self.settings = settings
@@ -289,7 +272,7 @@ class Runner:
                 if model is None or slots is None:  # cached work: its units all have answers
                     raise TypeError(f"no cached answer to {unit.key} and no model to ask")
                 async with slots:
-                    cached = await self._generate(unit, sample, model)
+                    cached = await answer_of(model, self.task, self.settings, unit, sample)
                 if cached is None:  # the model has no answer to give: the sample stays missing
                     return
                 if cached.error is None and response_log is not None:
@@ -302,7 +285,7 @@ class Runner:
                 cached,  # its prompt hash is the sample's: checked above, or just asked
                 prompt=sample.messages,
                 expected=sample.expected,
-                failure=_answer_failure(outcome.failure, cached, self.settings.max_tokens),
+                failure=answer_failure(outcome.failure, cached, self.settings.max_tokens),
             )
             sample_log.append(record)
             self.progress(record)
@@ -374,46 +357,6 @@ class Runner:
         """Write to ``servers.json`` what ``backend`` has just learned, beside the rest."""
         servers.update(backend.learned())
         write_record(self.run_dir.servers, ServersRecord(servers=servers))
-
-    async def _generate(
-        self, unit: WorkUnit, sample: Sample, model: Model
-    ) -> ResponseRecord | None:
-        """The model's answer, its failure, or None when it has no answer (AnswerMissing)."""
-        digest = prompt_hash(sample)
-        request = GenerationRequest(
-            sample_id=sample.id,
-            messages=sample.messages,
-            temperature=self.settings.temperature,
-            max_tokens=self.settings.max_tokens,
-            seed=epoch_seed(self.settings.seed, unit.epoch),
-            input_svg=sample.input_svg,
-            reference=sample.reference,
-        )
-        try:
-            generation = await ask_until_complete(model, request, self.task)
-        except AnswerMissing:
-            return None
-        except ModelError as error:
-            return ResponseRecord(
-                id=sample.id,
-                epoch=unit.epoch,
-                prompt_hash=digest,
-                error=str(error),
-                timing=Timing(attempts=error.attempts, total_s=error.total_s),
-            )
-        return ResponseRecord(
-            id=sample.id,
-            epoch=unit.epoch,
-            prompt_hash=digest,
-            response=generation.text,
-            usage=Usage.reported(generation.usage),
-            timing=Timing(
-                attempts=generation.attempts,
-                total_s=generation.total_s or generation.latency_s,
-                last_attempt_s=generation.latency_s,
-            ),
-            finish_reason=generation.finish_reason,
-        )
 
     def write_results(
         self,
