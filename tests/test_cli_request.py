@@ -13,6 +13,7 @@ from pydantic_core import PydanticUndefined
 
 from svgeval.cli.run import REPEATED, run
 from svgeval.render.backends import RENDERERS
+from svgeval.render.forkserver import DEFAULT_RENDERER
 from svgeval.run_request import DEFAULTS, Renderer, RunRequest, Shard, checked
 from svgeval.runner import RunSettings
 from svgeval.runner.build import settings_of
@@ -35,7 +36,9 @@ def test_the_request_has_a_field_for_each_flag_with_the_command_s_default() -> N
 
 
 def test_the_renderers_are_the_render_layer_s() -> None:
-    assert get_args(Renderer) == RENDERERS
+    """The render layer names its renderers and its default for the render workers, which start
+    before anything else (without pydantic): the request's must be the same."""
+    assert get_args(Renderer) == RENDERERS and DEFAULTS.renderer == DEFAULT_RENDERER
 
 
 @pytest.mark.parametrize(("flags", "message"), [
