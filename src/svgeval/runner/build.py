@@ -21,13 +21,14 @@ from svgeval.runner.judging import Judge, judge_wording
 from svgeval.runner.run_config import RunSettings
 from svgeval.runner.run_dir import RunDir
 from svgeval.runner.runner import Runner
-from svgeval.tasks import get_task
 from svgeval.tasks.base import CommonOptions, Task
 
 
 def task_of(request: RunRequest) -> Task:
     """The task ``request`` names, with its options checked (unknown keys and bad values are
-    errors)."""
+    errors). The registry is looked up when called (a test or a plugin may replace it)."""
+    from svgeval.tasks import get_task
+
     return get_task(request.task)(CommonOptions(data=request.data, seed=request.seed,
                                                 tier=request.tier, extra=dict(request.options)))
 

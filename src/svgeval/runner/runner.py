@@ -248,7 +248,7 @@ class Runner:
             scratch.unlink(missing_ok=True)
         sample_log = RecordAppender(scratch if rescoring else self.run_dir.samples,
                                     flush_interval_s=SCORE_FLUSH_INTERVAL_S)
-        if pending and asked is not None:
+        if pending:
             self._pace_from_learned(asked)
         model = executor.limit(asked, self.settings.concurrency) if asked is not None else None
         slots = request_slots(model, self.settings.concurrency) if model is not None else None
@@ -342,10 +342,11 @@ class Runner:
                 scratch.unlink(missing_ok=True)
         return results
 
-    def _pace_from_learned(self, model: Model) -> None:
-        """Start ``model``'s and the judge's backends from what earlier runs in this directory
-        learned of their servers (``servers.json``), and write there what they learn."""
-        backends = [model]
+    def _pace_from_learned(self, model: Model | None) -> None:
+        """Start ``model``'s (None: no model is asked) and the judge's backends from what
+        earlier runs in this directory learned of their servers (``servers.json``), and write
+        there what they learn."""
+        backends = [model] if model is not None else []
         if self.judge is not None and self.judge.model is not None:
             backends.append(self.judge.model)
         servers = dict(self.run_dir.read_servers().servers)
