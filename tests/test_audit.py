@@ -20,10 +20,11 @@ from svgeval.audit import (
     run_baselines,
 )
 from svgeval.cli import app
-from svgeval.runner import Results, RunSettings
+from svgeval.run_request import RunRequest
+from svgeval.runner import Results
 from svgeval.svg.extract import extract_svg
 from svgeval.tasks import get_task
-from svgeval.tasks.base import CommonOptions, Sample
+from svgeval.tasks.base import Sample
 
 cli = CliRunner()
 SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24">'
@@ -53,10 +54,9 @@ def test_baselines_answer_every_sample_and_shuffle_within_groups() -> None:
 
 
 def test_an_audit_folder_of_other_answers_is_refused(demo_data: Path, tmp_path: Path) -> None:
-    task = get_task("svgeditbench")(CommonOptions(data=demo_data))
     (tmp_path / "oracle.replay.jsonl").write_text('{"id": "x", "response": ""}\n')
     with pytest.raises(ValueError, match="holds an audit with other answers"):
-        run_baselines(task, tmp_path, RunSettings(limit=1))
+        run_baselines(RunRequest(task="svgeditbench", data=demo_data, out_dir=tmp_path, limit=1))
 
 
 def test_blank_canvas_keeps_the_size_and_flip_changes_one_attribute() -> None:
@@ -104,8 +104,9 @@ def test_audit_command_runs_svgeditbench_on_the_demo_cases(demo_data: Path,
 
 @pytest.mark.shared_data
 def test_style_edit_acc_is_flagged_and_acc_strict_is_not(tmp_path: Path) -> None:
-    task = get_task("svgenius-style-edit")(CommonOptions(data=shared_release("svgenius")))
-    rows = audit_rows(task, run_baselines(task, tmp_path, RunSettings(seed=0)))
+    request = RunRequest(task="svgenius-style-edit", data=shared_release("svgenius"),
+                         out_dir=tmp_path)
+    rows = audit_rows(get_task(request.task), run_baselines(request))
     for row in rows:
         metric = row.key.rsplit("/", 1)[1]
         if metric == "acc":

@@ -31,9 +31,10 @@ COMMAND_LINE = {"svgeval", "svgeval.cli", "svgeval.cli.errors", "svgeval.cli.mai
 """svgeval's modules that every command imports: the group, its errors (and the error classes),
 the registry's names."""
 
-RUN_FLAGS = {"svgeval.cli.run", "svgeval.cli.request", "svgeval.cli.executor",
-             "svgeval.cli.judge", "svgeval.render", "svgeval.render.forkserver"}
-"""What declaring ``run``'s and ``score``'s flags adds (the default renderer's name)."""
+RUN_FLAGS = {"svgeval.cli.run", "svgeval.run_request", "svgeval.cli.executor",
+             "svgeval.cli.judge"}
+"""What declaring ``run``'s and ``score``'s flags adds (the run request, whose defaults the flags
+show)."""
 
 HEAVY = ("numpy", "lxml", "PIL", "cairosvg", "httpx", "torch", "svgeval.runner",
          "svgeval.models", "svgeval.tasks", "svgeval.metrics", "svgeval.report",

@@ -14,9 +14,9 @@ from pathlib import Path
 import svgeval
 
 PACKAGE = Path(svgeval.__file__).parent
-BASE = ("registry", "messages", "errors")
-"""Modules every layer may use: the registration mechanism, the chat message format and the
-root of the exceptions."""
+BASE = ("registry", "messages", "errors", "run_request")
+"""Modules every layer may use: the registration mechanism, the chat message format, the root
+of the exceptions and the run request (every run setting and its default)."""
 ORDER = ("svg", "render", "metrics", "tasks", "models", "runner", "builders")
 """The layers in order; :data:`BASE` comes before them all and everything else after."""
 SHARED = {"common"}

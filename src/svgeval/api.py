@@ -22,7 +22,7 @@ It writes the run directory ``svgeval run`` writes (``config.json``, ``responses
 ``samples.jsonl``, ``results.json``), so ``svgeval report``, ``score`` and ``run --resume``
 work on it, and returns an :class:`Evaluation`: the typed :class:`~svgeval.runner.Results` and
 where they are. Errors are raised, not printed: ``ModelUnavailable`` (the model cannot answer
-at all), ``RunConflict`` (``out`` holds another run), ``ValueError`` (an option),
+at all), ``RunConflict`` (``out`` holds another run), ``InvalidRunSetting`` (an option; a ValueError too),
 ``DataUnavailable`` (no data: its message names ``data=``, where the command line's names
 ``--data``). As on the command line, the options, the data, what ``out`` holds and whether a
 hub id can be had (the hub, or the local cache) are checked before a checkpoint's weights load.
@@ -46,13 +46,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-from svgeval.models import Model, load_model
+from svgeval.models import Model
 from svgeval.models.base import InvalidModelSetting
-from svgeval.render.forkserver import DEFAULT_RENDERER
-from svgeval.render.isolated import DEFAULT_TIMEOUT_S
-from svgeval.runner import Results, RunDir, Runner, RunSettings, SampleRecord
-from svgeval.tasks import get_task
-from svgeval.tasks.base import CommonOptions
+from svgeval.run_request import DEFAULTS, InvalidRunSetting, RunRequest, checked
+from svgeval.runner import Results, RunDir, SampleRecord
+from svgeval.runner.build import build_runner
 from svgeval.tasks.download import DataUnavailable
 
 T = TypeVar("T")
@@ -60,7 +58,10 @@ T = TypeVar("T")
 CLI_FLAG_KEYWORDS = {"data": "data", "limit": "limit", "tier": "tier", "set": "options",
                      "model-arg": "model_args", "max-tokens": "max_tokens",
                      "base-url": "base_url", "api-key-env": "api_key_env",
-                     "concurrency": "concurrency", "resume": "resume=True"}
+                     "concurrency": "concurrency", "resume": "resume=True", "epochs": "epochs",
+                     "temperature": "temperature", "render-workers": "render_workers",
+                     "renderer": "renderer", "device": "device", "precision": "precision",
+                     "preprocess": "preprocess"}
 """``svgeval run``'s flags and the :func:`evaluate` keywords that stand for them."""
 
 IN_MEMORY_MODEL_ARGS = ("batch_size", "max_new_tokens")
@@ -90,54 +91,57 @@ def evaluate(
     *,
     processor: Any = None,
     out: str | Path | None = None,
-    data: str | Path | None = None,
-    tier: str = "all",
+    data: str | Path | None = DEFAULTS.data,
+    tier: str = DEFAULTS.tier,
     options: Mapping[str, object] | None = None,
-    limit: int | None = None,
-    epochs: int = 1,
-    seed: int = 0,
-    temperature: float | None = 0.0,
-    max_tokens: int | None = None,
-    concurrency: int = 8,
+    limit: int | None = DEFAULTS.limit,
+    epochs: int = DEFAULTS.epochs,
+    seed: int = DEFAULTS.seed,
+    temperature: float | None = DEFAULTS.temperature,
+    max_tokens: int | None = DEFAULTS.max_tokens,
+    concurrency: int = DEFAULTS.concurrency,
     model_args: Mapping[str, object] | None = None,
-    base_url: str | None = None,
-    api_key_env: str | None = None,
-    resume: bool = False,
-    render_workers: int | None = None,
-    renderer: str = DEFAULT_RENDERER,
+    base_url: str | None = DEFAULTS.base_url,
+    api_key_env: str | None = DEFAULTS.api_key_env,
+    resume: bool = DEFAULTS.resume,
+    render_workers: int | None = DEFAULTS.render_workers,
+    renderer: str = DEFAULTS.renderer,
     device: str | None = None,
-    precision: str = "fp32",
-    preprocess: str = "cpu",
+    precision: str = DEFAULTS.precision,
+    preprocess: str = DEFAULTS.preprocess,
     name: str | None = None,
 ) -> Evaluation:
     """Run ``task`` with ``model`` (see the module's docstring) into ``out``.
 
-    The arguments are ``svgeval run``'s flags: ``options`` its ``--set`` (Python values),
+    The arguments are ``svgeval run``'s flags, with its defaults and checks
+    (:class:`~svgeval.run_request.RunRequest`): ``options`` its ``--set`` (Python values),
     ``limit`` the first N samples of each group, ``concurrency`` the requests in flight (for an
-    ``hf:`` model, also its batch size unless ``model_args`` gives one), ``device`` where the
-    model-based metrics run, ``precision`` in which (fp32, bf16, fp16) and ``preprocess`` where
-    renders become their inputs (cpu, device): both recorded in the run's config, and applied
-    during the run whatever ``SVGEVAL_PRECISION`` and ``SVGEVAL_PREPROCESS`` say. ``out`` defaults to
-    a new folder ``runs/<task>-<time>``; with ``resume=True`` a run already there continues.
-    ``name`` is the model's name in the run's records for a model passed as an object (default:
-    its ``name_or_path`` or function name).
+    ``hf:`` model, also its batch size unless ``model_args`` gives one), ``temperature=None``
+    its ``--omit-temperature``, ``device`` where the model-based metrics run (None: auto),
+    ``precision`` in which (fp32, bf16, fp16) and ``preprocess`` where renders become their
+    inputs (cpu, device): both recorded in the run's config, and applied during the run whatever
+    ``SVGEVAL_PRECISION`` and ``SVGEVAL_PREPROCESS`` say. ``out`` defaults to a new folder
+    ``runs/<task>-<time>``; with ``resume=True`` a run already there continues. ``name`` is the
+    model's name in the run's records for a model passed as an object (default: its
+    ``name_or_path`` or function name).
     """
+    root = Path(out) if out is not None else fresh_run_folder(task)
     with data_errors_in_python_terms():
-        task_obj = get_task(task)(CommonOptions(
-            data=Path(data) if data is not None else None, seed=seed, tier=tier,
-            extra=_as_strings(options or {}),
-        ))
-        backend = as_model(model, processor=processor, concurrency=concurrency,
-                           model_args=model_args or {}, base_url=base_url,
-                           api_key_env=api_key_env, name=name)
-        settings = RunSettings(
-            temperature=temperature, max_tokens=max_tokens, seed=seed, concurrency=concurrency,
-            limit=limit, epochs=epochs, render_workers=render_workers,
-            render_timeout_s=task_obj.render_timeout_s or DEFAULT_TIMEOUT_S, renderer=renderer,
-            device=device, precision=precision, preprocess=preprocess,
+        request = request_in_python_terms(
+            task=task, out_dir=root, data=data, tier=tier,
+            options=_as_strings(options or {}), limit=limit, epochs=epochs, seed=seed,
+            temperature=DEFAULTS.temperature if temperature is None else temperature,
+            omit_temperature=temperature is None, max_tokens=max_tokens,
+            concurrency=concurrency, resume=resume, render_workers=render_workers,
+            renderer=renderer, device=device or DEFAULTS.device, precision=precision,
+            preprocess=preprocess, base_url=base_url, api_key_env=api_key_env,
+            model_args=_as_strings(model_args or {}),
+            **({"model": model} if isinstance(model, str) else {}),
         )
-        root = Path(out) if out is not None else fresh_run_folder(task)
-        runner = Runner(task_obj, backend, RunDir(root), settings)
+        backend = None if isinstance(model, str) else as_model(
+            model, processor=processor, concurrency=concurrency,
+            model_args=request.model_args, name=name)
+        runner = build_runner(request, model=backend)
         resumed = runner.prepare(resume)
         return Evaluation(run_coroutine(lambda: runner.run(resumed)), root)
 
@@ -163,22 +167,26 @@ def data_errors_in_python_terms() -> Iterator[None]:
         raise DataUnavailable(in_python_terms(str(error))) from None
 
 
+def request_in_python_terms(**values: Any) -> RunRequest:
+    """The :class:`RunRequest` of ``values``; a wrong one is an :class:`InvalidRunSetting` whose
+    line names the keyword (:func:`in_python_terms`), not the flag."""
+    try:
+        return checked(RunRequest, **values)
+    except InvalidRunSetting as error:
+        raise InvalidRunSetting(in_python_terms(str(error))) from None
+
+
 def as_model(
     model: Any,
     *,
     processor: Any = None,
-    concurrency: int = 8,
-    model_args: Mapping[str, object] | None = None,
-    base_url: str | None = None,
-    api_key_env: str | None = None,
+    concurrency: int = DEFAULTS.concurrency,
+    model_args: Mapping[str, str] | None = None,
     name: str | None = None,
 ) -> Model:
-    """The backend ``model`` stands for (see :func:`evaluate`); TypeError for anything else. A
-    spec's checkpoint loads its weights when :meth:`Runner.prepare` has checked the rest."""
-    args = _as_strings(model_args or {})
-    if isinstance(model, str):
-        return load_model(model, base_url=base_url, api_key_env=api_key_env,
-                          concurrency=concurrency, model_args=args, defer_weights=True)
+    """The backend the object ``model`` stands for (see :func:`evaluate`; a spec string is the
+    run request's); TypeError for anything else."""
+    args = dict(model_args or {})
     if isinstance(model, Model):
         return model
     if _is_transformers_model(model):

@@ -28,13 +28,14 @@ import random
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from lxml import etree
 
 from svgeval.errors import UserError
 from svgeval.models.replay import ReplayModel
-from svgeval.runner import Results, RunDir, Runner, RunSettings, load_samples
+from svgeval.run_request import RunRequest
+from svgeval.runner import Results, load_samples
+from svgeval.runner.build import build_runner, task_of
 from svgeval.svg.extract import extract_svg
 from svgeval.tasks.base import Sample, Task
 
@@ -132,24 +133,27 @@ def baseline_answers(samples: Sequence[Sample], seed: int = 0) -> dict[str, dict
     return answers
 
 
-def run_baselines(task: Task, out_dir: Path, settings: RunSettings,
+def run_baselines(request: RunRequest,
                   on_done: Callable[[str, Results], None] = lambda name, results: None) -> dict[
     str, Results
 ]:
-    """Run every baseline on ``task`` into ``out_dir/<baseline>`` (resumed when present);
-    ``on_done`` hears of each finished baseline."""
-    answers = baseline_answers(load_samples(task), settings.seed or 0)
+    """Run every baseline on ``request``'s task with its settings into
+    ``request.out_dir/<baseline>`` (resumed when present); ``on_done`` hears of each finished
+    baseline."""
+    task = task_of(request)
+    answers = baseline_answers(load_samples(task), request.seed)
     results = {}
     for name, by_id in answers.items():
-        folder = out_dir / name
+        folder = request.out_dir / name
         folder.mkdir(parents=True, exist_ok=True)
-        replay = out_dir / f"{name}.replay.jsonl"
+        replay = request.out_dir / f"{name}.replay.jsonl"
         text = "".join(json.dumps({"id": i, "response": r}) + "\n" for i, r in by_id.items())
         if replay.exists() and replay.read_text(encoding="utf-8") != text:
-            raise AuditConflict(f"{out_dir} holds an audit with other answers (another task, data "
-                             "or seed); choose another --out")
+            raise AuditConflict(f"{request.out_dir} holds an audit with other answers (another "
+                                "task, data or seed); choose another --out")
         replay.write_text(text, encoding="utf-8")
-        runner = Runner(task, ReplayModel(replay, spec=f"audit:{name}"), RunDir(folder), settings)
+        runner = build_runner(request.model_copy(update={"out_dir": folder}), task=task,
+                              model=ReplayModel(replay, spec=f"audit:{name}"))
         results[name] = asyncio.run(runner.run(runner.prepare(resume=True)))
         on_done(name, results[name])
     return results

@@ -46,6 +46,7 @@ import transformers
 from transformers import TrainerCallback, TrainerControl, TrainerState, TrainingArguments
 
 from svgeval.api import Evaluation, evaluate
+from svgeval.run_request import DEFAULTS
 
 logger = transformers.logging.get_logger(__name__)
 
@@ -101,13 +102,13 @@ class SvgevalCallback(TrainerCallback):
         limit: int | None = 8,
         out: str | Path | None = None,
         data: str | Path | None = None,
-        tier: str = "all",
+        tier: str = DEFAULTS.tier,
         options: Mapping[str, object] | None = None,
-        temperature: float = 0.0,
+        temperature: float = DEFAULTS.temperature,
         max_tokens: int | None = 1024,
-        seed: int = 0,
-        concurrency: int = 8,
-        render_workers: int | None = None,
+        seed: int = DEFAULTS.seed,
+        concurrency: int = DEFAULTS.concurrency,
+        render_workers: int | None = DEFAULTS.render_workers,
         metrics: Sequence[str] | None = None,
     ) -> None:
         if every_n_steps < 1:

@@ -21,6 +21,7 @@ from svgeval.models import (
     Generation,
     GenerationRequest,
     ModelError,
+    ModelEvents,
     ModelUnavailable,
     RetryPolicy,
 )
@@ -306,9 +307,9 @@ def test_the_wait_after_a_random_refusal_does_not_grow(fake_openai: StartServer)
     refused four times running added 11 s on average to a 12 s run."""
     server = fake_openai(faults=lambda request: Fault.http_error(429) if request.body and (
         message_text(request.body["messages"][0]) == "last" and request.attempt < 3) else None)
-    model = make_model(server.base_url, concurrency=1, retry=RetryPolicy(base_delay_s=0.2))
     waits: list[float] = []
-    model.on_retry = lambda event: waits.append(event.wait_s)
+    model = make_model(server.base_url, concurrency=1, retry=RetryPolicy(base_delay_s=0.2),
+                       events=ModelEvents(retry=lambda event: waits.append(event.wait_s)))
 
     async def one_at_a_time() -> list[Generation]:
         try:

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from svgeval.cli.judge import build_judge
 from svgeval.models import (
     MODELS,
     Model,
@@ -17,6 +16,8 @@ from svgeval.models import (
 )
 from svgeval.models.baselines import IdentityModel, OracleModel
 from svgeval.models.openai_compat import OpenAICompatibleModel
+from svgeval.run_request import RunOptions
+from svgeval.runner.build import judge_of
 
 from .backend_helpers import ask
 from .conftest import StartServer
@@ -157,8 +158,8 @@ def test_a_judge_at_another_url_gets_no_openai_key(
     monkeypatch.setenv("JUDGE_KEY", "sk-judge")
     server = fake_openai()
     for key_env in (None, "JUDGE_KEY"):
-        judge = build_judge("openai:gpt-4o", base_url=server.base_url, api_key_env=key_env,
-                            concurrency=1, text_only=False)
+        judge = judge_of(RunOptions(judge="openai:gpt-4o", judge_base_url=server.base_url,
+                                    judge_api_key_env=key_env, judge_concurrency=1))
         assert judge is not None and judge.model is not None
         asyncio.run(generate_and_close(judge.model))
     sent = [request.headers.get("authorization") for request in server.chat_requests]

@@ -18,7 +18,7 @@ import httpx
 import pytest
 from support.local_servers import HALF_EMOJI_SVG, http_server, read_log, running
 
-from svgeval.models import Generation, ModelError, ModelUnavailable, RetryPolicy
+from svgeval.models import Generation, ModelError, ModelEvents, ModelUnavailable, RetryPolicy
 
 from .backend_helpers import SVG, ask, generate_all, generate_one, make_model
 
@@ -84,8 +84,8 @@ def test_llama_cpp_interruptions_lower_the_requests_in_flight(tmp_path: Path) ->
     log = tmp_path / "calls.jsonl"
     notices: list[str] = []
     with running("interrupting", "--log", str(log)) as server:
-        model = make_model(server.base_url, concurrency=8, retry=RetryPolicy(max_retries=2))
-        model.on_notice = notices.append
+        model = make_model(server.base_url, concurrency=8, retry=RetryPolicy(max_retries=2),
+                           events=ModelEvents(notice=notices.append))
         requests = [ask(f"s{i}", f"Sample {i}: {LONG_SVG}") for i in range(12)]
         answers = generate_all(model, requests, time_limit_s=60)
     assert all(isinstance(answer, Generation) for answer in answers), answers
@@ -213,8 +213,8 @@ def test_notices_are_told_once_per_backend() -> None:
     async def go() -> list[str]:
         notices: list[str] = []
         with running("interrupting") as server:
-            model = make_model(server.base_url, concurrency=4)
-            model.on_notice = notices.append
+            model = make_model(server.base_url, concurrency=4,
+                               events=ModelEvents(notice=notices.append))
             for round_ in range(2):
                 await asyncio.gather(*(
                     model.generate(ask(f"r{round_}s{i}", f"{round_} {i} {LONG_SVG}"))
@@ -264,8 +264,8 @@ def test_a_cut_with_two_in_flight_leaves_one(tmp_path: Path) -> None:
     halved the 8 asked for (the note: "with 2 requests in flight): now 4 at a time")."""
     notices: list[str] = []
     with running("interrupting", "--token-delay", "0.02") as server:
-        model = make_model(server.base_url, concurrency=8)
-        model.on_notice = notices.append
+        model = make_model(server.base_url, concurrency=8,
+                           events=ModelEvents(notice=notices.append))
         requests = [ask(f"s{i}", f"Sample {i}: {LONG_SVG}") for i in range(2)]
         answers = generate_all(model, requests, time_limit_s=60)
     assert all(isinstance(answer, Generation) for answer in answers), answers

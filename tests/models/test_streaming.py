@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 import pytest
 from support.fake_openai_server import FakeOpenAIServer, Fault, fail_first, on_requests
 
-from svgeval.models import Generation, ModelError, RetryEvent
+from svgeval.models import Generation, ModelError, ModelEvents, RetryEvent
 from svgeval.models.chat_http import _sse_data
 
 from .backend_helpers import SVG, ask, generate_all, generate_one, make_model
@@ -35,8 +35,8 @@ def check_single_slot_server(
     with FakeOpenAIServer(
         reply=lambda body: answer_text, slots=1, token_delay_s=token_delay_s
     ) as server:
-        model = make_model(server.base_url, concurrency=concurrency, timeout_s=timeout_s)
-        model.on_retry = retries.append
+        model = make_model(server.base_url, concurrency=concurrency, timeout_s=timeout_s,
+                           events=ModelEvents(retry=retries.append))
         answers = generate_all(model, requests, time_limit_s=10 * (queue_wait_s + 1))
         chat_requests, generations = server.chat_requests, server.generations
         abandoned = server.abandoned_generations
@@ -66,8 +66,7 @@ def test_silence_mid_stream_is_retried_and_announced(fake_openai: StartServer) -
         reply=lambda body: WORDS, faults=on_requests({0: Fault.stall(after_tokens=3, seconds=30)})
     )
     events: list[RetryEvent] = []
-    model = make_model(server.base_url, timeout_s=0.3)
-    model.on_retry = events.append
+    model = make_model(server.base_url, timeout_s=0.3, events=ModelEvents(retry=events.append))
     answer = generate_one(model)
     assert isinstance(answer, Generation)
     assert answer.text == WORDS and answer.attempts == 2
@@ -91,8 +90,7 @@ def test_a_stream_that_breaks_off_is_retried(
 ) -> None:
     server = fake_openai(reply=lambda body: WORDS, faults=on_requests({0: fault}))
     events: list[RetryEvent] = []
-    model = make_model(server.base_url)
-    model.on_retry = events.append
+    model = make_model(server.base_url, events=ModelEvents(retry=events.append))
     answer = generate_one(model)
     assert isinstance(answer, Generation)
     assert answer.text == WORDS and answer.attempts == 2
@@ -102,8 +100,7 @@ def test_a_stream_that_breaks_off_is_retried(
 def test_retries_are_announced_as_they_happen(fake_openai: StartServer, stream: bool) -> None:
     server = fake_openai(faults=fail_first(2, Fault.http_error(429, retry_after="0.01")))
     events: list[RetryEvent] = []
-    model = make_model(server.base_url, stream=stream)
-    model.on_retry = events.append
+    model = make_model(server.base_url, stream=stream, events=ModelEvents(retry=events.append))
     answer = generate_one(model)
     assert isinstance(answer, Generation) and answer.attempts == 3
     assert [(e.sample_id, e.attempt, e.reason) for e in events] == [
@@ -116,8 +113,7 @@ def test_retries_are_announced_as_they_happen(fake_openai: StartServer, stream: 
 def test_a_failed_sample_reports_its_attempts(fake_openai: StartServer, stream: bool) -> None:
     server = fake_openai(faults=fail_first(100, Fault.http_error(503)))
     events: list[RetryEvent] = []
-    model = make_model(server.base_url, stream=stream)
-    model.on_retry = events.append
+    model = make_model(server.base_url, stream=stream, events=ModelEvents(retry=events.append))
     error = generate_one(model)
     assert isinstance(error, ModelError)
     assert error.attempts == 4 and error.total_s > 0
@@ -156,8 +152,7 @@ def test_refused_stream_options_are_dropped_for_the_rest_of_the_run(
 ) -> None:
     server = fake_openai(reject_stream_options=True)
     events: list[RetryEvent] = []
-    model = make_model(server.base_url, concurrency=1)
-    model.on_retry = events.append
+    model = make_model(server.base_url, concurrency=1, events=ModelEvents(retry=events.append))
     answers = generate_all(model, [ask("a", f"A: {SVG}"), ask("b", f"B: {SVG}")])
     assert [a.attempts if isinstance(a, Generation) else a for a in answers] == [2, 1]
     assert all(isinstance(a, Generation) and a.usage == {} for a in answers)

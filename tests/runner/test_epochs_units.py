@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 
+from svgeval.run_request import Shard
 from svgeval.runner.epochs import pass_at_k, pass_at_k_table, summarize
 from svgeval.runner.records import SampleRecord
-from svgeval.runner.run_config import RunConfig, RunSettings, Shard
+from svgeval.runner.run_config import RunConfig, RunSettings
 from svgeval.runner.units import (
     WorkUnit,
     epoch_seed,
-    parse_shard,
     read_ahead,
     shard_number,
     work_units,
@@ -142,10 +142,10 @@ def test_epoch_seeds() -> None:
 
 
 def test_parse_shard() -> None:
-    assert parse_shard("1/4") == Shard(index=1, count=4) and str(parse_shard(" 0 / 2 ")) == "0/2"
+    assert Shard.parse("1/4") == Shard(index=1, count=4) and str(Shard.parse(" 0 / 2 ")) == "0/2"
     for bad in ("2/2", "0/0", "x", "-1/2", "1/"):
         with pytest.raises(ValueError, match="--shard"):
-            parse_shard(bad)
+            Shard.parse(bad)
 
 
 def test_one_epoch_records_keep_their_bytes_and_old_lines_read() -> None:

@@ -8,10 +8,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from svgeval.models.baselines import IdentityModel
+from svgeval.run_request import Shard
 from svgeval.runner import RunDir, Runner, RunSettings
 from svgeval.runner.merge import merge_run_dirs, merged_work
 from svgeval.runner.records import Results
-from svgeval.runner.run_config import Shard
 from svgeval.tasks.base import BatchItem, CommonOptions, MetricContext
 from svgeval.tasks.outcome import MetricValues
 from svgeval.tasks.svgeditbench import SvgEditBench

@@ -14,7 +14,6 @@ import typer
 from svgeval.audit import OracleComparison, compare_with_oracle
 from svgeval.cli.errors import UserError, say, user_errors
 from svgeval.cli.execute import execute
-from svgeval.cli.request import check_numbers
 from svgeval.cli.run import (
     DataPath,
     Limit,
@@ -22,15 +21,16 @@ from svgeval.cli.run import (
     Sets,
     TaskName,
     Tier,
-    make_task,
+    parse_sets,
 )
-from svgeval.models import load_model
-from svgeval.runner import RunDir, Runner, RunSettings, load_samples
+from svgeval.run_request import DEFAULTS, RunRequest, checked
+from svgeval.runner import load_samples
+from svgeval.runner.build import build_runner, task_of
 from svgeval.runner.run_dir import folder_name
 from svgeval.runner.units import select_samples
 from svgeval.svg.demo_corpus import write_demo_corpus
 from svgeval.tasks import get_task
-from svgeval.tasks.base import CommonOptions, Task
+from svgeval.tasks.base import Task
 from svgeval.tasks.builtin import BUILTIN
 
 
@@ -38,8 +38,8 @@ def export(
     task: TaskName,
     out_file: Annotated[Path, typer.Option("--out", help="JSONL file to write.")],
     data: DataPath = None,
-    tier: Tier = "all",
-    seed: Seed = 0,
+    tier: Tier = DEFAULTS.tier,
+    seed: Seed = DEFAULTS.seed,
     limit: Limit = None,
     set_: Sets = None,
     images: Annotated[
@@ -52,10 +52,11 @@ def export(
     `svgeval run TASK --model replay:answers.jsonl`.
     """
     with user_errors():
-        check_numbers(limit=(limit, 1, True))
+        request = checked(RunRequest, task=task, data=data, tier=tier, seed=seed, limit=limit,
+                          options=parse_sets(set_ or []))
         if out_file.is_dir():
             raise UserError(f"--out {out_file} is a directory; name a .jsonl file")
-        samples = select_samples(load_samples(make_task(task, data, tier, seed, set_ or [])), limit)
+        samples = select_samples(load_samples(task_of(request)), limit)
         out_file.parent.mkdir(parents=True, exist_ok=True)
         with out_file.open("w", encoding="utf-8") as handle:
             for sample in samples:
@@ -82,8 +83,9 @@ def demo(
              "(default: SVGEditBench on the built-in icons with --model).")] = None,
     out_dir: Annotated[Path | None, typer.Option(
         "--out", help="Run directory (default runs/demo, or runs/demo-TASK).")] = None,
-    model: Annotated[str, typer.Option(help="identity (No Edit) or oracle.")] = "identity",
-    seed: Annotated[int, typer.Option(help="Seed for the SVGEditBench colour draws.")] = 0,
+    model: Annotated[str, typer.Option(help="identity (No Edit) or oracle.")] = DEFAULTS.model,
+    seed: Annotated[int, typer.Option(
+        help="Seed for the SVGEditBench colour draws.")] = DEFAULTS.seed,
 ) -> None:
     """SVGEditBench on the built-in icons, or TASK on its built-in sample; no server.
 
@@ -106,9 +108,9 @@ def demo(
         cases = build_cases(sorted((out_dir / "icons").glob("*.svg")), seed=seed, names=names)
         write_release(cases, data)
         say(f"built {len(cases)} SVGEditBench cases from {len(names)} icons in {data}")
-        task_obj = get_task("svgeditbench")(CommonOptions(data=data, seed=seed))
         run_dir = out_dir / f"run-{folder_name(model)}"
-        runner = Runner(task_obj, load_model(model), RunDir(run_dir), RunSettings(seed=seed))
+        runner = build_runner(RunRequest(task="svgeditbench", model=model, data=data, seed=seed,
+                                         out_dir=run_dir))
         execute(runner, runner.prepare(resume=True), runner.run)
     say(next_steps(run_dir, data))
 
@@ -128,17 +130,13 @@ def next_steps(run_dir: Path, data: Path) -> str:
 
 def _demo_task(name: str, out_dir: Path, seed: int) -> None:
     """``svgeval demo TASK``: the oracle against the degenerate baseline on the built-in sample."""
-    from svgeval.render.isolated import DEFAULT_TIMEOUT_S
-
     with user_errors():
         task_cls = get_task(name)
         baseline = "identity" if task_cls.takes_input_svg else "empty"
         results = {}
         for model in ("oracle", baseline):
-            task = task_cls(CommonOptions(data=Path(BUILTIN), seed=seed))
-            settings = RunSettings(seed=seed,
-                                   render_timeout_s=task.render_timeout_s or DEFAULT_TIMEOUT_S)
-            runner = Runner(task, load_model(model), RunDir(out_dir / model), settings)
+            runner = build_runner(RunRequest(task=name, model=model, data=Path(BUILTIN),
+                                             seed=seed, out_dir=out_dir / model))
             results[model] = execute(runner, runner.prepare(resume=True), runner.run)
         found = compare_with_oracle(task_cls, results["oracle"], results[baseline])
         better = sum(1 for row in found if row.sign > 0)

@@ -5,7 +5,7 @@ score, 444 to ask``) and, for the ``identity`` and ``oracle`` baselines, which s
 have no answer for (no input SVG, no reference answer). On a terminal a progress bar shows
 done/total with the :class:`RunMonitor` line beside it; when stdout is a file or a pipe, the
 line is printed every 30 s instead (tokens per second only for answers asked now, so never for
-``svgeval score`` or ``merge``). Retries are printed as they happen. At the end come the summary
+``svgeval score`` or ``merge``). Retries are printed as they happen (:class:`SaidEvents`, the events the backends are made with). At the end come the summary
 table (full width, also in a log), a line explaining its readings, and warnings: metrics not
 computed, broken dataset references, samples still missing.
 """
@@ -27,7 +27,7 @@ from rich.progress import (
 )
 
 from svgeval.cli.errors import console, say, stdout_console
-from svgeval.models.base import RetryEvent
+from svgeval.models.base import ModelEvents, RetryEvent
 from svgeval.report.summary import judge_failures_note, readings_note, summary_table
 from svgeval.runner import Results, Runner
 from svgeval.runner.metric_stage import needs_batched_metrics
@@ -76,8 +76,28 @@ def baseline_line(runner: Runner, resumed: Resumed) -> str | None:
         return None
     which = ("this baseline has no answer for this task" if len(lacking) == len(pending)
              else f"this baseline has no answer for {len(lacking)} of {len(pending)} samples")
-    return (f"note: {runner.model.spec} on {runner.task.name}: {which} ({lacking[0]}); they are "
+    return (f"note: {runner.spec} on {runner.task.name}: {which} ({lacking[0]}); they are "
             "scored as an empty answer and counted as failed: extract")
+
+
+class SaidEvents:
+    """The retries and notices of a run's backends, said as they happen: made before the
+    backends (:meth:`of` gives each its :class:`ModelEvents`), the retries also counted on the
+    progress line of the work :func:`execute` runs."""
+
+    def __init__(self) -> None:
+        self.monitor: RunMonitor | None = None
+        """The progress line of the work under way (None before it starts)."""
+
+    def of(self, who: str) -> ModelEvents:
+        """The events of the backend ``who`` (model, judge)."""
+        return ModelEvents(retry=self._retry, notice=lambda message: say(f"note: {who}: {message}"))
+
+    def _retry(self, event: RetryEvent) -> None:
+        if self.monitor is not None:
+            self.monitor.retry()
+        say(f"retry: {event.sample_id} attempt {event.attempt} failed ({event.reason}); "
+            f"next in {event.wait_s:.1f} s")
 
 
 def execute(
@@ -86,10 +106,12 @@ def execute(
     work: Callable[[Resumed], Coroutine[Any, Any, Results]],
     mode: Mode = "run",
     shown_root: Path | None = None,
+    said: SaidEvents | None = None,
 ) -> Results:
     """Run ``work`` (``runner.run``, ``runner.rescore`` or ``runner.finish``, as ``mode`` says)
     with progress output, then print the summary naming ``shown_root`` (default: the run's
-    directory) as the run directory."""
+    directory) as the run directory; ``said``, the events the backends were made with, counts
+    their retries on the progress line."""
     for line in (reuse_line(resumed, mode, runner.task), baseline_line(runner, resumed) if mode == "run"
                  else None):
         if line:
@@ -100,16 +122,8 @@ def execute(
     def count(record: SampleRecord) -> None:
         monitor.record(record, asked=cached is not None and record.key not in cached)
 
-    def on_retry(event: RetryEvent) -> None:
-        monitor.retry()
-        say(f"retry: {event.sample_id} attempt {event.attempt} failed ({event.reason}); "
-            f"next in {event.wait_s:.1f} s")
-
-    runner.model.on_retry = on_retry
-    runner.model.on_notice = lambda message: say(f"note: model: {message}")
-    if runner.judge is not None and runner.judge.model is not None:
-        runner.judge.model.on_retry = on_retry
-        runner.judge.model.on_notice = lambda message: say(f"note: judge: {message}")
+    if said is not None:
+        said.monitor = monitor
     if console.is_terminal:
         results = _with_bar(runner, resumed, work, monitor, count)
     else:

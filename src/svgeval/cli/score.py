@@ -1,5 +1,5 @@
 """``svgeval merge``: shards of one run combined into one run directory (see
-:mod:`svgeval.runner.merge`), and the runner that finishes a run from its records alone."""
+:mod:`svgeval.runner.merge`), finished from their records alone (:meth:`Runner.finish`)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,8 @@ import typer
 
 from svgeval.cli.errors import UserError, say, user_errors
 from svgeval.cli.execute import execute
-from svgeval.models import load_model
-from svgeval.runner import RunConfig, RunDir, Runner
+from svgeval.runner import RunDir, Runner
 from svgeval.runner.identity import task_from_config
-from svgeval.runner.judging import Judge
 from svgeval.runner.merge import (
     merge_run_dirs,
     merged_work,
@@ -22,21 +20,6 @@ from svgeval.runner.merge import (
     recover,
     scratch_dir,
 )
-
-
-def cached_runner(
-    config: RunConfig, run_dir: RunDir, data: Path | None, judge: Judge | None = None
-) -> Runner:
-    """A runner of the run ``config`` that asks no model: its answers come from the run's cache
-    and its judged metrics from the cached verdicts (unless ``judge`` can be asked). It scores
-    with the local executor, whatever executor the run used."""
-    if judge is None and config.judge is not None:
-        judge = Judge(config.judge)
-    local = config.settings.model_copy(update={"executor": "local", "ray_address": None})
-    runner = Runner(task_from_config(config, data), load_model("identity"), run_dir, local,
-                    judge=judge)
-    runner.model.spec = config.model
-    return runner
 
 
 def merge(
@@ -72,7 +55,7 @@ def merge(
         try:
             out = RunDir(scratch)
             config = merge_run_dirs(run_dirs, out)
-            runner = cached_runner(config, out, data)
+            runner = Runner.cached(config, task_from_config(config, data), out)
             execute(runner, merged_work(runner, config), runner.finish, mode="merge",
                     shown_root=out_dir)
             put_in_place(scratch, out_dir)

@@ -12,9 +12,10 @@ from rich.table import Table
 
 from svgeval.cli.errors import UserError, say, stdout_console, user_errors
 from svgeval.cli.root import HELP
-from svgeval.cli.run import set_model_paths
+from svgeval.cli.run import parse_sets, set_model_paths
 from svgeval.render.isolated import Renderer
 from svgeval.report.correlate import COEFFICIENTS, Correlation, Study
+from svgeval.run_request import DEFAULTS
 
 svgauge_app = typer.Typer(no_args_is_help=True, context_settings=HELP,
                           help="SVGauge tools (projection fitting).")
@@ -45,7 +46,7 @@ def fit(
     from svgeval.report.rating_metrics import draw
 
     with user_errors():
-        set_model_paths(model_path)
+        set_model_paths(parse_sets(model_path or [], "--model-path", "METRIC=PATH"))
         texts: dict[str, None] = {}
         for folder in svgs:
             if not folder.is_dir():
@@ -88,7 +89,7 @@ def correlate(
     from svgeval.report.rating_metrics import COLUMNS, compute_metrics
 
     with user_errors():
-        set_model_paths(model_path)
+        set_model_paths(parse_sets(model_path or [], "--model-path", "METRIC=PATH"))
         computed = [m.strip() for m in metrics.split(",") if m.strip()]
         given = [c.strip() for c in score_columns.split(",") if c.strip()]
         unknown = [m for m in computed if m not in COLUMNS]
@@ -140,11 +141,13 @@ def _print_study(result: Study) -> None:
 def audit(
     task: Annotated[str, typer.Argument(help="Task name; see `svgeval list tasks`.")],
     data: Annotated[Path | None, typer.Option(help="Local copy of the official release.")] = None,
-    tier: Annotated[str, typer.Option(help="Difficulty tier (tasks with tiers).")] = "all",
+    tier: Annotated[str, typer.Option(help="Difficulty tier (tasks with tiers).")
+                    ] = DEFAULTS.tier,
     out_dir: Annotated[Path | None, typer.Option(
         "--out", help="Where the baselines' runs go (default runs/audit-TASK).")] = None,
     limit: Annotated[int | None, typer.Option(help="First N samples of each group.")] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the shuffled and flipped baselines.")] = 0,
+    seed: Annotated[int, typer.Option(
+        help="Seed of the shuffled and flipped baselines.")] = DEFAULTS.seed,
     threshold: Annotated[float, typer.Option(help="Share of the way to the oracle that flags "
                                              "a metric.")] = 0.5,
     markdown: Annotated[Path | None, typer.Option(help="Also write the table as Markdown.")] = None,
@@ -153,17 +156,16 @@ def audit(
     """Run the degenerate baselines (identity, empty, blank, shuffled, flipped) and the oracle
     on TASK and flag the metrics a degenerate answer scores well on."""
     from svgeval.audit import audit_rows, markdown_table, run_baselines
-    from svgeval.runner import RunSettings
+    from svgeval.run_request import RunRequest, checked
     from svgeval.tasks import get_task
-    from svgeval.tasks.base import CommonOptions
 
     with user_errors():
-        task_obj = get_task(task)(CommonOptions(data=data, seed=seed, tier=tier))
-        settings = RunSettings(seed=seed, limit=limit, render_workers=render_workers)
+        request = checked(RunRequest, task=task, data=data, tier=tier, seed=seed, limit=limit,
+                                  render_workers=render_workers,
+                                  out_dir=out_dir or Path("runs") / f"audit-{task}")
         results = run_baselines(
-            task_obj, out_dir or Path("runs") / f"audit-{task}", settings,
-            lambda name, res: say(f"{name}: {res.n} samples, {res.n_valid} valid"))
-        rows = audit_rows(task_obj, results, threshold)
+            request, lambda name, res: say(f"{name}: {res.n} samples, {res.n_valid} valid"))
+        rows = audit_rows(get_task(task), results, threshold)
         text = markdown_table(task, rows)
         say(text, out)
         if markdown is not None:

@@ -38,10 +38,11 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, get_args
 
 from svgeval.errors import UserError
 from svgeval.metrics.registry import MetricUnavailable
+from svgeval.run_request import Device, Precision, Preprocessing
 
 INSTALL_HINT = 'install the model extra: pip install -e ".[models]"'
 HUB_PROBE_TIMEOUT_S = 3.0
@@ -97,10 +98,10 @@ class ProcessChoice:
         return before
 
 
-PRECISIONS = ("fp32", "bf16", "fp16")
+PRECISIONS: tuple[str, ...] = get_args(Precision)
 """Values of ``--precision`` (a run's ``settings.precision``) and ``SVGEVAL_PRECISION``."""
 PRECISION = ProcessChoice("--precision", "SVGEVAL_PRECISION", PRECISIONS)
-PREPROCESSINGS = ("cpu", "device")
+PREPROCESSINGS: tuple[str, ...] = get_args(Preprocessing)
 """Values of ``--preprocess`` (a run's ``settings.preprocess``) and ``SVGEVAL_PREPROCESS``:
 where the model metrics turn renders into network inputs
 (:func:`svgeval.metrics._pixels.pixel_values`)."""
@@ -173,7 +174,7 @@ def read_back(results: Iterable[Any]) -> Iterator[Any]:
         yield pending.cpu().numpy()
 
 
-DEVICES = ("auto", "cpu", "cuda", "mps")
+DEVICES: tuple[str, ...] = get_args(Device)
 """Values of ``device=`` (``cuda:N`` selects one GPU)."""
 
 

@@ -18,6 +18,7 @@ from svgeval.models.base import (
     InvalidModelSetting,
     Model,
     ModelError,
+    ModelEvents,
     ModelUnavailable,
     PendingModel,
     RetryEvent,
@@ -25,6 +26,7 @@ from svgeval.models.base import (
 from svgeval.models.registry import MODELS, EndpointOptions, ModelKind, model_kind
 from svgeval.models.replay import ReplayModel
 from svgeval.models.retry import RetryPolicy
+from svgeval.run_request import DEFAULTS
 
 
 def model_spec_forms() -> list[str]:
@@ -37,14 +39,15 @@ def load_model(
     *,
     base_url: str | None = None,
     api_key_env: str | None = None,
-    concurrency: int = 8,
-    timeout_s: float = 120.0,
+    concurrency: int = DEFAULTS.concurrency,
+    timeout_s: float = DEFAULTS.timeout,
     first_token_timeout_s: float | None = None,
-    stream: bool = True,
+    stream: bool = DEFAULTS.stream,
     max_retries: int = 6,
     accepts_images: bool = True,
     model_args: Mapping[str, str] | None = None,
     defer_weights: bool = False,
+    events: ModelEvents | None = None,
 ) -> Model:
     """The backend a spec names.
 
@@ -54,7 +57,8 @@ def load_model(
     :mod:`svgeval.models.openai_compat`. They and ``concurrency`` only apply to HTTP backends.
     ``accepts_images=False`` declares an HTTP backend text-only (see :attr:`Model.accepts_images`);
     the offline kinds take any message. ``model_args`` are the ``--model-arg KEY=VALUE`` pairs of
-    a kind with options (``hf``, ``vllm``), checked against its options dataclass.
+    a kind with options (``hf``, ``vllm``), checked against its options dataclass. ``events``
+    hears of an HTTP backend's retries and notices as they happen.
 
     A kind that runs a checkpoint in this process (``hf``, ``vllm``) checks its options and
     where the checkpoint is (a folder, or a hub id that the hub or the local cache can give:
@@ -86,7 +90,7 @@ def load_model(
         raise InvalidModelSetting(f"--model-arg does not apply to {name!r}")
     options = EndpointOptions(
         base_url, api_key_env, concurrency, timeout_s, max_retries, first_token_timeout_s, stream,
-        dict(model_args or {}),
+        dict(model_args or {}), events or ModelEvents(),
     )
     model = kind.create(spec, argument, options)
     if not defer_weights:
@@ -103,6 +107,7 @@ __all__ = [
     "GenerationRequest",
     "Model",
     "ModelError",
+    "ModelEvents",
     "ModelKind",
     "ModelUnavailable",
     "PendingModel",

@@ -2,8 +2,8 @@
 
 A backend turns a :class:`GenerationRequest` (chat messages plus sampling settings) into a
 :class:`Generation` (text, token usage, latency). Backends are async so the runner can keep many
-requests in flight; the offline baselines answer at once. A backend that retries tells
-:attr:`Model.on_retry` about each retry as it happens, with a :class:`RetryEvent`.
+requests in flight; the offline baselines answer at once. A backend that retries tells the
+:class:`ModelEvents` it was made with about each retry as it happens, with a :class:`RetryEvent`.
 """
 
 from __future__ import annotations
@@ -104,13 +104,27 @@ class RetryEvent:
     wait_s: float
 
 
+def _unheard(_: object) -> None:
+    """Nobody listens."""
+
+
+@dataclass(frozen=True)
+class ModelEvents:
+    """Whom a backend tells, as it works, of each retry (:attr:`retry`, with a
+    :class:`RetryEvent`, before the next attempt) and of what the user should read once
+    (:attr:`notice`, a sentence: an HTTP backend that lowered its requests in flight because
+    the server shed load). A backend is given them when it is made
+    (:func:`svgeval.models.load_model`'s ``events``); by default nobody listens."""
+
+    retry: Callable[[RetryEvent], None] = _unheard
+    notice: Callable[[str], None] = _unheard
+
+
 class Model(ABC):
     """A model backend. ``spec`` is the string the user gave, e.g. ``openai:gpt-4o``.
 
-    ``on_retry``, when set (the runner sets it after construction), is called with a
-    :class:`RetryEvent` before each retry of a backend that retries; ``on_notice``, when set,
-    with a sentence the user should read once (an HTTP backend that lowered its requests in
-    flight because the server shed load). ``accepts_images`` is
+    ``events`` hears of a backend's retries and notices (:class:`ModelEvents`, given when the
+    backend is made; only the HTTP backends have any). ``accepts_images`` is
     False for a backend declared text-only (``--text-only-model``): the runner then refuses,
     before any request, a task whose messages carry images. ``answers_are_free`` is True for a
     backend that computes the same answers again at no cost (the offline baselines, a replay
@@ -126,8 +140,7 @@ class Model(ABC):
     """
 
     spec: str
-    on_retry: Callable[[RetryEvent], None] | None = None
-    on_notice: Callable[[str], None] | None = None
+    events: ModelEvents = ModelEvents()
     on_learned: Callable[[], None] | None = None
     accepts_images: bool = True
     answers_are_free: bool = False

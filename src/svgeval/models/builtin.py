@@ -95,4 +95,5 @@ def _http_model(spec: str, argument: str, options: EndpointOptions, openai: bool
         first_token_timeout_s=options.first_token_timeout_s,
         stream=options.stream,
         retry=RetryPolicy(max_retries=options.max_retries),
+        events=options.events,
     )

@@ -12,7 +12,7 @@ When the server sheds load (streams it ends early or first tokens that time out 
 requests are in flight, 429 and 503 answers tied to the load) fewer are sent at once, down to
 one, and more again as answers arrive; a 429 or 503 while the server answers as many at once is
 a random refusal, retried without lowering the limit after ``Retry-After`` or the first retry's
-wait, which does not grow (:mod:`svgeval.models.adaptive`). The first cut is told once to :attr:`Model.on_notice`, and
+wait, which does not grow (:mod:`svgeval.models.adaptive`). The first cut is told once to its :class:`ModelEvents`, and
 :meth:`OpenAICompatibleModel.report` gives the cuts (``results.json``'s
 ``model_report.concurrency``). What was learned is handed out by :meth:`Model.learned`, so that
 a later run against the same server starts from it (:meth:`Model.start_from`).
@@ -27,7 +27,7 @@ How failures surface:
 
 * 429, 408, 409, 5xx, timeouts, dropped connections, streams cut off before the end and error
   events inside a stream are retried with backoff (see
-  :class:`~svgeval.models.retry.RetryPolicy`), each retry announced to :attr:`Model.on_retry`;
+  :class:`~svgeval.models.retry.RetryPolicy`), each retry announced to its :class:`ModelEvents`;
   when the retries run out, :class:`ModelError` names the last failure. A stream cut short
   (after its answer began) while other requests are in flight, a server making room for them,
   is retried without counting against the retries.
@@ -65,6 +65,7 @@ from svgeval.models.base import (
     InvalidModelSetting,
     Model,
     ModelError,
+    ModelEvents,
     ModelUnavailable,
     RetryEvent,
 )
@@ -72,6 +73,7 @@ from svgeval.models.chat_http import CONNECT_TIMEOUT_S, ChatConnection
 from svgeval.models.chat_responses import AttemptFailure
 from svgeval.models.endpoint import parse_endpoint
 from svgeval.models.retry import RetryPolicy
+from svgeval.run_request import DEFAULTS
 
 __all__ = ["CONNECT_TIMEOUT_S", "OpenAICompatibleModel"]
 
@@ -115,11 +117,12 @@ class OpenAICompatibleModel(Model):
         api_key: str | None = None,
         api_key_env: str | None = "OPENAI_API_KEY",
         max_tokens_field: str = "max_tokens",
-        concurrency: int = 8,
-        timeout_s: float = 120.0,
+        concurrency: int = DEFAULTS.concurrency,
+        timeout_s: float = DEFAULTS.timeout,
         first_token_timeout_s: float | None = None,
-        stream: bool = True,
+        stream: bool = DEFAULTS.stream,
         retry: RetryPolicy | None = None,
+        events: ModelEvents | None = None,
     ) -> None:
         if concurrency < 1:
             raise InvalidModelSetting(f"concurrency must be >= 1, got {concurrency}")
@@ -147,6 +150,7 @@ class OpenAICompatibleModel(Model):
         self.first_token_timeout_s = first_token_timeout_s
         self.stream = stream
         self.retry = retry if retry is not None else RetryPolicy()
+        self.events = events or ModelEvents()
         self._connection = ChatConnection(
             spec, endpoint, api_key=api_key, api_key_env=api_key_env, concurrency=concurrency,
             timeout_s=timeout_s, first_token_timeout_s=first_token_timeout_s, stream=stream,
@@ -185,8 +189,8 @@ class OpenAICompatibleModel(Model):
 
     async def generate(self, request: GenerationRequest) -> Generation:
         """Send one request, retrying transient failures; see the module docstring for errors."""
-        if self._start_notice is not None and self.on_notice is not None:
-            self.on_notice(self._start_notice)
+        if self._start_notice is not None:
+            self.events.notice(self._start_notice)
         self._start_notice = None
         place = Place(self._limit)
         await place.take()
@@ -274,13 +278,12 @@ class OpenAICompatibleModel(Model):
             random_refusal, in_flight = self._limit.refused(sent), sent.in_flight
         if self._limit.cuts == cuts or cuts > 0:  # told at the first cut only
             return random_refusal
-        if self.on_notice is not None:
-            self.on_notice(
-                f"{self.base_url} cut answers short or refused them under load "
-                f"({self._redact(failure.reason)} with {in_flight} requests in flight): now "
-                f"{self._limit.limit} at a time, down to 1 if it goes on, and more again as "
-                "answers arrive (--concurrency sets the most)"
-            )
+        self.events.notice(
+            f"{self.base_url} cut answers short or refused them under load "
+            f"({self._redact(failure.reason)} with {in_flight} requests in flight): now "
+            f"{self._limit.limit} at a time, down to 1 if it goes on, and more again as "
+            "answers arrive (--concurrency sets the most)"
+        )
         return random_refusal
 
     def _check_ever_answered(self, failure: AttemptFailure) -> None:
@@ -301,9 +304,8 @@ class OpenAICompatibleModel(Model):
             )
 
     def _announce(self, request: GenerationRequest, attempt: int, reason: str, wait_s: float) -> None:
-        """Tell ``on_retry`` (if set) that ``attempt`` failed and another follows."""
-        if self.on_retry is not None:
-            self.on_retry(RetryEvent(request.sample_id, attempt, self._redact(reason), wait_s))
+        """Tell :attr:`events` that ``attempt`` failed and another follows."""
+        self.events.retry(RetryEvent(request.sample_id, attempt, self._redact(reason), wait_s))
 
     def _crowded(self) -> bool:
         """Whether other requests of this backend are in flight."""

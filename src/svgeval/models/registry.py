@@ -13,8 +13,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from svgeval.models.base import Model
+from svgeval.models.base import Model, ModelEvents
 from svgeval.registry import Registry
+from svgeval.run_request import DEFAULTS
 
 
 @dataclass(frozen=True)
@@ -24,13 +25,15 @@ class EndpointOptions:
 
     base_url: str | None = None
     api_key_env: str | None = None
-    concurrency: int = 8
-    timeout_s: float = 120.0
+    concurrency: int = DEFAULTS.concurrency
+    timeout_s: float = DEFAULTS.timeout
     max_retries: int = 6
     first_token_timeout_s: float | None = None
-    stream: bool = True
+    stream: bool = DEFAULTS.stream
     model_args: Mapping[str, str] = field(default_factory=dict)
     """``--model-arg`` values as typed; the kind parses them into its options dataclass."""
+    events: ModelEvents = field(default_factory=ModelEvents)
+    """Whom a backend that sends requests tells of its retries and notices."""
 
 
 ModelFactory = Callable[[str, str, EndpointOptions], Model]

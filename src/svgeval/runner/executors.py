@@ -18,13 +18,14 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, get_args
 
 from svgeval.errors import UserError
 from svgeval.metrics._models import use_precision, use_preprocessing
 from svgeval.models.base import Model
 from svgeval.render.backends import make_renderer
 from svgeval.render.isolated import Renderer, RenderWorkersLost
+from svgeval.run_request import Executor as ExecutorName
 from svgeval.runner.metric_memory import batch_size
 from svgeval.runner.metric_stage import MetricBackend, fill_batched_metrics, set_level_metrics
 from svgeval.runner.progress import PhaseProgress
@@ -34,7 +35,7 @@ from svgeval.runner.score_batches import ScoreBatches
 from svgeval.tasks.base import MetricContext, Sample, Task
 from svgeval.tasks.outcome import Failure, FailureKind, MetricValues, Outcome
 
-EXECUTORS = ("local", "ray")
+EXECUTORS: tuple[str, ...] = get_args(ExecutorName)
 
 SCORING_THREADS_PER_WORKER = 8
 """Samples scored at once per render worker: enough waiting renders to fill a chunk of eight

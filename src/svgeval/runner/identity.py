@@ -19,7 +19,6 @@ from typing import Any
 
 from svgeval import __version__
 from svgeval.errors import UserError
-from svgeval.models.base import Model
 from svgeval.runner.judging import Judge
 from svgeval.runner.run_config import RunConfig, RunSettings
 from svgeval.tasks import get_task
@@ -93,20 +92,22 @@ def task_options_record(task: Task) -> dict[str, Any]:
 
 def build_config(
     task: Task,
-    model: Model,
+    model: str,
+    base_url: str | None,
     settings: RunSettings,
     samples: Sequence[Sample],
     judge: Judge | None = None,
     seen: Callable[[Sample], None] | None = None,
 ) -> RunConfig:
-    """The record of a run; ``samples`` is the whole dataset (before ``--limit``), each read
-    once for its hash and handed to ``seen``."""
+    """The record of a run of the model ``model`` (its spec) at ``base_url`` (an HTTP model's
+    endpoint); ``samples`` is the whole dataset (before ``--limit``), each read once for its
+    hash and handed to ``seen``."""
     data = task.common.data
     return RunConfig(
         task=task.name,
         task_version=task.version,
-        model=model.spec,
-        base_url=getattr(model, "base_url", None),
+        model=model,
+        base_url=base_url,
         judge=judge.spec if judge is not None else None,
         judge_base_url=judge.base_url if judge is not None else None,
         task_options=task_options_record(task),

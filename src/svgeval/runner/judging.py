@@ -29,6 +29,7 @@ from typing import Any
 
 from svgeval.messages import has_images
 from svgeval.models.base import GenerationRequest, Model, ModelError, ModelUnavailable
+from svgeval.run_request import DEFAULTS
 from svgeval.runner.records import JudgmentRecord, Timing, Usage, now
 from svgeval.runner.run_dir import RecordAppender
 from svgeval.runner.slots import request_slots
@@ -50,7 +51,7 @@ class Judge:
 
     spec: str
     model: Model | None = None
-    concurrency: int = 8
+    concurrency: int = DEFAULTS.judge_concurrency
 
     @property
     def base_url(self) -> str | None:
@@ -84,11 +85,12 @@ def judgment_cache(records: Iterable[JudgmentRecord]) -> dict[str, JudgmentRecor
 
 
 def check_image_inputs(
-    task: Task[Any], samples: Sequence[Sample[Any]], model: Model, judge: Judge | None
+    task: Task[Any], samples: Sequence[Sample[Any]], model: Model | None, judge: Judge | None
 ) -> None:
-    """Refuse, before any request, images for a text-only model, a text-only judge for a task
-    that shows its judge images, and a judge for a task that has none to ask."""
-    if not model.accepts_images:
+    """Refuse, before any request, images for a text-only model (None: no model is asked), a
+    text-only judge for a task that shows its judge images, and a judge for a task that has
+    none to ask."""
+    if model is not None and not model.accepts_images:
         with_images = next((s for s in samples if has_images(s.messages)), None)
         if with_images is not None:
             raise ModelUnavailable(

@@ -1,28 +1,17 @@
-"""``config.json``: what a run is (:class:`RunConfig`), with its settings (:class:`RunSettings`)
-and the slice of work a sharded run holds (:class:`Shard`); a record like those of
+"""``config.json``: what a run is (:class:`RunConfig`), with its settings (:class:`RunSettings`:
+their defaults are the run request's, :data:`svgeval.run_request.DEFAULTS`) and the slice of
+work a sharded run holds (:class:`~svgeval.run_request.Shard`); a record like those of
 :mod:`svgeval.runner.records`, checked whenever it is read back."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
-from svgeval.render.forkserver import DEFAULT_RENDERER
+from svgeval.render.isolated import DEFAULT_TIMEOUT_S
+from svgeval.run_request import DEFAULTS, Shard
 from svgeval.runner.records import OmitsDefaults, Record, now
-
-
-class Shard(BaseModel):
-    """``--shard INDEX/COUNT``: the slice of a run's work units this run directory holds."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    index: int
-    """0-based index of the slice, of ``count``."""
-    count: int
-
-    def __str__(self) -> str:
-        return f"{self.index}/{self.count}"
 
 
 class RunSettings(OmitsDefaults):
@@ -31,27 +20,27 @@ class RunSettings(OmitsDefaults):
     model_config = ConfigDict(extra="forbid", frozen=True)
     omitted_at_default = ("epochs", "shard", "precision", "preprocess")
 
-    temperature: float | None = 0.0
+    temperature: float | None = DEFAULTS.temperature
     """Sampling temperature sent to the model; None sends none (the server's default)."""
     max_tokens: int | None = None
     """Cap on generated tokens; None sends none."""
     seed: int | None = None
     """Seed for data generation and sampling."""
-    concurrency: int = 8
+    concurrency: int = DEFAULTS.concurrency
     """Model requests in flight."""
     timeout_s: float | None = None
     """Seconds of silence after which a streamed answer is abandoned and retried."""
     first_token_timeout_s: float | None = None
     """Longest wait for an answer's first token, queueing included (None: 10 x timeout_s)."""
-    stream: bool = True
+    stream: bool = DEFAULTS.stream
     """Answers are streamed (server-sent events)."""
     limit: int | None = None
     """First N samples of each group (not part of the run's identity: a resume may raise it)."""
     render_workers: int | None = None
     """Render processes (None: one per CPU)."""
-    render_timeout_s: float = 10.0
+    render_timeout_s: float = DEFAULT_TIMEOUT_S
     """Wall-clock limit of one render."""
-    renderer: str = DEFAULT_RENDERER
+    renderer: str = DEFAULTS.renderer
     """Renderer of every render: cairosvg (the papers'), skia or resvg (svgeval.render.backends)."""
     render_cache: str | None = None
     """Folder of the on-disk render cache (svgeval.render.disk_cache); None: no cache."""
@@ -60,18 +49,18 @@ class RunSettings(OmitsDefaults):
     :mod:`svgeval.runner.metric_memory`)."""
     device: str | None = None
     """Where model-based metrics run: cpu, cuda, mps (None: cuda when available)."""
-    precision: str = "fp32"
+    precision: str = DEFAULTS.precision
     """Precision of the model-based metrics' forward passes (``--precision``; fp32, the papers'
     numbers, is left out of the file). Part of the identity: it changes those numbers."""
-    preprocess: str = "cpu"
+    preprocess: str = DEFAULTS.preprocess
     """Where the model-based metrics turn renders into network inputs (``--preprocess``; cpu,
     the model's own image processor, is left out of the file). Part of the identity: a resize
     on the device follows torch's filters, not PIL's."""
-    executor: str = "local"
+    executor: str = DEFAULTS.executor
     """Where scoring and model metrics ran: local or ray; not part of the identity."""
     ray_address: str | None = None
     """The Ray cluster joined with ``--executor ray`` (None: a local Ray instance)."""
-    epochs: int = 1
+    epochs: int = DEFAULTS.epochs
     """Answers per prompt (``--epochs``; not part of the identity: a resume may raise it)."""
     shard: Shard | None = None
     """The slice of the work units held (None: all); :mod:`svgeval.runner.units`."""

@@ -25,7 +25,8 @@ from dataclasses import dataclass, replace
 
 from svgeval import __version__
 from svgeval.models.adaptive import Learned
-from svgeval.models.base import AnswerMissing, GenerationRequest, Model, ModelError
+from svgeval.models.base import Model
+from svgeval.runner.answers import answer_failure, answer_of
 from svgeval.runner.epochs import summarize, tally
 from svgeval.runner.executor_choice import make_executor
 from svgeval.runner.finished import FinishedRecords
@@ -40,15 +41,12 @@ from svgeval.runner.identity import (
 from svgeval.runner.judging import Judge, Judging, check_image_inputs, judgment_cache
 from svgeval.runner.other_run import load_samples
 from svgeval.runner.progress import NoProgress, PhaseProgress
-from svgeval.runner.reask import ask_until_complete
 from svgeval.runner.records import (
     RecordKey,
     ResponseRecord,
     Results,
     SampleRecord,
     ServersRecord,
-    Timing,
-    Usage,
 )
 from svgeval.runner.run_config import RunConfig, RunSettings
 from svgeval.runner.run_dir import (
@@ -63,13 +61,12 @@ from svgeval.runner.units import (
     SamplesById,
     WorkUnit,
     distinct_samples,
-    epoch_seed,
     read_ahead,
     select_samples,
     work_units,
 )
 from svgeval.tasks.base import Sample, Task
-from svgeval.tasks.outcome import Failure, FailureKind, MetricValues
+from svgeval.tasks.outcome import MetricValues
 
 SCORE_FLUSH_INTERVAL_S = 0.05
 """How often finished samples reach ``samples.jsonl``: a ``kill -9`` loses at most this much
@@ -90,22 +87,6 @@ Progress = Callable[[SampleRecord], None]
 """Called with each finished sample record (the CLI advances its progress display)."""
 
 
-def _answer_failure(failure: Failure | None, answer: ResponseRecord,
-                    max_tokens: int | None) -> Failure | None:
-    """The failure of a scored answer: a request that failed for good is the model's error
-    (it was scored as an empty answer, so the task's failure values apply), and a model failure
-    of an answer the server cut off is a ``truncated`` one."""
-    if answer.error is not None:
-        failure = Failure(kind=FailureKind.MODEL_ERROR, detail=answer.error)
-    if failure is None or not failure.is_models or answer.finish_reason != "length":
-        return failure
-    limit = f"--max-tokens {max_tokens}" if max_tokens else "the server's token limit"
-    return Failure(
-        kind=FailureKind.TRUNCATED,
-        detail=f"answer cut off by {limit}: raise --max-tokens ({failure.tag}: {failure.detail})",
-    )
-
-
 class Runner:
     """Runs one task with one model (and its judge, if the task has one) into one run
     directory."""
@@ -113,12 +94,22 @@ class Runner:
     def __init__(
         self,
         task: Task,
-        model: Model,
+        model: Model | None,
         run_dir: RunDir,
         settings: RunSettings,
         progress: Progress | None = None,
         judge: Judge | None = None,
+        answered_by: RunConfig | None = None,
     ) -> None:
+        """``model`` answers (:meth:`run`); a runner of cached work (:meth:`cached`) has none,
+        and takes the model's spec and endpoint from ``answered_by``, the run's config."""
+        self.base_url: str | None
+        if model is not None:
+            self.spec, self.base_url = model.spec, getattr(model, "base_url", None)
+        elif answered_by is not None:
+            self.spec, self.base_url = answered_by.model, answered_by.base_url
+        else:
+            raise TypeError("a runner without a model needs the config of the run it scores")
         self.task = task
         self.model = model
         self.judge = judge
@@ -133,16 +124,36 @@ class Runner:
         """Sample id -> why the model has no answer for it (:meth:`Model.missing_answer`: the
         offline baselines), noted as the dataset is hashed."""
 
+    @classmethod
+    def cached(cls, config: RunConfig, task: Task, run_dir: RunDir,
+               judge: Judge | None = None) -> Runner:
+        """A runner of the run ``config`` that asks no model (:meth:`rescore`, :meth:`finish`):
+        its answers come from the run's cache and its judged metrics from the cached verdicts
+        (unless ``judge`` can be asked). It scores with the local executor, whatever executor
+        the run used."""
+        if judge is None and config.judge is not None:
+            judge = Judge(config.judge)
+        local = config.settings.model_copy(update={"executor": "local", "ray_address": None})
+        return cls(task, None, run_dir, local, judge=judge, answered_by=config)
+
+    def _asking(self) -> Model:
+        """The model that answers; a bug to ask for it in a runner of cached work."""
+        if self.model is None:
+            raise TypeError("this runner scores cached answers: it has no model to ask")
+        return self.model
+
     def _load(self) -> tuple[list[WorkUnit], RunConfig]:
         everything = load_samples(self.task)
         self.unanswerable = {}
+        model = self.model
 
         def note(sample: Sample) -> None:
-            reason = self.model.missing_answer(sample.input_svg, sample.reference)
+            reason = model.missing_answer(sample.input_svg, sample.reference) if model else None
             if reason is not None:
                 self.unanswerable[sample.id] = reason
 
-        config = build_config(self.task, self.model, self.settings, everything, self.judge, note)
+        config = build_config(self.task, self.spec, self.base_url, self.settings, everything,
+                              self.judge, note)
         return work_units(select_samples(everything, self.settings.limit), config), config
 
     def prepare(self, resume: bool) -> Resumed:
@@ -163,8 +174,8 @@ class Runner:
         if old is not None:
             check_resumable(old, config, self.run_dir.root)
             config = config.model_copy(update={"created_at": old.created_at})
-        self.model.check_ids(list(dict.fromkeys(unit.sample_id for unit in units)))
-        self.model = self.model.load()
+        self._asking().check_ids(list(dict.fromkeys(unit.sample_id for unit in units)))
+        self.model = self._asking().load()
         check_image_inputs(self.task, distinct_samples(units), self.model, self.judge)
         self.run_dir.root.mkdir(parents=True, exist_ok=True)
         write_record(self.run_dir.config, config)
@@ -203,20 +214,25 @@ class Runner:
 
     async def run(self, resumed: Resumed) -> Results:
         """Generate and score every unit ``resumed`` lacks, then write ``results.json``."""
-        return await self._execute(resumed, _missing(resumed), generate=True)
+        return await self._execute(resumed, _missing(resumed), self._asking(), rescoring=False)
 
     async def rescore(self, resumed: Resumed) -> Results:
         """Score the cached answers again; units without one stay missing. The new
         ``samples.jsonl`` replaces the old one only once every cached answer is scored."""
         pending = [unit for unit in _missing(resumed) if unit.key in resumed.responses]
-        return await self._execute(resumed, pending, generate=False)
+        return await self._execute(resumed, pending, None, rescoring=True)
 
     async def finish(self, resumed: Resumed) -> Results:
         """Complete the batched and set-level metrics of the records in ``samples.jsonl`` and
         write ``results.json``, asking no model (``svgeval merge``)."""
-        return await self._execute(resumed, [], generate=True)
+        return await self._execute(resumed, [], None, rescoring=False)
 
-    async def _execute(self, resumed: Resumed, pending: list[WorkUnit], generate: bool) -> Results:
+    async def _execute(self, resumed: Resumed, pending: list[WorkUnit], asked: Model | None,
+                       *, rescoring: bool) -> Results:
+        """Score ``pending`` (each unit's cached answer, else ``asked``'s: None for cached
+        work), then the batched and set-level metrics, then write ``results.json``.
+        ``rescoring`` writes the samples to a scratch file that replaces ``samples.jsonl`` only
+        once complete."""
         responses = resumed.responses
         samples = SamplesById(resumed.units)
         executor = make_executor(self.task, self.settings)  # first: Ray may refuse to start
@@ -224,18 +240,18 @@ class Runner:
         generated_tokens = 0
         # a free model's answers (and the scores, from the cached answers) are recomputed on
         # --resume: written in groups, off the event loop
-        free = SCORE_FLUSH_INTERVAL_S if self.model.answers_are_free else None
+        free = SCORE_FLUSH_INTERVAL_S if asked is not None and asked.answers_are_free else None
         response_log = (RecordAppender(self.run_dir.responses, flush_interval_s=free)
-                        if generate else None)
+                        if asked is not None else None)
         scratch = self.run_dir.samples.with_name(self.run_dir.samples.name + ".rescore")
-        if not generate:  # a re-score killed before it finished left its lines: start afresh
+        if rescoring:  # a re-score killed before it finished left its lines: start afresh
             scratch.unlink(missing_ok=True)
-        sample_log = RecordAppender(self.run_dir.samples if generate else scratch,
+        sample_log = RecordAppender(scratch if rescoring else self.run_dir.samples,
                                     flush_interval_s=SCORE_FLUSH_INTERVAL_S)
         if pending:
-            self._pace_from_learned()
-        model = executor.limit(self.model, self.settings.concurrency)
-        slots = request_slots(model, self.settings.concurrency)
+            self._pace_from_learned(asked)
+        model = executor.limit(asked, self.settings.concurrency) if asked is not None else None
+        slots = request_slots(model, self.settings.concurrency) if model is not None else None
         verdicts = judgment_cache(self.run_dir.read_judgments())
         judge = self.judge
         if judge is not None and judge.model is not None:
@@ -253,8 +269,10 @@ class Runner:
             nonlocal generated_tokens
             cached = responses.get(unit.key)
             if cached is None or cached.prompt_hash != prompt_hash(sample):
+                if model is None or slots is None:  # cached work: its units all have answers
+                    raise TypeError(f"no cached answer to {unit.key} and no model to ask")
                 async with slots:
-                    cached = await self._generate(unit, sample, model)
+                    cached = await answer_of(model, self.task, self.settings, unit, sample)
                 if cached is None:  # the model has no answer to give: the sample stays missing
                     return
                 if cached.error is None and response_log is not None:
@@ -267,7 +285,7 @@ class Runner:
                 cached,  # its prompt hash is the sample's: checked above, or just asked
                 prompt=sample.messages,
                 expected=sample.expected,
-                failure=_answer_failure(outcome.failure, cached, self.settings.max_tokens),
+                failure=answer_failure(outcome.failure, cached, self.settings.max_tokens),
             )
             sample_log.append(record)
             self.progress(record)
@@ -293,7 +311,7 @@ class Runner:
                 self._set_level = await executor.batch_stage(
                     samples,
                     done,
-                    self.run_dir.samples if generate else scratch,
+                    scratch if rescoring else self.run_dir.samples,
                     self.phases,
                 )
                 finished = True
@@ -306,12 +324,13 @@ class Runner:
             if response_log is not None:
                 response_log.close()
             sample_log.close()
-            await model.aclose()
+            if model is not None:
+                await model.aclose()
             await judging.aclose()
             executor.close()
             self.task.close()
-            if generate or finished:  # an interrupted re-score leaves the run as it was
-                if not generate:
+            if finished or not rescoring:  # an interrupted re-score leaves the run as it was
+                if rescoring:
                     scratch.replace(self.run_dir.samples)
                     if self._config not in (None, self.run_dir.read_config()):  # a new judge
                         write_record(self.run_dir.config, self._config)
@@ -323,10 +342,11 @@ class Runner:
                 scratch.unlink(missing_ok=True)
         return results
 
-    def _pace_from_learned(self) -> None:
-        """Start the model's and the judge's backends from what earlier runs in this directory
-        learned of their servers (``servers.json``), and write there what they learn."""
-        backends = [self.model]
+    def _pace_from_learned(self, model: Model | None) -> None:
+        """Start ``model``'s (None: no model is asked) and the judge's backends from what
+        earlier runs in this directory learned of their servers (``servers.json``), and write
+        there what they learn."""
+        backends = [model] if model is not None else []
         if self.judge is not None and self.judge.model is not None:
             backends.append(self.judge.model)
         servers = dict(self.run_dir.read_servers().servers)
@@ -338,46 +358,6 @@ class Runner:
         """Write to ``servers.json`` what ``backend`` has just learned, beside the rest."""
         servers.update(backend.learned())
         write_record(self.run_dir.servers, ServersRecord(servers=servers))
-
-    async def _generate(
-        self, unit: WorkUnit, sample: Sample, model: Model
-    ) -> ResponseRecord | None:
-        """The model's answer, its failure, or None when it has no answer (AnswerMissing)."""
-        digest = prompt_hash(sample)
-        request = GenerationRequest(
-            sample_id=sample.id,
-            messages=sample.messages,
-            temperature=self.settings.temperature,
-            max_tokens=self.settings.max_tokens,
-            seed=epoch_seed(self.settings.seed, unit.epoch),
-            input_svg=sample.input_svg,
-            reference=sample.reference,
-        )
-        try:
-            generation = await ask_until_complete(model, request, self.task)
-        except AnswerMissing:
-            return None
-        except ModelError as error:
-            return ResponseRecord(
-                id=sample.id,
-                epoch=unit.epoch,
-                prompt_hash=digest,
-                error=str(error),
-                timing=Timing(attempts=error.attempts, total_s=error.total_s),
-            )
-        return ResponseRecord(
-            id=sample.id,
-            epoch=unit.epoch,
-            prompt_hash=digest,
-            response=generation.text,
-            usage=Usage.reported(generation.usage),
-            timing=Timing(
-                attempts=generation.attempts,
-                total_s=generation.total_s or generation.latency_s,
-                last_attempt_s=generation.latency_s,
-            ),
-            finish_reason=generation.finish_reason,
-        )
 
     def write_results(
         self,
@@ -392,7 +372,7 @@ class Runner:
         results = Results(
             task=self.task.name,
             task_version=self.task.version,
-            model=self.model.spec,
+            model=self.spec,
             judge=self.judge.spec if self.judge is not None else None,
             n=len(records),
             n_expected=n_expected,
@@ -406,7 +386,7 @@ class Runner:
             counts=summary.counts,
             judge_failure_kinds=counted.judge_failures if self.judge is not None else None,
             not_computed=summary.not_computed,
-            model_report=self.model.report(),
+            model_report=self.model.report() if self.model is not None else {},
             judge_report=(self.judge.model.report()
                           if self.judge is not None and self.judge.model is not None else {}),
             usage=counted.usage,

@@ -22,13 +22,11 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from svgeval.errors import UserError
 from svgeval.runner.records import RecordKey
-from svgeval.runner.run_config import RunConfig, Shard
+from svgeval.runner.run_config import RunConfig
 from svgeval.tasks.base import Sample
 from svgeval.tasks.lazy import SampleView, headers
 
@@ -145,22 +143,3 @@ def epoch_seed(seed: int | None, epoch: int) -> int | None:
         return seed
     digest = hashlib.sha256(f"svgeval-epoch:{seed}:{epoch}".encode()).hexdigest()
     return int(digest, 16) & 0x7FFFFFFF
-
-
-class InvalidShard(UserError, ValueError):
-    """A ``--shard`` that is not INDEX/COUNT with 0 <= INDEX < COUNT. A ValueError as well, as
-    it was before there was a class: callers of :func:`parse_shard` may catch that."""
-
-
-def parse_shard(text: str) -> Shard:
-    """``--shard INDEX/COUNT`` as a :class:`Shard`; :class:`InvalidShard` with a one-line
-    message if not."""
-    match = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", text)
-    if match is None:
-        raise InvalidShard(f"--shard expects INDEX/COUNT such as 0/2, got {text!r}")
-    index, count = int(match[1]), int(match[2])
-    if count < 1 or index >= count:
-        raise InvalidShard(
-            f"--shard {text}: INDEX must be 0 to COUNT-1 and COUNT at least 1 (e.g. 0/2 and 1/2)"
-        )
-    return Shard(index=index, count=count)

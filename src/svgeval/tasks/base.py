@@ -30,6 +30,7 @@ from svgeval.messages import Message
 from svgeval.metrics.registry import METRICS, MetricUnavailable
 from svgeval.render.cairo import FloatImage, ImageArray, RenderSpec
 from svgeval.render.isolated import Renderer
+from svgeval.run_request import DEFAULTS
 from svgeval.svg.extract import Extraction
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
 from svgeval.tasks.builtin import builtin_data, builtin_sample, is_builtin
@@ -195,9 +196,9 @@ class CommonOptions:
     """Options every task accepts; ``extra`` carries the ``--set key=value`` pairs, which the
     task parses into its own :attr:`Task.Options` dataclass."""
 
-    data: Path | None = None
-    seed: int = 0
-    tier: str = "all"
+    data: Path | None = DEFAULTS.data
+    seed: int = DEFAULTS.seed
+    tier: str = DEFAULTS.tier
     extra: Mapping[str, str] = field(default_factory=dict)
 
 
