@@ -1,0 +1,119 @@
+"""The released code of a benchmark at a pinned commit, fetched once into svgeval's cache.
+
+Every script of ``tests/upstream`` runs a release as its authors published it: this module
+clones the repository (``git clone``, then ``git checkout`` of the commit) into
+``<user cache>/svgeval/upstream/<owner>__<name>@<commit>`` (``platformdirs``), and later runs
+reuse that folder. ``--source`` clones from another place instead of GitHub (a mirror, a bare
+copy: anything ``git clone`` reads); ``--checkout`` names a folder already holding the release
+at that commit (a machine without git access), used as is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import types
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from platformdirs import user_cache_path
+
+
+@dataclass(frozen=True)
+class Release:
+    """A released repository (``owner/name`` on GitHub) at one commit (40 hex digits)."""
+
+    repository: str
+    commit: str
+
+    @property
+    def url(self) -> str:
+        return f"https://github.com/{self.repository}.git"
+
+    @property
+    def cache_folder(self) -> Path:
+        owner, name = self.repository.split("/")
+        return user_cache_path("svgeval") / "upstream" / f"{owner}__{name}@{self.commit}"
+
+
+def _git(*args: str) -> str:
+    done = subprocess.run(["git", *args], check=False, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"git {' '.join(args)} failed: {done.stderr.strip()}")
+    return done.stdout.strip()
+
+
+def _head(folder: Path) -> str | None:
+    if not (folder / ".git").exists():
+        return None
+    return _git("-C", str(folder), "rev-parse", "HEAD")
+
+
+def fetch(release: Release, source: str | None = None) -> Path:
+    """The cache folder holding ``release``, cloned from ``source`` (GitHub when ``None``) and
+    checked out at its commit the first time."""
+    folder = release.cache_folder
+    if _head(folder) == release.commit:
+        return folder
+    partial = folder.with_name(folder.name + ".partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    partial.parent.mkdir(parents=True, exist_ok=True)
+    _git("clone", "--quiet", "--no-checkout", source or release.url, str(partial))
+    _git("-C", str(partial), "-c", "advice.detachedHead=false", "checkout", "--quiet",
+         release.commit)
+    shutil.rmtree(folder, ignore_errors=True)
+    partial.rename(folder)
+    return folder
+
+
+def parser(description: str | None) -> argparse.ArgumentParser:
+    """The command line every script shares: where the release comes from."""
+    arguments = argparse.ArgumentParser(description=description)
+    where = arguments.add_mutually_exclusive_group()
+    where.add_argument("--source", help="git repository to clone the release from (default: "
+                       "GitHub); the clone is cached")
+    where.add_argument("--checkout", type=Path, help="folder already holding the release at the "
+                       "pinned commit, used as is")
+    return arguments
+
+
+def released_code(release: Release, arguments: argparse.Namespace) -> Path:
+    """The folder of ``release`` the command line asks for: ``--checkout`` (whose HEAD, when it
+    is a git work tree, must be the pinned commit) or the cached clone."""
+    if arguments.checkout is None:
+        return fetch(release, arguments.source)
+    folder: Path = arguments.checkout.resolve()
+    head = _head(folder)
+    if head is not None and head != release.commit:
+        sys.exit(f"{folder} is at {head}, not {release.commit}: check out that commit")
+    return folder
+
+
+def stand_in_modules(modules: dict[str, dict[str, Any]]) -> None:
+    """Put empty modules (with the given attributes) in ``sys.modules`` for imports the released
+    code makes at its top but that the values a script prints never reach (API clients, metrics
+    it does not compute). A module that is installed is still replaced: the stand-in is what the
+    script's docstring says."""
+    for name, attributes in modules.items():
+        module = types.ModuleType(name)
+        module.__dict__.update(attributes)
+        sys.modules[name] = module
+
+
+def reference_packages() -> None:
+    """Make the upstream packages the metric tests use importable (torchvision, lpips...: ``make
+    test`` installs them into ``.venv/ref-packages``, ``SVGEVAL_REF_PACKAGES`` names another
+    folder) and import torchvision the way ``tests/metrics/upstream_reference.py`` does (its
+    CUDA wheel beside the CPU torch: pure-Python transforms and models only)."""
+    folder = Path(os.environ.get("SVGEVAL_REF_PACKAGES", Path(sys.prefix) / "ref-packages"))
+    if not folder.is_dir():
+        sys.exit(f"no upstream packages at {folder}: run `make test` once, or set "
+                 "SVGEVAL_REF_PACKAGES")
+    sys.path.append(str(folder))
+    from metrics.upstream_reference import import_torchvision
+
+    import_torchvision()

@@ -1,0 +1,75 @@
+"""L2 and SSIM of the released StarVector scorer on the answers the tests rebuild.
+
+Runs, from joanrod/star-vector at ``0e083c19`` unmodified, the validator's answer handling and
+metrics: ``SVGValidator.post_process_svg`` (the answer as given when svgpathtools reads it, else
+``clean_svg``'s repair, else the ``<svg></svg>`` placeholder), ``rasterize_svg(resolution=512,
+dpi=100, scale=1)`` of the answer and the reference as ``_save_svg_files`` draws them, and
+``SVGMetrics`` with ``configs/metrics/im2svg.yaml``'s ``L2`` and ``SSIM`` (its other metrics need
+weights; ``tests/upstream/README.md`` names their check). Inputs: 32 SVGenius icons of
+``support.released_answers.answered(32, "sv")``, ``sv<i>`` answered in kind ``KINDS[i % 16]``.
+Prints ``RELEASED_L2_SSIM`` of ``tests/tasks/test_starvector.py``: (L2, SSIM) per sample.
+
+Runs in svgeval's test environment with the upstream packages of ``.venv/ref-packages``
+(torchvision, lpips; ``checkout.reference_packages``) and ``../shared/data/svgenius``. Issue 27
+ran it in a virtual environment with transformers 4.49.0, the release's pin; these two metrics
+do not use transformers. Stand-ins (``checkout.stand_in_modules``) replace imports that L2 and
+SSIM never reach: ``omegaconf`` (the validator's configuration), ``clip`` and ``torchmetrics``
+(CLIP-FID, CLIPScore), and the package ``starvector.validation``'s ``__init__`` (it imports the
+vLLM and Hugging Face validators; its modules are read from the release as they are).
+
+    PYTHONPATH=tests python -m upstream.starvector [--source GIT_REPO | --checkout DIR]
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from support.released_answers import answered
+
+from upstream.checkout import Release, parser, reference_packages, released_code, stand_in_modules
+
+RELEASE = Release("joanrod/star-vector", "0e083c1911760aa31bc576ca7f337a7f8ee605ec")
+
+
+def released_l2_ssim(root: Path, answers: dict[str, tuple[str, str, str]]) -> dict[str, Any]:
+    """Sample id -> (L2, SSIM) of the release on ``answers`` (id -> (kind, reference, answer))."""
+    stand_in_modules({
+        "omegaconf": {"OmegaConf": None},
+        "clip": {},
+        "torchmetrics": {}, "torchmetrics.multimodal": {},
+        "torchmetrics.multimodal.clip_score": {"CLIPScore": None},
+        "torchmetrics.functional": {}, "torchmetrics.functional.multimodal": {},
+        "torchmetrics.functional.multimodal.clip_score": {"_clip_score_update": None},
+        "starvector.validation": {"__path__": [str(root / "starvector" / "validation")]},
+    })
+    sys.path.insert(0, str(root))
+    from starvector.data.util import rasterize_svg
+    from starvector.metrics.metrics import SVGMetrics
+    from starvector.validation.svg_validator_base import SVGValidator
+
+    batch: dict[str, list[Any]] = {"json": [], "gt_im": [], "gen_im": []}
+    for sample_id, (_, reference, answer) in answers.items():
+        processed = SVGValidator.post_process_svg(None, answer)  # type: ignore[arg-type]
+        batch["json"].append({"sample_id": sample_id})
+        batch["gen_im"].append(rasterize_svg(processed["svg"], resolution=512, dpi=100, scale=1))
+        batch["gt_im"].append(rasterize_svg(reference, resolution=512, dpi=100, scale=1))
+    with contextlib.redirect_stdout(sys.stderr):
+        _, per_sample = SVGMetrics({"L2": True, "SSIM": True}).calculate_metrics(batch)
+    return {sample_id: (values["L2"], float(values["SSIM"]))
+            for sample_id, values in per_sample.items()}
+
+
+def main() -> None:
+    arguments = parser(__doc__.splitlines()[0]).parse_args()
+    root = released_code(RELEASE, arguments)
+    reference_packages()
+    print(json.dumps({"RELEASED_L2_SSIM": released_l2_ssim(root, answered(32, "sv"))},
+                     indent=1))
+
+
+if __name__ == "__main__":
+    main()
