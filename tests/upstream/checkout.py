@@ -104,6 +104,19 @@ def stand_in_modules(modules: dict[str, dict[str, Any]]) -> None:
         sys.modules[name] = module
 
 
+CLIP_METRIC_STAND_INS: dict[str, dict[str, Any]] = {
+    "omegaconf": {"OmegaConf": None},
+    "clip": {},
+    "torchmetrics": {}, "torchmetrics.multimodal": {},
+    "torchmetrics.multimodal.clip_score": {"CLIPScore": None},
+    "torchmetrics.functional": {}, "torchmetrics.functional.multimodal": {},
+    "torchmetrics.functional.multimodal.clip_score": {"_clip_score_update": None},
+}
+"""Stand-ins for what StarVector's and VectorGym's metric and validator modules import at their
+top but L2 and SSIM never reach: ``omegaconf`` (the validator's configuration), ``clip`` and
+``torchmetrics`` (CLIP-FID, CLIPScore)."""
+
+
 def reference_packages() -> None:
     """Make the upstream packages the metric tests use importable (torchvision, lpips...: ``make
     test`` installs them into ``.venv/ref-packages``, ``SVGEVAL_REF_PACKAGES`` names another

@@ -13,9 +13,9 @@ Runs in svgeval's test environment with the upstream packages of ``.venv/ref-pac
 (torchvision, lpips; ``checkout.reference_packages``) and ``../shared/data/svgenius``. Issue 27
 ran it in a virtual environment with transformers 4.49.0, the release's pin; these two metrics
 do not use transformers. Stand-ins (``checkout.stand_in_modules``) replace imports that L2 and
-SSIM never reach: ``omegaconf`` (the validator's configuration), ``clip`` and ``torchmetrics``
-(CLIP-FID, CLIPScore), and the package ``starvector.validation``'s ``__init__`` (it imports the
-vLLM and Hugging Face validators; its modules are read from the release as they are).
+SSIM never reach: ``checkout.CLIP_METRIC_STAND_INS`` and the ``__init__`` of the package
+``starvector.validation`` (it imports the vLLM and Hugging Face validators; the modules used are
+read from the release as they are).
 
     PYTHONPATH=tests python -m upstream.starvector [--source GIT_REPO | --checkout DIR]
 """
@@ -30,7 +30,14 @@ from typing import Any
 
 from support.released_answers import answered
 
-from upstream.checkout import Release, parser, reference_packages, released_code, stand_in_modules
+from upstream.checkout import (
+    CLIP_METRIC_STAND_INS,
+    Release,
+    parser,
+    reference_packages,
+    released_code,
+    stand_in_modules,
+)
 
 RELEASE = Release("joanrod/star-vector", "0e083c1911760aa31bc576ca7f337a7f8ee605ec")
 
@@ -38,12 +45,7 @@ RELEASE = Release("joanrod/star-vector", "0e083c1911760aa31bc576ca7f337a7f8ee605
 def released_l2_ssim(root: Path, answers: dict[str, tuple[str, str, str]]) -> dict[str, Any]:
     """Sample id -> (L2, SSIM) of the release on ``answers`` (id -> (kind, reference, answer))."""
     stand_in_modules({
-        "omegaconf": {"OmegaConf": None},
-        "clip": {},
-        "torchmetrics": {}, "torchmetrics.multimodal": {},
-        "torchmetrics.multimodal.clip_score": {"CLIPScore": None},
-        "torchmetrics.functional": {}, "torchmetrics.functional.multimodal": {},
-        "torchmetrics.functional.multimodal.clip_score": {"_clip_score_update": None},
+        **CLIP_METRIC_STAND_INS,
         "starvector.validation": {"__path__": [str(root / "starvector" / "validation")]},
     })
     sys.path.insert(0, str(root))
