@@ -70,23 +70,30 @@ def fetch(release: Release, source: str | None = None) -> Path:
     return folder
 
 
-def parser(description: str | None) -> argparse.ArgumentParser:
-    """The command line every script shares: where the release comes from."""
+def parser(description: str | None, *names: str) -> argparse.ArgumentParser:
+    """The command line every script shares: where each release comes from. With ``names``
+    (a script that runs several releases) the options are ``--<name>-source`` and
+    ``--<name>-checkout``."""
     arguments = argparse.ArgumentParser(description=description)
-    where = arguments.add_mutually_exclusive_group()
-    where.add_argument("--source", help="git repository to clone the release from (default: "
-                       "GitHub); the clone is cached")
-    where.add_argument("--checkout", type=Path, help="folder already holding the release at the "
-                       "pinned commit, used as is")
+    for name in names or ("",):
+        prefix = f"--{name}-" if name else "--"
+        where = arguments.add_mutually_exclusive_group()
+        where.add_argument(f"{prefix}source", help="git repository to clone the release from "
+                           "(default: GitHub); the clone is cached")
+        where.add_argument(f"{prefix}checkout", type=Path, help="folder already holding the "
+                           "release at the pinned commit, used as is")
     return arguments
 
 
-def released_code(release: Release, arguments: argparse.Namespace) -> Path:
-    """The folder of ``release`` the command line asks for: ``--checkout`` (whose HEAD, when it
-    is a git work tree, must be the pinned commit) or the cached clone."""
-    if arguments.checkout is None:
-        return fetch(release, arguments.source)
-    folder: Path = arguments.checkout.resolve()
+def released_code(release: Release, arguments: argparse.Namespace, name: str = "") -> Path:
+    """The folder of ``release`` the command line asks for (the options of ``name``, see
+    :func:`parser`): ``--checkout`` (whose HEAD, when it is a git work tree, must be the pinned
+    commit) or the cached clone."""
+    prefix = f"{name.replace('-', '_')}_" if name else ""
+    checkout: Path | None = getattr(arguments, f"{prefix}checkout")
+    if checkout is None:
+        return fetch(release, getattr(arguments, f"{prefix}source"))
+    folder = checkout.resolve()
     head = _head(folder)
     if head is not None and head != release.commit:
         sys.exit(f"{folder} is at {head}, not {release.commit}: check out that commit")
