@@ -11,6 +11,7 @@ at that commit (a machine without git access), used as is.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -134,6 +135,11 @@ def reference_packages() -> None:
         sys.exit(f"no upstream packages at {folder}: run `make test` once, or set "
                  "SVGEVAL_REF_PACKAGES")
     sys.path.append(str(folder))
-    from metrics.upstream_reference import import_torchvision
-
-    import_torchvision()
+    # read by its path: importing it as ``metrics.upstream_reference`` would bind the name
+    # ``metrics``, which some releases use for their own package
+    spec = importlib.util.spec_from_file_location(
+        "upstream_reference", Path(__file__).parents[1] / "metrics" / "upstream_reference.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.import_torchvision()
