@@ -2,8 +2,9 @@
 
 Every script of ``tests/upstream`` runs a release as its authors published it: this module
 clones the repository (``git clone``, then ``git checkout`` of the commit) into
-``<user cache>/svgeval/upstream/<owner>__<name>@<commit>`` (``platformdirs``), and later runs
-reuse that folder. ``--source`` clones from another place instead of GitHub (a mirror, a bare
+``<cache>/upstream/<owner>__<name>@<commit>``, ``<cache>`` being svgeval's download cache
+(``SVGEVAL_CACHE``, else the user cache folder of ``platformdirs``), and later runs reuse that
+folder. ``--source`` clones from another place instead of GitHub (a mirror, a bare
 copy: anything ``git clone`` reads); ``--checkout`` names a folder already holding the release
 at that commit (a machine without git access), used as is.
 """
@@ -11,17 +12,19 @@ at that commit (a machine without git access), used as is.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import os
 import shutil
 import subprocess
 import sys
 import types
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from platformdirs import user_cache_path
+from svgeval.tasks.download import cache_dir
 
 
 @dataclass(frozen=True)
@@ -38,7 +41,7 @@ class Release:
     @property
     def cache_folder(self) -> Path:
         owner, name = self.repository.split("/")
-        return user_cache_path("svgeval") / "upstream" / f"{owner}__{name}@{self.commit}"
+        return cache_dir() / "upstream" / f"{owner}__{name}@{self.commit}"
 
 
 def _git(*args: str) -> str:
@@ -95,10 +98,36 @@ def released_code(release: Release, arguments: argparse.Namespace, name: str = "
     if checkout is None:
         return fetch(release, getattr(arguments, f"{prefix}source"))
     folder = checkout.resolve()
+    if not folder.is_dir():
+        sys.exit(f"{folder} is not a folder: pass the release's work tree with --checkout")
+    if (folder / "HEAD").is_file() and (folder / "objects").is_dir():
+        sys.exit(f"{folder} is a bare git repository: pass it with --source instead")
     head = _head(folder)
     if head is not None and head != release.commit:
         sys.exit(f"{folder} is at {head}, not {release.commit}: check out that commit")
     return folder
+
+
+@contextlib.contextmanager
+def running_in(folder: Path, argv: list[str] | None = None) -> Iterator[None]:
+    """Released code run with ``folder`` as the working folder (and ``argv`` as the command line,
+    when given), its progress lines sent to stderr: a script's stdout is its JSON."""
+    before, saved_argv = Path.cwd(), sys.argv
+    os.chdir(folder)
+    sys.argv = argv if argv is not None else saved_argv
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    finally:
+        os.chdir(before)
+        sys.argv = saved_argv
+
+
+def from_command_line(release: Release, docstring: str | None) -> Path:
+    """The folder of ``release`` the command line of a script running one release asks for (its
+    help: the first line of the script's ``docstring``)."""
+    description = docstring.splitlines()[0] if docstring else None
+    return released_code(release, parser(description).parse_args())
 
 
 def stand_in_modules(modules: dict[str, dict[str, Any]]) -> None:

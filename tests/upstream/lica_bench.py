@@ -30,9 +30,9 @@ from typing import Any
 
 from support.lica_bench_data import ANSWERS, write_bundle
 
-from upstream.checkout import Release, parser, released_code
+from upstream import checkout
 
-RELEASE = Release("purvanshi/lica-bench", "c5c63dc886a2a0fd22227c8aa5547efc709eafbd")
+RELEASE = checkout.Release("purvanshi/lica-bench", "c5c63dc886a2a0fd22227c8aa5547efc709eafbd")
 GENERATION = ("svg-6", "svg-7", "svg-8")
 WITHOUT_WEIGHTS = ("lpips", "clip_score")  # 0 without lpips / transformers (module docstring)
 
@@ -48,8 +48,7 @@ def released_tasks() -> dict[str, Any]:
 
 
 def main() -> None:
-    arguments = parser(__doc__.splitlines()[0]).parse_args()
-    root = released_code(RELEASE, arguments)
+    root = checkout.from_command_line(RELEASE, __doc__)
     for name in ("torch", "lpips", "transformers"):
         sys.modules[name] = None  # type: ignore[assignment]  # import raises ImportError
     sys.path.insert(0, str(root / "src"))

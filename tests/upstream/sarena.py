@@ -33,22 +33,15 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from support.released_answers import KINDS, edited, make_answer, svgenius_icons
 
-from upstream.checkout import (
-    CLIP_METRIC_STAND_INS,
-    Release,
-    parser,
-    reference_packages,
-    released_code,
-    stand_in_modules,
-)
+from upstream import checkout
 
-RELEASE = Release("hmwang2002/InternSVG", "77a891ea781f005a258b338739575f7db76f5f1b")
+RELEASE = checkout.Release("hmwang2002/InternSVG", "77a891ea781f005a258b338739575f7db76f5f1b")
 EDITS = ("flip", "color_simple", "translate")
 EDIT_COUNTS = {"flip": 12, "color_simple": 10, "translate": 10}
 _ANSWERS: dict[str, str] = {}  # the question text -> the answer the stand-in chat returns
@@ -79,17 +72,6 @@ def ssim_psnr_metrics(released: type) -> type:
                 metric.calculate_score = _recording(name, metric.calculate_score)
 
     return SsimPsnr
-
-
-@contextlib.contextmanager
-def _inside(folder: Path) -> Iterator[None]:
-    """Run in ``folder``."""
-    before = Path.cwd()
-    os.chdir(folder)
-    try:
-        yield
-    finally:
-        os.chdir(before)
 
 
 def answer_and_draw(generate: Callable[[Any], None], test_data: type, answers: dict[int, str],
@@ -135,7 +117,7 @@ def img2svg(root: Path, work: Path) -> dict[str, Any]:
                     {i: make_answer(KINDS[(i + 5) % 16], svg) for i, svg in enumerate(icons)},
                     work / "answers")
     evaluate_gen.InternSVGMetrics = ssim_psnr_metrics(evaluate_gen.InternSVGMetrics)
-    with _inside(root):
+    with checkout.running_in(root):
         evaluate_gen.evaluate(str(work / "answers"), "", "img2svg", str(work / "test.jsonl"),
                               str(work / "gt" / "images"), str(work / "gt" / "svg"), "Icon", "")
     (ssim_mean, ssims), (psnr_mean, psnrs) = _CALLS["SSIM"][-1], _CALLS["PSNR"][-1]
@@ -159,7 +141,7 @@ def edit(root: Path, work: Path) -> dict[str, Any]:
     evaluate_edit.InternSVGMetrics = ssim_psnr_metrics(evaluate_edit.InternSVGMetrics)
     order = os.listdir(work / "answers")  # the order evaluate_edit reads the types in
     first = len(_CALLS["SSIM"])
-    with _inside(root):
+    with checkout.running_in(root):
         evaluate_edit.evaluate(str(work / "gt"), str(work / "answers"), "")
     ssim_calls, psnr_calls = _CALLS["SSIM"][first:], _CALLS["PSNR"][first:]
     per_type = dict(zip(order, zip(ssim_calls, psnr_calls)))
@@ -170,10 +152,9 @@ def edit(root: Path, work: Path) -> dict[str, Any]:
 
 
 def main() -> None:
-    arguments = parser(__doc__.splitlines()[0]).parse_args()
-    root = released_code(RELEASE, arguments)
-    reference_packages()
-    stand_in_modules({**CLIP_METRIC_STAND_INS, "utils.api": {
+    root = checkout.from_command_line(RELEASE, __doc__)
+    checkout.reference_packages()
+    checkout.stand_in_modules({**checkout.CLIP_METRIC_STAND_INS, "utils.api": {
         "build_client": lambda **_: None,
         "chat": lambda text, **_: _ANSWERS[text]}})
     sys.path.insert(0, str(root))

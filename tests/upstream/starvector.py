@@ -22,7 +22,6 @@ read from the release as they are).
 
 from __future__ import annotations
 
-import contextlib
 import json
 import sys
 from pathlib import Path
@@ -30,22 +29,16 @@ from typing import Any
 
 from support.released_answers import answered
 
-from upstream.checkout import (
-    CLIP_METRIC_STAND_INS,
-    Release,
-    parser,
-    reference_packages,
-    released_code,
-    stand_in_modules,
-)
+from upstream import checkout
+from upstream.l2_ssim import l2_ssim
 
-RELEASE = Release("joanrod/star-vector", "0e083c1911760aa31bc576ca7f337a7f8ee605ec")
+RELEASE = checkout.Release("joanrod/star-vector", "0e083c1911760aa31bc576ca7f337a7f8ee605ec")
 
 
 def released_l2_ssim(root: Path, answers: dict[str, tuple[str, str, str]]) -> dict[str, Any]:
     """Sample id -> (L2, SSIM) of the release on ``answers`` (id -> (kind, reference, answer))."""
-    stand_in_modules({
-        **CLIP_METRIC_STAND_INS,
+    checkout.stand_in_modules({
+        **checkout.CLIP_METRIC_STAND_INS,
         "starvector.validation": {"__path__": [str(root / "starvector" / "validation")]},
     })
     sys.path.insert(0, str(root))
@@ -53,22 +46,17 @@ def released_l2_ssim(root: Path, answers: dict[str, tuple[str, str, str]]) -> di
     from starvector.metrics.metrics import SVGMetrics
     from starvector.validation.svg_validator_base import SVGValidator
 
-    batch: dict[str, list[Any]] = {"json": [], "gt_im": [], "gen_im": []}
+    drawn = {}
     for sample_id, (_, reference, answer) in answers.items():
-        processed = SVGValidator.post_process_svg(None, answer)  # type: ignore[arg-type]
-        batch["json"].append({"sample_id": sample_id})
-        batch["gen_im"].append(rasterize_svg(processed["svg"], resolution=512, dpi=100, scale=1))
-        batch["gt_im"].append(rasterize_svg(reference, resolution=512, dpi=100, scale=1))
-    with contextlib.redirect_stdout(sys.stderr):
-        _, per_sample = SVGMetrics({"L2": True, "SSIM": True}).calculate_metrics(batch)
-    return {sample_id: (values["L2"], float(values["SSIM"]))
-            for sample_id, values in per_sample.items()}
+        processed = SVGValidator.post_process_svg(None, answer)
+        drawn[sample_id] = (rasterize_svg(processed["svg"], resolution=512, dpi=100, scale=1),
+                            rasterize_svg(reference, resolution=512, dpi=100, scale=1))
+    return l2_ssim(SVGMetrics, drawn)
 
 
 def main() -> None:
-    arguments = parser(__doc__.splitlines()[0]).parse_args()
-    root = released_code(RELEASE, arguments)
-    reference_packages()
+    root = checkout.from_command_line(RELEASE, __doc__)
+    checkout.reference_packages()
     print(json.dumps({"RELEASED_L2_SSIM": released_l2_ssim(root, answered(32, "sv"))},
                      indent=1))
 

@@ -23,23 +23,21 @@ metrics), the ``openai`` and ``dotenv`` imports of ``gpt_seq.py``, and ``func_ti
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import json
-import os
 import runpy
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from support.released_answers import twemoji_answered
 from support.svgeditbench_v2_data import SHAPE_TARGETS, shifted_shape
 
-from upstream.checkout import Release, parser, released_code, stand_in_modules
+from upstream import checkout
 
-RELEASE = Release("mti-lab/SVGEditBenchV2", "7e7879a700e839bd382462a6aa5642ae53b4b6e6")
+RELEASE = checkout.Release("mti-lab/SVGEditBenchV2", "7e7879a700e839bd382462a6aa5642ae53b4b6e6")
 
 
 class _TimedOut(Exception):
@@ -49,21 +47,6 @@ class _TimedOut(Exception):
 def _call(_timeout: float, function: Callable[..., Any], args: tuple[Any, ...] = (),
           kwargs: dict[str, Any] | None = None) -> Any:
     return function(*args, **(kwargs or {}))
-
-
-@contextlib.contextmanager
-def _inside(folder: Path, argv: list[str]) -> Iterator[None]:
-    """Run with ``folder`` as the working folder, ``argv`` as the command line and the released
-    script's progress lines on stderr (stdout is the JSON)."""
-    before, saved_argv = Path.cwd(), sys.argv
-    os.chdir(folder)
-    sys.argv = argv
-    try:
-        with contextlib.redirect_stdout(sys.stderr):
-            yield
-    finally:
-        os.chdir(before)
-        sys.argv = saved_argv
 
 
 def released_scores(src: Path, work: Path, answers: dict[str, tuple[str, str]]) -> dict[str, Any]:
@@ -81,7 +64,8 @@ def released_scores(src: Path, work: Path, answers: dict[str, tuple[str, str]]) 
         except ValueError:
             continue
         (outputs / f"{triplet_id}.svg").write_text(svg, encoding="utf-8")
-    with _inside(work, ["9_calculate_metrics.py", str(triplets), str(outputs), "metrics.csv"]):
+    argv = ["9_calculate_metrics.py", str(triplets), str(outputs), "metrics.csv"]
+    with checkout.running_in(work, argv):
         runpy.run_path(str(src / "9_calculate_metrics.py"), run_name="__main__")
     with (work / "metrics.csv").open(encoding="utf-8") as table:
         rows = {row[""]: row for row in csv.DictReader(table)}
@@ -91,9 +75,8 @@ def released_scores(src: Path, work: Path, answers: dict[str, tuple[str, str]]) 
 
 
 def main() -> None:
-    arguments = parser(__doc__.splitlines()[0]).parse_args()
-    src = released_code(RELEASE, arguments) / "src"
-    stand_in_modules({
+    src = checkout.from_command_line(RELEASE, __doc__) / "src"
+    checkout.stand_in_modules({
         "evaluation.clipscore": {"clipscore": lambda prediction, dataset: {}},
         "evaluation.dinov2": {"dinov2_cos": lambda prediction, reference: {}},
         "func_timeout": {"func_timeout": _call, "FunctionTimedOut": _TimedOut},

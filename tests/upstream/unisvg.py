@@ -24,20 +24,19 @@ are), ``validators`` (``load`` asks whether a path is a URL: no), ``sty`` (termi
 gives at least 1: it divides a cgroup's CPU quota by its period, 0 under a quota below one CPU,
 and the thread pool it sizes refuses 0 workers.
 
-    PYTHONPATH=tests python -m upstream.unisvg [--vlmevalkit-source GIT_REPO | --vlmevalkit-checkout DIR]
+    PYTHONPATH=tests python -m upstream.unisvg
+        [--vlmevalkit-source GIT_REPO | --vlmevalkit-checkout DIR]
         [--authors-source GIT_REPO | --authors-checkout DIR]
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import pickle
 import runpy
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -47,10 +46,12 @@ import torch
 from support.unisvg_data import answered_rows, free_text_rows
 
 from svgeval.tasks.unisvg.data import UniSvgRow
-from upstream.checkout import Release, parser, released_code, stand_in_modules
+from upstream import checkout
 
-VLMEVALKIT = Release("open-compass/VLMEvalKit", "e8e78f05f3080fe28154f2130321f17951c3be94")
-AUTHORS = Release("Ryanlijinke/unisvg.github.io", "b7ab49b1d5099dfe6559d6a1623a4e0fc36a1259")
+VLMEVALKIT = checkout.Release("open-compass/VLMEvalKit",
+                              "e8e78f05f3080fe28154f2130321f17951c3be94")
+AUTHORS = checkout.Release("Ryanlijinke/unisvg.github.io",
+                           "b7ab49b1d5099dfe6559d6a1623a4e0fc36a1259")
 RULE_TYPES = ("CSVGUN_color", "ISVGUN_color", "CSVGUN_category", "ISVGUN_category",
               "CSVGUN_shape", "CSVGUN_size", "CSVGUN_transform")
 GENERATION_TYPES = ("ISVGEN", "TSVGEN")
@@ -97,7 +98,7 @@ def _pretrained(build: Callable[[], _StandInModel]) -> type:
 
 def stand_in_models() -> None:
     """The model packages both scripts import, answering constants (see the docstring)."""
-    stand_in_modules({
+    checkout.stand_in_modules({
         "lpips": {"LPIPS": lambda **_: _StandInModel(), "im2tensor": lambda _: torch.zeros(1)},
         "transformers": {"CLIPModel": _pretrained(_clip), "CLIPProcessor": _pretrained(_processor)},
         "sentence_transformers": {
@@ -112,21 +113,9 @@ def stand_in_models() -> None:
     })
 
 
-@contextlib.contextmanager
-def _inside(folder: Path) -> Iterator[None]:
-    """Run in ``folder``, with the released code's progress lines on stderr."""
-    before = Path.cwd()
-    os.chdir(folder)
-    try:
-        with contextlib.redirect_stdout(sys.stderr):
-            yield
-    finally:
-        os.chdir(before)
-
-
 def vlmevalkit(root: Path, rows: list[tuple[UniSvgRow, str]], work: Path) -> dict[str, Any]:
     """VLMEvalKit's per-row results (row index -> (type, metrics)) and final results."""
-    stand_in_modules({package: {"__path__": [str(root.joinpath(*package.split(".")))]}
+    checkout.stand_in_modules({package: {"__path__": [str(root.joinpath(*package.split(".")))]}
                       for package in ("vlmeval", "vlmeval.dataset", "vlmeval.dataset.utils",
                                       "vlmeval.utils")})
     sys.path.insert(0, str(root))
@@ -149,7 +138,7 @@ def vlmevalkit(root: Path, rows: list[tuple[UniSvgRow, str]], work: Path) -> dic
                    "answer": row.answer, "prediction": answer,
                    "l2-category": json.dumps(row.metadata)} for row, answer in rows]
                  ).to_csv(eval_file, sep="\t", index=False)
-    with _inside(work):
+    with checkout.running_in(work):
         final = uni_svg.evaluate_uni_svg(str(eval_file))
     per_row = pickle.loads((work / "UniSVG_answers_EVAL.pkl").read_bytes())
     return {"per_row": per_row, "final": final}
@@ -171,7 +160,7 @@ def authors(root: Path, rows: list[tuple[UniSvgRow, str]], work: Path) -> dict[s
                              output_width=336, output_height=336, background_color="white")
     (work / "Your_UniSVG_test_json_path").write_text(json.dumps(test_set), encoding="utf-8")
     (work / "Your_Model_answer_json_path").write_text(json.dumps(answers), encoding="utf-8")
-    with _inside(work):
+    with checkout.running_in(work):
         runpy.run_path(str(root / "evaluation.py"), run_name="__main__")
     results: dict[str, Any] = json.loads(
         (work / "Your_final_score_output_path").read_text(encoding="utf-8"))
@@ -179,9 +168,9 @@ def authors(root: Path, rows: list[tuple[UniSvgRow, str]], work: Path) -> dict[s
 
 
 def main() -> None:
-    arguments = parser(__doc__.splitlines()[0], "vlmevalkit", "authors").parse_args()
-    kit_root = released_code(VLMEVALKIT, arguments, "vlmevalkit")
-    authors_root = released_code(AUTHORS, arguments, "authors")
+    arguments = checkout.parser(__doc__.splitlines()[0], "vlmevalkit", "authors").parse_args()
+    kit_root = checkout.released_code(VLMEVALKIT, arguments, "vlmevalkit")
+    authors_root = checkout.released_code(AUTHORS, arguments, "authors")
     stand_in_models()
     rows = [*answered_rows(), *free_text_rows()]
     with tempfile.TemporaryDirectory() as work:

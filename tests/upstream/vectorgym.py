@@ -32,24 +32,18 @@ from typing import Any
 
 from support.released_answers import answered
 
-from upstream.checkout import (
-    CLIP_METRIC_STAND_INS,
-    Release,
-    parser,
-    reference_packages,
-    released_code,
-    stand_in_modules,
-)
+from upstream import checkout
+from upstream.l2_ssim import l2_ssim
 
-RELEASE = Release("ServiceNow/VectorGym", "31cb00c5ea188414ac43876fcf8eb58efd83c634")
+RELEASE = checkout.Release("ServiceNow/VectorGym", "31cb00c5ea188414ac43876fcf8eb58efd83c634")
 RENDER_SIZE = 512  # vectorgym/configs/default.yaml, dataset.render_size
 
 
 def released_l2_ssim(root: Path, answers: dict[str, tuple[str, str, str]]) -> dict[str, Any]:
     """Sample id -> (L2, SSIM) of the release on ``answers`` (id -> (kind, reference, answer))."""
     package = root / "vectorgym"
-    stand_in_modules({
-        **CLIP_METRIC_STAND_INS,
+    checkout.stand_in_modules({
+        **checkout.CLIP_METRIC_STAND_INS,
         "vectorgym": {"__path__": [str(package)]},
         "vectorgym.validators": {"__path__": [str(package / "validators")]},
     })
@@ -58,25 +52,19 @@ def released_l2_ssim(root: Path, answers: dict[str, tuple[str, str, str]]) -> di
     from vectorgym.validators.base import BaseValidator
     from vectorgym.validators.openrouter import OpenRouterValidator
 
-    batch: dict[str, list[Any]] = {"json": [], "gt_im": [], "gen_im": []}
-    with contextlib.redirect_stdout(sys.stderr):
+    drawn = {}
+    with contextlib.redirect_stdout(sys.stderr):  # rasterize's warnings
         for sample_id, (_, reference, answer) in answers.items():
             extracted = OpenRouterValidator._extract_code_blocks(None, answer).strip()
             processed = OpenRouterValidator.postprocess_svg(None, extracted)
-            answer_image, reference_image = BaseValidator.rasterize(
-                None, processed["svg"], reference, RASTERIZE_SIZE=RENDER_SIZE)
-            batch["json"].append({"sample_id": sample_id})
-            batch["gen_im"].append(answer_image)
-            batch["gt_im"].append(reference_image)
-        _, per_sample = SVGMetrics({"L2": True, "SSIM": True}).calculate_metrics(batch)
-    return {sample_id: (values["L2"], float(values["SSIM"]))
-            for sample_id, values in per_sample.items()}
+            drawn[sample_id] = BaseValidator.rasterize(None, processed["svg"], reference,
+                                                       RASTERIZE_SIZE=RENDER_SIZE)
+    return l2_ssim(SVGMetrics, drawn)
 
 
 def main() -> None:
-    arguments = parser(__doc__.splitlines()[0]).parse_args()
-    root = released_code(RELEASE, arguments)
-    reference_packages()
+    root = checkout.from_command_line(RELEASE, __doc__)
+    checkout.reference_packages()
     print(json.dumps({"RELEASED_L2_SSIM": released_l2_ssim(root, answered(32, "vg"))},
                      indent=1))
 

@@ -41,16 +41,9 @@ import packaging.version
 import torch
 from support.tiny_viclip import CAPTIONS, EMBED, TEXT, VISION, sample_videos, save_tiny_viclip
 
-from upstream.checkout import (
-    CLIP_METRIC_STAND_INS,
-    Release,
-    parser,
-    reference_packages,
-    released_code,
-    stand_in_modules,
-)
+from upstream import checkout
 
-RELEASE = Release("hmwang2002/InternSVG", "77a891ea781f005a258b338739575f7db76f5f1b")
+RELEASE = checkout.Release("hmwang2002/InternSVG", "77a891ea781f005a258b338739575f7db76f5f1b")
 PAIRS = ((0, 0), (1, 2), (2, 1), (0, 1))
 SIZE = VISION["grid"] * VISION["patch"]
 
@@ -117,11 +110,10 @@ def released_numbers(folder: Path, videos: list[str]) -> dict[str, Any]:
 
 
 def main() -> None:
-    arguments = parser(__doc__.splitlines()[0]).parse_args()
-    root = released_code(RELEASE, arguments)
-    reference_packages()
-    stand_in_modules({
-        **CLIP_METRIC_STAND_INS,
+    root = checkout.from_command_line(RELEASE, __doc__)
+    checkout.reference_packages()
+    checkout.stand_in_modules({
+        **checkout.CLIP_METRIC_STAND_INS,
         "timm": {}, "timm.models": {},
         "timm.models.layers": {"DropPath": _DropPath},
         "timm.models.registry": {"register_model": lambda function: function},
