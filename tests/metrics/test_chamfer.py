@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from scipy.spatial import cKDTree
+from support.svgeditbench_v2_data import SHAPE_TARGETS, shifted_shape
 
 from svgeval.metrics._svgpoints import NoPoints, point_sets
 from svgeval.metrics.chamfer import chamfer, point_chamfer, svg_chamfer
@@ -104,28 +105,17 @@ def test_rounded_rect_as_svgpathtools_draws_it() -> None:
 
 # Released values: SVGEditBenchV2 src/9_calculate_metrics.py (mti-lab/SVGEditBenchV2 at 7e7879a7,
 # svgpathtools 1.8.0) on the issue-27 test set, triplets 0017, 0020 and 0023 (a target drawn with
-# <polygon>, <polyline> + <rect rx>, <rect rx ry>; the answer moved by translate(5.4 3.6)); run
-# by a scratch harness script of issue 27, not kept in this repository (docs/svgeditbench_v2.md,
+# <polygon>, <polyline> + <rect rx>, <rect rx ry> in support.svgeditbench_v2_data; the answer
+# moved by translate(5.4 3.6)); printed by tests/upstream/svgeditbench_v2.py (docs/svgeditbench_v2.md,
 # "Checked against the released scorer").
-SHAPES = {
-    "star": (('<circle fill="#FFCC4D" cx="18" cy="18" r="17"/><polygon fill="#F4900C" '
-             'points="18,4 22,14 33,14 24,21 27,32 18,25 9,32 12,21 3,14 14,14"/>'),
-             70.29071161570687),
-    "chart": (('<rect fill="#CCD6DD" x="2" y="2" width="32" height="32" rx="4"/><polyline '
-              'fill="none" stroke="#DD2E44" stroke-width="2" points="5,28 12,18 19,22 26,9 31,12"/>'),
-              93.93540632340137),
-    "flag": (('<rect fill="#55ACEE" x="4" y="6" width="28" height="20" rx="3" ry="3"/><rect '
-             'fill="#FFFFFF" x="8" y="10" width="20" height="12"/><circle fill="#DD2E44" '
-             'cx="18" cy="16" r="4"/>'), 68.73601806624724),
-}
+SHAPES = {"star": 70.29071161570687, "chart": 93.93540632340137, "flag": 68.73601806624724}
 
 
 @pytest.mark.parametrize("name", SHAPES)
 @pytest.mark.parametrize("released", [True, False])
 def test_equals_the_released_scorer_on_polygons_and_rounded_rects(name: str,
                                                                   released: bool) -> None:
-    inner, expected = SHAPES[name]
-    target = SVG.format(inner)
-    shifted = SVG.format(f'<g transform="translate(5.4 3.6)">{inner}</g>')
+    expected = SHAPES[name]
+    target, shifted = SHAPE_TARGETS[name], shifted_shape(name)
     assert svg_chamfer(shifted, target, released) == pytest.approx(expected, abs=1e-9)
     assert svg_chamfer(target, target, released) == 0.0

@@ -5,8 +5,9 @@ Released numbers: a scratch check script of issue 29 (for MMSVGBench) ran OmniSV
 ``calculate_frechet_distance`` and its ``np.random.seed(42); np.random.choice`` sampler unmodified
 (loaded from ``metrics/compute_fid.py`` at f2e033e by AST) with numpy 2.4.6 and scipy 1.17.1; a
 second one (for SArena's animation task) ran cd-fvd 0.1.1's ``FeatureStats`` and
-``compute_fvd_from_stats``. Neither script nor its printed output was kept in this repository; the
-numbers they printed are the constants below.
+``compute_fvd_from_stats``. Neither script nor its printed output was kept in this repository;
+``tests/upstream/frechet.py`` runs the same released code on the same inputs
+(``support.frechet_inputs``) and prints the numbers below.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from support.frechet_inputs import CD_FVD_REAL, omnisvg_check_features
 
 from svgeval.metrics import _pixels
 from svgeval.metrics.fid import fid, inception_features, inception_input
@@ -28,14 +30,8 @@ from svgeval.metrics.frechet import (
 from svgeval.metrics.presets import DEFAULT
 
 
-def _omnisvg_check_features() -> tuple[np.ndarray, np.ndarray]:
-    rng = np.random.default_rng(0)
-    a = rng.normal(size=(6, 3))
-    return a, rng.normal(size=(6, 3)) + 1.0
-
-
 def test_omnisvg_variant_gives_the_released_number() -> None:
-    a, b = _omnisvg_check_features()
+    a, b = omnisvg_check_features()
     # released calculate_frechet_distance(np.mean, np.cov of a and b): 6.000555113528543
     assert fid_from_features(a, b, variant="omnisvg") == pytest.approx(6.000555113528543, abs=1e-12)
     # the same statistics without the epsilon (pytorch-fid, sqrtm finite): 6.000556316517722
@@ -52,7 +48,7 @@ def test_omnisvg_variant_of_unit_gaussians_one_apart_per_axis() -> None:
 def test_cd_fvd_variant_fits_population_covariances() -> None:
     # cd-fvd FeatureStats on (0,0),(2,0),(0,2),(2,2): mean (1,1), covariance I (np.cov: 4/3 I);
     # fake = real + (1,1): FVD 2.0
-    real = np.array([[0.0, 0.0], [2.0, 0.0], [0.0, 2.0], [2.0, 2.0]])
+    real = CD_FVD_REAL
     mu, sigma = feature_statistics(real, population=True)
     assert np.allclose(mu, [1, 1]) and np.allclose(sigma, np.eye(2))
     assert np.allclose(feature_statistics(real)[1], 4 / 3 * np.eye(2))

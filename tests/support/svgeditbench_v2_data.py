@@ -21,6 +21,26 @@ TRIPLETS = {
              "noto-emoji_emoji_u1f552.png"),
 }
 
+SHAPE_MARKUP = {
+    "star": ('<circle fill="#FFCC4D" cx="18" cy="18" r="17"/><polygon fill="#F4900C" '
+             'points="18,4 22,14 33,14 24,21 27,32 18,25 9,32 12,21 3,14 14,14"/>'),
+    "chart": ('<rect fill="#CCD6DD" x="2" y="2" width="32" height="32" rx="4"/><polyline '
+              'fill="none" stroke="#DD2E44" stroke-width="2" '
+              'points="5,28 12,18 19,22 26,9 31,12"/>'),
+    "flag": ('<rect fill="#55ACEE" x="4" y="6" width="28" height="20" rx="3" ry="3"/><rect '
+             'fill="#FFFFFF" x="8" y="10" width="20" height="12"/><circle fill="#DD2E44" '
+             'cx="18" cy="16" r="4"/>'),
+}
+SHAPE_TARGETS = {name: SVG.format(markup) for name, markup in SHAPE_MARKUP.items()}
+"""Emoji-like targets drawn with ``<polygon>``, ``<polyline>`` + ``<rect rx>`` and
+``<rect rx ry>`` (issue 27's triplets 0017, 0020 and 0023), each answered moved by
+:func:`shifted_shape`."""
+
+
+def shifted_shape(name: str) -> str:
+    """The answer to ``SHAPE_TARGETS[name]``: its drawing moved by ``translate(5.4 3.6)``."""
+    return SVG.format(f'<g transform="translate(5.4 3.6)">{SHAPE_MARKUP[name]}</g>')
+
 
 def write_triplets(root: Path) -> Path:
     """The folders ``<root>/<id>/{before,after}.svg, instruction.txt, metadata.json``."""

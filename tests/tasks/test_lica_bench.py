@@ -10,12 +10,14 @@ data errors a user can hit.
   helpers of ``tasks/svg.py`` and ``utils/text_helpers.py`` loaded through ``ast``;
 * a second one (``check_lica_tasks.py``, its printed output ``lica_tasks.out``): the released task
   classes imported from the checkout, ``load_data`` / ``build_model_input`` on the bundle
-  ``lica_bench_data.py`` writes,
-  ``parse_model_output`` + ``evaluate`` on :data:`ANSWERS` (``_evaluate_svg_generation`` for
+  ``support.lica_bench_data`` writes,
+  ``parse_model_output`` + ``evaluate`` on its ``ANSWERS`` (``_evaluate_svg_generation`` for
   svg-6..8: ``evaluate`` imports torch for its leave-one-out part).
 
 Neither script nor its printed output was kept in this repository; the values they printed are
-the constants below.
+the constants below. ``tests/upstream/lica_bench.py`` runs the second check again and prints
+``RELEASED_TEXT_SHA256``, ``RELEASED_IDS`` and ``RELEASED_SCORES``; the first one's values
+(the helpers loaded through ``ast``) remain as that script printed them.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from lica_bench_data import BLUE, BUGFIX, CIRCLE, HALF, OPTIMIZE, RED, write_bundle
+from support.lica_bench_data import ANSWERS, BLUE, HALF, OPTIMIZE, RED, write_bundle
 from typer.testing import CliRunner
 
 from svgeval.builders.lica_bench import builtin
@@ -39,18 +41,6 @@ from svgeval.tasks.lica_bench import answers, data, scores
 from svgeval.tasks.lica_bench.protocol import RENDER_SPEC
 
 cli = CliRunner()
-BUG0 = BUGFIX[0]["bug_svg"]
-ANSWERS = {  # the replayed replies of check_lica_tasks.py, per task, in sample order
-    "svg-1": ["The answer is clear: B", "answer: a"],
-    "svg-2": ["Answer: C", "D"],
-    "svg-3": [f"Here is the fix:\n```svg\n{BUG0}\n```\nFixed:\n```svg\n{RED}\n```",
-              CIRCLE.replace("#00f", "#00e")],
-    "svg-4": ["", f"```svg\n{CIRCLE}\n```"],
-    "svg-5": [BLUE, "I cannot do that."],
-    "svg-6": [RED, "<svg><rect></svg>"],
-    "svg-7": [CIRCLE, CIRCLE],
-    "svg-8": [HALF, f'```xml\n<?xml version="1.0"?>\n{CIRCLE}\n```'],
-}
 RELEASED_TEXT_SHA256 = {  # lica_tasks.out: sha256 of build_model_input(...).text; images
     "svg-1": (["11b5443d1ad5b80e43925324cc07758f5066bf6fb03071953e0396356f645553",
                "fff438f27fc49dc2ab5aeddfebf830053060231acf44f06f7d11ec58ac7935f4"], [1, 0]),

@@ -1,15 +1,17 @@
 """UniSVG against the released scorers' own numbers on issue 27's answers (weight-free parts).
 
 The released values below were produced by issue 27's research run (its hand-off notes and
-``unisvg_numbers.json``), a scratch harness script run in a separate virtual environment; the
-script, the notes and that file were not kept in this repository. It ran VLMEvalKit ``e8e78f05``
-``vlmeval/dataset/utils/uni_svg.py`` (``evaluate_uni_svg``) and the authors' ``evaluation.py``
-(``Ryanlijinke/unisvg.github.io`` ``b7ab49b``, run unmodified as a script), 70 rows of all 15
-types. The inputs are rebuilt here: the 30 generation rows from ``released_answers`` (SVGenius
-icons, answer kinds other than ``empty``; skipped without ``../shared``), the 22 understanding
-rows as the harness wrote them. SSIM, PSNR and the rule accuracies need no weights and are
-compared to 1e-12; LPIPS (real AlexNet) and SBERT (real all-MiniLM-L6-v2) per row to 1e-6;
-CLIP per row to 1e-6 with a tiny CLIP both sides rebuild (``released_models``, its own run below).
+``unisvg_numbers.json``), a scratch harness script run in a separate virtual environment, not
+kept in this repository. It ran VLMEvalKit ``e8e78f05`` ``vlmeval/dataset/utils/uni_svg.py``
+(``evaluate_uni_svg``) and the authors' ``evaluation.py`` (``Ryanlijinke/unisvg.github.io``
+``b7ab49b``, run unmodified as a script), 70 rows of all 15 types. The inputs are rebuilt in
+``support.unisvg_data``: the 30 generation rows from ``released_answers`` (SVGenius icons, answer
+kinds other than ``empty``; skipped without ``../shared``), the 22 understanding rows as the
+harness wrote them, the 18 free-text rows. SSIM, PSNR and the rule accuracies need no weights and
+are compared to 1e-12 (``tests/upstream/unisvg.py`` runs both released scorers again and prints
+those constants below: SSIM/PSNR, accuracies, counts, ``easy_acc`` and ``hard_acc``); LPIPS (real
+AlexNet) and SBERT (real all-MiniLM-L6-v2) per row to 1e-6; CLIP per row to 1e-6 with a tiny CLIP
+both sides rebuild (``released_models``, its own run below).
 The research run's CLIP and BERTScore came from tiny weights these tests do not rebuild, so the
 final score is checked as the released combination of svgeval's weight-free components and the
 released model-metric means.
@@ -21,49 +23,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.released_answers import KINDS, make_answer, stage_item, svgenius_icons, svgenius_items
+from support.released_answers import stage_item
 from support.released_models import build_clip, build_roberta, weights_digest
 from support.shared_paths import shared_release
+from support.unisvg_data import answered_rows, free_text_rows
 
 from svgeval.render.isolated import Renderer
 from svgeval.tasks.base import CommonOptions, MetricContext
 from svgeval.tasks.outcome import Outcome
 from svgeval.tasks.unisvg import rules, tasks
-from svgeval.tasks.unisvg.data import UniSvgRow
 from svgeval.tasks.unisvg.tasks import UniSvgAll
-
-GENERATION_KINDS = [kind for kind in KINDS if kind != "empty"]
-# (type, ground truth, l2-category metadata, answer), as the research run's harness wrote them
-UNDERSTANDING: list[tuple[str, str, dict[str, Any], str]] = [
-    ("CSVGUN_color", "The colors are red and blue.",
-     {"keywords": {"colors": {"colors": ["red", "blue", "white"]}}}, "It uses red and blue."),
-    ("CSVGUN_color", "The colors are green.",
-     {"keywords": {"colors": {"colors": ["green", "light blue"]}}}, "green and light blue"),
-    ("CSVGUN_color", "White only.", {"keywords": {"colors": {"colors": ["white"]}}}, "white"),
-    ("CSVGUN_color", "Black.", {"colors": {"colors": ["black"]}}, "black"),
-    ("CSVGUN_color", "Orange.", {"keywords": {"colors": {"colors": ["orange"]}}}, ""),
-    ("ISVGUN_color", "Yellow and black.",
-     {"keywords": {"colors": {"colors": ["yellow", "black"]}}}, "yellow"),
-    ("ISVGUN_color", "Purple.", {"keywords": {"colors": {"colors": ["purple", "#ff0000"]}}},
-     "purple and #ff0000"),
-    ("CSVGUN_category", "An animal.", {"keywords": {"category": ["animal", "nature"]}},
-     "This is an Animal icon."),
-    ("CSVGUN_category", "Transport.", {"keywords": {"category": "transport"}}, "a bus"),
-    ("CSVGUN_category", "Food.", {"keywords": {"category": ["food"]}}, ""),
-    ("ISVGUN_category", "Weather.", {"keywords": {"category": ["weather"]}}, "a weather icon"),
-    ("ISVGUN_category", "Sports.", {"keywords": {"category": ["sports"]}}, "music"),
-    ("CSVGUN_shape", "It contains 2 paths and 1 circle.", {}, "2 paths and 1 circle"),
-    ("CSVGUN_shape", "It contains 3 rects.", {}, "3 paths"),
-    ("CSVGUN_shape", "There are no basic shapes.", {}, ""),
-    ("CSVGUN_shape", "It contains 4 paths.", {}, ""),
-    ("CSVGUN_size", "The width is 200 and the height is 100.", {}, "200 by 100"),
-    ("CSVGUN_size", "Width 24.5, height 24.", {}, "24 and 24"),
-    ("CSVGUN_size", "Width 64, height 64.", {}, ""),
-    ("CSVGUN_transform", "translate(10 5) then rotate(45).", {},
-     "It applies translate and rotate."),
-    ("CSVGUN_transform", "No transformations are applied.", {}, ""),
-    ("CSVGUN_transform", "scale(2) and matrix(1 0 0 1 0 0).", {}, "scaleX only"),
-]
 
 # Released per-row SSIM and PSNR of VLMEvalKit e8e78f05 (unisvg_numbers.json per_row): rows
 # 0-14 ISVGEN, 15-29 TSVGEN; (0, 0) is its failure value for an answer that does not render.
@@ -115,26 +84,10 @@ TEXT_MEANS = {
 TOLERANCE = 1e-12  # float64 arithmetic on the same uint8 renders and strings
 
 
-def rows() -> list[UniSvgRow]:
-    icons = svgenius_icons(30)
-    out = [UniSvgRow(index=str(i), category="ISVGEN" if i < 15 else "TSVGEN", question="q",
-                     answer=svg, pngs=[b"png"]) for i, svg in enumerate(icons)]
-    out += [UniSvgRow(index=str(30 + i), category=kind, question="q", answer=truth,
-                      metadata=meta, pngs=[b"png"])
-            for i, (kind, truth, meta, _) in enumerate(UNDERSTANDING)]
-    return out
-
-
-def answers(icons: list[str]) -> list[str]:
-    return [make_answer(GENERATION_KINDS[i % 15], svg) for i, svg in enumerate(icons)] + [
-        answer for *_, answer in UNDERSTANDING]
-
-
 def scored(reading: str, renderer: Renderer) -> tuple[list[Outcome], dict[str, Any]]:
     task = UniSvgAll(CommonOptions(extra={"reading": reading}))
-    data = rows()
     scores = [task.score(task.sample(row.index, row), answer, renderer)
-              for row, answer in zip(data, answers([row.answer for row in data[:30]]))]
+              for row, answer in answered_rows()]
     result = task.aggregate(scores)
     return scores, {"metrics": result.metrics, "counts": result.counts}
 
@@ -208,8 +161,6 @@ RELEASED_LPIPS = {
     23: 0.6379351019859314, 24: 0.5054959058761597, 25: 1.0, 26: 0.0, 27: 0.6360849738121033,
     28: 0.0011209776857867837, 29: 0.4637916088104248,
 }
-HARNESS_TEXT_TYPES = ("CSVGUN_usage", "CSVGUN_description", "ISVGUN_usage",
-                      "ISVGUN_description", "CSVGUN_rect", "CSVGUN_circle")
 RELEASED_SBERT = {
     53: 0.8196040391921997, 54: 1.000000238418579, 56: 0.9119727611541748, 57: 1.0,
     59: 0.8577924370765686, 60: 1.0000001192092896, 62: 0.8419969081878662, 63: 1.0,
@@ -223,15 +174,7 @@ def test_lpips_and_sbert_equal_vlmevalkit_per_row(icons_available: None, rendere
     pytest.importorskip("torch")
     monkeypatch.delenv("SVGEVAL_LPIPS_MODEL", raising=False)
     task = UniSvgAll(CommonOptions(extra={"reading": "vlmevalkit"}))
-    data = rows()
-    pairs = list(zip(data, answers([row.answer for row in data[:30]])))
-    captions = [caption for _, caption in svgenius_items(48)[30:]]
-    for n, kind in enumerate(HARNESS_TEXT_TYPES):  # the harness's free-text rows: 3 per type
-        for m in range(3):
-            truth = captions[3 * n + m]
-            pairs.append((UniSvgRow(index=str(len(pairs)), category=kind, question="q",
-                                    answer=truth, pngs=[b"png"]),
-                          ["", f"It shows {truth.split(' ', 2)[-1]}", f"  {truth.upper()} "][m]))
+    pairs = [*answered_rows(), *free_text_rows()]
     items = []
     for row, answer in pairs:
         sample = task.sample(row.index, row)
@@ -272,9 +215,8 @@ def test_clip_equals_vlmevalkit_per_row(icons_available: None, renderer: Rendere
     monkeypatch.setenv("SVGEVAL_CLIP_MODEL", str(clip))
     monkeypatch.setattr(tasks, "lpips", lambda a, b, **_: [0.0] * len(a))  # not compared here
     task = UniSvgAll(CommonOptions(extra={"reading": "vlmevalkit"}))
-    data = rows()[:30]
     items = []
-    for row, answer in zip(data, answers([row.answer for row in data])):
+    for row, answer in answered_rows()[:30]:
         sample = task.sample(row.index, row)
         items.append(stage_item(sample, task.score(sample, answer, renderer)))
     scores = task.batch_score(items, MetricContext(renderer, 32, "cpu"))
@@ -309,14 +251,9 @@ def test_bertscore_equals_vlmevalkit_per_row(icons_available: None, renderer: Re
     assert weights_digest(roberta, "RobertaModel") == ROBERTA_DIGEST
     monkeypatch.setenv("SVGEVAL_BERTSCORE_MODEL", str(roberta))
     task = UniSvgAll(CommonOptions(extra={"reading": "vlmevalkit"}))
-    captions = [caption for _, caption in svgenius_items(48)[30:]]
     items = []
-    for n, kind in enumerate(HARNESS_TEXT_TYPES):
-        for m in (1, 2):
-            truth = captions[3 * n + m]
-            row = UniSvgRow(index=str(52 + 3 * n + m), category=kind, question="q",
-                            answer=truth, pngs=[b"png"])
-            answer = [f"It shows {truth.split(' ', 2)[-1]}", f"  {truth.upper()} "][m - 1]
+    for row, answer in free_text_rows():
+        if answer:
             sample = task.sample(row.index, row)
             items.append(stage_item(sample, task.score(sample, answer, renderer)))
     scores = task.batch_score(items, MetricContext(renderer, 32, "cpu"))

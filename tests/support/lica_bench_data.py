@@ -1,9 +1,9 @@
 """A tiny LICA-Bench bundle in the release's layout: ``<root>/benchmarks/svg/svg-<n>.json``
 with the records' SVG files and pictures beside them (``tasks/svg.py`` ``load_data`` schemas,
 ``purvanshi/lica-bench`` c5c63dc), written by the built-in sample's
-:func:`~svgeval.builders.lica_bench.builtin.write_bundle`. The released code was run on the very
-same files (by a scratch check script of issue 29, ``check_lica_tasks.py``, not kept in this
-repository; see ``test_lica_bench.py``)."""
+:func:`~svgeval.builders.lica_bench.builtin.write_bundle`, and the replies replayed to it. The
+released code runs on the very same files and replies in ``tests/upstream/lica_bench.py`` (see
+``test_lica_bench.py``)."""
 
 from __future__ import annotations
 
@@ -61,6 +61,19 @@ GENERATION = [
 FILES: dict[str, Any] = {
     "svg-1": QA, "svg-2": QA, "svg-3": BUGFIX, "svg-4": OPTIMIZE, "svg-5": STYLE,
     "svg-6": GENERATION, "svg-7": GENERATION, "svg-8": GENERATION}
+
+BUG0 = BUGFIX[0]["bug_svg"]
+ANSWERS = {  # replies replayed to the released tasks and to svgeval, per task, in sample order
+    "svg-1": ["The answer is clear: B", "answer: a"],
+    "svg-2": ["Answer: C", "D"],
+    "svg-3": [f"Here is the fix:\n```svg\n{BUG0}\n```\nFixed:\n```svg\n{RED}\n```",
+              CIRCLE.replace("#00f", "#00e")],
+    "svg-4": ["", f"```svg\n{CIRCLE}\n```"],
+    "svg-5": [BLUE, "I cannot do that."],
+    "svg-6": [RED, "<svg><rect></svg>"],
+    "svg-7": [CIRCLE, CIRCLE],
+    "svg-8": [HALF, f'```xml\n<?xml version="1.0"?>\n{CIRCLE}\n```'],
+}
 
 
 def picture(colour: tuple[int, int, int], form: str, **options: int) -> bytes:

@@ -1,0 +1,168 @@
+"""SSIM and PSNR of InternSVG's released SArena scorers on the answers the tests rebuild.
+
+Runs, from hmwang2002/InternSVG at ``77a891e`` unmodified: each answer through the released
+inference's ``generate_svg`` (``metrics/inference/inference.py`` for image-to-SVG,
+``inference_edit.py`` for editing; the chat call answers the answer: the first
+``<svg...</svg>`` is written to ``svg/<id>.svg``), ``utils/raster_svg.raster_svg`` at 448 x 448
+on white for the answers and the ground truths, then ``evaluate_gen.evaluate(..., "img2svg",
+...)`` and ``evaluate_edit.evaluate`` (an answer without a drawing is ``example/pure_black.png``,
+read from the release's folder, the working folder there). Their per-sample values are read
+from the ``SSIMCalculator`` and ``PSNRCalculator`` they build (``calculate_score`` returns them;
+``evaluate`` keeps only the means). Inputs (``support.released_answers``): image-to-SVG, SVGenius
+icon ``i`` answered in kind ``KINDS[(i + 5) % 16]`` (32 icons); editing, icons 48-59 flipped,
+60-69 recoloured and 70-79 translated (``edited``), the n-th edit in that order answered in kind
+``KINDS[n % 16]``. Prints ``RELEASED_IMG2SVG``, ``RELEASED_MEANS``, ``RELEASED_EDIT`` and
+``RELEASED_EDIT_MEANS`` of ``tests/tasks/test_sarena_released.py``.
+
+Runs in svgeval's test environment with the upstream packages of ``.venv/ref-packages``
+(``checkout.reference_packages``) and ``../shared/data/svgenius``. Issue 27 ran it in a virtual
+environment with transformers 4.52.4; SSIM and PSNR do not use transformers. Only SSIM and PSNR
+are computed: the metrics class the two ``evaluate`` functions build keeps those two of the
+configuration they pass (DINO, LPIPS and the token length need weights or a tokenizer;
+``tests/upstream/README.md``). Stand-ins (``checkout.stand_in_modules``):
+``checkout.CLIP_METRIC_STAND_INS`` and ``utils.api`` (the OpenAI client; its ``chat`` returns the
+answer being scored).
+
+    PYTHONPATH=tests python -m upstream.sarena [--source GIT_REPO | --checkout DIR]
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from support.released_answers import KINDS, edited, make_answer, svgenius_icons
+
+from upstream import checkout
+
+RELEASE = checkout.Release("hmwang2002/InternSVG", "77a891ea781f005a258b338739575f7db76f5f1b")
+EDITS = ("flip", "color_simple", "translate")
+EDIT_COUNTS = {"flip": 12, "color_simple": 10, "translate": 10}
+_ANSWERS: dict[str, str] = {}  # the question text -> the answer the stand-in chat returns
+
+
+_CALLS: dict[str, list[tuple[float, list[float]]]] = {"SSIM": [], "PSNR": []}
+"""What each metric's ``calculate_score`` returned, in call order: (mean, per-sample values)."""
+
+
+def _recording(name: str, calculate: Callable[..., Any]) -> Callable[..., Any]:
+    def recorded(*args: Any, **kwargs: Any) -> Any:
+        mean, values = calculate(*args, **kwargs)
+        _CALLS[name].append((float(mean), [float(value) for value in values]))
+        return mean, values
+    return recorded
+
+
+def ssim_psnr_metrics(released: type) -> type:
+    """``InternSVGMetrics`` building only the SSIM and PSNR of the configuration it is given,
+    their ``calculate_score`` recorded."""
+    from metrics.metrics import MetricsConfig
+
+    class SsimPsnr(released):  # type: ignore[misc, valid-type]
+        def __init__(self, config: Any, tokenizer_path: str) -> None:
+            super().__init__(MetricsConfig(use_SSIM=config.use_SSIM, use_PSNR=config.use_PSNR),
+                             tokenizer_path)
+            for name, metric in self.active_metrics.items():
+                metric.calculate_score = _recording(name, metric.calculate_score)
+
+    return SsimPsnr
+
+
+def answer_and_draw(generate: Callable[[Any], None], test_data: type, answers: dict[int, str],
+                    folder: Path) -> None:
+    """``folder``/svg and ``folder``/images as the released inference leaves them."""
+    from utils.raster_svg import InputData, raster_svg
+
+    folder.mkdir(parents=True)  # as the released inference's main does
+    for sample_id, answer in answers.items():
+        _ANSWERS[f"question {folder} {sample_id}"] = answer
+        generate(test_data(id=sample_id, question=f"question {folder} {sample_id}",
+                           img_path=None, base_url="", api_key="", model_name="", timeout=0,
+                           output_path=str(folder), max_tokens=0, retry=0, temperature=0.0))
+    draw_all(folder / "svg", folder / "images", raster_svg, InputData)
+
+
+def draw_all(svgs: Path, images: Path, raster_svg: Callable[[Any], None],
+             input_data: type) -> None:
+    images.mkdir(parents=True, exist_ok=True)
+    for svg in sorted(svgs.glob("*.svg")):
+        raster_svg(input_data(svg_path=str(svg), output_dir=str(images), width=448, height=448))
+
+
+def ground_truths(references: dict[int, str], folder: Path, test_file: Path) -> None:
+    """``folder``/svg and ``folder``/images of the references and the test file of their ids."""
+    from utils.raster_svg import InputData, raster_svg
+
+    (folder / "svg").mkdir(parents=True)
+    for sample_id, svg in references.items():
+        (folder / "svg" / f"{sample_id}.svg").write_text(svg, encoding="utf-8")
+    draw_all(folder / "svg", folder / "images", raster_svg, InputData)
+    test_file.write_text("".join(json.dumps({"id": i}) + "\n" for i in references),
+                         encoding="utf-8")
+
+
+def img2svg(root: Path, work: Path) -> dict[str, Any]:
+    import evaluate_gen
+    from metrics.inference import inference
+
+    icons = svgenius_icons(32)
+    ground_truths(dict(enumerate(icons)), work / "gt", work / "test.jsonl")
+    answer_and_draw(inference.generate_svg, inference.TestData,
+                    {i: make_answer(KINDS[(i + 5) % 16], svg) for i, svg in enumerate(icons)},
+                    work / "answers")
+    evaluate_gen.InternSVGMetrics = ssim_psnr_metrics(evaluate_gen.InternSVGMetrics)
+    with checkout.running_in(root):
+        evaluate_gen.evaluate(str(work / "answers"), "", "img2svg", str(work / "test.jsonl"),
+                              str(work / "gt" / "images"), str(work / "gt" / "svg"), "Icon", "")
+    (ssim_mean, ssims), (psnr_mean, psnrs) = _CALLS["SSIM"][-1], _CALLS["PSNR"][-1]
+    return {"RELEASED_IMG2SVG": dict(enumerate(zip(ssims, psnrs))),
+            "RELEASED_MEANS": (ssim_mean, psnr_mean)}
+
+
+def edit(root: Path, work: Path) -> dict[str, Any]:
+    import evaluate_edit
+    from metrics.inference import inference_edit
+
+    icons = iter(svgenius_icons(80)[48:])
+    n = 0
+    for kind in EDITS:
+        truths = {j: edited(kind, next(icons)) for j in range(EDIT_COUNTS[kind])}
+        ground_truths(truths, work / "gt" / "data" / kind, work / "gt" / f"{kind}.jsonl")
+        answers = {j: make_answer(KINDS[(n + j) % 16], truth) for j, truth in truths.items()}
+        answer_and_draw(inference_edit.generate_svg, inference_edit.TestData, answers,
+                        work / "answers" / kind)
+        n += len(truths)
+    evaluate_edit.InternSVGMetrics = ssim_psnr_metrics(evaluate_edit.InternSVGMetrics)
+    order = os.listdir(work / "answers")  # the order evaluate_edit reads the types in
+    first = len(_CALLS["SSIM"])
+    with checkout.running_in(root):
+        evaluate_edit.evaluate(str(work / "gt"), str(work / "answers"), "")
+    ssim_calls, psnr_calls = _CALLS["SSIM"][first:], _CALLS["PSNR"][first:]
+    per_type = dict(zip(order, zip(ssim_calls, psnr_calls)))
+    return {"RELEASED_EDIT": {kind: list(zip(per_type[kind][0][1], per_type[kind][1][1]))
+                              for kind in EDITS},
+            "RELEASED_EDIT_MEANS": {kind: (per_type[kind][0][0], per_type[kind][1][0])
+                                    for kind in EDITS}}
+
+
+def main() -> None:
+    root = checkout.from_command_line(RELEASE, __doc__)
+    checkout.reference_packages()
+    checkout.stand_in_modules({**checkout.CLIP_METRIC_STAND_INS, "utils.api": {
+        "build_client": lambda **_: None,
+        "chat": lambda text, **_: _ANSWERS[text]}})
+    sys.path.insert(0, str(root))
+    # the released code prints its progress: stdout is the JSON
+    with tempfile.TemporaryDirectory() as work, contextlib.redirect_stdout(sys.stderr):
+        values = {**img2svg(root, Path(work) / "img2svg"), **edit(root, Path(work) / "edit")}
+    print(json.dumps(values, indent=1))
+
+
+if __name__ == "__main__":
+    main()
