@@ -243,6 +243,20 @@ def identity_pairs(data: Path) -> dict[str, tuple[str, str]]:
     return {s.id: (s.input_svg or "", s.target.answer_svg) for s in samples}
 
 
+def identity_release(scale: Scale, copies: int, figures: Figures
+                     ) -> tuple[Path, dict[str, tuple[str, str]], list[str]]:
+    """What the identity-scoring cases start from: svgeval compiled (:func:`compile_svgeval`),
+    ``copies`` copies of the release in the scratch folder (:func:`copy_release`); (its folder,
+    its :func:`identity_pairs`, the distinct SVGs they draw), noted in ``figures``."""
+    figures.note(f"svgeval at {compile_svgeval()}")
+    data = scale.workdir / "release"
+    copy_release(svgeditbench(scale), data, copies)
+    pairs = identity_pairs(data)
+    distinct = sorted({svg for pair in pairs.values() for svg in pair})
+    figures.note(f"{len(pairs)} samples, {len(distinct)} distinct SVGs")
+    return data, pairs, distinct
+
+
 def test_helpers() -> None:
     """Put ``tests/`` on ``sys.path``, for the tests' helpers (``support.*``, and the reward
     tests' ``rewards`` helpers): the one place the harness reaches into the tests."""

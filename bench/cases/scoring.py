@@ -22,16 +22,7 @@ from __future__ import annotations
 import shutil
 
 from bench.floors import fresh_floor
-from bench.measure import (
-    Figures,
-    Scale,
-    compile_svgeval,
-    copy_release,
-    identity_pairs,
-    load,
-    svgeditbench,
-    svgeval_run,
-)
+from bench.measure import Figures, Scale, identity_release, load, svgeval_run
 
 SIZE = 72
 """SVGEditBench's render size."""
@@ -42,12 +33,7 @@ def run(scale: Scale) -> Figures:
     renderers = scale.pick("renderers", "cairosvg,skia", "cairosvg,skia").split(",")
     rounds = scale.pick("rounds", 1, 1)
     figures = Figures()
-    figures.note(f"svgeval at {compile_svgeval()}")
-    data = scale.workdir / "release"
-    copy_release(svgeditbench(scale), data, copies)
-    pairs = identity_pairs(data)
-    distinct = sorted({svg for pair in pairs.values() for svg in pair})
-    figures.note(f"{len(pairs)} samples, {len(distinct)} distinct SVGs at {SIZE} px")
+    data, pairs, distinct = identity_release(scale, copies, figures)
     for round_ in range(1, rounds + 1):
         figures.note(f"round {round_}: load average {load()} at its start")
         for renderer in renderers:

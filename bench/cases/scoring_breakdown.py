@@ -45,10 +45,7 @@ from bench.measure import (
     REPOSITORY,
     Figures,
     Scale,
-    compile_svgeval,
-    copy_release,
-    identity_pairs,
-    svgeditbench,
+    identity_release,
     svgeval_run,
     timed_process,
 )
@@ -111,13 +108,8 @@ def run(scale: Scale) -> Figures:
     copies = scale.pick("copies", 1, 1)
     renderers = scale.pick("renderers", "cairosvg,skia,resvg", "cairosvg").split(",")
     figures = Figures()
-    figures.note(f"svgeval at {compile_svgeval()}")
-    data = scale.workdir / "release"
-    copy_release(svgeditbench(scale), data, copies)
-    pairs = identity_pairs(data)
-    distinct = sorted({svg for pair in pairs.values() for svg in pair})
+    data, pairs, distinct = identity_release(scale, copies, figures)
     n = len(pairs)
-    figures.note(f"{n} samples, {len(distinct)} distinct SVGs at {SIZE} px")
     loop_s, reference = plain_loop(pairs)
     cores = os.cpu_count() or 1
     env = {"PYTHONPATH": os.pathsep.join(filter(None, [str(REPOSITORY),
