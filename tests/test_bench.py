@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bench import cases
+from bench.measure import Skipped, needs
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -36,6 +37,11 @@ def test_a_missing_release_is_one_line_and_a_non_zero_exit(tmp_path: Path) -> No
     done = bench("scoring", "--data", str(tmp_path / "nowhere"))
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "pass --data FOLDER" in done.stderr
+
+
+def test_a_missing_extra_skips_the_case_saying_what_it_needs() -> None:
+    with pytest.raises(Skipped, match=r"^needs no_such_module \(pip install it\)$"):
+        needs("json", "no_such_module", extra="pip install it")
 
 
 @pytest.mark.parametrize("case", cases.names())

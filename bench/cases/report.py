@@ -56,7 +56,7 @@ def run(scale: Scale) -> Figures:
     run_dir = scale.workdir / "identity"
     subprocess.run([sys.executable, "-m", "svgeval.cli", "run", "svgeditbench", "--data",
                     str(data), "--model", "identity", "--out", str(run_dir)],
-                   check=True, stdout=subprocess.DEVNULL)
+                   check=True, capture_output=True)
     distinct = sorted({svg for pair in identity_pairs(data).values() for svg in pair})
     floor = fresh_floor("cairosvg", distinct, REPORT_SPEC.width, scale.workdir)
     where = f"safe render of {len(distinct)} SVGs at {REPORT_SPEC.width} px, fresh process"
