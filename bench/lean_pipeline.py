@@ -1,6 +1,6 @@
 """The least an identity run of SVGEditBench could cost: its essential work, nothing else.
 
-    python bench/lean_pipeline.py DATA RENDERER   # prints the process's wall time
+    python -m bench.lean_pipeline DATA RENDERER   # prints the process's wall time
 
 A fresh process that does what a run of ``svgeval run svgeditbench --model identity`` must do,
 in the cheapest arrangement we know, and leaves out everything else a run does:
@@ -17,8 +17,8 @@ in the cheapest arrangement we know, and leaves out everything else a run does:
 A run does all this and more; the one thing it does more cheaply is drawing the 100 originals
 (per copy of the release) once for the whole run, where here each worker draws those it meets
 (at most 100 renders more, about 0.1 s of CairoSVG on two workers). So on the same machine a
-run's ratio to the plain loop can hardly go below this one's. ``bench_scoring_compare.py``
-times it next to the floor (``render_floor.py``: the renders alone) and the runs.
+run's ratio to the floor can hardly go below this one's. The ``scoring-breakdown`` case times
+it next to the floor (:func:`bench.floors.fresh_floor`: the safe renders alone) and the runs.
 """
 
 from __future__ import annotations
@@ -62,6 +62,7 @@ def main() -> None:
 
     from pebble import ProcessPool
 
+    from bench.lean_pipeline import score_chunk as by_name  # pickled by its module's name
     from svgeval.runner.identity import dataset_hash, prompt_hash
     from svgeval.runner.records import ResponseRecord, SampleRecord
     from svgeval.tasks.svgeditbench.data import load_release
@@ -71,7 +72,7 @@ def main() -> None:
     with ProcessPool(max_workers=os.cpu_count() or 1, context=render_context()) as pool, \
             tempfile.TemporaryDirectory() as out:
         chunks = [list(samples[start:start + CHUNK]) for start in range(0, len(samples), CHUNK)]
-        scored = [pool.schedule(score_chunk, args=(
+        scored = [pool.schedule(by_name, args=(
             [(s.input_svg or "", s.target.answer_svg) for s in chunk], renderer))
             for chunk in chunks]
         with open(Path(out, "responses.jsonl"), "w") as responses, \

@@ -2,7 +2,7 @@
 import the command line's own modules and no more; each command is imported when it runs.
 
 Guarded by the modules a fresh interpreter has imported when the command exits, not by timing
-(bench/bench_cli_startup.py times them).
+(python -m bench cli-startup times them).
 """
 
 from __future__ import annotations

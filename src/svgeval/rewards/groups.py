@@ -9,7 +9,7 @@ often repeat one another (and an editing model's may be the reference), and the 
 the same pixels each time. What comes back is a few floats per completion and the reference's
 render, packed, for the scorer to keep. Moving this work out of the main process is what lets
 the two run side by side: measured on the 1,344-completion GRPO step
-(``bench/bench_rewards.py``), the main process spent 0.33 s of CPU per call on Sobel maps,
+(``python -m bench rewards``), the main process spent 0.33 s of CPU per call on Sobel maps,
 pixel terms and unpickling 57 MB of pixels while the workers drew.
 
 Consecutive groups travel to a worker together, up to :data:`BUNDLE_RENDERS` renders a call: a

@@ -5,7 +5,7 @@ time, and an interrupted stage must keep every batch it finished. Replacing the 
 each batch did that at a cost that grew with the square of the run: each of the ``N / batch``
 batches read and wrote all ``N`` records (6,000 SVGEditBench records took 0.7 s a pass on the
 2-core VM, so about a minute for the stage's files alone; 100,000 records would take hours,
-``bench/bench_metric_stage.py``).
+``python -m bench metric-stage``).
 
 :class:`RecordLines` reads the file once, to learn where the latest line of each (sample id,
 epoch) starts and ends. A batch's updated records are then appended, flushed and fsynced: the

@@ -7,7 +7,7 @@ SVGEditBench's, built from svgeval's demo icons (72 prompts of 250-400 tokens). 
 configuration answers every prompt with ``--max-tokens`` new tokens at most (greedy, stopping at
 the end token as ``hf:`` does); tokens/s counts the tokens generated, end tokens included.
 
-* ``floor``: the prompts in the order ``hf:`` batches them (by length), ``batch`` at a time,
+* the floor: the prompts in the order ``hf:`` batches them (by length), ``batch`` at a time,
   left-padded by the tokenizer, one ``model.generate`` call each: no queue, no runner. It runs
   on a thread of its own, as ``hf:``'s batches do.
 * ``hf:``: the backend answering all prompts sent together, ``concurrency`` in flight as the
@@ -21,38 +21,30 @@ intra-op thread (``--threads``): on the loaded machine, ``generate`` called from
 with two OpenMP threads took 10-50x longer than with one (5-13 s against 0.3-0.4 s for 8 prompts
 x 32 tokens), its threads waiting on each other for a core.
 
-Run from the repository root: ``.venv/bin/python bench/bench_hf_batching.py``.
+    python -m bench hf-batching [--set runs=3] [--set max_tokens=128] [--set concurrency=8]
+        [--set threads=1]
+
+Needs torch and transformers (the ``models`` extra); skipped without them.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import os
-import platform
-import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
-import torch
-import transformers
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from support.tiny_chat_models import END_ID, build_chat_llm
-
-from svgeval.builders.svgeditbench.builder import build_cases, write_release
-from svgeval.models import GenerationRequest, load_model
-from svgeval.models.hf import HFModel
-from svgeval.svg.demo_corpus import write_demo_corpus
-from svgeval.tasks.base import CommonOptions
-from svgeval.tasks.svgeditbench import SvgEditBench
+from bench.measure import Figures, Scale, load, needs, test_helpers
 
 
 def prompts(scratch: Path) -> list[list[dict[str, Any]]]:
     """The chat messages of the SVGEditBench cases built from the demo icons."""
+    from svgeval.builders.svgeditbench.builder import build_cases, write_release
+    from svgeval.svg.demo_corpus import write_demo_corpus
+    from svgeval.tasks.base import CommonOptions
+    from svgeval.tasks.svgeditbench import SvgEditBench
+
     names = write_demo_corpus(scratch / "icons")
     write_release(build_cases(sorted((scratch / "icons").glob("*.svg")), names=names),
                   scratch / "data")
@@ -84,6 +76,12 @@ def floor(folder: Path, chats: list[list[dict[str, Any]]], batch: int, max_token
 def generate_by_hand(folder: Path, chats: list[list[dict[str, Any]]], batch: int,
                      max_tokens: int) -> Rates:
     """What :func:`floor` times, on the calling thread."""
+    import torch
+    import transformers
+
+    test_helpers()
+    from support.tiny_chat_models import END_ID
+
     tokenizer = transformers.AutoTokenizer.from_pretrained(folder)
     model = transformers.AutoModelForCausalLM.from_pretrained(folder).eval()
     texts = sorted((tokenizer.apply_chat_template(chat, add_generation_prompt=True,
@@ -107,6 +105,9 @@ def generate_by_hand(folder: Path, chats: list[list[dict[str, Any]]], batch: int
 def backend(folder: Path, chats: list[list[dict[str, Any]]], batch: int | None,
             concurrency: int, max_tokens: int) -> Rates:
     """The rates of ``hf:`` answering every chat, ``concurrency`` in flight."""
+    from svgeval.models import GenerationRequest, load_model
+    from svgeval.models.hf import HFModel
+
     args = {"batch_size": str(batch)} if batch is not None else {}
     model = load_model(f"hf:{folder}", concurrency=concurrency, model_args=args)
     assert isinstance(model, HFModel)
@@ -131,41 +132,33 @@ def backend(folder: Path, chats: list[list[dict[str, Any]]], batch: int | None,
     return rates
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--max-tokens", type=int, default=128)
-    parser.add_argument("--concurrency", type=int, default=8)
-    parser.add_argument("--threads", type=int, default=1, help="torch's intra-op threads")
-    args = parser.parse_args()
-    torch.set_num_threads(args.threads)
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python "
-          f"{platform.python_version()}, torch {torch.__version__} ({torch.get_num_threads()} "
-          f"intra-op threads), transformers {transformers.__version__}")
-    with tempfile.TemporaryDirectory() as scratch:
-        folder = build_chat_llm(Path(scratch) / "model")
-        chats = prompts(Path(scratch))
-        print(f"{len(chats)} prompts, --max-tokens {args.max_tokens}, "
-              f"--concurrency {args.concurrency}; tokens/s of wall time | of CPU time")
-        for run in range(1, args.runs + 1):
-            rows = {
-                "floor, batch 1": floor(folder, chats, 1, args.max_tokens),
-                "hf:, batch_size=1": backend(folder, chats, 1, args.concurrency,
-                                             args.max_tokens),
-                f"floor, batch {args.concurrency}": floor(folder, chats, args.concurrency,
-                                                          args.max_tokens),
-                "hf:, default batch size": backend(folder, chats, None, args.concurrency,
-                                                   args.max_tokens),
-            }
-            for name, (wall, cpu) in rows.items():
-                print(f"run {run}  {name:26s} {wall:8.1f} | {cpu:8.1f}")
-            one, default = rows["hf:, batch_size=1"], rows["hf:, default batch size"]
-            hand = rows[f"floor, batch {args.concurrency}"]
-            print(f"run {run}  hf: default batch / batch 1: {default[0] / one[0]:.1f}x wall, "
-                  f"{default[1] / one[1]:.1f}x CPU; hf: / floor at the default batch: "
-                  f"{default[0] / hand[0]:.2f} wall, {default[1] / hand[1]:.2f} CPU; "
-                  f"load average {os.getloadavg()[0]:.1f}", flush=True)
+def run(scale: Scale) -> Figures:
+    needs("torch", "transformers", extra='pip install -e ".[models]"')
+    import torch
+    import transformers
 
+    test_helpers()
+    from support.tiny_chat_models import build_chat_llm
 
-if __name__ == "__main__":
-    main()
+    runs, max_tokens = scale.pick("runs", 3, 1), scale.pick("max_tokens", 128, 2)
+    concurrency, threads = scale.pick("concurrency", 8, 2), scale.pick("threads", 1, 1)
+    torch.set_num_threads(threads)
+    figures = Figures()
+    figures.note(f"torch {torch.__version__} ({torch.get_num_threads()} intra-op threads), "
+                 f"transformers {transformers.__version__}")
+    folder = build_chat_llm(scale.workdir / "model")
+    chats = prompts(scale.workdir)[: 2 * concurrency if scale.smoke else None]
+    figures.note(f"{len(chats)} prompts, max_tokens {max_tokens}, concurrency {concurrency}")
+    for run_ in range(1, runs + 1):
+        figures.note(f"run {run_}: load average {load()} at its start")
+        one_floor = floor(folder, chats, 1, max_tokens)
+        one = backend(folder, chats, 1, concurrency, max_tokens)
+        full_floor = floor(folder, chats, concurrency, max_tokens)
+        full = backend(folder, chats, None, concurrency, max_tokens)
+        for name, rates, floors in (("hf:, batch_size=1", one, one_floor),
+                                    ("hf:, default batch size", full, full_floor)):
+            batch = 1 if rates is one else concurrency
+            for index, clock in enumerate(("wall", "CPU")):
+                figures.add(f"run {run_}, {name}: tokens/s of {clock} time", rates[index],
+                            "tokens/s", floors[index], f"model.generate by hand, batch {batch}")
+    return figures

@@ -1,13 +1,14 @@
-"""``svgeval run`` against a gateway that refuses requests at random with 429, and fault-free.
+"""``svgeval run`` against a gateway that refuses requests at random with 429, against the
+fault-free run.
 
-Run by hand:  .venv/bin/python bench/bench_refusals.py [--data ../shared/data/svgeditbench]
-              [--src SRC ...] [--cases fault-free refuse-10 ...] [--give-up-s 600]
+    python -m bench refusals [--data ../shared/data/svgeditbench]
+        [--set cases=fault-free,refuse-10,...] [--set give_up_s=600] [--set src=SRC]
 
-The server is ``python -m support.local_servers gateway`` (run from ``tests/``) in its own process on 127.0.0.1: each answer
-takes ``--delay`` (0.1 s), it answers at most ``--capacity`` (8) requests at once and refuses
-more with 429. The cases:
+The server is the tests' ``support.local_servers gateway`` in its own process on 127.0.0.1:
+each answer takes 0.1 s, it answers at most 8 requests at once and refuses more with 429. The
+cases:
 
-* ``fault-free``: nothing else.
+* ``fault-free``: nothing else; the floor of the others.
 * ``refuse-10``: 10 % of the requests refused at random with 429 (``random.Random(1)``, drawn
   in call order), whatever the load.
 * ``refuse-10-retry-after``: the same, each 429 with ``Retry-After: 1``.
@@ -15,17 +16,16 @@ more with 429. The cases:
 * ``saturated``: no random refusal, but a capacity of 2 for the run's 8 requests at once.
 
 Each case is ``python -m svgeval.cli run svgeditbench`` (``--concurrency 8``, other flags at
-their defaults) in a fresh process with ``PYTHONPATH=SRC``, stopped after ``--give-up-s``.
-Printed per case: wall time, exit code, samples answered, HTTP requests made (from the server's
-log: answered, refused at random, refused at capacity), the answer that took longest (its
-``timing`` in ``responses.jsonl``, retries and waits included) and ``model_report.concurrency``
-of ``results.json``. Each ``--src`` is an svgeval source folder, so that two commits are measured
-in one run (default: this checkout's).
+their defaults) in a fresh process with ``PYTHONPATH=SRC`` (``src``: this checkout's by default,
+so that two commits can be measured one after the other), stopped after ``give_up_s``. Its
+figure is the wall time; the notes give its exit code, samples answered, HTTP requests made
+(from the server's log: answered, refused at random, refused at capacity), the answer that took
+longest (its ``timing`` in ``responses.jsonl``, retries and waits included) and
+``model_report.concurrency`` of ``results.json``.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import subprocess
@@ -35,10 +35,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from common import svgeditbench_arguments
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from support.local_servers import read_log, running
+from bench.measure import REPOSITORY, Figures, Scale, svgeditbench, test_helpers
 
 SERVER = ("--delay", "0.1", "--capacity", "8")
 CASES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -51,8 +48,12 @@ CASES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 
 
-def run_case(src: Path, data: Path, name: str, give_up_s: float) -> str:
-    """One case: its line of numbers."""
+def run_case(src: Path, data: Path, name: str, give_up_s: float, limit: tuple[str, ...]
+             ) -> tuple[float, str]:
+    """One case: (wall seconds, its line of numbers)."""
+    test_helpers()
+    from support.local_servers import read_log, running
+
     server_options, run_options = CASES[name]
     with tempfile.TemporaryDirectory() as scratch:
         log, out = Path(scratch) / "calls.jsonl", Path(scratch) / "run"
@@ -60,7 +61,7 @@ def run_case(src: Path, data: Path, name: str, give_up_s: float) -> str:
             command = [sys.executable, "-m", "svgeval.cli", "run", "svgeditbench",
                        "--data", str(data), "--out", str(out), "--model",
                        "openai-compatible:local", "--base-url", server.base_url,
-                       "--concurrency", "8", *run_options]
+                       "--concurrency", "8", *(run_options or limit)]
             started = time.perf_counter()
             try:
                 finished = subprocess.run(
@@ -84,27 +85,24 @@ def run_case(src: Path, data: Path, name: str, give_up_s: float) -> str:
             concurrency = "no results.json"
     longest = (f"{slowest['total_s']:.1f} s, {slowest['attempts']} attempts"
                if slowest is not None else "none")
-    return (f"| {name} | {wall_s:.1f} s | {code} | {answered} | {calls['answered']} / "
-            f"{calls['refused']} / {calls['saturated']} | {longest} | {concurrency} |")
+    return wall_s, (f"{name}: exit {code}, answered {answered}, requests answered / refused at "
+                    f"random / refused at capacity {calls['answered']} / {calls['refused']} / "
+                    f"{calls['saturated']}, slowest answer {longest}, concurrency "
+                    f"{concurrency}")
 
 
-def main() -> None:
-    def more(parser: argparse.ArgumentParser) -> None:
-        parser.add_argument("--src", type=Path, action="append", default=[],
-                            help="svgeval source folder to run (repeatable)")
-        parser.add_argument("--cases", nargs="+", choices=list(CASES), default=list(CASES))
-        parser.add_argument("--give-up-s", type=float, default=600.0)
-
-    args = svgeditbench_arguments(__doc__.split("\n", 1)[0], more)
-    sources = [p.resolve() for p in args.src] or [Path(__file__).resolve().parents[1] / "src"]
-    for src in sources:
-        print(f"\nsvgeval at {src}")
-        print("| case | wall | exit | answered | requests: answered / refused at random / "
-              "refused at capacity | slowest answer | concurrency |")
-        print("|---|---:|---|---|---|---|---|")
-        for name in args.cases:
-            print(run_case(src, args.data, name, args.give_up_s), flush=True)
-
-
-if __name__ == "__main__":
-    main()
+def run(scale: Scale) -> Figures:
+    names = scale.pick("cases", ",".join(CASES), "fault-free,refuse-10").split(",")
+    give_up_s = scale.pick("give_up_s", 600.0, 120.0)
+    src = Path(scale.pick("src", str(REPOSITORY / "src"), str(REPOSITORY / "src"))).resolve()
+    limit = ("--limit", "1") if scale.smoke else ()
+    data = svgeditbench(scale)
+    figures = Figures()
+    figures.note(f"svgeval at {src}")
+    measured = {name: run_case(src, data, name, give_up_s, limit)
+                for name in dict.fromkeys(["fault-free", *names])}
+    floor = measured["fault-free"][0]
+    for name, (seconds, line) in measured.items():
+        figures.add(f"{name}: svgeval run", seconds, "s", floor, "the fault-free run")
+        figures.note(line)
+    return figures

@@ -1,28 +1,31 @@
-"""Start-up time of the ``svgeval`` command (issue 30, "an instant command line").
+"""Start-up time of the ``svgeval`` command against ``python -c pass`` (issue 30, "an instant
+command line").
 
-Each command is started ``--repeats`` times as a new process, as a user's shell starts it; the
+    python -m bench cli-startup [--set repeats=5]
+
+(At the smoke scale, only ``svgeval --help``, once.)
+
+Each command is started ``repeats`` times as a new process, as a user's shell starts it; the
 best wall time is kept (the least disturbed by other processes), beside the floor: the same
 interpreter running ``python -c pass``. It also counts the modules each command imports
 (``sys.modules`` at exit), the measure the tests guard.
-
-    .venv/bin/python bench/bench_cli_startup.py --repeats 5
 """
 
 from __future__ import annotations
 
-import argparse
-import os
 import subprocess
 import sys
 import time
 
+from bench.measure import Figures, Scale, load
+
 COMMANDS: dict[str, list[str]] = {
-    "python -c pass (floor)": ["-c", "pass"],
     "svgeval --help": ["-m", "svgeval.cli", "--help"],
     "svgeval --version": ["-m", "svgeval.cli", "--version"],
     "svgeval run --help": ["-m", "svgeval.cli", "run", "--help"],
     "svgeval list tasks": ["-m", "svgeval.cli", "list", "tasks"],
 }
+FLOOR = ["-c", "pass"]
 
 COUNT_MODULES = (
     "import atexit, os, sys\n"
@@ -44,34 +47,26 @@ def best_time(args: list[str], repeats: int) -> float:
     return min(times)
 
 
-def modules_imported(args: list[str]) -> int | None:
-    """The number of modules in ``sys.modules`` when the command exits (None for the floor)."""
-    if args[:1] != ["-m"]:
-        return None
+def modules_imported(args: list[str]) -> int:
+    """The number of modules in ``sys.modules`` when the command exits."""
     code = COUNT_MODULES.format(args=args[2:])
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=False)
     for line in done.stderr.splitlines():
         if line.startswith("MODULES "):
             return int(line.split()[1])
-    return None
+    raise RuntimeError(f"no module count from {args}: {done.stderr[-300:]}")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=5)
-    repeats = parser.parse_args().repeats
-    print(f"load average at start: {os.getloadavg()[0]:.1f}, cores: {os.cpu_count()}")
-    print(f"| command | best of {repeats} (s) | x floor | modules |")
-    print("| --- | --- | --- | --- |")
-    floor = None
-    for name, args in COMMANDS.items():
-        seconds = best_time(args, repeats)
-        floor = floor or seconds
-        count = modules_imported(args)
-        print(f"| `{name}` | {seconds:.3f} | {seconds / floor:.0f} | {count or ''} |")
-    print(f"load average at end: {os.getloadavg()[0]:.1f}")
-
-
-if __name__ == "__main__":
-    main()
+def run(scale: Scale) -> Figures:
+    repeats = scale.pick("repeats", 5, 1)
+    figures = Figures()
+    figures.note(f"load average {load()} at the start")
+    floor = best_time(FLOOR, repeats)
+    chosen = list(COMMANDS)[:1] if scale.smoke else list(COMMANDS)
+    for name, args in ((name, COMMANDS[name]) for name in chosen):
+        figures.add(f"{name} (best of {repeats})", best_time(args, repeats), "s", floor,
+                    "python -c pass")
+        figures.add(f"{name}: modules imported", modules_imported(args), "modules")
+    figures.note(f"load average {load()} at the end")
+    return figures
