@@ -20,9 +20,8 @@ from typer.core import TyperGroup
 
 from svgeval.cli import app
 
-pytest.importorskip("mkdocs")
+mkdocs_config = pytest.importorskip("mkdocs.config")
 pytest.importorskip("material")
-from mkdocs.config import load_config  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 CLI_PAGE = REPO / "docs" / "reference" / "cli.md"
@@ -42,7 +41,7 @@ def commands(command: Any, ctx: typer.Context, path: str) -> Iterator[tuple[str,
 
 @pytest.fixture(scope="module")
 def reference() -> str:
-    config = load_config(str(REPO / "mkdocs.yml"))
+    config = mkdocs_config.load_config(str(REPO / "mkdocs.yml"))
     hooks = list(config["hooks"].values())
     assert len(hooks) == 1, config["hooks"]
     page = CLI_PAGE.read_text()

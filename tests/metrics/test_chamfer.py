@@ -105,8 +105,8 @@ def test_rounded_rect_as_svgpathtools_draws_it() -> None:
 # Released values: SVGEditBenchV2 src/9_calculate_metrics.py (mti-lab/SVGEditBenchV2 at 7e7879a7,
 # svgpathtools 1.8.0) on the issue-27 test set, triplets 0017, 0020 and 0023 (a target drawn with
 # <polygon>, <polyline> + <rect rx>, <rect rx ry>; the answer moved by translate(5.4 3.6)); run
-# by a scratch harness script of issue 27, not kept in this repository (docs/suites/svgeditbench_v2.md,
-# "Checked against the released scorer").
+# by a scratch harness script of issue 27, not kept in this repository
+# (docs/suites/svgeditbench_v2.md, "Checked against the released scorer").
 SHAPES = {
     "star": (('<circle fill="#FFCC4D" cx="18" cy="18" r="17"/><polygon fill="#F4900C" '
              'points="18,4 22,14 33,14 24,21 27,32 18,25 9,32 12,21 3,14 14,14"/>'),
