@@ -1,4 +1,4 @@
-"""The ``--executor`` and ``--ray-address`` flags of ``svgeval run`` (see README.md, Ray)."""
+"""The ``--executor`` and ``--ray-address`` flags of ``svgeval run`` (see docs/ray.md)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 ExecutorFlag = Annotated[
-    str, typer.Option(help="Where scoring and model metrics run: local or ray (README: Ray).")
+    str, typer.Option(help="Where scoring and model metrics run: local or ray (docs/ray.md).")
 ]
 RayAddressFlag = Annotated[
     str | None, typer.Option(help="Ray cluster to join (default: a local Ray instance).")
