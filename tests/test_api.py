@@ -166,7 +166,7 @@ def test_evaluate_records_its_precision_and_preprocessing(
 
 def test_a_metric_no_usable_output_could_give_is_null_not_missing(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The README's ``evaluation.metrics["change_color/mse"]`` when no answer could be used:
+    """docs/models.md's ``evaluation.metrics["change_color/mse"]`` when no answer could be used:
     the paper's reading is None beside the ``_all`` reading that scores the failures."""
     monkeypatch.setenv("SVGEVAL_CACHE", str(tmp_path / "cache"))
     evaluation = svgeval.evaluate("svgeditbench", "empty", data="builtin", out=tmp_path / "e",

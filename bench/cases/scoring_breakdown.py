@@ -73,9 +73,8 @@ def plain_loop(pairs: dict[str, tuple[str, str]]) -> tuple[float, dict[str, floa
 def isolated_pool_seconds(renderer: str, svgs: list[str]) -> float:
     """Seconds of rendering ``svgs`` through a started isolated pool."""
     from svgeval.render.backends import render_function
-    from svgeval.render.isolated import render_many
     from svgeval.render.cairo import RenderSpec
-    from svgeval.render.isolated import Renderer
+    from svgeval.render.isolated import Renderer, render_many
 
     with Renderer(render_function=render_function(renderer)) as pool:
         render_many(pool, svgs[:4], RenderSpec.square(SIZE))

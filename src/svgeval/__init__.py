@@ -3,7 +3,8 @@
 The Python API is :func:`svgeval.evaluate` (a task on a model, from a script or a notebook;
 :mod:`svgeval.api`). It and ``svgeval.__version__`` are loaded when first asked for, not on
 import: ``svgeval run`` starts its render workers' server before anything else
-(:mod:`svgeval.cli.main`), and reading the package metadata alone takes a twentieth of a second.
+(:mod:`svgeval.cli.main`), and even reading the package metadata costs start-up time
+(``bench/RESULTS.md``).
 """
 
 from __future__ import annotations

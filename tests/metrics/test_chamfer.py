@@ -106,7 +106,7 @@ def test_rounded_rect_as_svgpathtools_draws_it() -> None:
 # Released values: SVGEditBenchV2 src/9_calculate_metrics.py (mti-lab/SVGEditBenchV2 at 7e7879a7,
 # svgpathtools 1.8.0) on the issue-27 test set, triplets 0017, 0020 and 0023 (a target drawn with
 # <polygon>, <polyline> + <rect rx>, <rect rx ry> in support.svgeditbench_v2_data; the answer
-# moved by translate(5.4 3.6)); printed by tests/upstream/svgeditbench_v2.py (docs/svgeditbench_v2.md,
+# moved by translate(5.4 3.6)); printed by tests/upstream/svgeditbench_v2.py (docs/suites/svgeditbench_v2.md,
 # "Checked against the released scorer").
 SHAPES = {"star": 70.29071161570687, "chart": 93.93540632340137, "flag": 68.73601806624724}
 

@@ -9,7 +9,7 @@ Measured against 0.0702, 0.0286, 0.0, 0.0878, 0.0402, 0.1174:
   reproduced);
 - resvg-py 0.5.0: 0.0703, 0.0288, 0.0, 0.0880, 0.0406, 0.1177 (compression only).
 
-Their anti-aliasing differs from cairo's by a few 1e-4 in MSE. The README quotes this.
+Their anti-aliasing differs from cairo's by a few 1e-4 in MSE. docs/performance.md quotes this.
 """
 
 from __future__ import annotations

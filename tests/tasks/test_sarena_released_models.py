@@ -7,7 +7,7 @@ caption tuple turned into a list (VLMEvalKit's fix: the release raises on a tupl
 under transformers 4.52.4 (its pin, in a separate virtual environment) by a scratch harness
 script of issue 27 and, for FID-C (``FIDCalculator('ViT-B/32')``, whose ``clip.load`` reads an
 OpenAI-layout copy of ``released_models.build_b32_and_dino``'s CLIP), by a second one in the same
-environment; neither script was kept in this repository (docs/sarena.md, "Checked against the
+environment; neither script was kept in this repository (docs/suites/sarena.md, "Checked against the
 released scorer"). Inputs rebuilt here: SVGenius icon ``i`` (``released_answers.svgenius_items``,
 16 icons) with its caption (3 of them over 77 CLIP tokens), answered in kind ``KINDS[i]``; ground
 truth rendered at 448 on white; a failed answer is the black picture. Weights:

@@ -125,7 +125,7 @@ def test_answers_as_given_repaired_or_white_and_the_options(renderer: Renderer) 
 # _save_svg_files' rasterize_svg(resolution=512, dpi=100) and SVGMetrics(im2svg.yaml) L2 and SSIM
 # on the issue-27 test set (tests/support/released_answers.py: 32 SVGenius icons, sv<i> answered in kind
 # KINDS[i % 16]); printed by tests/upstream/starvector.py (issue 27 ran it in a separate virtual
-# environment with transformers 4.49.0, which these two metrics do not use); see docs/starvector.md
+# environment with transformers 4.49.0, which these two metrics do not use); see docs/suites/starvector.md
 # "Checked against the released scorer". (L2, SSIM) per sample.
 RELEASED_L2_SSIM = {
     "sv0": (0.0, 1.0),

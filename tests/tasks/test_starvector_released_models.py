@@ -6,7 +6,7 @@ Released values: ``starvector/metrics/compute_clip_score.py``, ``compute_dino_sc
 except the caption tuple turned into a list (the release raises on a tuple), after the
 validator's ``post_process_svg`` and ``rasterize_svg(512, dpi=100)`` of every answer, run on CPU
 under transformers 4.49.0 (its pin, in a separate virtual environment) by a scratch harness
-script of issue 27, not kept in this repository (docs/starvector.md, "Checked against the
+script of issue 27, not kept in this repository (docs/suites/starvector.md, "Checked against the
 released scorer"). Inputs rebuilt here: SVGenius icon ``i`` (``released_answers.svgenius_items``,
 16 icons) with its caption (3 over 77 CLIP tokens), answered in kind ``KINDS[i]`` (every kind
 once: the answer as given, repaired, the placeholder). Weights: ``released_models`` (a

@@ -90,7 +90,7 @@ def test_failures_are_recorded_with_no_value(renderer: Renderer) -> None:
 # Released values: SVGEditBenchV2 src/9_calculate_metrics.py (mti-lab/SVGEditBenchV2 at 7e7879a7,
 # svgpathtools 1.8.0) after gpt_seq.py's parse_response, on 16 Twemoji targets each answered in one
 # kind (tests/support/released_answers.py); printed by tests/upstream/svgeditbench_v2.py; see
-# docs/svgeditbench_v2.md "Checked against the released scorer". (mse, chamfer)
+# docs/suites/svgeditbench_v2.md "Checked against the released scorer". (mse, chamfer)
 # per answer; the others have no value there: 0003 truncated, 0004 empty, 0006 no SVG, 0008 two
 # SVGs and 0014 unfinished tag are not parsed, 0005 broken XML and 0011 DOCTYPE entity do not
 # render.

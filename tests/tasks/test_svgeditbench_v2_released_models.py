@@ -9,9 +9,9 @@ dinov2_vitg14's settings at the tiny size holding the weights below; ``evaluatio
 torchmetrics ``CLIPScore`` of the answer's render and the target emoji's name) after
 ``inference/gpt_seq.py``'s ``parse_response``, on CPU under transformers 4.57.1 (in a separate
 virtual environment), by a scratch harness script of issue 27, not kept in this repository
-(docs/svgeditbench_v2.md, "Checked against the released scorer"). Inputs: the 16 Twemoji targets
-of ``released_answers.twemoji_answered``, target ``i`` answered in kind ``KINDS[i]``; the 9 that
-parse and render have values (the MSE and Chamfer of the same run are in
+(docs/suites/svgeditbench_v2.md, "Checked against the released scorer"). Inputs: the 16 Twemoji
+targets of ``released_answers.twemoji_answered``, target ``i`` answered in kind ``KINDS[i]``; the 9
+that parse and render have values (the MSE and Chamfer of the same run are in
 ``test_svgeditbench_v2.py``). Weights: ``released_models`` (digests checked).
 """
 

@@ -148,7 +148,7 @@ def test_batched_metrics_see_the_red_x_for_a_refused_answer(
 # (_extract_code_blocks, postprocess_svg, robust_svg_to_pil, SVGMetrics L2 and SSIM) on the
 # issue-27 test set (tests/support/released_answers.py: 32 SVGenius icons, vg<i> answered in kind
 # KINDS[i % 16]); printed by tests/upstream/vectorgym.py (issue 27 ran it in a separate virtual
-# environment with transformers 4.57.1, which these two metrics do not use); see docs/vectorgym.md
+# environment with transformers 4.57.1, which these two metrics do not use); see docs/suites/vectorgym.md
 # "Checked against the released scorer". (L2, SSIM) per sample.
 RELEASED_L2_SSIM = {
     "vg0": (0.0, 1.0),

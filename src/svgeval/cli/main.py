@@ -7,8 +7,8 @@ cores. The command line (:mod:`svgeval.cli.root`) then imports the command asked
 Once the command line is imported, its objects are moved out of the garbage collector's view
 (:func:`gc.freeze`); ``run`` and ``score`` freeze again once they have imported the runner
 (modules, classes, pydantic schemas: about 50,000 objects). They live as long as the process,
-yet each full collection walked them, and so did the one at exit, which took 0.1-0.15 s of a 2 s
-SVGEditBench run.
+yet each full collection walked them, and so did the one at exit, a noticeable share of a
+short run (``bench/RESULTS.md``).
 """
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ mapped by the product of the ``transform`` attributes above it (the root's inclu
 units: no viewBox or size normalisation.
 
 ``released=True`` keeps the released code's behaviour where it is defective (the defects are
-listed in ``docs/svgeditbench_v2.md``): ``rotate(a, cx, cy)`` composes its translations in the
-reverse order, numbers are read with ``[+-]?[\\d.]+`` (no exponents), ``skewX``/``skewY`` and
+listed in ``docs/suites/svgeditbench_v2.md``): ``rotate(a, cx, cy)`` composes its translations
+in the reverse order, numbers are read with ``[+-]?[\\d.]+`` (no exponents), ``skewX``/``skewY`` and
 any element other than ``g``, the shapes, gradients, ``defs`` and ``mask`` are errors.
 ``released=False`` reads transforms as SVG defines them and skips elements without geometry.
 Both read shapes as a current svgpathtools (>= 1.5) does under the released calls: polygons and

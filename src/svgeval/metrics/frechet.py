@@ -91,12 +91,13 @@ def fid_from_features(features_a: NDArray[np.floating[Any]],
     the module docstring; ``cd-fvd`` fits population covariances).
 
     ``method="sqrtm"``: :func:`frechet_distance` of the two sets' statistics (scipy ``sqrtm`` of
-    a D x D product, as the reference implementations; 20-40 s for D = 2048 on two CPU
-    cores). ``"low-rank"``: the same quantity from the centred features A (n_a x D) and B:
+    a D x D product, as the reference implementations; slow for D = 2048 on a CPU,
+    ``bench/RESULTS.md``). ``"low-rank"``: the same quantity from the centred features A
+    (n_a x D) and B:
     ``S_a S_b = A^T (A B^T B) / c`` with ``c = (n_a - d)(n_b - d)`` (d = 1, or 0 for population
     covariances) has the nonzero eigenvalues of ``(A B^T)(A B^T)^T / c``, so
-    ``Tr((S_a S_b)^(1/2))`` is the nuclear norm of ``A B^T`` over ``sqrt(c)``: exact, and under
-    a second when a set is smaller than D (where ``sqrtm`` of the singular product is also
+    ``Tr((S_a S_b)^(1/2))`` is the nuclear norm of ``A B^T`` over ``sqrt(c)``: exact, and much
+    faster when a set is smaller than D (where ``sqrtm`` of the singular product is also
     least accurate). ``"auto"`` (default): ``low-rank`` when a set has fewer than D samples,
     else ``sqrtm``. The ``omnisvg`` variant shifts both covariances by ``eps I``, which the
     low-rank form cannot express: it always uses ``sqrtm``.

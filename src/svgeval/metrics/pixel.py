@@ -64,7 +64,7 @@ def masked_mse(a: NDArray[np.floating], b: NDArray[np.floating]) -> float:
 
     The mean keeps the masked-out pixels in its denominator, as the released ``F.mse_loss`` of
     the masked tensors does. Pixels drawn in one image only are masked out, so an empty (white)
-    answer scores 0, the best value (see docs/starvector.md).
+    answer scores 0, the best value (see docs/suites/starvector.md).
     """
     if a.shape != b.shape:
         raise ValueError(f"images differ in shape: {a.shape} vs {b.shape}")

@@ -86,8 +86,8 @@ def rouge_l(
 
     ``P = LCS / len(pred)``, ``R = LCS / len(ref)``, ``F1 = 2PR / (P + R)`` over rouge-score's
     tokens, with LCS the longest common token subsequence. rapidfuzz's ``LCSseq`` computes the
-    LCS on the same tokens, giving rouge-score's ``rougeL`` fmeasure exactly, thousands of
-    times faster. Range [0, 100]; 0 when either side has no tokens; higher is better.
+    LCS on the same tokens, giving rouge-score's ``rougeL`` fmeasure exactly, much faster
+    (``bench/RESULTS.md``). Range [0, 100]; 0 when either side has no tokens; higher is better.
     Source: Lin (2004); VectorGym reports it 0-100 for captioning.
     """
     from rapidfuzz.distance import LCSseq

@@ -65,14 +65,13 @@ Frames = NDArray[np.uint8]
 """``uint8`` frames (T, H, W, 3), or (T, H, W, 4) on a transparent page."""
 
 DEFAULT_TIMEOUT_S = 60.0
-"""Wall-clock time for one render call (150 frames of 448x448 take about 9 s)."""
+"""Wall-clock time for one render call (InternSVG's 150 frames of 448x448 take a fraction of it)."""
 DEFAULT_START_TIMEOUT_S = 60.0
 """Wall-clock time for a worker to start its browser."""
 DRAWINGS_AT_ONCE = 4
 """Browsers (and threads) worth drawing animations at once on any machine: a drawing mostly
-waits on the browser's next frame (50 ms a frame), so several overlap even on 2 cores. Eight
-150-frame animations at 448 px took 70 s with 1, 36 s with 2, 22 s with 4 (2-core VM,
-2026-12-02)."""
+waits on the browser's next frame, so several overlap even on 2 cores: four drew eight
+animations faster than one or two did (``bench/RESULTS.md``)."""
 
 T = TypeVar("T")
 R = TypeVar("R")

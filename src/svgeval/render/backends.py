@@ -8,7 +8,7 @@ driven into deep recursion by hostile input). Every SVG first passes
 local file named by ``<image href>``); resvg is also given an empty resources directory.
 Both draw at the output size directly; their anti-aliasing differs from cairo's, so their pixels
 (and metrics on them) differ slightly from CairoSVG's (see ``docs/rewards.md``). skia draws
-straight into a pixel buffer (about 5x faster than CairoSVG on Twemoji at 72 px); resvg-py
+straight into a pixel buffer (faster than CairoSVG: ``bench/RESULTS.md``); resvg-py
 returns a PNG that is decoded again. Skia's SVG module is given no resource provider, so it
 loads no image or font file either.
 """
@@ -153,8 +153,8 @@ def render_coverage_skia(
     1/30. Used for PSS' ``alpha > 0`` masks. Measured against CairoSVG's masks on 580 SVGenius
     renders (512 and 256 px, 5.9M covered pixels): 23,309 covered by cairo only and 2,090 by
     skia only with skia's own render at the mask's size, 6,300 and 4,651 with this. The alpha
-    surface keeps the cost down: PSS with these masks ran at 66 pairs per CPU-second against
-    76 with skia's own render (56 with a 4x taller RGBA surface; busy 2-core machine).
+    surface keeps the cost down: PSS with these masks costs little more than with skia's own
+    render, and less than with a 4x taller RGBA surface.
     """
     import skia
 

@@ -6,8 +6,8 @@ up to ``chunk_size`` and keeps at most two chunks per worker in flight: the one 
 one queued behind it, so a worker starts its next chunk without waiting for this process to
 collect the last (the collecting threads share the interpreter lock with the scoring), and
 requests that arrive while the workers are busy travel together in a later chunk. With skia,
-whose render of a 72 px emoji takes well under a millisecond, one chunk of eight is about 3x
-faster than eight calls.
+whose renders of small emoji are cheap beside a call's overhead, one chunk of eight is much
+faster than eight calls (``bench/RESULTS.md``).
 
 Within a chunk, a per-SVG error (refused by the sanitiser, render error) becomes that SVG's
 failure. A chunk that dies as a whole (time limit, crash, out of memory) is retried one SVG per

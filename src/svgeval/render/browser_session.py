@@ -65,8 +65,8 @@ LAUNCH_FLAGS = (
     "--run-all-compositor-stages-before-draw",
 )
 """Chromium's command line, besides the profile folder, the window size and ``--no-sandbox``.
-Not ``--disable-frame-rate-limit`` (with ``--disable-gpu-vsync``): a screenshot then takes 30 ms
-instead of 50, but an idle browser draws frames without end, half a core between renders."""
+Not ``--disable-frame-rate-limit`` (with ``--disable-gpu-vsync``): a screenshot is then quicker, but
+an idle browser draws frames without end, busying a core between renders."""
 
 BLOCKED_URLS = ("http://*", "https://*", "ws://*", "wss://*", "ftp://*", "file://*")
 

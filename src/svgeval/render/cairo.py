@@ -126,15 +126,15 @@ def render_svg_uint8(
 def _opaque(buffer: NDArray[np.uint8], height: int, stride: int, width: int) -> bool:
     """True when every pixel of a cairo ARGB32 surface's ``buffer`` has alpha 255. A pixel is
     one native-endian 32-bit word with alpha in its top byte, so the smallest word is at least
-    ``0xFF000000`` exactly then: 16 against 226 us at 512 px for comparing the alpha bytes."""
+    ``0xFF000000`` exactly then: faster than comparing the alpha bytes."""
     words = buffer.view(np.uint32).reshape(height, stride // 4)[:, :width]
     return bool(words.min() >= 0xFF000000)
 
 
 def bgra_to_rgb(bgra: NDArray[np.uint8]) -> NDArray[np.uint8]:
     """RGB (H, W, 3) of opaque BGRA pixels (cairo's and skia's native order): OpenCV's
-    ``cvtColor``, which only moves bytes, a sixth to a tenth of the time of numpy copying one
-    channel at a time (2.7 against 16 us at 128 px, 21 against 226 us at 512 px). The render
+    ``cvtColor``, which only moves bytes, faster than numpy copying one channel at a time
+    (``bench/RESULTS.md``). The render
     workers' server has imported OpenCV already (:data:`~svgeval.render.forkserver.COMMON_PRELOAD`)."""
     import cv2
 

@@ -4,8 +4,8 @@ imported once, and workers that never run the caller's main module.
 Render workers (:class:`~svgeval.render.isolated.Renderer`) are forked from a forkserver, a clean
 process started before any thread of ours exists, that has already imported the renderers, so a
 new worker starts in milliseconds. Starting that server costs its imports (numpy, lxml, OpenCV and
-svgeval's render modules, about 0.2 s; CairoSVG and cairo 0.25 s more, skia 0.05 s), which a
-worker would otherwise pay before its first render. :func:`start_early` starts it at once
+svgeval's render modules, then the renderers: ``bench/RESULTS.md``), which a worker would
+otherwise pay before its first render. :func:`start_early` starts it at once
 without waiting for it, so that it imports on a second core while the command line imports
 svgeval on the first; told which renderer the run uses, it imports only that one.
 

@@ -112,7 +112,7 @@ class Renderer:
         """The ``uint8`` render of each ``(svg, spec)`` (read-only) or its failure, as
         :meth:`render` draws it, every render started before the first is awaited: a scorer that
         needs two renders (an answer and the reference) waits once, not twice, and its thread is
-        woken once (on a 2-core machine the wake-ups of the scoring threads were much of a
+        woken once (the wake-ups of the scoring threads cost much of a
         run's own CPU: ``bench/RESULTS.md``); a batch whose SVGs each have their own size is
         drawn side by side too. :func:`as_outcome` turns each into what :meth:`render`
         returns, one at a time (a batch's renders in float64 would hold eight times their

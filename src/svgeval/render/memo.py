@@ -7,10 +7,9 @@ identity model's 600 answers are those same 100 originals, so half of its 1,200 
 waits for the first render instead of starting its own).
 
 Memory stays flat in the number of samples: entries are ``uint8`` pixels compressed with
-Zstandard (level 1, the GIL released: about 22 us a 72 px Twemoji render and 9 us to read it
-back, 7x smaller; 0.25 and 0.5 ms a 512 px SVGenius icon, 100x smaller. zlib at level 1, used
-before, took 74 and 27 us for the Twemoji render at the same size, and 1.2 and 0.9 ms for an
-icon at 60x: on a 2-core machine a tenth of a run's own CPU), evicted least recently used once
+Zstandard (level 1, the GIL released: a 72 px Twemoji render 7x smaller, a 512 px SVGenius
+icon 100x smaller; faster than zlib at level 1, used before, which cost a run a noticeable part
+of its own CPU: ``bench/RESULTS.md``), evicted least recently used once
 they exceed ``budget_bytes`` (8 MiB by default: about 3,600 renders at 72 px, or 1,000 icons at
 512 px, where raw pixels would hold 10). Kept raw, 6,000 SVGEditBench samples filled a 32 MiB
 memo and made up most of the growth of a run's memory from 600 samples to 6,000. Only

@@ -22,9 +22,9 @@ failed.
 A task's time limit is CPU time (:func:`within_cpu_limit`: the kernel stops a worker that
 spends more, ``SIGXCPU``): what an SVG costs, whatever else the machine is doing. Its wall-clock
 limit, :data:`WALL_FACTOR` times longer, only catches a worker that gets no CPU (a machine loaded
-far past its cores) or is stuck; on a machine loaded to 3x its cores, a 10 s wall-clock limit
-timed out valid StarVector and VectorGym answers whose repair needed 0.66 s of CPU, most of it a
-first import (issue 43).
+far past its cores) or is stuck; on a heavily loaded machine, a wall-clock limit timed out
+valid StarVector and VectorGym answers whose repair needed far less CPU than the limit, most of
+it a first import (issue 43).
 
 Each worker (:func:`start_worker`) limits its address space to ``memory_mb`` (at most the
 limit the process runs under), writes no core file, and dies with the process that owns the pool, so a ``kill -9``
@@ -115,9 +115,8 @@ def _keep_freed_memory() -> None:
     and the top of the heap is handed back once 128 KiB of it are free. glibc raises both limits
     when it frees a larger mapped block, yet a reward scored at 512 px, whose renders and image
     terms free several blocks of 1-3 MB each, still touched about 1 MB of fresh pages a
-    completion: 79,000 page faults for the 336 completions of 42 prompts, scored in one process
-    in 0.51-0.61 s against 0.34-0.43 s with the memory kept (skia; CairoSVG 1.27-1.35 against
-    1.23-1.29 s). At 128 px nothing changes. Where there is no ``mallopt`` (not glibc), nothing
+    completion, which made scoring slower than with the memory kept (``bench/RESULTS.md``).
+    At 128 px nothing changes. Where there is no ``mallopt`` (not glibc), nothing
     is done."""
     if not sys.platform.startswith("linux"):
         return
@@ -130,8 +129,8 @@ def _keep_freed_memory() -> None:
 OPENCV_THREADS = ("OPENCV_FOR_THREADS_NUM", "1")
 """The environment variable that caps OpenCV's threads, and the cap in a render worker (unless
 the user set it): the pool already runs one worker a core, and OpenCV's own threads only
-compete with them. ``Canny`` at 128 px took 330 us of CPU for 166 us of wall time on two
-threads against 157 us on one; OpenCV reads the variable when it first needs its thread
+compete with them: ``Canny`` at 128 px spent more CPU on two threads than on one, for no
+gain in wall time; OpenCV reads the variable when it first needs its thread
 count, so it works whether or not the worker has imported OpenCV yet."""
 
 

@@ -8,15 +8,13 @@ repeats another of the group, or the reference itself, is drawn and compared onc
 often repeat one another (and an editing model's may be the reference), and the renderers draw
 the same pixels each time. What comes back is a few floats per completion and the reference's
 render, packed, for the scorer to keep. Moving this work out of the main process is what lets
-the two run side by side: measured on the 1,344-completion GRPO step
-(``python -m bench rewards``), the main process spent 0.33 s of CPU per call on Sobel maps,
-pixel terms and unpickling 57 MB of pixels while the workers drew.
+the two run side by side: there, the main process spent its CPU on Sobel maps, pixel terms
+and unpickling the pixels while the workers drew (``python -m bench rewards``).
 
 Consecutive groups travel to a worker together, up to :data:`BUNDLE_RENDERS` renders a call: a
-GRPO step's groups of 8 rollouts go two at a time. Each call costs the main process about
-0.35 ms of CPU (the pool's messages, the call's acknowledgement and its result, and the thread
-waiting on it): sending two groups a call took the main process's CPU on the 1,344-completion
-step at 128 px with skia from 146 to 104 ms (``bench/RESULTS.md``).
+GRPO step's groups of 8 rollouts go two at a time. Each call costs the main process CPU
+(the pool's messages, the call's acknowledgement and its result, and the thread waiting on
+it), so fewer, larger calls lower the main process's CPU on a step (``bench/RESULTS.md``).
 
 A call is isolated (:meth:`~svgeval.render.isolated.Renderer.call`: the render time limit for the
 whole call, a worker death retried once). A call that dies as a whole (a hostile completion

@@ -43,8 +43,8 @@ SCORING_THREADS_PER_WORKER = 8
 
 SCORE_BATCH_SIZE = 32
 """Samples per batch for a task that scores many at once (:mod:`svgeval.runner.score_batches`):
-SVGEditBench's 64 renders, eight chunks of the render batcher (16 and 64 measured the same wall
-time at 6,000 samples, 32 the fewest context switches: ``bench/RESULTS.md``)."""
+SVGEditBench's 64 renders, eight chunks of the render batcher (of the sizes measured, the one
+with the fewest context switches, at the same wall time: ``bench/RESULTS.md``)."""
 
 SCORE_BATCHES_PER_WORKER = 2
 """Batches scored at once per render worker: the one drawn and the next."""

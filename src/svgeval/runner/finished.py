@@ -6,7 +6,7 @@ answer (both are in ``samples.jsonl``) and, where no batched or set-level metric
 without the extracted SVG: about half a kilobyte, deflated with the run's first record as the
 preset dictionary (its keys and most of its values recur in every record) to about 70 bytes
 for an SVGEditBench sample, where the record as a model object took about two kilobytes
-(bench/RESULTS.md). Deflating takes about 15-20 us a record, inflating 1-6 us.
+(bench/RESULTS.md, which also gives what deflating and inflating a record cost).
 
 A record is parsed again each time it is read, without the walk over its text that a record
 read from a file gets (:data:`~svgeval.runner.safe_text.STORED`: svgeval dumped that JSON from

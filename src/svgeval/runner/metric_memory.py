@@ -4,7 +4,7 @@ when a batch runs out of it.
 The model metrics' memory grows with the batch: ``starvector-img2svg`` (LPIPS' VGG on two
 512 px renders a sample, DINO) peaked at 13.6 GB of RSS at 32 samples a batch on a CPU and 4.3
 GB at 8, about :data:`BYTES_PER_SAMPLE` a sample over 1.2 GB of models (100 samples; 8 was
-also faster, 284 s against 468 s). ``--metric-batch-size`` left out (``auto``) is
+also faster: ``bench/RESULTS.md``). ``--metric-batch-size`` left out (``auto``) is
 :func:`auto_batch_size`: at most :data:`CPU_BATCH` on a CPU and :data:`GPU_BATCH` on a GPU, and
 no more than a quarter of the memory free when the stage starts holds at that rate, so a run
 beside other work neither swaps nor meets the OOM killer. A batch that still runs out of memory

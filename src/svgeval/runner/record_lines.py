@@ -3,9 +3,8 @@
 The batched metric stage adds metrics to records already in ``samples.jsonl``, one batch at a
 time, and an interrupted stage must keep every batch it finished. Replacing the whole file after
 each batch did that at a cost that grew with the square of the run: each of the ``N / batch``
-batches read and wrote all ``N`` records (6,000 SVGEditBench records took 0.7 s a pass on the
-2-core VM, so about a minute for the stage's files alone; 100,000 records would take hours,
-``python -m bench metric-stage``).
+batches read and wrote all ``N`` records, so a large run spent longer on the stage's files
+than on its metrics (``python -m bench metric-stage``, ``bench/RESULTS.md``).
 
 :class:`RecordLines` reads the file once, to learn where the latest line of each (sample id,
 epoch) starts and ends. A batch's updated records are then appended, flushed and fsynced: the

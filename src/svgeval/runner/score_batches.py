@@ -5,10 +5,9 @@ The runner scores each sample in its own coroutine. For a task that sets
 scoring is asked for while the event loop is busy into batches of at most ``size`` and hands
 each batch to one thread (:meth:`~svgeval.tasks.base.Task.score_many`), at most ``in_flight``
 batches at a time: the samples that arrive meanwhile wait and travel in the next batch. A
-thread is then woken once per batch rather than once per render. On the 2-core machine of
-``bench/RESULTS.md`` an SVGEditBench run made 180,000 voluntary context switches for 6,000
-samples scored one per thread (30 a sample, where drawing the renders alone made 6,500), and
-the kernel's task switching was 47% of its main process's CPU.
+thread is then woken once per batch rather than once per render: scored one sample per
+thread, a run spent much of its main process's CPU on the kernel's task switching
+(``bench/RESULTS.md``).
 """
 
 from __future__ import annotations

@@ -275,7 +275,7 @@ class Task(ABC, Generic[TargetT]):
     scores_many: ClassVar[bool] = False
     """True when :meth:`score_many` draws a whole batch's renders at once: the local executor
     then hands it batches of samples instead of one sample per thread (its thread wake-ups
-    were most of a run's own CPU on a 2-core machine, ``bench/RESULTS.md``)."""
+    cost much of a run's own CPU, ``bench/RESULTS.md``)."""
 
     def __init__(self, common: CommonOptions, options: Any = None) -> None:
         """The task with the ``common`` options every task takes (``self.common``) and its own

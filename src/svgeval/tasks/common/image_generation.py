@@ -54,8 +54,8 @@ class DrawnBatch:
     """The 8-bit pictures of a batch: whether each answer drew (False for a failed one), the
     answers' pictures (the drawing's stand-in for a failed one) and the references' (the
     stand-in for one that does not draw). 8 bits, as drawn: the model metrics take them so,
-    and floats would be turned back into bytes (the same values, about 0.3 ms an image more at
-    224 px, and eight times the memory)."""
+    and floats would be turned back into bytes (the same values, at a cost in time for each
+    image, and eight times the memory)."""
 
     valid: list[bool]
     outputs: Sequence[Pixels]

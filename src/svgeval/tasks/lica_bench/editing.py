@@ -136,7 +136,7 @@ class LicaOptimize(LicaCodeTask[OptimizeTarget]):
     takes_input_svg = True
     # reference_compression_ratio is the reference's ratio, the same whatever the answer; an
     # empty answer has compression_ratio 0, the best any answer can have (defect 4 of
-    # docs/lica_bench.md: better than the oracle's, never equal)
+    # docs/suites/lica_bench.md: better than the oracle's, never equal)
     degenerate: ClassVar[Mapping[str, frozenset[str]]] = {
         "identity": frozenset({"reference_compression_ratio"}),
         "empty": frozenset({"compression_ratio", "reference_compression_ratio"}),

@@ -69,7 +69,8 @@ class LicaGeneration(LicaCodeTask[GenerationTarget]):
     # code_length and weighted_complexity measure the answer's size, not its likeness to the
     # reference: the empty answer scores 0 on both, and the hostile answers (a shape or two) are
     # simpler than any drawing worth the name, so both beat the oracle there; an answer that
-    # does not draw scores lpips 0.0, the best (defect 1 of docs/lica_bench.md), as the oracle
+    # does not draw scores lpips 0.0, the best (defect 1 of docs/suites/lica_bench.md), as the
+    # oracle
     degenerate: ClassVar[Mapping[str, frozenset[str]]] = {
         "empty": frozenset({"code_length", "weighted_complexity", "lpips"}),
         "hostile": frozenset({"weighted_complexity", "lpips"}),

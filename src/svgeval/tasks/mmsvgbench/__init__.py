@@ -2,7 +2,7 @@
 illustrations, scored with OmniSVG's released ``metrics/compute_*.py`` protocol.
 
 Importing this package registers ``mmsvgbench-text2svg``, ``mmsvgbench-img2svg`` and the
-``omnisvg`` metric preset. See docs/mmsvgbench.md.
+``omnisvg`` metric preset. See docs/suites/mmsvgbench.md.
 """
 
 from svgeval.tasks.mmsvgbench import tasks

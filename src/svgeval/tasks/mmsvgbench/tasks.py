@@ -18,7 +18,7 @@ white (``inference.py:505-522``, ``config.yaml`` ``render_size``; ``--set render
 The released scripts score the files that exist: a failed answer has no render and is left out
 of every metric. ``<metric>`` is that reading; ``<metric>_all`` draws a failure as a white
 canvas and counts it (ours; ``fid_all`` likewise). ``all/<metric>`` is the mean of the icon
-and illustration means. See docs/mmsvgbench.md for the defects and their options.
+and illustration means. See docs/suites/mmsvgbench.md for the defects and their options.
 """
 
 from __future__ import annotations

@@ -53,7 +53,7 @@ FRAMES = 150
 def black_video(size: int) -> Frames:
     """The stand-in of a failed answer: 150 black frames of ``size`` px, the reading the release
     intends with ``example/pure_black.mp4`` / ``pure_black_128.mp4`` (absent from its repository,
-    see ``docs/sarena.md``)."""
+    see ``docs/suites/sarena.md``)."""
     return np.zeros((FRAMES, size, size, 3), np.uint8)
 
 

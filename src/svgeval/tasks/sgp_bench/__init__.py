@@ -2,7 +2,7 @@
 
 Importing this package registers ``sgp-bench-svg``, ``sgp-bench-cad``, ``sgp-bench-inv``,
 ``sgp-bench-mnist``, the ``sgp-bench`` preset and the ``invariance_consistency`` metric. See
-docs/sgp_bench.md.
+docs/suites/sgp_bench.md.
 """
 
 from svgeval.tasks.sgp_bench import metric, tasks

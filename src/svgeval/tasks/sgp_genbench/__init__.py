@@ -4,7 +4,7 @@ a VLM, as ``Sphere-AI-Lab/SGP-RL`` evaluates them.
 
 Importing this package registers ``sgp-genbench-object``, ``sgp-genbench-scene``,
 ``sgp-genbench-compbench``, their extraction rules, metrics and the ``sgp-genbench`` / ``sgp-compbench``
-presets. See docs/sgp_genbench.md.
+presets. See docs/suites/sgp_genbench.md.
 """
 
 from svgeval.tasks.sgp_genbench import answers, compbench, genbench, metrics

@@ -1,6 +1,6 @@
 """SGP-GenBench's and SGP-CompBench's released answer rules and arithmetic, weight-free.
 
-Read from ``Sphere-AI-Lab/SGP-RL`` at ``533171a`` (file:line in docs/sgp_genbench.md):
+Read from ``Sphere-AI-Lab/SGP-RL`` at ``533171a`` (file:line in docs/suites/sgp_genbench.md):
 
 * :func:`extract_genbench` -- ``svg_grader.render_response_to_image`` + ``svg.extract_svg``;
   :func:`recovered` -- the ``lxml`` recover-mode re-serialisation of ``svg.svg_to_image``.

@@ -1,7 +1,7 @@
 """SGP-GenBench (Chen et al. 2025): text-to-SVG on single objects (SGP-Object) and COCO scenes.
 
 Protocol of ``Sphere-AI-Lab/SGP-RL`` ``evaluate_svg_model.py`` and ``eval_tools/`` at
-``533171a``, the ``sgp-genbench`` preset (file:line in docs/sgp_genbench.md):
+``533171a``, the ``sgp-genbench`` preset (file:line in docs/suites/sgp_genbench.md):
 
 * **Prompt**: :data:`PROMPT`, a raw completion prompt sent as one user message; the release
   samples 8 answers per prompt at temperature 1.0 (``--epochs 8 --temperature 1``).

@@ -2,7 +2,7 @@
 StarVector datasets, scored with the released ``starvector/metrics`` protocol.
 
 Importing this package registers ``starvector-img2svg`` and ``starvector-text2svg``. See
-docs/starvector.md.
+docs/suites/starvector.md.
 """
 
 from svgeval.tasks.starvector import tasks

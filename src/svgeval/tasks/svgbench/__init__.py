@@ -2,7 +2,7 @@
 vision model on the render.
 
 Importing this package registers the task ``svgbench``, its extraction rule and the ``svgbench``
-preset. See docs/svgbench.md.
+preset. See docs/suites/svgbench.md.
 """
 
 from svgeval.tasks.svgbench import task

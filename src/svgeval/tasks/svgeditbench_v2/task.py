@@ -20,7 +20,7 @@ As released, an answer that cannot be extracted or rendered has no value for any
 metrics loop over the rendered PNGs) and the means are over the rest; svgeval records such
 samples as failures, counted in ``results.json``. An SVG whose shapes the released Chamfer code
 cannot read has no ``chamfer`` (the reason is recorded). The defects of the released code are
-in ``docs/svgeditbench_v2.md``.
+in ``docs/suites/svgeditbench_v2.md``.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ text-to-SVG and image-to-SVG.
 
 Importing this package registers the four text-in tasks, the two generation tasks and style
 transfer (scored by a judge model). The data generators live in :mod:`svgeval.builders.svgenius`
-(a run never imports them). See docs/svgenius.md.
+(a run never imports them). See docs/suites/svgenius.md.
 """
 
 from svgeval.tasks.svgenius.bugfix import SvgeniusBugFix

@@ -2,7 +2,7 @@
 
 Each prompt is sent as one user message. The released evaluation scripts word some prompts
 differently and split them into a system and a user message; we follow the paper (see
-docs/svgenius.md).
+docs/suites/svgenius.md).
 """
 
 from __future__ import annotations

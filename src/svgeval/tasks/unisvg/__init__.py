@@ -3,7 +3,7 @@ understanding, with the released weighted final score.
 
 Importing this package registers ``unisvg-img2svg``, ``unisvg-text2svg``,
 ``unisvg-understanding`` and ``unisvg`` (every type, with ``overall/final_score``). See
-docs/unisvg.md.
+docs/suites/unisvg.md.
 """
 
 from svgeval.tasks.unisvg import tasks

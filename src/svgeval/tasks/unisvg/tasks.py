@@ -142,7 +142,7 @@ class UniSvgOptions:
     reading: Literal["vlmevalkit", "authors"] = field(
         default="vlmevalkit", metadata={"help": "vlmevalkit: VLMEvalKit's uni_svg.py; authors: "
                                         "the authors' evaluation.py (b7ab49b) with its defects "
-                                        "(docs/unisvg.md)"})
+                                        "(docs/suites/unisvg.md)"})
 
 
 class UniSvgTask(ImageGenerationTask[QuestionTarget]):

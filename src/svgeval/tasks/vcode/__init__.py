@@ -2,7 +2,7 @@
 model answers each picture's original question from the render (CodeVQA).
 
 Importing this package registers ``vcode-mmvet``, ``vcode-cvbench``, ``vcode-mmmu``, the metrics
-``codevqa`` and ``success_rate`` and the ``vcode`` preset. See docs/vcode.md.
+``codevqa`` and ``success_rate`` and the ``vcode`` preset. See docs/suites/vcode.md.
 """
 
 from svgeval.tasks.vcode import task

@@ -1,7 +1,7 @@
 """VCode's three CodeVQA tasks: picture -> SVG by the model under test, then a fixed vision model
 (svgeval's judge, ``--judge``) answers the picture's original question from the render.
 
-Protocol of ``CSU-JPG/VCode`` (commits in docs/vcode.md):
+Protocol of ``CSU-JPG/VCode`` (commits in docs/suites/vcode.md):
 
 * **Prompt** (``img2svg.py`` ``quick_generate_svg``): one user message, the picture first (a data
   URL, MIME from the file's extension), then :data:`PROMPT` word for word.

@@ -10,7 +10,7 @@ the mean of the four task scores::
 
 with J the 1-10 VLM judge score, J_cap the 0-100 caption rubric score, CLIP, BGE-M3 and ROUGE-L
 already on 0-100. The paper's inversion formula is lost in our copy of the text; the default
-``inversion="linear"`` is ``inv(x) = 100 (1 - x)`` (ours, stated in docs/vectorgym.md);
+``inversion="linear"`` is ``inv(x) = 100 (1 - x)`` (ours, stated in docs/suites/vectorgym.md);
 ``"clipped"`` is ``100 max(0, 1 - x)`` (LPIPS may exceed 1). ``reading`` picks the released
 keys (``mse``: the released L2 over RGB; failures drawn as the released placeholder or red X)
 or the ``_worst`` keys.

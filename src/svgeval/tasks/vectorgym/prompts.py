@@ -157,8 +157,8 @@ CAPTION_RUBRIC = (
     "- 0: unrelated, empty or not a description.\n\n"
     "Answer in this format:\nscore: <integer 0-5>\nexplanation: <brief explanation>"
 )
-"""Ours (marked as such in docs/vectorgym.md): the paper names a GPT-5 rubric score from 0 to 5
-mapped to 0-100 but prints no prompt."""
+"""Ours (marked as such in docs/suites/vectorgym.md): the paper names a GPT-5 rubric score from 0
+to 5 mapped to 0-100 but prints no prompt."""
 
 
 def judge_message(task: str, caption: str, images: Sequence[bytes], send_format: bool) -> (
