@@ -8,7 +8,7 @@ TORCH_SPEC ?= torch==2.13.0
 # they are busy and the suite took 11:00 instead of 12:11. A module's tests stay together.
 PYTEST ?= pytest -n 3 --dist loadscope
 
-.PHONY: demo test test-core lint browser docs
+.PHONY: demo test test-fast test-core lint browser docs
 
 $(VENV)/.core: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,11 @@ demo: $(VENV)/.core
 
 test: $(VENV)/.dev browser
 	$(VENV)/bin/$(PYTEST)
+
+# the edit-run loop: neither the end-to-end tests (whole runs, killed processes, servers, released
+# code: marker e2e) nor the slow ones
+test-fast: $(VENV)/.dev
+	$(VENV)/bin/$(PYTEST) -m "not slow and not e2e"
 
 # headless Chromium for the report page tests and the animated-SVG renderer: the Debian packages,
 # installed only where missing and apt-get can run (as root or with password-less sudo); never

@@ -14,6 +14,10 @@ import pytest
 from bench import cases
 from bench.measure import Skipped, needs
 
+pytestmark = pytest.mark.e2e
+"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
+`make test-fast` does not."""
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

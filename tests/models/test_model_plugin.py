@@ -11,8 +11,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from svgeval.messages import png_bytes
 from svgeval.render.cairo import RenderSpec, render_svg_uint8
+
+pytestmark = pytest.mark.e2e
+"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
+`make test-fast` does not."""
 
 PLUGIN = '''
 """A toy image-to-SVG checkpoint with its own loading and generation API, like StarVector's."""

@@ -12,6 +12,10 @@ from svgeval.render import pool as worker_pool
 from svgeval.render.cairo import RenderFailure, RenderSpec
 from svgeval.render.isolated import Renderer
 
+pytestmark = pytest.mark.e2e
+"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
+`make test-fast` does not."""
+
 SPEC = RenderSpec.square(4)
 
 

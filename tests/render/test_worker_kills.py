@@ -8,12 +8,17 @@ import signal
 import time
 
 import numpy as np
+import pytest
 from support.worker_processes import alive, cpu_seconds, idle, render_workers, wait_for
 
 from svgeval.metrics.pss import pss
 from svgeval.render.cairo import RenderFailure, RenderSpec
 from svgeval.render.isolated import Renderer
 from svgeval.svg.demo_corpus import DEMO_ICONS, demo_svg
+
+pytestmark = pytest.mark.e2e
+"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
+`make test-fast` does not."""
 
 SPEC = RenderSpec.square(48)
 ICONS = [demo_svg(name) for name in DEMO_ICONS]

@@ -19,6 +19,10 @@ import pytest
 from cases import PERTURBED, REFERENCE, long_path_svg
 from served import Served, serve_rewards
 
+pytestmark = pytest.mark.e2e
+"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
+`make test-fast` does not."""
+
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 

@@ -18,6 +18,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
 from support.fake_openai_server import FakeOpenAIServer, Fault, RecordedRequest, message_text
 
 from svgeval.models import RetryPolicy
@@ -25,6 +26,10 @@ from svgeval.models.openai_compat import OpenAICompatibleModel
 from svgeval.runner import RunDir, Runner, RunSettings
 from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.svgeditbench import SvgEditBench
+
+pytestmark = pytest.mark.e2e
+"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
+`make test-fast` does not."""
 
 
 def first_svg(body: dict[str, Any]) -> str:

@@ -42,6 +42,10 @@ from svgeval.render.isolated import Renderer
 from svgeval.tasks.base import Sample, Task
 from svgeval.tasks.outcome import Outcome
 
+pytestmark = pytest.mark.e2e
+"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
+`make test-fast` does not."""
+
 CRITERIA = {
     "Content Preservation": ("cp", 5),
     "Detail Fidelity": ("df", 4),

@@ -21,6 +21,10 @@ from svgeval.cli import app
 from svgeval.render.cairo import RenderSpec
 from svgeval.render.isolated import Renderer
 
+pytestmark = pytest.mark.e2e
+"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
+`make test-fast` does not."""
+
 
 def decode(url: str) -> np.ndarray:
     data = base64.b64decode(url.removeprefix("data:image/png;base64,"))

@@ -15,6 +15,10 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.e2e
+"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
+`make test-fast` does not."""
+
 ray = pytest.importorskip("ray")
 
 HERE = Path(__file__).resolve().parent

@@ -14,7 +14,12 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from support.worker_processes import wait_for
+
+pytestmark = pytest.mark.e2e
+"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
+`make test-fast` does not."""
 
 SVGEVAL = [sys.executable, "-m", "svgeval"]
 COPIES = 8

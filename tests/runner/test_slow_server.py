@@ -17,6 +17,10 @@ from typer.testing import CliRunner
 
 from svgeval.cli import app
 
+pytestmark = pytest.mark.e2e
+"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
+`make test-fast` does not."""
+
 
 def padded_answer(filler_words: int) -> Any:
     """Answers with ``filler_words`` words of preamble, then the input SVG in a fence."""

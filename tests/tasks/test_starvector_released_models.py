@@ -29,6 +29,10 @@ from svgeval.tasks.base import BatchItem, CommonOptions, MetricContext
 from svgeval.tasks.common import CaptionedReference
 from svgeval.tasks.starvector.tasks import StarVectorImg2Svg, StarVectorText2Svg
 
+pytestmark = pytest.mark.e2e
+"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
+`make test-fast` does not."""
+
 RELEASED: dict[str, list[float]] = {  # per sample, i = 0..15
     "clip_score": [
         6.116243839263916, 5.566772937774658, -0.2115190029144287, 5.419445991516113,

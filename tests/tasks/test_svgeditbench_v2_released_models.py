@@ -27,6 +27,10 @@ from svgeval.tasks.base import CommonOptions, MetricContext, Sample
 from svgeval.tasks.svgeditbench_v2.data import emoji_name
 from svgeval.tasks.svgeditbench_v2.task import EditTarget, SvgEditBenchV2
 
+pytestmark = pytest.mark.e2e
+"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
+`make test-fast` does not."""
+
 RELEASED: dict[str, tuple[float, float]] = {  # triplet: (dino, clip)
     "0000": (0.9999998211860657, 3.2452385425567627),
     "0001": (0.9941924810409546, 4.3142547607421875),

@@ -28,6 +28,10 @@ from svgeval.tasks.common import CaptionedReference
 from svgeval.tasks.vectorgym import image_tasks
 from svgeval.tasks.vectorgym.image_tasks import VectorGymText
 
+pytestmark = pytest.mark.e2e
+"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
+`make test-fast` does not."""
+
 RELEASED: dict[str, list[float]] = {  # per sample, i = 0..15
     "clip": [
         6.116243839263916, 5.566772937774658, -0.2115190029144287, 5.419445991516113,
