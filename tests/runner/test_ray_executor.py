@@ -67,6 +67,9 @@ class InkedEdit(SvgEditBench):
     def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[MetricValues]:
         scores = []
         for item in items:
+            if item.output_svg is None:  # a failed answer: no ink, as on a blank canvas
+                scores.append(MetricValues(metrics={"ink": 0.0}))
+                continue
             image = context.renderer.render(item.output_svg, RENDER).image
             ink = None if image is None else round(float(1.0 - image.mean()), 12)
             scores.append(MetricValues(metrics={"ink": ink}))
