@@ -26,9 +26,7 @@ from svgeval.svg.extract import extract_svg
 from svgeval.tasks import get_task
 from svgeval.tasks.base import Sample
 
-pytestmark = pytest.mark.e2e
-"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
-`make test-fast` does not."""
+pytestmark = pytest.mark.e2e  # see the marker in pyproject.toml
 
 cli = CliRunner()
 SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24">'

@@ -14,9 +14,7 @@ import pytest
 from bench import cases
 from bench.measure import Skipped, needs
 
-pytestmark = pytest.mark.e2e
-"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
-`make test-fast` does not."""
+pytestmark = pytest.mark.e2e  # see the marker in pyproject.toml
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -52,9 +52,7 @@ from svgeval.tasks import all_tasks
 from svgeval.tasks.base import CommonOptions, Task
 from svgeval.tasks.builtin import BUILTIN, builtin_sample
 
-pytestmark = pytest.mark.e2e
-"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
-`make test-fast` does not."""
+pytestmark = pytest.mark.e2e  # see the marker in pyproject.toml
 
 cli = CliRunner()
 

@@ -29,9 +29,7 @@ from svgeval.models import GenerationRequest, Model, ModelUnavailable, load_mode
 from svgeval.models.callable_model import CallableModel
 from svgeval.runner import RunConflict
 
-pytestmark = pytest.mark.e2e
-"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
-`make test-fast` does not."""
+pytestmark = pytest.mark.e2e  # see the marker in pyproject.toml
 
 
 def replace_the_loader(monkeypatch: pytest.MonkeyPatch, load: Callable[..., Model]) -> None:

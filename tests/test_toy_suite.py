@@ -18,9 +18,7 @@ import pytest
 
 import svgeval
 
-pytestmark = pytest.mark.e2e
-"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
-`make test-fast` does not."""
+pytestmark = pytest.mark.e2e  # see the marker in pyproject.toml
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "docs" / "example_suite"

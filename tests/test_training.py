@@ -19,9 +19,7 @@ from support.tiny_chat_models import END_ID, build_chat_llm
 import svgeval
 from svgeval.training import SvgevalCallback
 
-pytestmark = pytest.mark.e2e
-"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
-`make test-fast` does not."""
+pytestmark = pytest.mark.e2e  # see the marker in pyproject.toml
 
 TEXTS = ['<svg width="72" height="72"><circle cx="36" cy="36" r="30" fill="red"/></svg>',
          "Change the color of the icon to red.", "Answer with the SVG code in a ```svg block."]

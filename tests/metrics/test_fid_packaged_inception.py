@@ -31,9 +31,7 @@ from svgeval.metrics.registry import MetricUnavailable
 from svgeval.render.cairo import RenderSpec, render_svg_uint8
 from svgeval.svg.demo_corpus import DEMO_ICONS, demo_svg
 
-pytestmark = pytest.mark.e2e
-"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
-`make test-fast` does not."""
+pytestmark = pytest.mark.e2e  # see the marker in pyproject.toml
 
 torch = pytest.importorskip("torch")
 

@@ -17,9 +17,7 @@ from pathlib import Path
 import pytest
 from support.unreachable_hub import Endpoint, closed_port, hub_out_of_reach, silent_listener
 
-pytestmark = pytest.mark.e2e
-"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
-`make test-fast` does not."""
+pytestmark = pytest.mark.e2e  # see the marker in pyproject.toml
 
 pytest.importorskip("transformers")
 

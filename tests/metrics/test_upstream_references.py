@@ -30,9 +30,7 @@ from svgeval.metrics.presets import DEFAULT
 from svgeval.metrics.registry import MetricUnavailable
 from svgeval.metrics.video import fvd_clip, i3d_features
 
-pytestmark = pytest.mark.e2e
-"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
-`make test-fast` does not."""
+pytestmark = pytest.mark.e2e  # see the marker in pyproject.toml
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")

@@ -25,9 +25,7 @@ from svgeval.metrics.video import (
 )
 from svgeval.render.video import sample_indices
 
-pytestmark = pytest.mark.e2e
-"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
-`make test-fast` does not."""
+pytestmark = pytest.mark.e2e  # see the marker in pyproject.toml
 
 
 def _greys(offset: int = 0, frames: int = 150, size: int = 16) -> np.ndarray:

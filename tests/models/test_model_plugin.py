@@ -16,9 +16,7 @@ import pytest
 from svgeval.messages import png_bytes
 from svgeval.render.cairo import RenderSpec, render_svg_uint8
 
-pytestmark = pytest.mark.e2e
-"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
-`make test-fast` does not."""
+pytestmark = pytest.mark.e2e  # see the marker in pyproject.toml
 
 PLUGIN = '''
 """A toy image-to-SVG checkpoint with its own loading and generation API, like StarVector's."""

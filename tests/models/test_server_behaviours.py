@@ -22,9 +22,7 @@ from svgeval.models import Generation, ModelError, ModelEvents, ModelUnavailable
 
 from .backend_helpers import SVG, ask, generate_all, generate_one, make_model
 
-pytestmark = pytest.mark.e2e
-"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
-`make test-fast` does not."""
+pytestmark = pytest.mark.e2e  # see the marker in pyproject.toml
 
 LONG_SVG = "<svg>" + "<rect/>" * 60 + "</svg>"
 """An answer of about 60 tokens (2 ms each): long enough that requests sent together overlap."""

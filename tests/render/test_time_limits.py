@@ -12,9 +12,7 @@ from svgeval.render import pool as worker_pool
 from svgeval.render.cairo import RenderFailure, RenderSpec
 from svgeval.render.isolated import Renderer
 
-pytestmark = pytest.mark.e2e
-"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
-`make test-fast` does not."""
+pytestmark = pytest.mark.e2e  # see the marker in pyproject.toml
 
 SPEC = RenderSpec.square(4)
 

@@ -16,9 +16,7 @@ from svgeval.render.cairo import RenderFailure, RenderSpec
 from svgeval.render.isolated import Renderer
 from svgeval.svg.demo_corpus import DEMO_ICONS, demo_svg
 
-pytestmark = pytest.mark.e2e
-"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
-`make test-fast` does not."""
+pytestmark = pytest.mark.e2e  # see the marker in pyproject.toml
 
 SPEC = RenderSpec.square(48)
 ICONS = [demo_svg(name) for name in DEMO_ICONS]

@@ -21,9 +21,7 @@ from support.worker_processes import alive, idle, render_workers, wait_for
 
 from svgeval.rewards import RewardScorer
 
-pytestmark = pytest.mark.e2e
-"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
-`make test-fast` does not."""
+pytestmark = pytest.mark.e2e  # see the marker in pyproject.toml
 
 ITEMS = 3000
 

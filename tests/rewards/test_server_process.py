@@ -19,9 +19,7 @@ import pytest
 from cases import PERTURBED, REFERENCE, long_path_svg
 from served import Served, serve_rewards
 
-pytestmark = pytest.mark.e2e
-"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
-`make test-fast` does not."""
+pytestmark = pytest.mark.e2e  # see the marker in pyproject.toml
 
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")

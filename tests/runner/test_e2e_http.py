@@ -27,9 +27,7 @@ from svgeval.runner import RunDir, Runner, RunSettings
 from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.svgeditbench import SvgEditBench
 
-pytestmark = pytest.mark.e2e
-"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
-`make test-fast` does not."""
+pytestmark = pytest.mark.e2e  # see the marker in pyproject.toml
 
 
 def first_svg(body: dict[str, Any]) -> str:

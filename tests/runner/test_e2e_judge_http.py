@@ -42,9 +42,7 @@ from svgeval.render.isolated import Renderer
 from svgeval.tasks.base import Sample, Task
 from svgeval.tasks.outcome import Outcome
 
-pytestmark = pytest.mark.e2e
-"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
-`make test-fast` does not."""
+pytestmark = pytest.mark.e2e  # see the marker in pyproject.toml
 
 CRITERIA = {
     "Content Preservation": ("cp", 5),

@@ -21,9 +21,7 @@ from svgeval.cli import app
 from svgeval.render.cairo import RenderSpec
 from svgeval.render.isolated import Renderer
 
-pytestmark = pytest.mark.e2e
-"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
-`make test-fast` does not."""
+pytestmark = pytest.mark.e2e  # see the marker in pyproject.toml
 
 
 def decode(url: str) -> np.ndarray:

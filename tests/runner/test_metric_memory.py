@@ -30,9 +30,7 @@ from svgeval.runner.run_dir import latest_by_key, read_records
 from svgeval.tasks.base import BatchItem, Sample, Target
 from svgeval.tasks.outcome import MetricValues
 
-pytestmark = pytest.mark.e2e
-"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
-`make test-fast` does not."""
+pytestmark = pytest.mark.e2e  # see the marker in pyproject.toml
 
 GIB = 1024**3
 

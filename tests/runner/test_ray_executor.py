@@ -15,9 +15,7 @@ from typing import Any
 
 import pytest
 
-pytestmark = pytest.mark.e2e
-"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
-`make test-fast` does not."""
+pytestmark = pytest.mark.e2e  # see the marker in pyproject.toml
 
 ray = pytest.importorskip("ray")
 

@@ -37,9 +37,7 @@ from svgeval.render.forkserver import render_context
 from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.svgeditbench import SvgEditBench
 
-pytestmark = pytest.mark.e2e
-"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
-`make test-fast` does not."""
+pytestmark = pytest.mark.e2e  # see the marker in pyproject.toml
 
 
 def run_command(demo_data: Path, out: Path, base_url: str) -> list[str]:

@@ -17,9 +17,7 @@ from pathlib import Path
 import pytest
 from support.worker_processes import wait_for
 
-pytestmark = pytest.mark.e2e
-"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
-`make test-fast` does not."""
+pytestmark = pytest.mark.e2e  # see the marker in pyproject.toml
 
 SVGEVAL = [sys.executable, "-m", "svgeval"]
 COPIES = 8

@@ -27,9 +27,7 @@ from typer.testing import CliRunner
 
 from svgeval.cli import app
 
-pytestmark = pytest.mark.e2e
-"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
-`make test-fast` does not."""
+pytestmark = pytest.mark.e2e  # see the marker in pyproject.toml
 
 NO_EDIT = {  # SVGEditBench paper, Table 1, "No Edit" (the input returned unchanged)
     "change_color/mse": 0.0702, "set_contour/mse": 0.0286, "compression/mse": 0.0,

@@ -17,9 +17,7 @@ from typer.testing import CliRunner
 
 from svgeval.cli import app
 
-pytestmark = pytest.mark.e2e
-"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
-`make test-fast` does not."""
+pytestmark = pytest.mark.e2e  # see the marker in pyproject.toml
 
 
 def padded_answer(filler_words: int) -> Any:

@@ -34,9 +34,7 @@ from svgeval.tasks.sarena import animation, animation_video
 from svgeval.tasks.sarena.animation import _first8, _ssim, frame_mean
 from svgeval.tasks.sarena.animation_text import fvd_start
 
-pytestmark = pytest.mark.e2e
-"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
-`make test-fast` does not."""
+pytestmark = pytest.mark.e2e  # see the marker in pyproject.toml
 
 try:
     check_browser()

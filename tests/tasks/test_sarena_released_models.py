@@ -30,9 +30,7 @@ from svgeval.tasks import get_task
 from svgeval.tasks.base import BatchItem, CommonOptions, MetricContext, Sample
 from svgeval.tasks.sarena.image_tasks import PictureTarget
 
-pytestmark = pytest.mark.e2e
-"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
-`make test-fast` does not."""
+pytestmark = pytest.mark.e2e  # see the marker in pyproject.toml
 
 DIGESTS = {"clip": "f477c3b20c7afd59", "dino": "973fd67688e7d3c2"}
 RELEASED: dict[str, list[float]] = {  # per sample, i = 0..15

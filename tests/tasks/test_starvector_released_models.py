@@ -29,9 +29,7 @@ from svgeval.tasks.base import BatchItem, CommonOptions, MetricContext
 from svgeval.tasks.common import CaptionedReference
 from svgeval.tasks.starvector.tasks import StarVectorImg2Svg, StarVectorText2Svg
 
-pytestmark = pytest.mark.e2e
-"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
-`make test-fast` does not."""
+pytestmark = pytest.mark.e2e  # see the marker in pyproject.toml
 
 RELEASED: dict[str, list[float]] = {  # per sample, i = 0..15
     "clip_score": [

@@ -27,9 +27,7 @@ from svgeval.tasks.base import CommonOptions, MetricContext, Sample
 from svgeval.tasks.svgeditbench_v2.data import emoji_name
 from svgeval.tasks.svgeditbench_v2.task import EditTarget, SvgEditBenchV2
 
-pytestmark = pytest.mark.e2e
-"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
-`make test-fast` does not."""
+pytestmark = pytest.mark.e2e  # see the marker in pyproject.toml
 
 RELEASED: dict[str, tuple[float, float]] = {  # triplet: (dino, clip)
     "0000": (0.9999998211860657, 3.2452385425567627),

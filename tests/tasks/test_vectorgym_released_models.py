@@ -28,9 +28,7 @@ from svgeval.tasks.common import CaptionedReference
 from svgeval.tasks.vectorgym import image_tasks
 from svgeval.tasks.vectorgym.image_tasks import VectorGymText
 
-pytestmark = pytest.mark.e2e
-"""End to end (a whole run, a killed process, a server or released code): `make test` runs it,
-`make test-fast` does not."""
+pytestmark = pytest.mark.e2e  # see the marker in pyproject.toml
 
 RELEASED: dict[str, list[float]] = {  # per sample, i = 0..15
     "clip": [
