@@ -81,17 +81,19 @@ def fill(model: Any, seed: int) -> Any:
 
 
 def build_clip(folder: Path, image_size: int = 224, patch: int = 32, seed: int = 27,
-               projection: int = 32, intermediate: int = 128) -> Path:
+               projection: int = 32, intermediate: int = 128, vocab: int = 514) -> Path:
     """A tiny CLIP (2 layers, width 64, 77 text positions) with the byte-level tokenizer and a
     CLIP image processor at ``image_size``, saved in ``folder``. ``intermediate=256`` (four
     times the width) is the shape OpenAI's ``clip.model.build_model`` infers, for an
-    OpenAI-layout copy that ``clip.load`` reads (StarVector's CLIP-FID)."""
+    OpenAI-layout copy that ``clip.load`` reads (StarVector's CLIP-FID); ``vocab=49408`` is
+    OpenAI's vocabulary, for released code that tokenizes with ``clip.tokenize`` (the
+    tokenizer saved here uses the first 514 ids only)."""
     from transformers import CLIPConfig, CLIPImageProcessor, CLIPModel
 
     config = CLIPConfig(
         projection_dim=projection,
         text_config={"hidden_size": 64, "intermediate_size": intermediate, "num_hidden_layers": 2,
-                     "num_attention_heads": 1, "vocab_size": 514, "max_position_embeddings": 77,
+                     "num_attention_heads": 1, "vocab_size": vocab, "max_position_embeddings": 77,
                      "eos_token_id": 2, "bos_token_id": 0, "pad_token_id": 1,
                      "hidden_act": "quick_gelu"},
         vision_config={"hidden_size": 64, "intermediate_size": intermediate, "num_hidden_layers": 2,

@@ -316,8 +316,11 @@ def aesthetic(
 
     ``model``/``model_path``: the CLIP backbone; ``head``/``head_path``: the head file (or a
     directory holding it). Range about [1, 10]; higher is better. Source: Schuhmann et al.;
-    SVGenius' paper cites this predictor, while its released code calls
-    aesthetic-predictor-v2.5 (a SigLIP-based successor, not implemented here).
+    OmniSVG's released ``metrics/compute_aesthetic.py`` (MMSVGBench), which this equals per
+    picture (OpenAI ``clip``'s ViT-L/14 and preprocessing, the embedding L2-normalised, the
+    same MLP; the release runs the CLIP in float16 on CUDA). SVGenius' paper cites this
+    predictor, while its released code calls aesthetic-predictor-v2.5 (a SigLIP-based
+    successor, not implemented here).
     """
     if not images:
         return []
