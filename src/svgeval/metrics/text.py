@@ -250,15 +250,25 @@ _BYTE_LEVEL_BPE = {"RobertaTokenizer", "RobertaTokenizerFast", "GPT2Tokenizer",
                    "GPT2TokenizerFast"}
 
 
-def bert_score_text(tokenizer: Any, text: str) -> str:
+BERTSCORE_SPACES = ("transformers4", "transformers5")
+"""How bert-score's encoding is read (:func:`bert_score_text`): as it runs under transformers
+4.x (a leading space for byte-level BPE tokenizers; the default, the environment of UniSVG's
+published numbers) or under transformers 5 (no space)."""
+
+
+def bert_score_text(tokenizer: Any, text: str, space: str = "transformers4") -> str:
     """The text bert-score 0.3.13 encodes (``utils.py:188-202`` ``sent_encode``): stripped, and
     for RoBERTa and GPT-2 tokenizers (byte-level BPE, where a word's first token differs with a
     space before it) given one leading space, which its ``add_prefix_space=True`` adds under
-    transformers 4.x. Transformers 5 ignores that argument, so the space is written into the
-    text here: the same tokens under every transformers version."""
+    transformers 4.x (``space="transformers4"``). Transformers 5 ignores that argument and the
+    text is encoded as stripped (``space="transformers5"``). The space is written into the text
+    here, so each reading gives the same tokens under every transformers version."""
+    if space not in BERTSCORE_SPACES:
+        raise ValueError(f"space must be one of {', '.join(BERTSCORE_SPACES)}, not {space!r}")
     text = text.strip()
     names = {cls.__name__ for cls in type(tokenizer).__mro__}
-    return " " + text if text and names & _BYTE_LEVEL_BPE else text
+    prefix = space == "transformers4" and bool(names & _BYTE_LEVEL_BPE)
+    return " " + text if text and prefix else text
 
 
 def input_limit(tokenizer: Any, encoder: Any) -> int:
@@ -282,6 +292,7 @@ def bertscore(
     model_path: str | None = None,
     layer: int = BERTSCORE_LAYER,
     baseline: float | None = BERTSCORE_BASELINE_F,
+    space: str = "transformers4",
     device: str | None = None,
     batch_size: int = 16,
 ) -> list[float]:
@@ -294,7 +305,9 @@ def bertscore(
     ``F = 2PR / (P + R)``, then rescaled ``(F - b) / (1 - b)`` with ``baseline`` ``b`` (None:
     raw F). Defaults: bert-score's ``lang="en"`` (roberta-large, layer 17, its baseline), as
     UniSVG's released ``BERTScorer(lang="en", rescale_with_baseline=True)``. Texts are
-    encoded as bert-score encodes them (:func:`bert_score_text`).
+    encoded as bert-score encodes them under transformers 4.x, or under transformers 5 with
+    ``space="transformers5"`` (:func:`bert_score_text`): the two readings differ for RoBERTa's
+    byte-level tokenizer, whose first token changes with a leading space.
     """
     torch = _models.require("torch")
     if len(candidates) != len(references):
@@ -311,8 +324,9 @@ def bertscore(
     def embed(texts: Sequence[str]) -> list[tuple[Any, Any]]:
         out = []
         for chunk in _models.batches(list(texts), batch_size):
-            enc = tokenizer([bert_score_text(tokenizer, text) for text in chunk], padding=True,
-                            truncation=True, max_length=input_limit(tokenizer, encoder),
+            enc = tokenizer([bert_score_text(tokenizer, text, space) for text in chunk],
+                            padding=True, truncation=True,
+                            max_length=input_limit(tokenizer, encoder),
                             return_tensors="pt", return_special_tokens_mask=True)
             special = enc.pop("special_tokens_mask").bool()
             real = enc["attention_mask"].bool()

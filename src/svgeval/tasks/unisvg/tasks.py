@@ -14,8 +14,10 @@ values (SSIM 0, PSNR 0, LPIPS 1, CLIP 0); one with no SVG is drawn as the releas
 
 Understanding: ``accuracy`` by the released rule of the type (colour, category, shape, size,
 transform; :mod:`~svgeval.tasks.unisvg.rules`), or ``bertscore`` and ``sbert``
-(all-MiniLM-L6-v2 cosine) against the reference text for the free-text types. An empty (or
-blank) answer scores 0 in every understanding type: VLMEvalKit's ``load`` reads the empty cell
+(all-MiniLM-L6-v2 cosine) against the reference text for the free-text types (BERTScore as
+bert-score encodes under transformers 4.x, the published numbers' environment, or under 5 with
+``--set bertscore_space=transformers5``; :func:`~svgeval.metrics.text.bert_score_text`). An
+empty (or blank) answer scores 0 in every understanding type: VLMEvalKit's ``load`` reads the empty cell
 as NaN and ``evaluate_uni_svg`` counts the row without a value (``uni_svg.py:450-455``), while
 the rules applied to ``""`` would give a shape or transform question whose ground truth names
 none a 1 (``:225``, ``:416``).
@@ -143,6 +145,11 @@ class UniSvgOptions:
         default="vlmevalkit", metadata={"help": "vlmevalkit: VLMEvalKit's uni_svg.py; authors: "
                                         "the authors' evaluation.py (b7ab49b) with its defects "
                                         "(docs/suites/unisvg.md)"})
+    bertscore_space: Literal["transformers4", "transformers5"] = field(
+        default="transformers4", metadata={"help": "transformers4: BERTScore encoded as "
+                                           "bert-score does under transformers 4.x (a leading "
+                                           "space; the published numbers); transformers5: as "
+                                           "under transformers 5 (no space)"})
 
 
 class UniSvgTask(ImageGenerationTask[QuestionTarget]):
@@ -277,7 +284,8 @@ class UniSvgTask(ImageGenerationTask[QuestionTarget]):
             picked = [scores[i] for i in texts]
             kw: dict[str, Any] = {"device": context.device, "batch_size": context.batch_size}
             for key, compute in (
-                ("bertscore", lambda: bertscore(answers, truths, **kw)),
+                ("bertscore", lambda: bertscore(answers, truths,
+                                                space=self.options.bertscore_space, **kw)),
                 ("sbert", lambda: sbert(answers, truths, preset=PRESET, **kw)),
             ):
                 for score, value in zip(picked, batch_values(picked, (key,), compute)):
