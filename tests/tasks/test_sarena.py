@@ -189,13 +189,15 @@ def test_a_failed_answer_is_the_black_picture_and_counted(
         assert score.metrics["psnr"] == pytest.approx(psnr(black, truth))
 
 
+@pytest.mark.parametrize(("subset", "name"), [("mini", "SArena_MINI.zip"),
+                                              ("vlmevalkit", "SArena.zip")])
 def test_the_hub_archive_is_unzipped_once_into_the_cache(
-    sarena: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sarena: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, subset: str, name: str
 ) -> None:
     import zipfile
 
     huggingface_hub = pytest.importorskip("huggingface_hub")
-    archive = tmp_path / "snapshots" / "abc123" / "SArena_MINI.zip"
+    archive = tmp_path / "snapshots" / "abc123" / name
     archive.parent.mkdir(parents=True)
     with zipfile.ZipFile(archive, "w") as opened:  # VLMEvalKit's zips hold Icon/ at the top
         for path in sarena.rglob("*.jsonl"):
@@ -208,11 +210,11 @@ def test_the_hub_archive_is_unzipped_once_into_the_cache(
 
     monkeypatch.setattr(huggingface_hub, "hf_hub_download", download)
     monkeypatch.setenv("SVGEVAL_CACHE", str(tmp_path / "cache"))
-    task = get_task("sarena-icon-understanding")(CommonOptions(extra={"subset": "mini"}))
+    task = get_task("sarena-icon-understanding")(CommonOptions(extra={"subset": subset}))
     assert len(task.load()) == 4
     archive.unlink()  # the second load reads the unzipped copy
     assert len(task.load()) == 4
-    assert asked == [("JoeLeelyf/SArena-VLMEvalKit", "SArena_MINI.zip")] * 2
+    assert asked == [("JoeLeelyf/SArena-VLMEvalKit", name)] * 2
     assert list((tmp_path / "cache").rglob("sarena_un.jsonl"))  # unzipped there
 
 

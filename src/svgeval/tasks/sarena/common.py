@@ -58,8 +58,9 @@ class SArenaOptions:
 
     reading: Reading = field(default="internsvg", metadata={
         "help": "answer extraction: internsvg (the released scripts) or vlmevalkit"})
-    subset: Literal["full", "mini"] = field(default="full", metadata={
-        "help": "without --data: InternSVG/SArena (full) or VLMEvalKit's SArena_MINI (mini)"})
+    subset: Literal["full", "mini", "vlmevalkit"] = field(default="full", metadata={
+        "help": "without --data: InternSVG/SArena (full), VLMEvalKit's SArena_MINI (mini) or "
+                "VLMEvalKit's full SArena with animation (vlmevalkit)"})
 
 
 class SArenaTask(Task[TargetT]):

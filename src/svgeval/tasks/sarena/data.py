@@ -17,9 +17,9 @@ truth of sample ``id`` is ``images/<id>.png`` and ``svg/<id>.svg`` beside the js
 ``caption[0].generated_text`` (the text of CLIP-T2I).
 
 ``--data PATH`` takes the unzipped folder (or a folder holding ``SArena/``). Without it the
-archive (``--set subset=full``, or VLMEvalKit's ``SArena_MINI`` with ``mini``) is fetched with
-``huggingface_hub`` (cached there) and unzipped once into svgeval's cache; a failure is
-:class:`DataUnavailable` asking for ``--data``.
+archive (``--set subset=full``; VLMEvalKit's ``SArena_MINI`` with ``mini``, its full ``SArena``
+with ``vlmevalkit``) is fetched with ``huggingface_hub`` (cached there) and unzipped once into
+svgeval's cache; a failure is :class:`DataUnavailable` asking for ``--data``.
 """
 
 from __future__ import annotations
@@ -35,9 +35,12 @@ from svgeval.tasks.download import DataUnavailable, cache_dir, hub_download
 HUB_ARCHIVES = {
     "full": ("InternSVG/SArena", "SArena.zip"),
     "mini": ("JoeLeelyf/SArena-VLMEvalKit", "SArena_MINI.zip"),
+    "vlmevalkit": ("JoeLeelyf/SArena-VLMEvalKit", "SArena.zip"),
 }
-"""The hub archive of each subset: InternSVG's release, and VLMEvalKit's ``SArena_MINI``
-(``SARENA_CONFIGS`` of ``vlmeval/dataset/utils/sarena.py``; same layout, fewer lines)."""
+"""The hub archive of each subset: InternSVG's release, VLMEvalKit's ``SArena_MINI`` (no
+animation) and VLMEvalKit's full ``SArena`` (with ``animation/``), as ``SARENA_CONFIGS`` of
+``vlmeval/dataset/utils/sarena.py`` (VLMEvalKit ``e8e78f05``) names them: the same layout
+(``TASK_CONFIGS_FULL``/``_MINI``)."""
 TRACK_DIRS = {"icon": "Icon/generation", "illustration": "illustration", "chemistry": "chemistry"}
 """Each track's folder of text-to-SVG and image-to-SVG files (VLMEvalKit ``TASK_CONFIGS``)."""
 EDIT_TYPES = (
