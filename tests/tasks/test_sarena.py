@@ -18,10 +18,12 @@ from svgeval.cli import app
 from svgeval.metrics.pixel import psnr, ssim
 from svgeval.render.isolated import Renderer
 from svgeval.tasks import get_task
-from svgeval.tasks.base import CommonOptions
+from svgeval.tasks.base import CommonOptions, Sample
+from svgeval.tasks.options import InvalidOption
 from svgeval.tasks.sarena import image_tasks
 from svgeval.tasks.sarena.common import extract_choice, extract_svg
 from svgeval.tasks.sarena.composite import composite, composite_from_results
+from svgeval.tasks.sarena.edit import running_token_means
 from svgeval.tasks.sarena.image_tasks import read_picture
 
 
@@ -273,6 +275,42 @@ def test_edit_token_length_is_the_released_running_mean() -> None:
     assert running == pytest.approx({"color_simple": 2398.1666666666665,
                                      "flip": 2757.076923076923, "translate": 2934.4}, abs=1e-9)
     assert summary == pytest.approx(2711.4669230769227, abs=1e-9)
+
+
+def test_edit_token_order_printed_by_a_released_run_reproduces_its_summary() -> None:
+    """The issue-27 run's InternSVG log printed its types in the order flip, translate,
+    color_simple (its os.listdir order) and the summary 3,060.445; the task's aggregate given
+    that order reproduces it, alphabetical (the default) gives VLMEvalKit's 2,711.467. The
+    per-sample counts were not recorded, only each type's sum and number of rendered answers;
+    a running mean reads nothing else, so each type's answers here are its mean, the sum's
+    remainder on the first."""
+    from svgeval.tasks.outcome import Outcome
+    from svgeval.tasks.sarena.edit import SArenaIconEdit
+
+    outcomes = []
+    for kind, mean, n in EDIT_TRUE_MEANS:
+        total = round(mean * n)
+        for j in range(n):
+            count = total // n + (total % n if j == 0 else 0)
+            sample = Sample(f"{kind}-{j}", kind, [], "", target=None)
+            outcomes.append(Outcome.of(sample, metrics={"tokens": float(count)}))
+
+    def summary(**options: str) -> tuple[float, dict[str, float]]:
+        metrics = SArenaIconEdit(CommonOptions(extra=options)).aggregate(outcomes).metrics
+        return metrics["all/tokens"], {kind: metrics[f"{kind}/tokens"] for kind, _, _ in
+                                       EDIT_TRUE_MEANS}
+
+    printed, running = summary(token_order="flip,translate,color_simple")
+    assert printed == pytest.approx(3060.445, abs=1e-9)
+    assert running == pytest.approx({"flip": 3064.714285714286, "translate": 3164.214285714286,
+                                     "color_simple": 2934.4}, abs=1e-9)
+    assert summary()[0] == pytest.approx(2711.4669230769227, abs=1e-9)
+    # types left unnamed follow alphabetically: (flip), then color_simple, translate
+    assert summary(token_order="flip")[0] == pytest.approx(
+        running_token_means([EDIT_TRUE_MEANS[0], EDIT_TRUE_MEANS[2], EDIT_TRUE_MEANS[1]])[1])
+    for wrong in ("flip,flip", "flips", "alphabetic"):
+        with pytest.raises(InvalidOption, match="token_order"):
+            SArenaIconEdit(CommonOptions(extra={"token_order": wrong}))
 
 
 def test_edit_tokens_released_by_default_pooled_on_request(

@@ -59,6 +59,24 @@ RELEASED: dict[str, list[float]] = {  # per sample, i = 0..15
         0.2728395164012909,
     ],
 }
+RELEASED_CLIP_I2I: dict[tuple[int, int], list[float]] = {
+    # ``python -m upstream.sarena --clip``: the released CLIPScoreCalculator('I2I') under
+    # transformers 4.52.4 (its pin: the PIL image processor) and torchmetrics 1.7.4, the same
+    # answers against ground truths drawn by raster_svg at (width, height); the 448 px values
+    # are RELEASED["clip_i2i"]
+    (512, 512): [
+        100.00001525878906, 99.86862182617188, 99.9388198852539, 93.37770080566406,
+        96.32682037353516, 93.74475860595703, 93.93199920654297, 99.99999237060547,
+        99.95938110351562, 99.98542022705078, 99.33253479003906, 94.16344451904297, 100.0,
+        99.13298797607422, 94.46873474121094, 99.6595230102539,
+    ],
+    (640, 480): [
+        99.99986267089844, 99.86719512939453, 99.95897674560547, 93.37772369384766,
+        96.31626892089844, 93.73601531982422, 93.91254425048828, 99.99998474121094,
+        99.96157836914062, 99.9853515625, 99.33586120605469, 94.15968322753906, 99.99974822998047,
+        99.13805389404297, 94.47036743164062, 99.6625747680664,
+    ],
+}
 RELEASED_FID = 65.62760868457787  # train-mode batch norm, as released
 RELEASED_FID_EVAL = 12346.419496016293  # the same calculator after .eval()
 RELEASED_FID_C = 2.706345463122346  # ground truths first, as metrics.py passes them
@@ -139,6 +157,38 @@ def test_clip_t2i_and_i2i_equal_the_released_per_sample(
         assert same == (i not in long), i
     clamped = clip_values(text2svg(clip_clamp="zero"), items, renderer)["clip_t2i"]
     assert clamped == pytest.approx([max(v, 0.0) for v in RELEASED["clip_t2i"]], abs=1e-4)
+
+
+def ground_truth_pngs(folder: Path, size: tuple[int, int]) -> list[str]:
+    """The 16 ground truths drawn as the released ``utils/raster_svg.py`` draws them (CairoSVG
+    from the file, on white) at ``size`` (width, height)."""
+    import cairosvg
+
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for i, (svg, _) in enumerate(svgenius_items(N)):
+        (folder / f"{i}.svg").write_text(svg, encoding="utf-8")
+        cairosvg.svg2png(url=str(folder / f"{i}.svg"), write_to=str(folder / f"{i}.png"),
+                         background_color="white", output_width=size[0], output_height=size[1])
+        paths.append(str(folder / f"{i}.png"))
+    return paths
+
+
+@pytest.mark.parametrize("size", sorted(RELEASED_CLIP_I2I))
+def test_clip_i2i_released_preprocessing_equals_the_release_at_any_picture_size(
+        weights: None, items: list[BatchItem], renderer: Renderer, tmp_path: Path,
+        size: tuple[int, int]) -> None:
+    """Ground-truth PNGs of another size than 448: ``clip_preprocess=released`` hands each to
+    the PIL image processor at its own size, as the release does, and equals it on every
+    sample; the default reads it at 448 px (bilinear) first and moves the score."""
+    pngs = ground_truth_pngs(tmp_path, size)
+    moved = [BatchItem(Sample(str(i), "icon", [], svg, target=PictureTarget(
+        answer=svg, picture=png, caption=caption.strip())), item.output_svg, in_paper_reading=True)
+        for i, ((svg, caption), item, png) in enumerate(zip(svgenius_items(N), items, pngs))]
+    released = clip_values(text2svg(clip_preprocess="released"), moved, renderer)["clip_i2i"]
+    assert released == pytest.approx(RELEASED_CLIP_I2I[size], abs=1e-4)
+    default = clip_values(text2svg(), moved, renderer)["clip_i2i"]
+    assert max(abs(a - b) for a, b in zip(default, RELEASED_CLIP_I2I[size])) > 1e-3
 
 
 def test_dino_equals_the_released_per_sample(

@@ -24,6 +24,27 @@ configuration they pass (DINO, LPIPS and the token length need weights or a toke
 answer being scored).
 
     PYTHONPATH=tests python -m upstream.sarena [--source GIT_REPO | --checkout DIR]
+
+``--clip`` prints ``RELEASED_CLIP_I2I`` of ``tests/tasks/test_sarena_released_models.py``
+instead: the released ``metrics/CLIP_Score.py`` ``CLIPScoreCalculator('I2I').calculate_score``
+on the 16 answers of that test (SVGenius icon ``i`` with its caption, answered in kind
+``KINDS[i]``, drawn by the released inference and ``raster_svg`` at 448 px; a failed answer is
+``example/pure_black.png``) against their ground truths drawn by ``raster_svg`` at each size of
+``CLIP_SIZES`` (width x height), with ``released_models.build_clip``'s tiny CLIP in the folder
+``openai/clip-vit-large-patch14`` of the working folder, which ``from_pretrained`` reads for
+that name. It needs the release's
+environment, which the test environment (transformers 5) is not: transformers 4.52.4 (its pin,
+which picks the slow PIL image processor) and a torchmetrics whose ``_clip_score_update`` takes
+two lists of images (1.7.4 was used), put in front of the path::
+
+    pip install --no-deps --target DIR transformers==4.52.4 tokenizers==0.21.1 \
+        huggingface_hub==0.33.0 torchmetrics==1.7.4 lightning-utilities==0.14.3
+    PYTHONPATH=DIR:tests python -m upstream.sarena --clip [--source GIT_REPO | --checkout DIR]
+
+On a machine without CUDA the calculator's ``.to('cuda')`` calls go to the CPU (a stand-in for
+the device: ``Tensor.to`` and ``Module.to`` read ``cuda`` as ``cpu``); the DataLoader keeps its
+4 workers. Stand-ins: ``utils.api``, as above, and ``clip`` (imported by ``metrics/FID.py``,
+which ``evaluate_gen`` imports for ``load_images``; FID-C is not computed).
 """
 
 from __future__ import annotations
@@ -151,8 +172,80 @@ def edit(root: Path, work: Path) -> dict[str, Any]:
                                     for kind in EDITS}}
 
 
+CLIP_SIZES = ((448, 448), (512, 512), (640, 480))
+"""The ground truths' sizes of the CLIP-I2I check: the released 448 px, and two others."""
+
+
+def cuda_as_cpu() -> None:
+    """Without CUDA, ``.to('cuda')`` of tensors and modules goes to the CPU."""
+    import torch
+
+    if torch.cuda.is_available():
+        return
+
+    def cpu(to: Callable[..., Any]) -> Callable[..., Any]:
+        def moved(self: Any, *args: Any, **kwargs: Any) -> Any:
+            args = tuple("cpu" if arg == "cuda" else arg for arg in args)
+            return to(self, *args, **kwargs)
+        return moved
+
+    torch.Tensor.to = cpu(torch.Tensor.to)  # type: ignore[method-assign]
+    torch.nn.Module.to = cpu(torch.nn.Module.to)  # type: ignore[method-assign]
+
+
+def clip_i2i(root: Path, work: Path) -> dict[str, Any]:
+    import transformers
+    from evaluate_gen import load_images
+    from metrics.CLIP_Score import CLIPScoreCalculator
+    from metrics.inference import inference
+    from support.released_answers import svgenius_items
+    from support.released_models import build_clip
+    from utils.raster_svg import InputData, raster_svg
+
+    if not transformers.__version__.startswith("4."):
+        sys.exit(f"transformers {transformers.__version__}: --clip needs the release's 4.52.4 "
+                 "in front of the path (see --help)")
+    # the hub id the calculator names is read as a folder of the working folder: ``work``
+    build_clip(work / "openai" / "clip-vit-large-patch14")
+    cuda_as_cpu()
+    items = svgenius_items(16)
+    answer_and_draw(inference.generate_svg, inference.TestData,
+                    {i: make_answer(KINDS[i], svg) for i, (svg, _) in enumerate(items)},
+                    work / "answers")
+    answers = [str(work / "answers" / "images" / f"{i}.png") for i in range(len(items))]
+    black = str(root / "example" / "pure_black.png")
+    with checkout.running_in(work):
+        calculator = CLIPScoreCalculator(task_type="I2I")
+        values = {}
+        for width, height in CLIP_SIZES:
+            truths = work / f"gt{width}x{height}"
+            (truths / "svg").mkdir(parents=True)
+            for i, (svg, _) in enumerate(items):
+                (truths / "svg" / f"{i}.svg").write_text(svg, encoding="utf-8")
+                raster_svg(InputData(svg_path=str(truths / "svg" / f"{i}.svg"),
+                                     output_dir=str(truths), width=width, height=height))
+            pred = load_images([path if os.path.exists(path) else black
+                                for path in answers])
+            gt = load_images([str(truths / f"{i}.png") for i in range(len(items))])
+            _, scores = calculator.calculate_score({"pred_im": pred, "gt_im": gt})
+            values[f"{width}x{height}"] = [float(score) for score in scores]
+    return {"RELEASED_CLIP_I2I": values}
+
+
 def main() -> None:
+    clip = "--clip" in sys.argv
+    if clip:
+        sys.argv.remove("--clip")
     root = checkout.from_command_line(RELEASE, __doc__)
+    if clip:
+        checkout.reference_packages()
+        checkout.stand_in_modules({"clip": {}, "utils.api": {"build_client": lambda **_: None,
+                                                 "chat": lambda text, **_: _ANSWERS[text]}})
+        sys.path.insert(0, str(root))
+        with tempfile.TemporaryDirectory() as work, contextlib.redirect_stdout(sys.stderr):
+            values = clip_i2i(root, Path(work))
+        print(json.dumps(values, indent=1))
+        return
     checkout.reference_packages()
     checkout.stand_in_modules({**checkout.CLIP_METRIC_STAND_INS, "utils.api": {
         "build_client": lambda **_: None,

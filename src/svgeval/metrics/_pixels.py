@@ -140,7 +140,8 @@ def _device_steps(processor: Any, height: int, width: int) -> tuple[
     return resize, mode, crop
 
 
-def pixel_values(processor: Any, images: Sequence[NDArray[np.uint8]], device: str) -> Any:
+def pixel_values(processor: Any, images: Sequence[NDArray[np.uint8]], device: str,
+                 on_device: bool = True) -> Any:
     """The network input (N, 3, H, W) on ``device`` of uint8 RGB ``images`` of one size.
 
     Under ``--preprocess cpu`` (the default, the papers' protocol): the model's own image
@@ -150,7 +151,8 @@ def pixel_values(processor: Any, images: Sequence[NDArray[np.uint8]], device: st
     (its ``size``: shortest edge or height x width; its filter, antialiased, rounded back to 8
     bits as transformers' torchvision backend does), centre crop to ``crop_size`` (top-left at
     ``(H - h) // 2, (W - w) // 2``), then ``(x * rescale_factor - image_mean) / image_std``.
-    A processor whose steps are not these (another size form, Lanczos) runs on the CPU.
+    A processor whose steps are not these (another size form, Lanczos) runs on the CPU, as
+    every processor does when ``on_device`` is False.
 
     Where the processor resizes, the device path follows torch's filters: the same as the
     torchvision backend, not the same as PIL's bicubic (bench/RESULTS.md gives the difference
@@ -158,7 +160,8 @@ def pixel_values(processor: Any, images: Sequence[NDArray[np.uint8]], device: st
     """
     torch = require("torch")
     height, width = images[0].shape[:2]
-    steps = _device_steps(processor, height, width) if PREPROCESS.current() == "device" else None
+    steps = (_device_steps(processor, height, width)
+             if on_device and PREPROCESS.current() == "device" else None)
     same_size = all(image.shape[:2] == (height, width) for image in images)
     if steps is None or not same_size:
         return to_device(processor(images=list(images), return_tensors="pt")["pixel_values"],

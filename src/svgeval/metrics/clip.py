@@ -100,7 +100,19 @@ def _checkpoint_file(source: str) -> Path | None:
     return None
 
 
-def _load_clip(source: str, device: str, processor_source: str) -> tuple[Any, Any, Any]:
+def _backend_arguments(transformers: Any, backend: str) -> dict[str, Any]:
+    """``AutoImageProcessor.from_pretrained``'s arguments for ``backend`` (``auto`` or ``pil``):
+    transformers 5 names the backend, 4.x chooses its slow (PIL) processor by ``use_fast``."""
+    if backend == "auto":
+        return {}
+    if backend != "pil":
+        raise ValueError(f"clip_image_backend must be auto or pil, not {backend!r}")
+    major = int(str(transformers.__version__).split(".", 1)[0])
+    return {"backend": "pil"} if major >= 5 else {"use_fast": False}
+
+
+def _load_clip(source: str, device: str, processor_source: str,
+               backend: str = "auto") -> tuple[Any, Any, Any]:
     transformers = _models.require("transformers")
     checkpoint = _checkpoint_file(source)
     if checkpoint is None:
@@ -109,7 +121,8 @@ def _load_clip(source: str, device: str, processor_source: str) -> tuple[Any, An
         model = _clip_checkpoint.load_model(checkpoint, hidden_act="quick_gelu")
         source = processor_source
     tokenizer = transformers.AutoTokenizer.from_pretrained(source)
-    processor = transformers.AutoImageProcessor.from_pretrained(source)
+    processor = transformers.AutoImageProcessor.from_pretrained(
+        source, **_backend_arguments(transformers, backend))
     return model.to(device).eval(), tokenizer, processor
 
 
@@ -121,22 +134,24 @@ def clip_model(preset: str | MetricPreset, model: str | None, model_path: str | 
     settings = get_preset(preset)
     wanted = model or settings.clip_model
     dev = _models.pick_device(device)
+    backend = settings.clip_image_backend
     loaded = _models.load_first(name, f"the CLIP model {wanted}", wanted, model_path,
-                                lambda src: _load_clip(src, dev, settings.clip_processor),
-                                (dev, settings.clip_processor), kind="clip")
+                                lambda src: _load_clip(src, dev, settings.clip_processor, backend),
+                                (dev, settings.clip_processor, backend), kind="clip")
     return (*loaded, dev)
 
 
 def image_embeddings(loaded: tuple[Any, Any, Any, str], images: Sequence[Image],
-                     batch_size: int, normalize: bool = True) -> Any:
+                     batch_size: int, normalize: bool = True, own_processor: bool = False) -> Any:
     """CLIP image embeddings (N, D) in float32, computed ``batch_size`` images at a time after
     the model's image processor; L2-normalised unless ``normalize`` is False (CLIP-FID uses
-    the raw projections, as clean-fid's ``encode_image``)."""
+    the raw projections, as clean-fid's ``encode_image``). ``own_processor``: the processor
+    runs even under ``--preprocess device`` (a released reading's exact pixels)."""
     torch = _models.require("torch")
     model, _, processor, dev = loaded
     out = []
     for chunk in _pixels.rgb_batches(images, batch_size):
-        pixels = _pixels.pixel_values(processor, chunk, dev)
+        pixels = _pixels.pixel_values(processor, chunk, dev, on_device=not own_processor)
         with _models.inference(dev):
             feats = model.get_image_features(pixel_values=pixels)
         feats = getattr(feats, "pooler_output", feats).float()
@@ -227,7 +242,9 @@ def clip_image_score(
     ``_clip_score_update`` with OpenAI CLIP ViT-L/14 given two images, 100 x the cosine of
     their image embeddings, not clamped (only ``CLIPScore.compute()`` clamps, and only the
     mean; the released code never calls it). With no preset the clamp of Hessel et al. applies.
-    Range [-100, 100] unclamped, [0, 100] clamped; higher is better.
+    The images may differ in size (the processor resizes each); under the preset's
+    ``clip_image_backend="pil"`` the PIL image processor runs on the CPU whatever
+    ``--preprocess`` says. Range [-100, 100] unclamped, [0, 100] clamped; higher is better.
     """
     if len(images_a) != len(images_b):
         raise ValueError(f"{len(images_a)} and {len(images_b)} images")
@@ -235,8 +252,9 @@ def clip_image_score(
         return []
     settings = get_preset(preset)
     loaded = clip_model(settings, model, model_path, device)
-    cos = (image_embeddings(loaded, images_a, batch_size)
-           * image_embeddings(loaded, images_b, batch_size)).sum(-1).tolist()
+    exact = settings.clip_image_backend == "pil"
+    cos = (image_embeddings(loaded, images_a, batch_size, own_processor=exact)
+           * image_embeddings(loaded, images_b, batch_size, own_processor=exact)).sum(-1).tolist()
     use_clamp = settings.clip_clamp_zero if clamp is None else clamp
     return [settings.clip_scale * (max(0.0, c) if use_clamp else c) for c in cos]
 

@@ -116,6 +116,10 @@ class MetricPreset:
     at the context length after tokenizing, so the end token is lost: torchmetrics'
     ``_clip_score_update``, ``functional/multimodal/clip_score.py:145-146`` of 1.9.0, which
     InternSVG's and StarVector's released CLIP scores call)."""
+    clip_image_backend: str = "auto"
+    """Image processor of the CLIP image metrics: ``auto`` (transformers' choice: its torchvision
+    backend where torchvision is installed, else PIL) or ``pil`` (the PIL one, which
+    transformers 4.52.4 picks for a CLIP saved with a slow processor: InternSVG's pin)."""
     background: str = "white"
     """What transparent pixels become before FID and SigLIP: ``white``, ``black``, or ``drop``
     (PIL ``convert("RGB")``: alpha discarded, the stored colour kept -- black in most PNGs)."""

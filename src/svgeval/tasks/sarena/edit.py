@@ -19,10 +19,16 @@ rendered answer of the types scored so far, and the summary (``evaluate_edit.py:
     running_t = sum_{s <= t} tokens_s / sum_{s <= t} n_s
     all/tokens = sum_t running_t n_t / sum_t n_t
 
-InternSVG walks the types in ``os.listdir`` order (unspecified); VLMEvalKit's copy
+The released numbers therefore depend on the order the types are scored in, which the release
+never fixes: InternSVG walks the answers' folder in ``os.listdir`` order (on ext4 the order of
+the names' hashes under the file system's own seed, so it changes from one machine to the
+next; its log prints it as the ``Evaluating <type>...`` lines); VLMEvalKit's copy
 (``vlmeval/dataset/utils/sarena.py:819,1003-1007,1038-1040``) shares one calculator in its
-fixed, alphabetical task order, which is the order used here. ``--set tokens=pooled`` gives the
-true mean of each type and of all rendered answers.
+fixed, alphabetical task order. ``--set token_order`` chooses: ``alphabetical`` (the default:
+VLMEvalKit's order, the only one a release fixes, so the same answers give the same number
+everywhere) or a comma-separated list of types, the order a released run printed (types it does
+not name follow alphabetically). ``--set tokens=pooled`` gives the true mean of each type and of
+all rendered answers, which no order changes.
 """
 
 from __future__ import annotations
@@ -36,6 +42,8 @@ from typing import Any, ClassVar, Literal
 from svgeval.messages import Message, user_message
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate
+from svgeval.tasks.base import CommonOptions
+from svgeval.tasks.options import InvalidOption
 from svgeval.tasks.outcome import Outcome
 from svgeval.tasks.sarena import data
 from svgeval.tasks.sarena.common import OVERALL, with_overall
@@ -54,8 +62,24 @@ class EditOptions(ImageOptions):
         "scale", "styletransform_openmoji", "translate",
     ] = field(default="all", metadata={"help": "editing type to run (all: the ten types)"})
     tokens: Literal["released", "pooled"] = field(default="released", metadata={
-        "help": "token length: released (running means in VLMEvalKit's type order and their "
-        "summary) or pooled (the true mean per type and over all)"})
+        "help": "token length: released (running means in token_order and their summary) or "
+        "pooled (the true mean per type and over all)"})
+    token_order: str = field(default="alphabetical", metadata={
+        "help": "the types' order of the released running means: alphabetical (VLMEvalKit's) "
+        "or a comma-separated list, e.g. the order an InternSVG log printed"})
+
+
+def token_order(kinds: Sequence[str], order: str) -> list[str]:
+    """``kinds`` in the order ``order`` gives (``alphabetical`` or a comma-separated list of
+    edit types, the unnamed ones after it alphabetically); InvalidOption for a name that is
+    no edit type or one named twice."""
+    named = [] if order == "alphabetical" else [kind.strip() for kind in order.split(",")]
+    unknown = sorted(set(named) - set(data.EDIT_TYPES))
+    if unknown or len(set(named)) != len(named):
+        raise InvalidOption(
+            f"--set token_order={order}: give alphabetical or each of {', '.join(data.EDIT_TYPES)} "
+            f"at most once, comma-separated ({'not ' + unknown[0] if unknown else 'a type twice'})")
+    return [kind for kind in named if kind in kinds] + sorted(set(kinds) - set(named))
 
 
 def running_token_means(types: Sequence[tuple[str, float, int]]) -> tuple[dict[str, float], float]:
@@ -89,12 +113,13 @@ class SArenaIconEdit(SArenaImageTask):
     degenerate: ClassVar[Mapping[str, frozenset[str]]] = {"identity": frozenset({"tokens"})}
 
     def aggregate(self, outcomes: Sequence[Outcome]) -> Aggregate:
-        """Per type and pooled means; ``tokens`` as the release prints it unless
-        ``tokens=pooled``."""
+        """Per type and pooled means; ``tokens`` as the release prints it, the types taken in
+        ``token_order``, unless ``tokens=pooled``."""
         result = with_overall(outcomes)
         if self.options.tokens == "pooled":
             return result
-        kinds = sorted(group for group in result.counts if group != OVERALL)
+        kinds = token_order([group for group in result.counts if group != OVERALL],
+                            self.options.token_order)
         rendered = {kind: sum(1 for outcome in outcomes if outcome.group == kind
                               and outcome.metrics.get("tokens") is not None)
                     for kind in kinds}
@@ -107,6 +132,10 @@ class SArenaIconEdit(SArenaImageTask):
         result.metrics[f"{OVERALL}/tokens"] = summary if running else None
         result.stats.pop(f"{OVERALL}/tokens", None)
         return result
+
+    def __init__(self, common: CommonOptions, options: Any = None) -> None:
+        super().__init__(common, options)
+        token_order(data.EDIT_TYPES, self.options.token_order)  # a wrong name stops the run here
 
     def task_files(self, folder: Path) -> list[tuple[str, Path, Path]]:
         if self.options.edit != "all":

@@ -81,13 +81,14 @@ TEXT_METRICS: Mapping[str, str] = {
 }
 
 
-def read_picture(path: Path) -> FloatImage:
+def read_picture(path: Path, size: int | None = SIZE) -> FloatImage:
     """A ground-truth PNG as RGB floats in [0, 1]: alpha composited on white, resized
-    (bilinear) to 448 px when it has another size."""
+    (bilinear) to ``size`` px when it has another size (None: kept at its own size, as the
+    released CLIP scores read it)."""
     with Image.open(path) as opened:
         rgba = opened.convert("RGBA")
-    if rgba.size != (SIZE, SIZE):
-        rgba = rgba.resize((SIZE, SIZE), Image.Resampling.BILINEAR)
+    if size is not None and rgba.size != (size, size):
+        rgba = rgba.resize((size, size), Image.Resampling.BILINEAR)
     white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
     rgb = Image.alpha_composite(white, rgba).convert("RGB")
     return np.asarray(rgb, dtype=np.float64) / 255.0
@@ -111,6 +112,9 @@ class TextOptions(ImageOptions):
         "help": "CLIP scores per sample: none (released) or zero (clamped at 0, Hessel et al.)"})
     clip_truncation: Literal["cut", "eot"] = field(default="cut", metadata={
         "help": "captions over 77 tokens: cut (ids sliced, torchmetrics) or eot (end token kept)"})
+    clip_preprocess: Literal["svgeval", "released"] = field(default="svgeval", metadata={
+        "help": "CLIP-I2I's ground truth: svgeval (read at 448 px, transformers' image "
+        "processor) or released (the PNG at its own size, the PIL image processor)"})
 
 
 class PictureTarget(Target):
@@ -215,7 +219,8 @@ class SArenaImageTask(SArenaTask[PictureTarget]):
                                    "device": context.device}
         runs: dict[str, Any] = {}
         if self.kind == "text2svg":
-            runs["clip_i2i"] = lambda: clip_image_score(outputs, references, **options)
+            pictures = self.clip_pictures(items, references)
+            runs["clip_i2i"] = lambda: clip_image_score(outputs, pictures, **options)
             if "clip_t2i" in self.batched_metrics:
                 captions = [item.sample.target.caption for item in items]
                 runs["clip_t2i"] = lambda: clip_score(outputs, captions, **options)
@@ -229,6 +234,17 @@ class SArenaImageTask(SArenaTask[PictureTarget]):
             for score, truth, value in zip(scores, truths, values):
                 score.metrics[key] = value if truth is not None else None
         return scores
+
+    def clip_pictures(self, items: Sequence[BatchItem[PictureTarget]],
+                      references: list[FloatImage]) -> list[FloatImage]:
+        """CLIP-I2I's ground truths: ``references`` (448 px), or under ``clip_preprocess=
+        released`` each released PNG at its own size, as ``metrics/CLIP_Score.py`` hands it to
+        the image processor (the others as in ``references``)."""
+        if self.options.clip_preprocess != "released":
+            return references
+        return [read_picture(Path(item.sample.target.picture), size=None)
+                if item.sample.target.picture else reference
+                for item, reference in zip(items, references, strict=True)]
 
     def set_score(
         self, groups: Mapping[str, Sequence[BatchItem[PictureTarget]]], context: MetricContext
@@ -263,7 +279,9 @@ class SArenaText2Svg(SArenaImageTask):
     def metric_preset(self) -> MetricPreset:
         return replace(PRESET, fid_batchnorm=self.options.fid,
                        clip_clamp_zero=self.options.clip_clamp == "zero",
-                       clip_truncation=self.options.clip_truncation)
+                       clip_truncation=self.options.clip_truncation,
+                       clip_image_backend=("pil" if self.options.clip_preprocess == "released"
+                                           else "auto"))
 
     def task_files(self, folder: Path) -> list[tuple[str, Path, Path]]:
         path = data.task_file(folder, f"{data.TRACK_DIRS[self.track]}/text2svg.jsonl")
