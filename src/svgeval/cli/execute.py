@@ -219,6 +219,11 @@ def print_summary(runner: Runner, results: Results, root: Path | None = None) ->
     if missing:
         shown = ", ".join(missing[:5]) + (", ..." if len(missing) > 5 else "")
         say(f"warning: {len(missing)} samples had no response in the replay file: {shown}")
+    unmatched = results.model_report.get("unmatched_rows", 0)
+    if unmatched:
+        say(f"warning: {unmatched} of {results.model_report['rows']} rows of the VLMEvalKit "
+            f"file answer no sample of this run (another task's rows, or ids the data lacks), "
+            f"e.g. {results.model_report['unmatched_example']}")
     unanswered = results.n - (results.n_answered if results.n_answered is not None else results.n)
     if unanswered:
         say(f"error: {unanswered} of {results.n_expected} samples got no answer from the model "

@@ -18,6 +18,7 @@ from svgeval.messages import Message
 
 if TYPE_CHECKING:  # the HTTP backends' module; the offline ones need not import asyncio
     from svgeval.models.adaptive import Learned
+    from svgeval.tasks.base import Task
 
 
 @dataclass(frozen=True)
@@ -159,9 +160,9 @@ class Model(ABC):
         default). The runner notes it while it hashes the dataset, reading no sample again."""
         return None
 
-    def check_ids(self, sample_ids: Sequence[str]) -> None:
-        """Raise ModelUnavailable when the backend cannot answer these samples at all (a replay
-        file with other ids); the default accepts any."""
+    def check_ids(self, task: Task[Any], sample_ids: Sequence[str]) -> None:
+        """Raise ModelUnavailable when the backend cannot answer these samples of ``task`` at
+        all (a replay file with other ids); the default accepts any."""
 
     def report(self) -> dict[str, Any]:
         """Facts about the run that belong in ``results.json`` (e.g. ids a replay file lacked)."""

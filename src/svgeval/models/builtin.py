@@ -38,7 +38,8 @@ def _hostile(spec: str, argument: str, options: EndpointOptions) -> Model:
 
 
 @model_kind(
-    "replay", 'answers from a JSONL file of {"id": ..., "response": ...} lines', "<file.jsonl>"
+    "replay", 'answers from a JSONL file of {"id": ..., "response": ...} lines, or from '
+    "VLMEvalKit's prediction file (.xlsx, .tsv, .csv) of SArena or UniSVG", "<file.jsonl>"
 )
 def _replay(spec: str, argument: str, options: EndpointOptions) -> Model:
     return ReplayModel(argument, spec=spec)

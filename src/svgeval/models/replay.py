@@ -1,6 +1,10 @@
 """A backend that answers from a file of recorded responses, for re-scoring without a model.
 
-The file is JSON Lines, one ``{"id": ..., "response": ...}`` object a line (other keys are
+A file named ``.xlsx``, ``.tsv`` or ``.csv`` is a VLMEvalKit prediction file (the dataset's
+columns and ``prediction``, :mod:`svgeval.models.prediction_files`): the task names the sample
+each row answers (:meth:`Task.vlmevalkit_sample_id`) when the run checks its ids, and the rows
+that answer no sample of the run are counted in :meth:`ReplayModel.report`. Any other file is
+JSON Lines, one ``{"id": ..., "response": ...}`` object a line (other keys are
 ignored, blank lines skipped). ``id`` is a string or an integer and is compared with
 ``GenerationRequest.sample_id`` as a string; ``response`` must be a string. A sample whose id
 the file lacks gets no record (the run stays incomplete), not a failed answer. The whole file is
@@ -13,7 +17,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from svgeval.models.base import (
     AnswerMissing,
@@ -22,6 +26,15 @@ from svgeval.models.base import (
     Model,
     ModelUnavailable,
 )
+from svgeval.models.prediction_files import (
+    MatchedRows,
+    is_prediction_file,
+    match_rows,
+    read_prediction_file,
+)
+
+if TYPE_CHECKING:
+    from svgeval.tasks.base import Task
 
 
 class ReplayModel(Model):
@@ -32,7 +45,9 @@ class ReplayModel(Model):
     def __init__(self, path: str | Path, spec: str | None = None) -> None:
         self.path = Path(path)
         self.spec = spec if spec is not None else f"replay:{path}"
-        self._responses = read_replay_file(self.path)
+        self._rows = read_prediction_file(self.path) if is_prediction_file(self.path) else None
+        self._responses = read_replay_file(self.path) if self._rows is None else {}
+        self._matched: MatchedRows | None = None
         self._requested: set[str] = set()
         self._missing: dict[str, None] = {}  # an ordered set
 
@@ -45,9 +60,17 @@ class ReplayModel(Model):
             raise AnswerMissing(f"no response for id {sample_id} in {self.path}")
         return Generation(self._responses[sample_id])
 
-    def check_ids(self, sample_ids: Sequence[str]) -> None:
-        """Refuse a file that answers fewer than half of the samples: its ids are almost
-        certainly in another format (the message shows one of each)."""
+    def check_ids(self, task: Task[Any], sample_ids: Sequence[str]) -> None:
+        """Read a VLMEvalKit file's rows as ``task``'s samples; then refuse a file that answers
+        fewer than half of the samples: its ids are almost certainly in another format (the
+        message shows one of each)."""
+        if self._rows is not None:
+            self._matched = match_rows(self._rows, task, sample_ids, self.path)
+            self._responses = self._matched.responses
+            if not self._responses and sample_ids:
+                raise ModelUnavailable(
+                    f"no row of {self.path} answers a sample of {task.name} (e.g. "
+                    f"{self._matched.example}); the task expects ids like {sample_ids[0]!r}")
         if not sample_ids:
             return
         matched = sum(1 for sample_id in sample_ids if sample_id in self._responses)
@@ -72,8 +95,14 @@ class ReplayModel(Model):
         return [sample_id for sample_id in self._responses if sample_id not in self._requested]
 
     def report(self) -> dict[str, Any]:
-        """The ids the file lacked and the ids it had that no sample asked for."""
-        return {"missing_ids": self.missing_ids, "unrequested_ids": self.unrequested_ids}
+        """The ids the file lacked and the ids it had that no sample asked for; for a VLMEvalKit
+        file also its rows that answer no sample of the run (count and the first)."""
+        report: dict[str, Any] = {"missing_ids": self.missing_ids,
+                                  "unrequested_ids": self.unrequested_ids}
+        if self._rows is not None and self._matched is not None:
+            report.update(rows=len(self._rows), unmatched_rows=self._matched.unmatched,
+                          unmatched_example=self._matched.example)
+        return report
 
 
 def read_replay_file(path: Path) -> dict[str, str]:

@@ -221,8 +221,8 @@ class ClusterLimitedModel(Model):
         await self.limiter.release_all.remote(self.holder)  # a slot granted to a cancelled call
         await self.inner.aclose()
 
-    def check_ids(self, sample_ids: Sequence[str]) -> None:
-        self.inner.check_ids(sample_ids)
+    def check_ids(self, task: Task[Any], sample_ids: Sequence[str]) -> None:
+        self.inner.check_ids(task, sample_ids)
 
     def report(self) -> dict[str, Any]:
         return self.inner.report()

@@ -174,7 +174,7 @@ class Runner:
         if old is not None:
             check_resumable(old, config, self.run_dir.root)
             config = config.model_copy(update={"created_at": old.created_at})
-        self._asking().check_ids(list(dict.fromkeys(unit.sample_id for unit in units)))
+        self._asking().check_ids(self.task, list(dict.fromkeys(unit.sample_id for unit in units)))
         self.model = self._asking().load()
         check_image_inputs(self.task, distinct_samples(units), self.model, self.judge)
         self.run_dir.root.mkdir(parents=True, exist_ok=True)

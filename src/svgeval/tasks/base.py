@@ -272,6 +272,9 @@ class Task(ABC, Generic[TargetT]):
         key ``key`` (``<group>/<metric>``)."""
         allowed = cls.degenerate.get(baseline, frozenset())
         return key in allowed or key.rsplit("/", 1)[-1] in allowed
+    vlmevalkit_dataset: ClassVar[str] = ""
+    """VLMEvalKit's name of the dataset the task's samples come from (``SArena``, ``UniSVG``),
+    whose prediction files ``replay:`` reads through :meth:`vlmevalkit_sample_id`; empty: none."""
     scores_many: ClassVar[bool] = False
     """True when :meth:`score_many` draws a whole batch's renders at once: the local executor
     then hands it batches of samples instead of one sample per thread (its thread wake-ups
@@ -310,6 +313,12 @@ class Task(ABC, Generic[TargetT]):
         """The direction of a reported metric key, from its registered metric (None: unknown)."""
         metric = cls.metrics.get(key)
         return METRICS.get(metric).higher_is_better if metric is not None else None
+
+    def vlmevalkit_sample_id(self, row: Mapping[str, str]) -> str | None:
+        """The id of the sample that a row of VLMEvalKit's prediction file answers (its cells
+        as text: the dataset TSV's columns and ``prediction``), None for a row of another task;
+        a task with a :attr:`vlmevalkit_dataset` reads it as VLMEvalKit's evaluation does."""
+        return None
 
     @abstractmethod
     def load(self) -> Sequence[Sample[TargetT]]:

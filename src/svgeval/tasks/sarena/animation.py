@@ -72,6 +72,7 @@ from svgeval.tasks.sarena.animation_video import (
     read_video,
 )
 from svgeval.tasks.sarena.common import PRESET, SArenaOptions, SArenaTask, extract_svg
+from svgeval.tasks.sarena.vlmevalkit import LEVEL1, LEVEL2
 
 FOLDER = "animation"
 FVD_WINDOW = 16
@@ -155,6 +156,9 @@ class SArenaAnimationTask(SArenaTask[AnimationTarget]):
 
     def messages(self, path: Path, row: AnimationRow) -> list[Message]:
         return [{"role": "user", "content": row.prompt}]
+
+    def vlmevalkit_files(self) -> Mapping[str, tuple[str, str]]:
+        return {"": (LEVEL1["animation"], LEVEL2[self.kind])}
 
     def answer(self, response: str, score: Outcome, size: int, name: str,
                select: Selection) -> Frames | None:

@@ -16,7 +16,8 @@ Two readings (``--set reading=...``), differing only in how an answer is read:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from abc import abstractmethod
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
@@ -25,6 +26,7 @@ from svgeval.svg.extract import Extraction
 from svgeval.tasks.aggregate import Aggregate, with_pooled_group
 from svgeval.tasks.base import TargetT, Task
 from svgeval.tasks.outcome import Outcome
+from svgeval.tasks.sarena import vlmevalkit
 
 Reading = Literal["internsvg", "vlmevalkit"]
 PRESET = variant(
@@ -71,6 +73,16 @@ class SArenaTask(Task[TargetT]):
         "InternSVG/SArena (HF) + InternSVG eval code (hmwang2002/InternSVG); VLMEvalKit SArena")
     preset: ClassVar[str] = PRESET.name
     Options: ClassVar[type[Any]] = SArenaOptions
+    vlmevalkit_dataset: ClassVar[str] = "SArena"
+
+    @abstractmethod
+    def vlmevalkit_files(self) -> Mapping[str, tuple[str, str]]:
+        """VLMEvalKit's (level-1, level-2) names of the task's files, by the prefix of their
+        samples' ids (see :mod:`svgeval.tasks.sarena.vlmevalkit`)."""
+
+    def vlmevalkit_sample_id(self, row: Mapping[str, str]) -> str | None:
+        """The line a VLMEvalKit prediction row answers, by VLMEvalKit's own rule."""
+        return vlmevalkit.sample_id(row, self.vlmevalkit_files())
 
     def aggregate(self, outcomes: Sequence[Outcome]) -> Aggregate:
         """Per group means, plus the ``all`` group pooling every sample."""

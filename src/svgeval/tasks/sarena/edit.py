@@ -48,6 +48,7 @@ from svgeval.tasks.outcome import Outcome
 from svgeval.tasks.sarena import data
 from svgeval.tasks.sarena.common import OVERALL, with_overall
 from svgeval.tasks.sarena.image_tasks import PIXEL_METRICS, ImageOptions, SArenaImageTask
+from svgeval.tasks.sarena.vlmevalkit import EDIT_LEVEL2, LEVEL1
 
 SUFFIX = "\nOnly output the svg code, no other text."
 _SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL | re.IGNORECASE)
@@ -146,6 +147,10 @@ class SArenaIconEdit(SArenaImageTask):
                 chosen = data.EDIT_TYPES[:1]  # names the missing file
         return [(kind, data.edit_file(folder, kind), folder / "Icon/edit/data" / kind)
                 for kind in chosen]
+
+    def vlmevalkit_files(self) -> Mapping[str, tuple[str, str]]:
+        chosen = data.EDIT_TYPES if self.options.edit == "all" else (self.options.edit,)
+        return {f"{kind}/": (LEVEL1["icon"], EDIT_LEVEL2[kind]) for kind in chosen}
 
     def messages(self, path: Path, row: data.SArenaRow) -> list[Message]:
         return user_message(row.prompt + SUFFIX)

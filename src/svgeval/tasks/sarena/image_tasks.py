@@ -67,6 +67,7 @@ from svgeval.tasks.lazy import LazySequence
 from svgeval.tasks.outcome import Failure, FailureKind, MetricValues, Outcome
 from svgeval.tasks.sarena import data
 from svgeval.tasks.sarena.common import PRESET, SArenaOptions, SArenaTask, extract_svg
+from svgeval.tasks.sarena.vlmevalkit import LEVEL1, LEVEL2
 
 SIZE = 448
 SPEC = RenderSpec.square(SIZE, background="white")
@@ -137,6 +138,11 @@ class SArenaImageTask(SArenaTask[PictureTarget]):
 
     kind: ClassVar[str]
     """``text2svg``, ``img2svg`` or ``edit``."""
+    track: ClassVar[str] = "icon"
+    """``icon``, ``illustration`` or ``chemistry`` (editing is the Icon track's)."""
+
+    def vlmevalkit_files(self) -> Mapping[str, tuple[str, str]]:
+        return {"": (LEVEL1[self.track], LEVEL2[self.kind])}
 
     @abstractmethod
     def task_files(self, folder: Path) -> list[tuple[str, Path, Path]]:
@@ -270,7 +276,6 @@ class SArenaText2Svg(SArenaImageTask):
     """Text-to-SVG of one track."""
 
     kind = "text2svg"
-    track: ClassVar[str]
     Options: ClassVar[type[Any]] = TextOptions
     metrics: ClassVar[Mapping[str, str]] = TEXT_METRICS
     batched_metrics: ClassVar[tuple[str, ...]] = ("clip_t2i", "clip_i2i")
@@ -292,7 +297,6 @@ class SArenaImg2Svg(SArenaImageTask):
     """Image-to-SVG of one track: the prompt turn followed by the line's picture."""
 
     kind = "img2svg"
-    track: ClassVar[str]
     metrics: ClassVar[Mapping[str, str]] = PIXEL_METRICS
     batched_metrics = ("dino", "lpips", "lpips_standard")
 

@@ -24,6 +24,7 @@ from svgeval.tasks.base import Sample, Target
 from svgeval.tasks.outcome import Failure, FailureKind, Outcome
 from svgeval.tasks.sarena import data
 from svgeval.tasks.sarena.common import SArenaTask, extract_choice
+from svgeval.tasks.sarena.vlmevalkit import LEVEL1, LEVEL2
 
 
 class ChoiceTarget(Target):
@@ -43,6 +44,9 @@ class SArenaIconUnderstanding(SArenaTask[ChoiceTarget]):
     # the released reading takes the reply's first character as the option, and never draws
     # the reply: a hostile SVG is a wrong answer
     scores_text_only = True
+
+    def vlmevalkit_files(self) -> Mapping[str, tuple[str, str]]:
+        return {"": (LEVEL1["icon"], LEVEL2["understanding"])}
 
     def load(self) -> list[Sample[ChoiceTarget]]:
         path = data.task_file(data.root(self.common.data, self.options.subset), data.UNDERSTANDING_FILE)

@@ -163,6 +163,7 @@ class UniSvgTask(ImageGenerationTask[QuestionTarget]):
     overall: ClassVar[tuple[str, ...]] = ()
     """The :func:`~svgeval.tasks.unisvg.rules.final_score` keys reported as ``overall/<key>``."""
     Options = UniSvgOptions
+    vlmevalkit_dataset: ClassVar[str] = "UniSVG"
     drawing = Drawing(RENDER, failed="white")
     """A generation answer with no SVG is drawn as the released empty SVG (``--set no_svg``)."""
     extraction_rule = "unisvg"
@@ -190,6 +191,11 @@ class UniSvgTask(ImageGenerationTask[QuestionTarget]):
                                 f"evaluation.py indexes each); none of {', '.join(absent)}")
         ids = unique_ids([row.index for row in rows])
         return [self.sample(sample_id, row) for sample_id, row in zip(ids, rows)]
+
+    def vlmevalkit_sample_id(self, row: Mapping[str, str]) -> str | None:
+        """A prediction row answers the sample of its ``index`` (the TSV's, as the samples are
+        named), when its ``category`` is one of :attr:`types`."""
+        return row.get("index") if row.get("category") in self.types else None
 
     def sample(self, sample_id: str, row: UniSvgRow) -> Sample[QuestionTarget]:
         images: list[bytes] = []

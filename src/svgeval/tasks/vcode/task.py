@@ -15,8 +15,9 @@ Protocol of ``CSU-JPG/VCode`` (commits in docs/suites/vcode.md):
   ``tokens`` (tiktoken ``cl100k_base`` of every cleaned SVG, ``metrics.py:129-160``),
   ``siglip`` (SigLIP 2 so400m pooled image cosine of picture and render, ``metrics.py:69-122``;
   failures left out as released, ``siglip_all`` counts them as 0), ``codevqa`` per benchmark
-  (released reading) and ``codevqa_all`` (ours: a missing render is wrong everywhere, an
-  unparseable grade is a counted judge failure, an unreadable MMMU option is wrong).
+  (released reading: a missing render is wrong everywhere, MM-Vet's grade file scoring it 0)
+  and ``codevqa_all`` (ours: an unparseable grade is a counted judge failure, an unreadable MMMU
+  option is wrong).
 """
 
 from __future__ import annotations
@@ -196,8 +197,6 @@ class VCodeTask(Task[data.TargetT]):
     judge_metrics: ClassVar[tuple[str, ...]] = KEYS
     judge_sees_images = True
     batched_metrics = ("siglip",)
-    missing_released: ClassVar[float | None] = 0.0
-    """The released CodeVQA value of an answer with no render (MM-Vet leaves it out: None)."""
     degenerate: ClassVar[Mapping[str, frozenset[str]]] = {"hostile": frozenset({"tokens"})}
     """``tokens`` measures the length of the code, not whether it draws the picture: the
     oracle's answer embeds the picture as base64 PNG (thousands of tokens), while every hostile
@@ -246,7 +245,9 @@ class VCodeTask(Task[data.TargetT]):
         if self.options.answer_from == "original":
             picture = load_picture(sample.target.image, "drop")
         if picture is None:
-            score.metrics.update(codevqa=self.missing_released, codevqa_all=0.0)
+            # wrong in every benchmark: MM-Vet's grade file gives a missing render 0
+            # ("no prediction") and its total divides by every question
+            score.metrics.update(codevqa=0.0, codevqa_all=0.0)
             return score
         for request in self.codevqa(sample, png_bytes(shown(picture, background))):
             score.ask_judge(request)
@@ -297,8 +298,6 @@ class VCodeMMVet(VCodeTask[data.MMVetTarget]):
 
     name = "vcode-mmvet"
     description = "VCode on MM-Vet: picture -> SVG, VQA on the render graded by GPT (x100)"
-    missing_released = None
-
     def items(self) -> list[data.Item[data.MMVetTarget]]:
         return data.mmvet_items(self.common.data)
 
