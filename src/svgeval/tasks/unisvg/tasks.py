@@ -275,7 +275,7 @@ class UniSvgTask(ImageGenerationTask[QuestionTarget]):
             answers = [items[i].output_svg or "" for i in texts]
             truths = [items[i].sample.target.answer for i in texts]
             picked = [scores[i] for i in texts]
-            kw: dict[str, Any] = {"device": context.device, "batch_size": context.batch_size}
+            kw: dict[str, Any] = context.keywords()
             for key, compute in (
                 ("bertscore", lambda: bertscore(answers, truths, **kw)),
                 ("sbert", lambda: sbert(answers, truths, preset=PRESET, **kw)),
