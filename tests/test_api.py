@@ -164,6 +164,45 @@ def test_evaluate_records_its_precision_and_preprocessing(
     assert config["settings"]["preprocess"] == "device"
 
 
+def a_circle(messages: list[dict[str, Any]]) -> str:
+    """An answer unlike every reference: a red circle."""
+    return ('```svg\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">'
+            '<circle cx="12" cy="12" r="7" fill="#d22"/></svg>\n```')
+
+
+def test_two_runs_in_one_process_keep_their_own_precision_and_weights(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tiny_dino_dir: Path) -> None:
+    """Each run's ``precision`` and ``model_paths`` hold for that run alone: an fp32 run after
+    a bf16 one gives the fp32 numbers bit for bit, a run given DINO's weights computes it while
+    the user's ``SVGEVAL_DINO_MODEL=none`` turns it off in the next run, which gives none, and
+    the process's environment is as it was."""
+    monkeypatch.setenv("SVGEVAL_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("SVGEVAL_DINO_MODEL", "none")  # the user's own choice, read, not written
+    monkeypatch.setenv("SVGEVAL_LPIPS_MODEL", "none")  # real VGG weights: not for this test
+    monkeypatch.delenv("SVGEVAL_PRECISION", raising=False)
+    before = dict(os.environ)
+
+    def dino(name: str, **settings: Any) -> dict[str, tuple[float | None, str | None]]:
+        """Each sample's DINO value, and why it was not computed."""
+        evaluation = svgeval.evaluate("svgenius-img2svg", a_circle, data="builtin",
+                                      out=tmp_path / name, limit=1, render_workers=1,
+                                      device="cpu", **settings)
+        return {sample.id: (sample.metrics.get("dino"), sample.not_computed.get("dino"))
+                for sample in evaluation.samples()}
+
+    weights = {"dino": tiny_dino_dir}
+    full = dino("fp32", precision="fp32", model_paths=weights)
+    low = dino("bf16", precision="bf16", model_paths=weights)
+    again = dino("fp32-again", precision="fp32", model_paths=weights)
+    assert all(value is not None for value, _ in full.values())
+    assert low.keys() == full.keys() and all(low[key] != full[key] for key in full)
+    assert again == full
+    unset = dino("no-weights")
+    assert unset.keys() == full.keys()
+    assert all(value is None and "turned off" in str(why) for value, why in unset.values())
+    assert dict(os.environ) == before
+
+
 def test_a_metric_no_usable_output_could_give_is_null_not_missing(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """docs/models.md's ``evaluation.metrics["change_color/mse"]`` when no answer could be used:

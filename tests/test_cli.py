@@ -130,10 +130,51 @@ def test_replay_without_some_answers_leaves_those_samples_missing(tmp_path: Path
     assert not {r["id"] for r in records} & set(missing)
 
 
-def test_model_path_sets_the_metric_weights_variable(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_model_path_travels_with_the_run_and_leaves_the_environment_as_it_was(
+    demo_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """``--model-path`` is a setting of the run (recorded in its config, handed to its
+    metrics), never written to ``SVGEVAL_<METRIC>_MODEL``: the user's variable is as it was."""
     monkeypatch.setenv("SVGEVAL_DINO_MODEL", "unset")  # restored after the test
     assert "METRIC=PATH" in one_line_error(["run", "svgeditbench", "--model-path", "dino"])
-    cli.invoke(app, ["run", "nosuchtask", "--model-path", f"dino={tmp_path}"])
-    assert os.environ["SVGEVAL_DINO_MODEL"] == str(tmp_path)
+    before = dict(os.environ)
+    out = tmp_path / "run"
+    result = cli.invoke(app, ["run", "svgeditbench", "--data", str(demo_data), "--limit", "1",
+                              "--out", str(out), "--model-path", f"dino={tmp_path}",
+                              "--model-path", "lpips=none"])
+    assert result.exit_code == 0, result.output
+    assert dict(os.environ) == before
+    settings = json.loads((out / "config.json").read_text(encoding="utf-8"))["settings"]
+    assert settings["model_paths"] == {"dino": str(tmp_path), "lpips": "none"}
+
+
+def test_model_path_reaches_the_scoring_tokenizer_and_the_batched_metrics(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tiny_clip_dir: Path, tiny_dino_dir: Path
+) -> None:
+    """No ``SVGEVAL_*_MODEL`` is set, and every weight comes from ``--model-path``: the
+    tokenizer of each sample's token count (loaded while scoring), DINO (the batched stage),
+    LPIPS turned off; a re-score (``svgeval score``) reads them from the run's config."""
+    for metric in ("TOKENIZER", "DINO", "LPIPS"):
+        monkeypatch.delenv(f"SVGEVAL_{metric}_MODEL", raising=False)
+    monkeypatch.setenv("SVGEVAL_CACHE", str(tmp_path / "cache"))
+    pytest.importorskip("cv2")  # its own loader adds to LD_LIBRARY_PATH once, when imported
+    before = dict(os.environ)
+    out = tmp_path / "run"
+    result = cli.invoke(app, [
+        "run", "sarena-chemistry-img2svg", "--data", "builtin", "--model", "oracle", "--limit",
+        "1", "--out", str(out), "--render-workers", "1", "--model-path",
+        f"tokenizer={tiny_clip_dir}", "--model-path", f"dino={tiny_dino_dir}",
+        "--model-path", "lpips=none"])
+    assert result.exit_code == 0, result.output
+    assert dict(os.environ) == before
+
+    def seen() -> list[tuple[bool, bool, str]]:
+        lines = (out / "samples.jsonl").read_text(encoding="utf-8").splitlines()
+        return [(record["metrics"]["tokens"] > 0, record["metrics"]["dino"] is not None,
+                 record["not_computed"]["lpips"]) for record in map(json.loads, lines)]
+
+    assert seen() and all(tokens and dino and "turned off" in lpips
+                          for tokens, dino, lpips in seen())
+    assert cli.invoke(app, ["score", str(out)]).exit_code == 0
+    assert seen() and all(tokens and dino for tokens, dino, _ in seen())
+    assert dict(os.environ) == before

@@ -13,7 +13,6 @@ from support.fake_openai_server import FakeOpenAIServer
 from typer.testing import CliRunner
 
 from svgeval.cli import app
-from svgeval.metrics._models import ProcessChoice
 
 cli = CliRunner()
 
@@ -33,19 +32,21 @@ def run_args(data: Path, out: Path, *extra: str) -> list[str]:
     return ["run", "svgeditbench", "--data", str(data), "--out", str(out), *extra]
 
 
-def check_model_metric_setting(data: Path, root: Path, choice: ProcessChoice, value: str,
-                               wrong: str) -> None:
-    """A run's model-metric setting (``--precision``, ``--preprocess``): a wrong value is one
-    line; a run with ``value`` records it and gives the process its own setting back; a resume
-    without the flag is refused, naming both; the default is left out of ``config.json`` (a
-    run's config keeps its old bytes). The environment variable must say the default."""
-    name, default = choice.flag.removeprefix("--"), choice.values[0]
-    line = one_line_error(run_args(data, root / "wrong", choice.flag, wrong))
-    assert line == f"error: {choice.flag} must be one of {', '.join(choice.values)}, got {wrong!r}"
+def check_model_metric_setting(data: Path, root: Path, flag: str, values: tuple[str, ...],
+                               value: str, wrong: str) -> None:
+    """A run's model-metric setting (``--precision``, ``--preprocess``, whose choices are
+    ``values``, the default first): a wrong value is one line; a run with ``value`` records it
+    and leaves the process's environment as it was (the setting travels with the run, not in
+    the process); a resume without the flag is refused, naming both; the default is left out of
+    ``config.json`` (a run's config keeps its old bytes). The environment variable must say the
+    default."""
+    name, default = flag.removeprefix("--"), values[0]
+    line = one_line_error(run_args(data, root / "wrong", flag, wrong))
+    assert line == f"error: {flag} must be one of {', '.join(values)}, got {wrong!r}"
     chosen = root / "chosen"
-    code, _ = invoke(run_args(data, chosen, "--model", "identity", "--limit", "2",
-                              choice.flag, value))
-    assert code == 0 and choice.current() == default
+    before = dict(os.environ)
+    code, _ = invoke(run_args(data, chosen, "--model", "identity", "--limit", "2", flag, value))
+    assert code == 0 and dict(os.environ) == before
     assert json.loads((chosen / "config.json").read_text())["settings"][name] == value
     line = one_line_error(run_args(data, chosen, "--model", "identity", "--limit", "2",
                                    "--resume"))

@@ -29,7 +29,7 @@ skipped without them.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from bench.measure import Figures, Scale, needs, svgenius
 from bench.networks import draw, save_models, splits, timed, widen_lpips
@@ -37,12 +37,11 @@ from bench.networks import draw, save_models, splits, timed, widen_lpips
 
 def run(scale: Scale) -> Figures:
     needs("torch", "transformers", extra='pip install -e ".[models]"')
-    import os
-
     import numpy as np
     import torch
 
-    from svgeval.metrics import _models
+    from svgeval.metrics.model_settings import ModelSettings
+    from svgeval.run_request import Precision, Preprocessing
 
     device = scale.pick("device", "auto", "cpu")
     if device == "auto":
@@ -62,11 +61,13 @@ def run(scale: Scale) -> Figures:
                  f"{torch.get_num_threads()} threads")
     folder = scale.workdir / "networks"
     paths = save_models(folder, tiny=scale.smoke)
+    weights: dict[str, str] = {}
     if scale.pick("lpips", "", ""):
         widen_lpips(Path(scale.pick("lpips", "", "")), folder)
-        os.environ["SVGEVAL_LPIPS_MODEL"] = str(folder)
+        weights["lpips"] = str(folder)
+    base = ModelSettings(model_paths=weights)
     for bs in sizes:
-        for name, make in splits(paths, images, bs, device).items():
+        for name, make in splits(paths, images, bs, device, base).items():
             if name.split("_")[0].split()[0] not in chosen:
                 continue
             whole, _, forward = make()
@@ -74,14 +75,13 @@ def run(scale: Scale) -> Figures:
             figures.add(f"{name}: batch {bs}", n / timed(whole, device), "samples/s", floor,
                         f"forward alone, batch {bs}")
     bs = max(sizes)
-    for name in splits(paths, images, bs, device):
+    for name in splits(paths, images, bs, device, base):
         if name.split("_")[0].split()[0] not in chosen:
             continue
         baseline = None
         for precision, where in settings[:1] if name.startswith("FID") else settings:
-            _models.use_precision(precision)
-            _models.use_preprocessing(where)
-            whole, pre, forward = splits(paths, images, bs, device)[name]()
+            how = ModelSettings(cast(Precision, precision), cast(Preprocessing, where), weights)
+            whole, pre, forward = splits(paths, images, bs, device, how)[name]()
             values = whole()
             baseline = baseline or values
             floor = n / timed(forward, device)
@@ -92,6 +92,4 @@ def run(scale: Scale) -> Figures:
                         floor, "forward alone")
             figures.add(f"{label}: max diff from {settings[0][0]}, {settings[0][1]}",
                         max(abs(a - b) for a, b in zip(values, baseline)), "")
-        _models.use_precision(None)
-        _models.use_preprocessing(None)
     return figures

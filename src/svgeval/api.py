@@ -61,7 +61,7 @@ CLI_FLAG_KEYWORDS = {"data": "data", "limit": "limit", "tier": "tier", "set": "o
                      "concurrency": "concurrency", "resume": "resume=True", "epochs": "epochs",
                      "temperature": "temperature", "render-workers": "render_workers",
                      "renderer": "renderer", "device": "device", "precision": "precision",
-                     "preprocess": "preprocess"}
+                     "preprocess": "preprocess", "model-path": "model_paths"}
 """``svgeval run``'s flags and the :func:`evaluate` keywords that stand for them."""
 
 IN_MEMORY_MODEL_ARGS = ("batch_size", "max_new_tokens")
@@ -109,6 +109,7 @@ def evaluate(
     device: str | None = None,
     precision: str = DEFAULTS.precision,
     preprocess: str = DEFAULTS.preprocess,
+    model_paths: Mapping[str, str | Path] | None = None,
     name: str | None = None,
 ) -> Evaluation:
     """Run ``task`` with ``model`` (see the module's docstring) into ``out``.
@@ -120,10 +121,13 @@ def evaluate(
     its ``--omit-temperature``, ``device`` where the model-based metrics run (None: auto),
     ``precision`` in which (fp32, bf16, fp16) and ``preprocess`` where renders become their
     inputs (cpu, device): both recorded in the run's config, and applied during the run whatever
-    ``SVGEVAL_PRECISION`` and ``SVGEVAL_PREPROCESS`` say. ``out`` defaults to a new folder
-    ``runs/<task>-<time>``; with ``resume=True`` a run already there continues. ``name`` is the
-    model's name in the run's records for a model passed as an object (default: its
-    ``name_or_path`` or function name).
+    ``SVGEVAL_PRECISION`` and ``SVGEVAL_PREPROCESS`` say. ``model_paths`` gives a metric's local
+    weights by metric name (``--model-path``: ``{"dino": "/models/dinov2-base"}``; ``"none"``
+    turns a metric off), looked in before ``SVGEVAL_<METRIC>_MODEL``; like every setting, they
+    hold for this run only, so two runs in one process never see each other's. ``out``
+    defaults to a new folder ``runs/<task>-<time>``; with ``resume=True`` a run already there
+    continues. ``name`` is the model's name in the run's records for a model passed as an
+    object (default: its ``name_or_path`` or function name).
     """
     root = Path(out) if out is not None else fresh_run_folder(task)
     with data_errors_in_python_terms():
@@ -136,6 +140,7 @@ def evaluate(
             renderer=renderer, device=device or DEFAULTS.device, precision=precision,
             preprocess=preprocess, base_url=base_url, api_key_env=api_key_env,
             model_args=_as_strings(model_args or {}),
+            model_paths={metric: str(path) for metric, path in (model_paths or {}).items()},
             **({"model": model} if isinstance(model, str) else {}),
         )
         backend = None if isinstance(model, str) else as_model(

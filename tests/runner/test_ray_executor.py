@@ -1,7 +1,8 @@
 """``--executor ray`` on a real local Ray instance (two CPUs, started once for the module): the
 same records as the local executor, hostile SVGs included; a killed worker loses no finished
 sample and ``--resume`` completes the run; the endpoint limiter never grants more than its slots;
-the run's ``--precision`` reaches the scoring and metric workers.
+the run's ``--precision``, ``--preprocess`` and ``--model-path`` reach the scoring and metric
+workers, with nothing written to the driver's environment.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from support.hostile import counting_server, hostile_corpus  # noqa: F401
 from typer.testing import CliRunner
 
 from svgeval.cli import app
-from svgeval.metrics._models import PRECISIONS, PREPROCESS, PREPROCESSINGS, precision
+from svgeval.metrics.model_settings import PRECISIONS, PREPROCESSINGS
 from svgeval.models import load_model
 from svgeval.models.base import Generation, GenerationRequest, Model
 from svgeval.models.baselines import IdentityModel
@@ -80,29 +81,31 @@ class InkedEdit(SvgEditBench):
                               for group, items in groups.items()})
 
 
-def forward_settings() -> tuple[float, float]:
-    """This process's precision and preprocessing, as their indices in the allowed values."""
-    return (float(PRECISIONS.index(precision())),
-            float(PREPROCESSINGS.index(PREPROCESS.current())))
+WEIGHTS = {"clip": "/models/clip", "tokenizer": "/models/tokenizer"}
+"""The local weights the run of :class:`SettingsSeen` is given (``--model-path``)."""
 
 
-class PrecisionSeen(SvgEditBench):
-    """SVGEditBench whose records say the precision and preprocessing the model metrics of the
-    scoring worker (``score_*``) and of the metric worker (``batch_*``) would run in."""
+class SettingsSeen(SvgEditBench):
+    """SVGEditBench whose records say what the model metrics of the scoring worker
+    (``score_paths``: the task's local weights) and of the metric worker (``batch_*``: the
+    precision and preprocessing, as their indices in the allowed values, and the local weights
+    of its :class:`MetricContext`) would compute with."""
 
-    batched_metrics = ("batch_precision", "batch_preprocess")
+    batched_metrics = ("batch_precision", "batch_preprocess", "batch_paths")
 
     def score_many(self, items: Sequence[tuple[Sample, str]], renderer: Renderer) -> list[Outcome]:
         outcomes = super().score_many(items, renderer)  # SvgEditBench.score is a batch of one
         for outcome in outcomes:
-            seen = forward_settings()
-            outcome.metrics["score_precision"], outcome.metrics["score_preprocess"] = seen
+            outcome.metrics["score_paths"] = float(
+                self.common.model_settings().model_paths == WEIGHTS)
         return outcomes
 
     def batch_score(self, items: Sequence[BatchItem], context: MetricContext) -> list[MetricValues]:
-        seen = forward_settings()
-        return [MetricValues(metrics={"batch_precision": seen[0], "batch_preprocess": seen[1]})
-                for _ in items]
+        how = context.model_settings
+        seen = {"batch_precision": float(PRECISIONS.index(how.precision)),
+                "batch_preprocess": float(PREPROCESSINGS.index(how.preprocess)),
+                "batch_paths": float(how.model_paths == WEIGHTS)}
+        return [MetricValues(metrics=dict(seen)) for _ in items]
 
 
 def hostile_answers(tmp_path: Path, server: str) -> list[tuple[str, str]]:
@@ -280,23 +283,24 @@ def test_endpoint_limiter_never_grants_more_than_its_slots() -> None:
 
 
 @pytest.mark.parametrize("executor", ["local", "ray"])
-def test_the_runs_precision_and_preprocessing_reach_every_worker_and_its_config(
+def test_the_runs_model_settings_reach_every_worker_and_its_config(
     executor: str, demo_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("SVGEVAL_PRECISION", "fp32")  # the driver's environment says fp32
     monkeypatch.setenv("SVGEVAL_PREPROCESS", "cpu")
+    before = dict(os.environ)
     settings = RunSettings(limit=1, render_workers=1, executor=executor, precision="bf16",
-                           preprocess="device")
-    runner = Runner(PrecisionSeen(CommonOptions(data=demo_data)), IdentityModel(),
-                    RunDir(tmp_path), settings)
+                           preprocess="device", model_paths=WEIGHTS)
+    runner = Runner(SettingsSeen(CommonOptions(data=demo_data, model_paths=WEIGHTS)),
+                    IdentityModel(), RunDir(tmp_path), settings)
     results = asyncio.run(runner.run(runner.prepare(resume=False)))
-    assert results.n == 6 and results.metrics["change_color/score_precision"] == 1.0
-    seen = {tuple(r["metrics"][f"{where}_{what}"] for where in ("score", "batch")
-                  for what in ("precision", "preprocess")) for r in records(tmp_path).values()}
+    assert results.n == 6 and results.metrics["change_color/score_paths"] == 1.0
+    seen = {tuple(r["metrics"][key] for key in ("score_paths", *SettingsSeen.batched_metrics))
+            for r in records(tmp_path).values()}
     # PRECISIONS[1] == "bf16", PREPROCESSINGS[1] == "device": in the scorers and the metric worker
     assert seen == {(1.0, 1.0, 1.0, 1.0)}
     config = json.loads((tmp_path / "config.json").read_text(encoding="utf-8"))
     assert config["settings"]["precision"] == "bf16"
     assert config["settings"]["preprocess"] == "device"
-    # the driver's own settings are back once the run is over
-    assert (precision(), PREPROCESS.current()) == ("fp32", "cpu")
+    assert config["settings"]["model_paths"] == WEIGHTS
+    assert dict(os.environ) == before  # nothing of the run went into the driver's environment

@@ -33,7 +33,7 @@ from svgeval.runner import Results, Runner
 from svgeval.runner.metric_stage import needs_batched_metrics
 from svgeval.runner.progress import PeriodicReporter, RunMonitor
 from svgeval.runner.records import SampleRecord
-from svgeval.runner.runner import Resumed
+from svgeval.runner.resume import Resumed
 from svgeval.tasks.base import Task
 
 PROGRESS_INTERVAL_S = 30.0
@@ -66,7 +66,7 @@ def reuse_line(resumed: Resumed, mode: Mode, task: Task[Any]) -> str | None:
 
 def baseline_line(runner: Runner, resumed: Resumed) -> str | None:
     """For a model without an answer for some samples (``identity`` without an input SVG,
-    ``oracle`` without a reference answer: :meth:`Model.missing_answer`), how many of the
+    ``oracle`` without a reference answer: :attr:`Model.answers_from`), how many of the
     samples to ask it has none for (noted when the dataset was hashed: no sample read again)."""
     if not runner.unanswerable:
         return None

@@ -9,7 +9,6 @@ them without importing the runner, models or tasks, which each command imports w
 from __future__ import annotations
 
 import gc
-import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -30,7 +29,7 @@ from svgeval.run_request import DEFAULTS, RunOptions, RunRequest, checked
 
 if TYPE_CHECKING:
     from svgeval.runner import Results, RunConfig, RunDir
-    from svgeval.runner.runner import Resumed
+    from svgeval.runner.resume import Resumed
 
 TaskName = Annotated[str, typer.Argument(help="Task name; see `svgeval list tasks`.")]
 DataPath = Annotated[Path | None, typer.Option(help="Local copy of the official release.")]
@@ -57,12 +56,6 @@ def parse_sets(pairs: list[str], flag: str = "--set", form: str = "KEY=VALUE") -
             raise UserError(f"{flag} expects {form}, got {pair!r}")
         extra[key.strip()] = value.strip()
     return extra
-
-
-def set_model_paths(paths: Mapping[str, str]) -> None:
-    """``--model-path METRIC=PATH``: where the metric functions look first."""
-    for metric, path in paths.items():
-        os.environ[f"SVGEVAL_{metric.upper()}_MODEL"] = path
 
 
 REPEATED = {"set_": ("options", "--set", "KEY=VALUE"),
@@ -186,7 +179,6 @@ def start_run(request: RunRequest) -> Results:
 
     gc.freeze()  # the runner's modules and schemas, as svgeval.cli.main froze the command line's
     with user_errors():
-        set_model_paths(request.model_paths)
         said = SaidEvents()
         runner = build_runner(request, model_events=said.of("model"),
                               judge_events=said.of("judge"))

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
 
 from svgeval.cli.errors import UserError, say, stdout_console, user_errors
 from svgeval.cli.root import HELP
-from svgeval.cli.run import parse_sets, set_model_paths
+from svgeval.cli.run import parse_sets
 from svgeval.render.isolated import Renderer
 from svgeval.report.correlate import COEFFICIENTS, Correlation, Study
 from svgeval.run_request import DEFAULTS
@@ -21,11 +21,25 @@ svgauge_app = typer.Typer(no_args_is_help=True, context_settings=HELP,
                           help="SVGauge tools (projection fitting).")
 out = stdout_console()
 
+if TYPE_CHECKING:
+    from svgeval.metrics.model_settings import ModelSettings
+
 ModelPaths = Annotated[
     list[str] | None,
     typer.Option("--model-path", help="Local weights for a metric, METRIC=PATH "
                  "(svgauge, svgauge_projection, svgauge_captioner, clip, dino, lpips)."),
 ]
+
+
+def model_settings_of(model_path: list[str] | None) -> ModelSettings:
+    """The metrics' settings of ``--model-path METRIC=PATH`` (repeated), precision and
+    preprocessing from the environment."""
+    from svgeval.metrics.model_settings import ModelSettings
+
+    return ModelSettings.from_environment(parse_sets(model_path or [], "--model-path",
+                                                     "METRIC=PATH"))
+
+
 Device = Annotated[str | None, typer.Option(help="cpu, cuda or mps (default: cuda if present).")]
 BatchSize = Annotated[int, typer.Option(help="Images per model batch.")]
 
@@ -46,7 +60,7 @@ def fit(
     from svgeval.report.rating_metrics import draw
 
     with user_errors():
-        set_model_paths(parse_sets(model_path or [], "--model-path", "METRIC=PATH"))
+        how = model_settings_of(model_path)
         texts: dict[str, None] = {}
         for folder in svgs:
             if not folder.is_dir():
@@ -55,11 +69,11 @@ def fit(
                 texts[file.read_text(encoding="utf-8", errors="replace")] = None
         if len(texts) < 2:
             raise UserError("need at least two distinct .svg files to fit a projection")
-        size = load_encoder(encoder, device=device).input_size
+        size = load_encoder(encoder, device=device, model_settings=how).input_size
         with Renderer() as renderer:
             renders = draw(list(texts), size, renderer)
         projection = fit_on_renders(renders, encoder=encoder, n_components=components,
-                                    device=device, batch_size=batch_size)
+                                    device=device, batch_size=batch_size, model_settings=how)
         out_file.parent.mkdir(parents=True, exist_ok=True)
         projection.save(out_file)
         say(f"fitted {len(projection.eigenvalues)} components on {len(texts)} SVGs "
@@ -89,7 +103,7 @@ def correlate(
     from svgeval.report.rating_metrics import COLUMNS, compute_metrics
 
     with user_errors():
-        set_model_paths(parse_sets(model_path or [], "--model-path", "METRIC=PATH"))
+        how = model_settings_of(model_path)
         computed = [m.strip() for m in metrics.split(",") if m.strip()]
         given = [c.strip() for c in score_columns.split(",") if c.strip()]
         unknown = [m for m in computed if m not in COLUMNS]
@@ -107,7 +121,7 @@ def correlate(
             with Renderer() as renderer:
                 compute_metrics(rows, computed, target.with_suffix(".cache.jsonl"), renderer,
                                 alpha=alpha, beta=beta, batch_size=batch_size, device=device,
-                                warn=say)
+                                model_settings=how, warn=say)
         columns = [*computed, *(["svgauge_si", "svgauge_st"] if "svgauge" in computed else []),
                    *given]
         result = study(rows, columns, resamples)

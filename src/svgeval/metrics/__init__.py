@@ -19,6 +19,8 @@ reports. No module imports torch or transformers at import time: model-based met
 * :mod:`~svgeval.metrics.svgauge`: SVGauge.
 * :mod:`~svgeval.metrics.tokens`, :mod:`~svgeval.metrics.generation_stats`,
   :mod:`~svgeval.metrics.rates`, :mod:`~svgeval.metrics.judged`: counts, rates, judge rubrics.
+* :mod:`~svgeval.metrics.model_settings`: how the model-based metrics run (precision,
+  preprocessing, local weights), handed to each call.
 * :mod:`~svgeval.metrics.presets`: the preset record, the defaults and the registry in which
   each benchmark registers its render and model settings from its own package.
 """

@@ -7,7 +7,9 @@ Where weights come from, first match wins:
 
 1. the ``model_path=`` argument of the metric (a local directory or file; when given, nothing
    else is tried),
-2. the environment variable ``SVGEVAL_<METRIC>_MODEL`` (e.g. ``SVGEVAL_CLIP_MODEL``),
+2. the metric's entry in the call's :class:`ModelSettings` (``model_paths``: a run's
+   ``--model-path METRIC=PATH``), else the environment variable ``SVGEVAL_<METRIC>_MODEL``
+   (e.g. ``SVGEVAL_CLIP_MODEL``), which svgeval reads and never writes,
 3. ``$SVGEVAL_MODEL_DIR/<org>--<name>`` or ``$SVGEVAL_MODEL_DIR/<name>`` for a hub id,
 4. the hub id itself (``model=`` argument or the preset's), from the local Hugging Face cache
    or the hub.
@@ -16,33 +18,40 @@ Before the first hub id is tried, :func:`check_hub` asks the hub (``$HF_ENDPOINT
 ``https://huggingface.co``) once per process whether it answers at all, waiting at most
 ``HUB_PROBE_TIMEOUT_S`` (the ``hf:`` and ``vllm:`` models and the datasets on the hub ask it
 too, before they are fetched). If it does not, the process works offline from then on
-(``HF_HUB_OFFLINE=1``): weights in the local cache still load, the others fail at once instead
+(:func:`go_offline`): weights in the local cache still load, the others fail at once instead
 of after minutes of retries, and the message says the hub was out of reach.
 
 When none loads, :class:`MetricUnavailable` names the weights, every place tried, and how to
 provide them; runs record the metric as not computed (None), never as 0.
 
 Every forward pass runs under :func:`inference`: ``torch.inference_mode`` and, when the
-process's precision (:func:`precision`: a run's ``--precision``, set by its executor in every
-process that scores, or else ``SVGEVAL_PRECISION``) is ``bf16`` or ``fp16``, ``torch.autocast``
-to that type on the metric's device (weights stay float32; matrix products and convolutions
-run in the lower precision, as mixed precision does on a GPU). ``fp32``, the default, is what
-the papers' numbers are reproduced with.
+call's precision (:attr:`ModelSettings.precision`: a run's ``--precision``, carried by its
+:class:`~svgeval.tasks.base.MetricContext`; a call without settings reads
+``SVGEVAL_PRECISION``) is ``bf16`` or ``fp16``, ``torch.autocast`` to that type on the
+metric's device (weights stay float32; matrix products and convolutions run in the lower
+precision, as mixed precision does on a GPU). ``fp32``, the default, is what the papers'
+numbers are reproduced with.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
+import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar, get_args
 
-from svgeval.errors import UserError
+from svgeval.metrics.model_settings import (
+    InvalidMetricSetting,
+    ModelSettings,
+    chosen,
+    model_variable,
+)
 from svgeval.metrics.registry import MetricUnavailable
-from svgeval.run_request import Device, Precision, Preprocessing
+from svgeval.run_request import Device
 
 INSTALL_HINT = 'install the model extra: pip install -e ".[models]"'
 HUB_PROBE_TIMEOUT_S = 3.0
@@ -63,83 +72,17 @@ def require(module: str, hint: str = INSTALL_HINT) -> Any:
         raise MetricUnavailable(f"the Python package {module!r} is not installed ({err}); {hint}") from err
 
 
-class InvalidMetricSetting(UserError, ValueError):
-    """A value of the model metrics' settings the user gave (``--device``, ``--precision``,
-    ``--preprocess`` or their environment variables) that is none of the choices. A ValueError
-    as well, the error these raised before, which callers and tests catch."""
-
-
-class ProcessChoice:
-    """A setting of the model metrics that holds for a whole process: what :meth:`use` set (a
-    run's flag, which its executor sets in every process that scores), else the environment
-    variable, else the first of ``values``."""
-
-    def __init__(self, flag: str, variable: str, values: tuple[str, ...]) -> None:
-        self.flag, self.variable, self.values = flag, variable, values
-        self._chosen: str | None = None
-
-    def _checked(self, chosen: str, source: str) -> str:
-        if chosen not in self.values:
-            raise InvalidMetricSetting(
-                f"{source} must be one of {', '.join(self.values)}, not {chosen!r}")
-        return chosen
-
-    def current(self) -> str:
-        if self._chosen is not None:
-            return self._chosen
-        chosen = os.environ.get(self.variable, "").strip().lower() or self.values[0]
-        return self._checked(chosen, self.variable)
-
-    def use(self, chosen: str | None) -> str | None:
-        """Set this process's choice (None: back to the environment variable); returns what
-        was set before, to restore it."""
-        before = self._chosen
-        self._chosen = None if chosen is None else self._checked(chosen, self.flag)
-        return before
-
-
-PRECISIONS: tuple[str, ...] = get_args(Precision)
-"""Values of ``--precision`` (a run's ``settings.precision``) and ``SVGEVAL_PRECISION``."""
-PRECISION = ProcessChoice("--precision", "SVGEVAL_PRECISION", PRECISIONS)
-PREPROCESSINGS: tuple[str, ...] = get_args(Preprocessing)
-"""Values of ``--preprocess`` (a run's ``settings.preprocess``) and ``SVGEVAL_PREPROCESS``:
-where the model metrics turn renders into network inputs
-(:func:`svgeval.metrics._pixels.pixel_values`)."""
-PREPROCESS = ProcessChoice("--preprocess", "SVGEVAL_PREPROCESS", PREPROCESSINGS)
-
-
-def precision() -> str:
-    """The precision of the model metrics' forward passes in this process: what
-    :func:`use_precision` set (a run's ``--precision``), else ``SVGEVAL_PRECISION``, else
-    ``fp32``."""
-    return PRECISION.current()
-
-
-def use_precision(chosen: str | None) -> str | None:
-    """Run this process's model metrics in ``chosen`` (None: back to ``SVGEVAL_PRECISION``);
-    returns what was set before, to restore it. A run's executor calls it where its metrics
-    compute: in the ``svgeval run`` process, and in each Ray worker."""
-    return PRECISION.use(chosen)
-
-
-def use_preprocessing(chosen: str | None) -> str | None:
-    """Turn this process's renders into network inputs as ``chosen`` says (cpu or device;
-    None: back to ``SVGEVAL_PREPROCESS``); returns what was set before, to restore it. Set
-    where :func:`use_precision` is."""
-    return PREPROCESS.use(chosen)
-
-
 @contextmanager
-def inference(device: str) -> Iterator[None]:
+def inference(device: str, precision: str) -> Iterator[None]:
     """A forward pass of a model metric on ``device``: ``torch.inference_mode``, under
-    ``torch.autocast`` to bfloat16 or float16 when :func:`precision` asks for it."""
+    ``torch.autocast`` to bfloat16 or float16 when ``precision``
+    (:attr:`ModelSettings.precision`) asks for it."""
     torch = require("torch")
-    chosen = precision()
     with torch.inference_mode():
-        if chosen == "fp32":
+        if precision == "fp32":
             yield
             return
-        dtype = torch.bfloat16 if chosen == "bf16" else torch.float16
+        dtype = torch.bfloat16 if precision == "bf16" else torch.float16
         with torch.autocast(device_type=device.split(":", 1)[0], dtype=dtype):
             yield
 
@@ -199,14 +142,15 @@ def pick_device(device: str | None = None) -> str:
     return name
 
 
-def candidates(metric: str, model: str, model_path: str | None) -> list[tuple[str, bool]]:
+def candidates(metric: str, model: str, model_path: str | None,
+               settings: ModelSettings | None = None) -> list[tuple[str, bool]]:
     """Places to load ``model`` from, in order, each with whether it must exist locally."""
     if model_path:  # an explicit local path is the only place tried
         return [(str(model_path), True)]
     out: list[tuple[str, bool]] = []
-    env = os.environ.get(f"SVGEVAL_{metric.upper()}_MODEL")
-    if env:
-        out.append((env, True))
+    given = chosen(settings).model_path(metric)
+    if given:
+        out.append((given, True))
     root = os.environ.get("SVGEVAL_MODEL_DIR")
     if root and not Path(model).expanduser().exists():
         out.append((str(Path(root) / model.replace("/", "--")), True))
@@ -228,8 +172,10 @@ def load_first(
     loader: Callable[[str], T],
     cache_key: tuple[object, ...] = (),
     kind: str | None = None,
+    settings: ModelSettings | None = None,
 ) -> T:
-    """Load with ``loader`` from the first candidate that works, once per process.
+    """Load with ``loader`` from the first candidate that works (:func:`candidates`: the local
+    weights ``settings`` give for ``metric`` come before the rest), once per process.
 
     The cache key is (``kind`` or ``metric``, the place loaded from, ``cache_key``): metrics
     that share a network (CLIP for ``clip_score``, ``aesthetic`` and ``clip_fid``) pass the
@@ -237,12 +183,11 @@ def load_first(
     raise :class:`MetricUnavailable` saying which weights (``what``), where it looked, and how
     to provide them.
     """
-    chosen = model_path or os.environ.get(f"SVGEVAL_{metric.upper()}_MODEL")
-    if chosen == TURNED_OFF:
+    if (model_path or chosen(settings).model_path(metric)) == TURNED_OFF:
         raise MetricUnavailable(f"{metric}: turned off (--model-path {metric}={TURNED_OFF} or "
-                                f"SVGEVAL_{metric.upper()}_MODEL={TURNED_OFF})")
+                                f"{model_variable(metric)}={TURNED_OFF})")
     errors: list[str] = []
-    for place, must_exist in candidates(metric, model, model_path):
+    for place, must_exist in candidates(metric, model, model_path, settings):
         local = Path(place).expanduser()
         if must_exist and not local.exists():
             errors.append(f"{place}: no such file or directory")
@@ -269,7 +214,7 @@ def load_first(
         f"{metric}: cannot load {what}. Looked in: " + "; ".join(errors)
         + ". Provide the weights as a hub id (model=...) reachable from this machine, or "
         "download them and pass a local directory with model_path=... (CLI: --model-path), "
-        f"set SVGEVAL_{metric.upper()}_MODEL, or put them under $SVGEVAL_MODEL_DIR/"
+        f"set {model_variable(metric)}, or put them under $SVGEVAL_MODEL_DIR/"
         f"{model.replace('/', '--')}."
     )
 
@@ -297,13 +242,24 @@ def check_hub() -> str | None:
 
 
 def go_offline() -> None:
-    """Make every Hugging Face library of this process (and its children) work offline."""
-    os.environ["HF_HUB_OFFLINE"] = "1"
+    """Make the Hugging Face libraries of this process work offline, through their own switch:
+    ``huggingface_hub.constants.HF_HUB_OFFLINE``, which ``huggingface_hub`` and ``transformers``
+    read at each call (``is_offline_mode()``) and ``datasets`` reads once, when imported (and,
+    already imported, its ``datasets.config.HF_HUB_OFFLINE``, set too).
+
+    It is the state of this machine's network, probed once per process, not a setting, and
+    nothing of it goes into ``os.environ``: another process probes for itself (a Ray worker,
+    through :func:`check_hub`), and a checkpoint handed to another process is given as its
+    folder in the local cache (:func:`svgeval.models.in_process.checkpoint_source`)."""
     try:
         from huggingface_hub import constants
     except ImportError:
         return
-    constants.HF_HUB_OFFLINE = True  # read once at import; is_offline_mode() reads this
+    constants.HF_HUB_OFFLINE = True
+    if "datasets.config" in sys.modules:  # imported already: it read the switch then
+        from datasets import config as datasets_config
+
+        datasets_config.HF_HUB_OFFLINE = True
 
 
 def resolve_file(source: str, filename: str) -> Path:

@@ -1,6 +1,7 @@
 """Renders into network inputs: uint8 RGB from float or RGBA renders, batches of them, and the
 image processors' steps, on the CPU or in torch on the metric's device (``--preprocess``,
-:data:`~svgeval.metrics._models.PREPROCESS`). Nothing here imports torch at module level."""
+:attr:`~svgeval.metrics.model_settings.ModelSettings.preprocess`). Nothing here imports torch
+at module level."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from svgeval.metrics._models import PREPROCESS, batches, require, to_device
+from svgeval.metrics._models import batches, require, to_device
 
 BACKGROUNDS = ("white", "black", "drop")
 """What transparent pixels become: composited over white or black, or ``drop`` (the alpha
@@ -141,8 +142,10 @@ def _device_steps(processor: Any, height: int, width: int) -> tuple[
 
 
 def pixel_values(processor: Any, images: Sequence[NDArray[np.uint8]], device: str,
-                 on_device: bool = True) -> Any:
-    """The network input (N, 3, H, W) on ``device`` of uint8 RGB ``images`` of one size.
+                 preprocess: str) -> Any:
+    """The network input (N, 3, H, W) on ``device`` of uint8 RGB ``images`` of one size, made
+    where ``preprocess`` (:attr:`~svgeval.metrics.model_settings.ModelSettings.preprocess`)
+    says.
 
     Under ``--preprocess cpu`` (the default, the papers' protocol): the model's own image
     ``processor`` on the CPU, its output copied to ``device`` (``_models.to_device``). Under
@@ -160,8 +163,7 @@ def pixel_values(processor: Any, images: Sequence[NDArray[np.uint8]], device: st
     """
     torch = require("torch")
     height, width = images[0].shape[:2]
-    steps = (_device_steps(processor, height, width)
-             if on_device and PREPROCESS.current() == "device" else None)
+    steps = _device_steps(processor, height, width) if preprocess == "device" else None
     same_size = all(image.shape[:2] == (height, width) for image in images)
     if steps is None or not same_size:
         return to_device(processor(images=list(images), return_tensors="pt")["pixel_values"],

@@ -22,6 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from svgeval.metrics import _clip_checkpoint, _models, _pixels
+from svgeval.metrics.model_settings import ModelSettings, chosen
 from svgeval.metrics.presets import DEFAULT, MetricPreset, get_preset
 from svgeval.metrics.registry import MetricInfo, describe_metric
 
@@ -127,32 +128,39 @@ def _load_clip(source: str, device: str, processor_source: str,
 
 
 def clip_model(preset: str | MetricPreset, model: str | None, model_path: str | None,
-               device: str | None, name: str = "clip") -> tuple[Any, Any, Any, str]:
+               device: str | None, name: str = "clip",
+               model_settings: ModelSettings | None = None) -> tuple[Any, Any, Any, str]:
     """(model, tokenizer, image processor, device) for the preset's CLIP (or ``model``), loaded
-    once per process and device; ``name`` picks the ``SVGEVAL_<NAME>_MODEL`` variable and the
-    error messages. Every metric that uses the same weights on the same device shares them."""
+    once per process and device; ``name`` picks the entry of ``model_settings.model_paths``
+    (and the ``SVGEVAL_<NAME>_MODEL`` variable) and the error messages. Every metric that uses
+    the same weights on the same device shares them."""
     settings = get_preset(preset)
     wanted = model or settings.clip_model
     dev = _models.pick_device(device)
     backend = settings.clip_image_backend
     loaded = _models.load_first(name, f"the CLIP model {wanted}", wanted, model_path,
                                 lambda src: _load_clip(src, dev, settings.clip_processor, backend),
-                                (dev, settings.clip_processor, backend), kind="clip")
+                                (dev, settings.clip_processor, backend), kind="clip",
+                                settings=model_settings)
     return (*loaded, dev)
 
 
 def image_embeddings(loaded: tuple[Any, Any, Any, str], images: Sequence[Image],
-                     batch_size: int, normalize: bool = True, own_processor: bool = False) -> Any:
+                     batch_size: int, normalize: bool = True,
+                     model_settings: ModelSettings | None = None,
+                     own_processor: bool = False) -> Any:
     """CLIP image embeddings (N, D) in float32, computed ``batch_size`` images at a time after
     the model's image processor; L2-normalised unless ``normalize`` is False (CLIP-FID uses
     the raw projections, as clean-fid's ``encode_image``). ``own_processor``: the processor
     runs even under ``--preprocess device`` (a released reading's exact pixels)."""
     torch = _models.require("torch")
     model, _, processor, dev = loaded
+    how = chosen(model_settings)
     out = []
     for chunk in _pixels.rgb_batches(images, batch_size):
-        pixels = _pixels.pixel_values(processor, chunk, dev, on_device=not own_processor)
-        with _models.inference(dev):
+        pixels = _pixels.pixel_values(processor, chunk, dev,
+                                      "cpu" if own_processor else how.preprocess)
+        with _models.inference(dev, how.precision):
             feats = model.get_image_features(pixel_values=pixels)
         feats = getattr(feats, "pooler_output", feats).float()
         out.append(torch.nn.functional.normalize(feats, dim=-1) if normalize else feats)
@@ -163,7 +171,8 @@ TRUNCATIONS = ("eot", "cut")
 
 
 def text_embeddings(loaded: tuple[Any, Any, Any, str], texts: Sequence[str],
-                    batch_size: int, truncation: str = "eot") -> Any:
+                    batch_size: int, truncation: str = "eot",
+                    model_settings: ModelSettings | None = None) -> Any:
     """L2-normalised CLIP text embeddings of captions cut to the context length (77 tokens):
     by the tokenizer, keeping the end-of-text token (``eot``), or by slicing the token ids and
     attention mask of the whole caption (``cut``: torchmetrics' ``_clip_score_update``; the end
@@ -172,6 +181,7 @@ def text_embeddings(loaded: tuple[Any, Any, Any, str], texts: Sequence[str],
     if truncation not in TRUNCATIONS:
         raise ValueError(f"truncation must be one of {', '.join(TRUNCATIONS)}, not {truncation!r}")
     model, tokenizer, _, dev = loaded
+    precision = chosen(model_settings).precision
     max_len = model.config.text_config.max_position_embeddings
     out = []
     for chunk in _models.batches(list(texts), batch_size):
@@ -182,7 +192,7 @@ def text_embeddings(loaded: tuple[Any, Any, Any, str], texts: Sequence[str],
             whole = tokenizer(list(chunk), padding=True, return_tensors="pt")
             enc = {key: value[..., :max_len] for key, value in whole.items()}
         enc = _models.to_device(enc, dev)
-        with _models.inference(dev):
+        with _models.inference(dev, precision):
             feats = model.get_text_features(input_ids=enc["input_ids"],
                                             attention_mask=enc.get("attention_mask"))
         feats = getattr(feats, "pooler_output", feats)
@@ -201,6 +211,7 @@ def clip_score(
     clamp: bool | None = None,
     truncation: str | None = None,
     batch_size: int = 32,
+    model_settings: ModelSettings | None = None,
 ) -> list[float]:
     """CLIP score of each (image, caption) pair: ``scale x cos(E_img, E_txt)``.
 
@@ -215,11 +226,11 @@ def clip_score(
         raise ValueError(f"{len(images)} images but {len(texts)} texts")
     if not images:
         return []
-    settings = get_preset(preset)
-    loaded = clip_model(settings, model, model_path, device)
-    cos = (image_embeddings(loaded, images, batch_size)
-           * text_embeddings(loaded, texts, batch_size,
-                             truncation or settings.clip_truncation)).sum(-1).tolist()
+    settings, how = get_preset(preset), chosen(model_settings)
+    loaded = clip_model(settings, model, model_path, device, model_settings=how)
+    cos = (image_embeddings(loaded, images, batch_size, model_settings=how)
+           * text_embeddings(loaded, texts, batch_size, truncation or settings.clip_truncation,
+                             model_settings=how)).sum(-1).tolist()
     use_clamp = settings.clip_clamp_zero if clamp is None else clamp
     return [settings.clip_scale * (max(0.0, c) if use_clamp else c) for c in cos]
 
@@ -234,6 +245,7 @@ def clip_image_score(
     device: str | None = None,
     clamp: bool | None = None,
     batch_size: int = 32,
+    model_settings: ModelSettings | None = None,
 ) -> list[float]:
     """CLIP image-image score of each pair: ``scale x cos(E_a, E_b)``, clamped at 0 when
     ``clamp`` (default the preset's ``clip_clamp_zero``) says so.
@@ -250,11 +262,12 @@ def clip_image_score(
         raise ValueError(f"{len(images_a)} and {len(images_b)} images")
     if not images_a:
         return []
-    settings = get_preset(preset)
-    loaded = clip_model(settings, model, model_path, device)
+    settings, how = get_preset(preset), chosen(model_settings)
+    loaded = clip_model(settings, model, model_path, device, model_settings=how)
     exact = settings.clip_image_backend == "pil"
-    cos = (image_embeddings(loaded, images_a, batch_size, own_processor=exact)
-           * image_embeddings(loaded, images_b, batch_size, own_processor=exact)).sum(-1).tolist()
+    cos = (image_embeddings(loaded, images_a, batch_size, model_settings=how, own_processor=exact)
+           * image_embeddings(loaded, images_b, batch_size, model_settings=how,
+                              own_processor=exact)).sum(-1).tolist()
     use_clamp = settings.clip_clamp_zero if clamp is None else clamp
     return [settings.clip_scale * (max(0.0, c) if use_clamp else c) for c in cos]
 
@@ -283,12 +296,14 @@ def rclip(
     model_path: str | None = None,
     device: str | None = None,
     batch_size: int = 32,
+    model_settings: ModelSettings | None = None,
 ) -> list[float]:
     """Relative CLIP consistency (SVGenius Eq. 1) of each generated image against its ground
     truth, with the preset's CLIP; see :func:`rclip_from_scores`. Range [0, 100]; higher is
     better."""
-    kw: dict[str, Any] = {"preset": preset, "model": model, "model_path": model_path, "device": device,
-                              "clamp": False, "batch_size": batch_size}
+    kw: dict[str, Any] = {"preset": preset, "model": model, "model_path": model_path,
+                          "device": device, "clamp": False, "batch_size": batch_size,
+                          "model_settings": chosen(model_settings)}
     return rclip_from_scores(clip_score(gt_images, captions, **kw),
                              clip_score(gen_images, captions, **kw))
 
@@ -327,6 +342,7 @@ def aesthetic(
     head_path: str | None = None,
     device: str | None = None,
     batch_size: int = 32,
+    model_settings: ModelSettings | None = None,
 ) -> list[float]:
     """LAION aesthetic score of each image: ``MLP(E / |E|)`` with E the CLIP ViT-L/14 image
     embedding and the MLP of ``sac+logos+ava1-l14-linearMSE.pth`` (improved-aesthetic-predictor,
@@ -342,13 +358,15 @@ def aesthetic(
     """
     if not images:
         return []
-    settings = get_preset(preset)
+    settings, how = get_preset(preset), chosen(model_settings)
     backbone = model or settings.aesthetic_model
-    loaded = clip_model(settings, backbone, model_path, device, name="aesthetic")
+    loaded = clip_model(settings, backbone, model_path, device, name="aesthetic",
+                        model_settings=how)
     dev = loaded[3]
     head_name = head or settings.aesthetic_head
     mlp = _models.load_first("aesthetic_head", f"the aesthetic MLP head {head_name}", head_name,
-                             head_path, lambda src: _load_aesthetic_head(src, dev), (dev,))
-    emb = image_embeddings(loaded, images, batch_size)
-    with _models.inference(dev):
+                             head_path, lambda src: _load_aesthetic_head(src, dev), (dev,),
+                             settings=how)
+    emb = image_embeddings(loaded, images, batch_size, model_settings=how)
+    with _models.inference(dev, how.precision):
         return [float(v) for v in mlp(emb).squeeze(-1).tolist()]

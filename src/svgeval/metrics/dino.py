@@ -11,6 +11,7 @@ from numpy.typing import NDArray
 from typing_extensions import Unpack
 
 from svgeval.metrics import _models, _pixels
+from svgeval.metrics.model_settings import ModelSettings, chosen
 from svgeval.metrics.presets import DEFAULT, MetricPreset, get_preset
 from svgeval.metrics.registry import MetricInfo, describe_metric
 
@@ -45,12 +46,14 @@ def _paired(images_a: Sequence[NDArray[np.generic]], images_b: Sequence[NDArray[
 
 
 def _dino_model(preset: str | MetricPreset, model: str | None, model_path: str | None,
-                device: str | None) -> tuple[Any, Any, str]:
+                device: str | None, model_settings: ModelSettings | None = None,
+                ) -> tuple[Any, Any, str]:
     """(network, image processor, device) of the preset's DINOv2, or of ``model``/``model_path``."""
     name = model or get_preset(preset).dino_model
     dev = _models.pick_device(device)
     net, processor = _models.load_first("dino", f"the DINOv2 model {name}", name, model_path,
-                                        lambda src: _load(src, dev), (dev,))
+                                        lambda src: _load(src, dev), (dev,),
+                                        settings=model_settings)
     return net, processor, dev
 
 
@@ -63,6 +66,7 @@ def dino(
     model_path: str | None = None,
     device: str | None = None,
     batch_size: int = 32,
+    model_settings: ModelSettings | None = None,
 ) -> list[float]:
     """DINO similarity of each pair: ``(cos(f(a), f(b)) + 1) / 2`` where ``f`` is the mean over
     all tokens (CLS and patches) of DINOv2's last hidden state, after the model's own image
@@ -74,13 +78,14 @@ def dino(
     torch = _models.require("torch")
     if not _paired(images_a, images_b):
         return []
-    net, processor, dev = _dino_model(preset, model, model_path, device)
+    how = chosen(model_settings)
+    net, processor, dev = _dino_model(preset, model, model_path, device, how)
 
     def features(images: Sequence[NDArray[np.generic]]) -> Any:
         out = []
         for chunk in _pixels.rgb_batches(images, batch_size):
-            pixels = _pixels.pixel_values(processor, chunk, dev)
-            with _models.inference(dev):
+            pixels = _pixels.pixel_values(processor, chunk, dev, how.preprocess)
+            with _models.inference(dev, how.precision):
                 out.append(net(pixel_values=pixels).last_hidden_state.mean(dim=1).float())
         return torch.cat(out)
 
@@ -113,7 +118,8 @@ class DinoClsOptions(TypedDict, total=False):
     """Keyword options of :func:`dino_cls` and :func:`dino_cls_features`: the metric preset
     naming the model (default :data:`DINO_CLS_SETTINGS`: DINOv2-giant), or ``model`` / a local
     ``model_path``; the ``device`` (default: the GPU when there is one); ``batch_size``
-    (default 32); ``imagenet_normalize`` (default False, as released)."""
+    (default 32); ``imagenet_normalize`` (default False, as released); ``model_settings``
+    (default: from the environment, :class:`ModelSettings`)."""
 
     preset: str | MetricPreset
     model: str | None
@@ -121,6 +127,7 @@ class DinoClsOptions(TypedDict, total=False):
     device: str | None
     batch_size: int
     imagenet_normalize: bool
+    model_settings: ModelSettings | None
 
 
 def dino_cls(
@@ -153,17 +160,19 @@ def dino_cls_features(images: Sequence[NDArray[np.generic]],
     torch = _models.require("torch")
     name = options.get("model") or get_preset(options.get("preset", DINO_CLS_SETTINGS)).dino_model
     dev = _models.pick_device(options.get("device"))
+    how = chosen(options.get("model_settings"))
     # the network alone: these pixels never pass through an image processor, so a model folder
     # without preprocessor_config.json works (the released hub model has none)
     net = _models.load_first("dino", f"the DINOv2 model {name}", name, options.get("model_path"),
-                             lambda src: _load_network(src, dev), (dev,), kind="dino_network")
+                             lambda src: _load_network(src, dev), (dev,), kind="dino_network",
+                             settings=how)
     normalize = options.get("imagenet_normalize", False)
     mean = IMAGENET_MEAN if normalize else (0.0,) * 3
     std = IMAGENET_STD if normalize else (1.0,) * 3
     out = []
     for chunk in _pixels.rgb_batches(images, options.get("batch_size", 32)):
         pixels = _pixels.normalize_batch(chunk, mean, std, dev)
-        with _models.inference(dev):
+        with _models.inference(dev, how.precision):
             out.append(net(pixel_values=pixels).pooler_output.float())
     features: NDArray[np.float32] = torch.cat(out).cpu().numpy().astype(np.float32)
     return features

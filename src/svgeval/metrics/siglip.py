@@ -29,6 +29,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from svgeval.metrics import _models, _pixels
+from svgeval.metrics.model_settings import ModelSettings, chosen
 from svgeval.metrics.presets import DEFAULT, MetricPreset, get_preset
 from svgeval.metrics.registry import MetricInfo, describe_metric
 
@@ -58,11 +59,11 @@ def _load(source: str, device: str) -> tuple[Any, Any, Any]:
 
 
 def _siglip(preset: MetricPreset, model: str | None, model_path: str | None,
-            device: str | None) -> tuple[Any, Any, Any, str]:
+            device: str | None, model_settings: ModelSettings) -> tuple[Any, Any, Any, str]:
     name = model or preset.siglip_model
     dev = _models.pick_device(device)
     loaded = _models.load_first("siglip", f"the SigLIP model {name}", name, model_path,
-                                lambda src: _load(src, dev), (dev,))
+                                lambda src: _load(src, dev), (dev,), settings=model_settings)
     return (*loaded, dev)
 
 
@@ -73,15 +74,16 @@ def _pooled(output: Any) -> Any:
 
 def image_embeddings(images: Sequence[Image], *, preset: str | MetricPreset = DEFAULT,
                      model: str | None = None, model_path: str | None = None,
-                     device: str | None = None, batch_size: int = 16) -> Any:
+                     device: str | None = None, batch_size: int = 16,
+                     model_settings: ModelSettings | None = None) -> Any:
     """(N, D) L2-normalised pooled SigLIP image embeddings (float32 torch tensor)."""
     torch = _models.require("torch")
-    settings = get_preset(preset)
-    net, processor, _, dev = _siglip(settings, model, model_path, device)
+    settings, how = get_preset(preset), chosen(model_settings)
+    net, processor, _, dev = _siglip(settings, model, model_path, device, how)
     out = []
     for chunk in _pixels.rgb_batches(images, batch_size, settings.background):
-        pixels = _pixels.pixel_values(processor, chunk, dev)
-        with _models.inference(dev):
+        pixels = _pixels.pixel_values(processor, chunk, dev, how.preprocess)
+        with _models.inference(dev, how.precision):
             feats = _pooled(net.get_image_features(pixel_values=pixels)).float()
         out.append(torch.nn.functional.normalize(feats, dim=-1))
     return torch.cat(out)
@@ -96,6 +98,7 @@ def siglip_image_score(
     model_path: str | None = None,
     device: str | None = None,
     batch_size: int = 16,
+    model_settings: ModelSettings | None = None,
 ) -> list[float]:
     """``cos(E(a), E(b))`` of the pooled SigLIP image embeddings of each pair (VCode's SigLIP
     similarity of a render and its source picture). Range [-1, 1], 1 for identical pictures;
@@ -105,7 +108,8 @@ def siglip_image_score(
     if not images_a:
         return []
     kw: dict[str, Any] = {"preset": preset, "model": model, "model_path": model_path,
-                          "device": device, "batch_size": batch_size}
+                          "device": device, "batch_size": batch_size,
+                          "model_settings": chosen(model_settings)}
     cos = (image_embeddings(images_a, **kw) * image_embeddings(images_b, **kw)).sum(-1)
     return [float(c) for c in cos.tolist()]
 
@@ -119,6 +123,7 @@ def siglip_score(
     model_path: str | None = None,
     device: str | None = None,
     batch_size: int = 16,
+    model_settings: ModelSettings | None = None,
 ) -> list[float]:
     """``cos(E_img, E_txt)`` of each (picture, prompt) pair, texts padded or truncated to the
     preset's ``siglip_text_length`` (64) tokens, as SGP-GenBench's SigLIP score. Range
@@ -128,8 +133,8 @@ def siglip_score(
         raise ValueError(f"{len(images)} images but {len(texts)} texts")
     if not images:
         return []
-    settings = get_preset(preset)
-    net, _, tokenizer, dev = _siglip(settings, model, model_path, device)
+    settings, how = get_preset(preset), chosen(model_settings)
+    net, _, tokenizer, dev = _siglip(settings, model, model_path, device, how)
     if tokenizer is None:
         raise ValueError(f"the SigLIP model {model or settings.siglip_model} has no tokenizer")
     txt = []
@@ -137,9 +142,9 @@ def siglip_score(
         enc = _models.to_device(tokenizer(
             list(chunk), padding="max_length", max_length=settings.siglip_text_length,
             truncation=True, return_tensors="pt"), dev)
-        with _models.inference(dev):
+        with _models.inference(dev, how.precision):
             feats = _pooled(net.get_text_features(input_ids=enc["input_ids"])).float()
         txt.append(torch.nn.functional.normalize(feats, dim=-1))
     img = image_embeddings(images, preset=settings, model=model, model_path=model_path,
-                           device=device, batch_size=batch_size)
+                           device=device, batch_size=batch_size, model_settings=how)
     return [float(c) for c in (img * torch.cat(txt)).sum(-1).tolist()]

@@ -19,13 +19,14 @@ the paper; choices it leaves open are documented in ``docs/svgauge.md``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from svgeval.metrics import _models, _pixels
+from svgeval.metrics.model_settings import ModelSettings, chosen
 from svgeval.metrics.presets import variant
 from svgeval.metrics.projection import Projection, probe_image
 from svgeval.metrics.registry import MetricInfo, MetricUnavailable, describe_metric
@@ -67,12 +68,14 @@ def _load_encoder(source: str, device: str) -> tuple[Any, Any]:
 
 @dataclass(frozen=True)
 class Encoder:
-    """A loaded SigLIP vision tower, its image processor and where it runs."""
+    """A loaded SigLIP vision tower, its image processor, where it runs and how
+    (:class:`ModelSettings`)."""
 
     name: str
     model: Any
     processor: Any
     device: str
+    settings: ModelSettings = field(default_factory=ModelSettings)
 
     @property
     def input_size(self) -> int:
@@ -89,8 +92,9 @@ class Encoder:
         the encoder has one, is left out, as in the paper."""
         out = []
         for chunk in _pixels.rgb_batches(images, batch_size):
-            pixels = _pixels.pixel_values(self.processor, chunk, self.device)
-            with _models.inference(self.device):
+            pixels = _pixels.pixel_values(self.processor, chunk, self.device,
+                                          self.settings.preprocess)
+            with _models.inference(self.device, self.settings.precision):
                 grid = self.model(pixel_values=pixels).last_hidden_state
             if grid.shape[1] == self.patches + 1:  # a ViT with a CLS token (CLIP, DINOv2)
                 grid = grid[:, 1:]
@@ -99,28 +103,31 @@ class Encoder:
 
 
 def load_encoder(model: str | None = None, model_path: str | None = None,
-                 device: str | None = None) -> Encoder:
+                 device: str | None = None,
+                 model_settings: ModelSettings | None = None) -> Encoder:
     """The SigLIP encoder (``--model-path svgauge=DIR`` or ``SVGEVAL_SVGAUGE_MODEL``)."""
-    name = model or ENCODER
+    name, how = model or ENCODER, chosen(model_settings)
     dev = _models.pick_device(device)
     vision, processor, source = _models.load_first(
         "svgauge", f"the SVGauge image encoder ({name})", name, model_path,
-        lambda s: (*_load_encoder(s, dev), s), (dev,))
-    return Encoder(source, vision, processor, dev)
+        lambda s: (*_load_encoder(s, dev), s), (dev,), settings=how)
+    return Encoder(source, vision, processor, dev, how)
 
 
-def load_projection_file(projection_path: str | None = None) -> Projection:
+def load_projection_file(projection_path: str | None = None,
+                         model_settings: ModelSettings | None = None) -> Projection:
     """The PCA whitening file (``--model-path svgauge_projection=FILE``), unchecked; loaded
     before any network so that a run without one stops at once."""
     return _models.load_first(
         "svgauge_projection", "the SVGauge PCA-whitening projection (fit one with `svgeval "
         "svgauge fit --svgs FOLDER --out projection.npz`)", PROJECTION, projection_path,
-        Projection.load)
+        Projection.load, settings=model_settings)
 
 
 def load_projection(encoder: Encoder, projection_path: str | None = None) -> Projection:
-    """The PCA whitening, refused unless fitted with ``encoder`` at its input size."""
-    projection = load_projection_file(projection_path)
+    """The PCA whitening, refused unless fitted with ``encoder`` at its input size (the file
+    looked for with the encoder's settings)."""
+    projection = load_projection_file(projection_path, encoder.settings)
     probe = encoder.features([probe_image(encoder.input_size)])[0]
     try:
         projection.check_encoder(probe, encoder.input_size, encoder.name)
@@ -156,18 +163,19 @@ def _load_captioner(source: str, device: str) -> tuple[Any, Any]:
 
 
 def caption(images: Sequence[Image], *, model: str | None = None, model_path: str | None = None,
-            device: str | None = None, batch_size: int = 8, max_new_tokens: int = 30) -> list[str]:
+            device: str | None = None, batch_size: int = 8, max_new_tokens: int = 30,
+            model_settings: ModelSettings | None = None) -> list[str]:
     """Greedy captions of ``images`` by an image-to-text model (BLIP-2 OPT-2.7b by default;
     ``--model-path svgauge_captioner=DIR``)."""
-    name = model or CAPTIONER
+    name, how = model or CAPTIONER, chosen(model_settings)
     dev = _models.pick_device(device)
     captioner, processor = _models.load_first(
         "svgauge_captioner", f"the SVGauge captioner ({name})", name, model_path,
-        lambda s: _load_captioner(s, dev), (dev,))
+        lambda s: _load_captioner(s, dev), (dev,), settings=how)
     out: list[str] = []
     for chunk in _pixels.rgb_batches(images, batch_size):
         inputs = _models.to_device(processor(images=list(chunk), return_tensors="pt"), dev)
-        with _models.inference(dev):
+        with _models.inference(dev, how.precision):
             tokens = captioner.generate(**inputs, max_new_tokens=max_new_tokens, do_sample=False)
         out.extend(t.strip() for t in processor.batch_decode(tokens, skip_special_tokens=True))
     return out
@@ -192,11 +200,13 @@ def semantic_from_cosines(sbert_cos: Sequence[float], tfidf_cos: Sequence[float]
 
 def semantic_similarity(prompts: Sequence[str], captions: Sequence[str], *,
                         corpus: Sequence[str] | None = None, sbert_model: str | None = None,
-                        device: str | None = None, batch_size: int = 32) -> list[float]:
+                        device: str | None = None, batch_size: int = 32,
+                        model_settings: ModelSettings | None = None) -> list[float]:
     """``S_T`` of each (prompt, caption) pair (Eq. 2), SBERT by default the packaged MiniLM."""
     if not prompts:
         return []
-    dense = sbert(prompts, captions, model=sbert_model, device=device, batch_size=batch_size)
+    dense = sbert(prompts, captions, model=sbert_model, device=device, batch_size=batch_size,
+                  model_settings=model_settings)
     return semantic_from_cosines(dense, tfidf_cosines(prompts, captions, corpus))
 
 
@@ -229,35 +239,37 @@ def svgauge(prompts: Sequence[str], references: Sequence[Image] | None,
             encoder_path: str | None = None, projection_path: str | None = None,
             captioner: str | None = None, captioner_path: str | None = None,
             sbert_model: str | None = None, device: str | None = None,
-            batch_size: int = 32) -> SvgaugeResult:
+            batch_size: int = 32, model_settings: ModelSettings | None = None) -> SvgaugeResult:
     """SVGauge of each generated render against its prompt and reference render (renders at the
     encoder's input size, on white: :func:`load_encoder` ``.input_size``). With ``alpha`` 0 no
     reference, encoder or projection is needed (reference-free). Range [-1, 1]; higher is
     better. Source: Zini et al. 2025, Sec. 3."""
     s_i: list[float | None] = [None] * len(generated)
+    how = chosen(model_settings)
     if alpha != 0:
         if references is None:
             raise ValueError("reference renders are needed unless alpha is 0")
-        load_projection_file(projection_path)
-        enc = load_encoder(encoder, encoder_path, device)
+        load_projection_file(projection_path, how)
+        enc = load_encoder(encoder, encoder_path, device, how)
         projection = load_projection(enc, projection_path)
         s_i = list(visual_similarity(references, generated, encoder=enc, projection=projection,
                                      batch_size=batch_size))
     captions = caption(generated, model=captioner, model_path=captioner_path, device=device,
-                       batch_size=batch_size)
+                       batch_size=batch_size, model_settings=how)
     s_t = semantic_similarity(prompts, captions, corpus=corpus, sbert_model=sbert_model,
-                              device=device, batch_size=batch_size)
+                              device=device, batch_size=batch_size, model_settings=how)
     return SvgaugeResult(combine(s_i, s_t, alpha, beta), s_i, s_t, captions)
 
 
 def fit_on_renders(renders: Sequence[Image], *, encoder: str | None = None,
                    encoder_path: str | None = None, n_components: int = 128,
-                   device: str | None = None, batch_size: int = 32) -> Projection:
+                   device: str | None = None, batch_size: int = 32,
+                   model_settings: ModelSettings | None = None) -> Projection:
     """Fit the PCA whitening on renders (on white, at the encoder's input size) of a
     distribution of SVGs, recording the encoder and its probe fingerprint."""
     from svgeval.metrics.projection import fit_projection
 
-    enc = load_encoder(encoder, encoder_path, device)
+    enc = load_encoder(encoder, encoder_path, device, model_settings)
     return fit_projection(
         enc.features(renders, batch_size), n_components=n_components, encoder=enc.name,
         probe=enc.features([probe_image(enc.input_size)])[0], render_size=enc.input_size)

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from svgeval.metrics import _models
+from svgeval.metrics.model_settings import ModelSettings, chosen
 from svgeval.metrics.presets import DEFAULT, MetricPreset, get_preset
 from svgeval.metrics.registry import MetricInfo, describe_metric
 
@@ -145,6 +146,7 @@ def bge_m3(
     device: str | None = None,
     batch_size: int = 16,
     max_length: int = 8192,
+    model_settings: ModelSettings | None = None,
 ) -> list[float]:
     """100 x cosine of BGE-M3 dense embeddings of each pair.
 
@@ -154,10 +156,10 @@ def bge_m3(
     """
     torch = _models.require("torch")
     name = model or get_preset(preset).bge_model
-    dev = _models.pick_device(device)
+    dev, how = _models.pick_device(device), chosen(model_settings)
     tokenizer, encoder = _models.load_first(
         "bge_m3", f"the BGE-M3 text encoder ({name})", name, model_path,
-        lambda src: _load_cls_encoder(src, dev), (dev,))
+        lambda src: _load_cls_encoder(src, dev), (dev,), settings=how)
 
     def embed(texts: Sequence[str]) -> Any:
         out = []
@@ -166,7 +168,7 @@ def bge_m3(
                             max_length=min(max_length, input_limit(tokenizer, encoder)),
                             return_tensors="pt")
             enc = _models.to_device(enc, dev)
-            with _models.inference(dev):
+            with _models.inference(dev, how.precision):
                 hidden = encoder(**enc).last_hidden_state[:, 0]
             out.append(torch.nn.functional.normalize(hidden.float(), dim=-1))
         return torch.cat(out)
@@ -202,6 +204,7 @@ def sbert(
     model_path: str | None = None,
     device: str | None = None,
     batch_size: int = 32,
+    model_settings: ModelSettings | None = None,
 ) -> list[float]:
     """Cosine of Sentence-BERT embeddings of each pair (the model's own pooling).
 
@@ -215,7 +218,7 @@ def sbert(
     dev = _models.pick_device(device)
     encoder = _models.load_first(
         "sbert", f"the Sentence-BERT model ({name})", name, model_path,
-        lambda src: st.SentenceTransformer(src, device=dev), (dev,))
+        lambda src: st.SentenceTransformer(src, device=dev), (dev,), settings=model_settings)
     if len(a) != len(b):
         raise ValueError(f"{len(a)} and {len(b)} texts")
     if not a:
@@ -295,6 +298,7 @@ def bertscore(
     space: str = "transformers4",
     device: str | None = None,
     batch_size: int = 16,
+    model_settings: ModelSettings | None = None,
 ) -> list[float]:
     """BERTScore F1 of each (candidate, reference) pair (Zhang et al., 2020, without idf).
 
@@ -315,10 +319,10 @@ def bertscore(
     if not candidates:
         return []
     name = model or BERTSCORE_MODEL
-    dev = _models.pick_device(device)
+    dev, how = _models.pick_device(device), chosen(model_settings)
     tokenizer, encoder = _models.load_first(
         "bertscore", f"the BERTScore model ({name})", name, model_path,
-        lambda src: _load_cls_encoder(src, dev), (dev,))
+        lambda src: _load_cls_encoder(src, dev), (dev,), settings=how)
     index = min(layer, encoder.config.num_hidden_layers)
 
     def embed(texts: Sequence[str]) -> list[tuple[Any, Any]]:
@@ -330,7 +334,7 @@ def bertscore(
                             return_tensors="pt", return_special_tokens_mask=True)
             special = enc.pop("special_tokens_mask").bool()
             real = enc["attention_mask"].bool()
-            with _models.inference(dev):
+            with _models.inference(dev, how.precision):
                 hidden = encoder(**enc.to(dev), output_hidden_states=True).hidden_states[index]
             unit = torch.nn.functional.normalize(hidden.float(), dim=-1).cpu()
             out += [(vectors[mask], (~spec)[mask])

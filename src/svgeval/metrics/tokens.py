@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from svgeval.metrics import _models
+from svgeval.metrics.model_settings import ModelSettings
 from svgeval.metrics.registry import MetricInfo, describe_metric
 
 describe_metric(
@@ -79,11 +80,13 @@ def _load_tiktoken(source: str, name: str) -> Any:
 
 
 def token_counts(
-    texts: Sequence[str], *, tokenizer: str = DEFAULT_TOKENIZER, model_path: str | None = None
+    texts: Sequence[str], *, tokenizer: str = DEFAULT_TOKENIZER, model_path: str | None = None,
+    model_settings: ModelSettings | None = None,
 ) -> list[int]:
     """``len(tokenizer.encode(text))`` for each text, as the released ``count_token_length``.
 
-    The tokenizer loads once per process from ``model_path``, ``$SVGEVAL_TOKENIZER_MODEL``,
+    The tokenizer loads once per process from ``model_path``, the ``tokenizer`` entry of
+    ``model_settings.model_paths`` (``--model-path tokenizer=...``), ``$SVGEVAL_TOKENIZER_MODEL``,
     ``$SVGEVAL_MODEL_DIR`` or the hub id ``tokenizer`` (see :mod:`svgeval.metrics._models`).
     ``tokenizer="tiktoken:cl100k_base"`` counts with OpenAI's encoding, as VCode's
     ``evaluation/metrics.py`` does; ``model_path`` may then be the ``cl100k_base.tiktoken`` BPE
@@ -96,8 +99,8 @@ def token_counts(
         # a cache of its own: the transformers tokenizer of the same folder is another object
         encoding = _models.load_first("tokenizer", f"the tiktoken encoding {name}", tokenizer,
                                       model_path, lambda src: _load_tiktoken(src, name),
-                                      kind="tiktoken")
+                                      kind="tiktoken", settings=model_settings)
         return [len(encoding.encode(text, disallowed_special=())) for text in texts]
     loaded = _models.load_first("tokenizer", f"the tokenizer {tokenizer}", tokenizer,
-                                model_path, _load)
+                                model_path, _load, settings=model_settings)
     return [len(loaded.encode(text)) for text in texts]

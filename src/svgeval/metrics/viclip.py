@@ -42,6 +42,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from svgeval.metrics import _clip_checkpoint, _models
+from svgeval.metrics.model_settings import ModelSettings, chosen
 from svgeval.metrics.registry import MetricInfo, describe_metric
 from svgeval.metrics.video import sample_frames
 
@@ -199,13 +200,15 @@ def load_viclip(source: str, device: str) -> ViCLIP:
 
 
 def viclip_model(model: str | None = None, model_path: str | None = None,
-                 device: str | None = None) -> ViCLIP:
+                 device: str | None = None,
+                 model_settings: ModelSettings | None = None) -> ViCLIP:
     """The ViCLIP of ``model`` (default the hub's) or ``model_path``, loaded once per process
     and device; :class:`~svgeval.metrics.registry.MetricUnavailable` when it cannot load."""
     wanted = model or HUB_ID
     dev = _models.pick_device(device)
     return _models.load_first("viclip", f"the ViCLIP weights ({wanted}, {CHECKPOINT})", wanted,
-                              model_path, lambda src: load_viclip(src, dev), (dev,))
+                              model_path, lambda src: load_viclip(src, dev), (dev,),
+                              settings=model_settings)
 
 
 def video_pixels(video: Video, size: int = SIZE, frames: int = FRAMES) -> NDArray[np.float32]:
@@ -240,26 +243,30 @@ def encode_video(loaded: ViCLIP, pixels: Any) -> Any:
     return loaded.clip.visual_projection(vision.post_layernorm(hidden[:, 0]))
 
 
-def video_embeddings(loaded: ViCLIP, videos: Sequence[Video], batch_size: int = 8) -> Any:
+def video_embeddings(loaded: ViCLIP, videos: Sequence[Video], batch_size: int = 8,
+                     model_settings: ModelSettings | None = None) -> Any:
     """L2-normalised float32 ViCLIP features (N, D) of (T, H, W, 3) uint8 RGB videos."""
     torch = _models.require("torch")
+    precision = chosen(model_settings).precision
     out = []
     for chunk in _models.batches(list(videos), batch_size):
         size = loaded.clip.config.vision_config.image_size
         pixels = torch.from_numpy(np.stack([video_pixels(v, size) for v in chunk])).to(loaded.device)
-        with _models.inference(loaded.device):
+        with _models.inference(loaded.device, precision):
             feats = encode_video(loaded, pixels)
         out.append(torch.nn.functional.normalize(feats.float(), dim=-1))
     return torch.cat(out) if out else torch.zeros(0, loaded.clip.config.projection_dim)
 
 
-def text_embeddings(loaded: ViCLIP, texts: Sequence[str], batch_size: int = 32) -> Any:
+def text_embeddings(loaded: ViCLIP, texts: Sequence[str], batch_size: int = 32,
+                    model_settings: ModelSettings | None = None) -> Any:
     """L2-normalised float32 ViCLIP features (N, D) of captions."""
     torch = _models.require("torch")
+    precision = chosen(model_settings).precision
     out = []
     for chunk in _models.batches(list(texts), batch_size):
         ids = token_ids(loaded.tokenizer, chunk).to(loaded.device)
-        with _models.inference(loaded.device):
+        with _models.inference(loaded.device, precision):
             feats = loaded.clip.get_text_features(input_ids=ids)
         feats = getattr(feats, "pooler_output", feats)
         out.append(torch.nn.functional.normalize(feats.float(), dim=-1))
@@ -275,6 +282,7 @@ def viclip_scores(
     model_path: str | None = None,
     device: str | None = None,
     batch_size: int = 8,
+    model_settings: ModelSettings | None = None,
 ) -> tuple[list[float] | None, list[float | None] | None]:
     """(T2V, V2V) of each video: ``100 x cos`` with its caption and with its reference video
     (None where the reference is None; either list None when ``captions`` or ``references``
@@ -284,16 +292,18 @@ def viclip_scores(
             raise ValueError(f"{len(videos)} videos but {len(other)} captions or references")
     if not videos:
         return ([] if captions is not None else None), ([] if references is not None else None)
-    loaded = viclip_model(model, model_path, device)
-    answers = video_embeddings(loaded, videos, batch_size)
+    how = chosen(model_settings)
+    loaded = viclip_model(model, model_path, device, how)
+    answers = video_embeddings(loaded, videos, batch_size, how)
     t2v: list[float] | None = None
     v2v: list[float | None] | None = None
     if captions is not None:
-        texts = text_embeddings(loaded, captions, batch_size)
+        texts = text_embeddings(loaded, captions, batch_size, how)
         t2v = [100.0 * c for c in (answers * texts).sum(-1).tolist()]
     if references is not None:
         held = [i for i, r in enumerate(references) if r is not None]
-        truths = video_embeddings(loaded, [r for r in references if r is not None], batch_size)
+        truths = video_embeddings(loaded, [r for r in references if r is not None], batch_size,
+                                  how)
         cosines = dict(zip(held, (answers[held] * truths).sum(-1).tolist()))
         v2v = [100.0 * cosines[i] if i in cosines else None for i in range(len(videos))]
     return t2v, v2v

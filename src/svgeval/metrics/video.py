@@ -36,6 +36,7 @@ from numpy.typing import NDArray
 
 from svgeval.metrics import _i3d, _models
 from svgeval.metrics.frechet import fid_from_features
+from svgeval.metrics.model_settings import ModelSettings, chosen
 from svgeval.metrics.presets import DEFAULT, MetricPreset
 from svgeval.metrics.registry import MetricInfo, describe_metric
 from svgeval.render.video import sample_indices
@@ -127,17 +128,19 @@ def fvd_clip(video: Video, *, start: int = 0, length: int = 16,
 
 def i3d_features(clips: Iterable[NDArray[np.uint8]], *, model: str = I3D_WEIGHTS,
                  model_path: str | None = None, device: str | None = None,
-                 batch_size: int = 8) -> NDArray[np.float64]:
+                 batch_size: int = 8,
+                 model_settings: ModelSettings | None = None) -> NDArray[np.float64]:
     """(N, 400) I3D logits of (T, H, W, 3) uint8 clips, each resized to 224 x 224 (bilinear,
     no antialiasing) and scaled to ``2x/255 - 1`` (cd-fvd's ``preprocess_i3d``); ``clips`` is
     read ``batch_size`` at a time (a generator of clips is never held whole). Weights
     (``--model-path i3d=FILE``, ``SVGEVAL_I3D_MODEL``): ``i3d_pretrained_400.pt``, a folder
     holding it, the torch hub cache, or a hub repo ``org/name[/file]``."""
     torch = _models.require("torch")
-    dev = _models.pick_device(device)
+    dev, how = _models.pick_device(device), chosen(model_settings)
     net = _models.load_first(
         "i3d", f"the I3D weights ({model})", model, model_path,
-        lambda src: _i3d.load_i3d(_models.resolve_file(src, I3D_WEIGHTS), dev), (dev,))
+        lambda src: _i3d.load_i3d(_models.resolve_file(src, I3D_WEIGHTS), dev), (dev,),
+        settings=how)
 
     def computed() -> Iterator[Any]:
         remaining = iter(clips)
@@ -148,7 +151,7 @@ def i3d_features(clips: Iterable[NDArray[np.uint8]], *, model: str = I3D_WEIGHTS
             x = torch.nn.functional.interpolate(x, size=(224, 224), mode="bilinear",
                                                 align_corners=False)
             x = x.view(b, t, 3, 224, 224).transpose(1, 2)
-            with _models.inference(dev):
+            with _models.inference(dev, how.precision):
                 yield net(_models.to_device(2.0 * x / 255.0 - 1.0, dev)).double()
 
     out = list(_models.read_back(computed()))
@@ -168,6 +171,7 @@ def fvd(
     device: str | None = None,
     batch_size: int = 8,
     method: str = "auto",
+    model_settings: ModelSettings | None = None,
 ) -> float:
     """FVD between two sets of videos (each >= 2): see the module docstring for the clips,
     ``window`` and ``seed``; ``method``: :func:`~svgeval.metrics.frechet.fid_from_features`.
@@ -189,6 +193,6 @@ def fvd(
             yield fvd_clip(video, start=start, length=length, resolution=resolution)
 
     kw: dict[str, Any] = {"model": model, "model_path": model_path, "device": device,
-                          "batch_size": batch_size}
+                          "batch_size": batch_size, "model_settings": chosen(model_settings)}
     return fid_from_features(i3d_features(clips(references), **kw),
                              i3d_features(clips(generated), **kw), method=method, variant="cd-fvd")

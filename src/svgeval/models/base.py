@@ -11,7 +11,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from svgeval.errors import SvgevalError, UserError
 from svgeval.messages import Message
@@ -121,6 +121,14 @@ class ModelEvents:
     notice: Callable[[str], None] = _unheard
 
 
+AnswerSource = Literal["input_svg", "reference"]
+"""A field of a sample that an offline baseline answers with."""
+
+NO_ANSWER: dict[AnswerSource, str] = {"input_svg": "no input SVG",
+                                      "reference": "no reference answer"}
+"""Why a baseline that answers with a field has no answer for a sample without it."""
+
+
 class Model(ABC):
     """A model backend. ``spec`` is the string the user gave, e.g. ``openai:gpt-4o``.
 
@@ -138,6 +146,12 @@ class Model(ABC):
     no place. Such a backend may learn how many requests its server takes at once; it hands
     that out by :meth:`learned` (calling ``on_learned``, when set, each time it changes), and a
     later run starts from it with :meth:`start_from`.
+
+    ``answers_from`` is the field of a sample an offline baseline answers with (``identity``:
+    the input SVG, ``oracle``: the reference answer; None for every other backend): a sample
+    without it has no answer from the backend (:data:`NO_ANSWER` says why). It is data, not a
+    call: the runner reads which samples lack each field from the pass that hashes the dataset
+    (:class:`~svgeval.runner.identity.DatasetDigest`), reading no sample again.
     """
 
     spec: str
@@ -146,6 +160,7 @@ class Model(ABC):
     accepts_images: bool = True
     answers_are_free: bool = False
     paces_requests: bool = False
+    answers_from: AnswerSource | None = None
 
     @abstractmethod
     async def generate(self, request: GenerationRequest) -> Generation:
@@ -153,12 +168,6 @@ class Model(ABC):
 
     async def aclose(self) -> None:
         """Release connections; the default has nothing to release."""
-
-    def missing_answer(self, input_svg: str | None, reference: str) -> str | None:
-        """Why this backend has no answer for a sample with ``input_svg`` and ``reference``
-        (the offline baselines: no input SVG, no reference answer); None when it has one (the
-        default). The runner notes it while it hashes the dataset, reading no sample again."""
-        return None
 
     def check_ids(self, task: Task[Any], sample_ids: Sequence[str]) -> None:
         """Raise ModelUnavailable when the backend cannot answer these samples of ``task`` at

@@ -40,9 +40,7 @@ class IdentityModel(Model):
 
     spec = "identity"
     answers_are_free = True
-
-    def missing_answer(self, input_svg: str | None, reference: str) -> str | None:
-        return "no input SVG" if input_svg is None else None
+    answers_from = "input_svg"
 
     async def generate(self, request: GenerationRequest) -> Generation:
         if request.input_svg is None:
@@ -55,9 +53,7 @@ class OracleModel(Model):
 
     spec = "oracle"
     answers_are_free = True
-
-    def missing_answer(self, input_svg: str | None, reference: str) -> str | None:
-        return None if reference else "no reference answer"
+    answers_from = "reference"
 
     async def generate(self, request: GenerationRequest) -> Generation:
         return Generation(request.reference or "")

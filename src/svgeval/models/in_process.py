@@ -27,6 +27,9 @@ def checkpoint_source(spec: str, argument: str) -> str:
     ModelUnavailable for a path that names no folder, and for a hub id when the hub does not
     answer (:func:`~svgeval.metrics._models.check_hub`, which asks it once per process, as the
     model-based metrics do, and then works offline) and the local Hugging Face cache lacks it.
+    A hub id the cache holds is then given as its folder there: the processes a checkpoint
+    starts (vLLM's workers) would otherwise ask the hub again, as nothing of this process's
+    offline state is put in their environment.
     """
     path = Path(argument).expanduser()
     if path.exists():
@@ -36,22 +39,27 @@ def checkpoint_source(spec: str, argument: str) -> str:
     if argument.startswith(("/", ".", "~")) or argument.count("/") > 1:
         raise ModelUnavailable(f"{spec}: no such folder: {argument}")
     unreachable = check_hub()
-    if unreachable and not in_hub_cache(argument):
+    if not unreachable:
+        return argument
+    cached = hub_cache_folder(argument)
+    if cached is None:
         kind = spec.partition(":")[0]
         raise ModelUnavailable(f"{spec}: not in the local Hugging Face cache, and {unreachable}; "
                                f"download it where the hub answers and give its folder "
                                f"({kind}:FOLDER)")
-    return argument
+    return str(cached)
 
 
-def in_hub_cache(repo: str) -> bool:
-    """Whether the local Hugging Face cache holds the checkpoint ``repo`` (its config.json)."""
+def hub_cache_folder(repo: str) -> Path | None:
+    """The folder of the local Hugging Face cache that holds the checkpoint ``repo`` (the
+    snapshot with its config.json); None when the cache has none."""
     try:
         from huggingface_hub import try_to_load_from_cache
 
-        return isinstance(try_to_load_from_cache(repo, "config.json"), str)
+        found = try_to_load_from_cache(repo, "config.json")
     except (ImportError, ValueError):  # no huggingface_hub (so no transformers); not a hub id
-        return False
+        return None
+    return Path(found).parent if isinstance(found, str) else None
 
 
 def positive(**values: float | None) -> None:

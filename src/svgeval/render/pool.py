@@ -96,7 +96,7 @@ def start_worker(memory_mb: int) -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     _die_with_owner()
     _keep_freed_memory()
-    os.environ.setdefault(*OPENCV_THREADS)
+    _one_opencv_thread()
 
 
 KEPT_FREED_BYTES = 64 * 1024 * 1024
@@ -132,6 +132,19 @@ the user set it): the pool already runs one worker a core, and OpenCV's own thre
 compete with them: ``Canny`` at 128 px spent more CPU on two threads than on one, for no
 gain in wall time; OpenCV reads the variable when it first needs its thread
 count, so it works whether or not the worker has imported OpenCV yet."""
+
+
+def _one_opencv_thread() -> None:
+    """Cap OpenCV at one thread in this render worker (:data:`OPENCV_THREADS`), unless the
+    user's environment sets the cap.
+
+    svgeval's only write to ``os.environ``, and the environment written is the worker's own: a
+    render worker is a process of its own (started by the forkserver, run by :func:`start_worker`
+    before any task), so neither the ``svgeval`` process nor the caller of the Python API sees
+    it. OpenCV has no switch that works before it is imported but this variable:
+    ``cv2.setNumThreads(1)`` would import OpenCV in every worker at its start (60 ms and 30 MB
+    each, measured on the CPU machine), for the many tasks that never use it."""
+    os.environ.setdefault(*OPENCV_THREADS)
 
 
 def _limit_memory(memory_mb: int) -> None:

@@ -28,6 +28,7 @@ import numpy as np
 from svgeval.metrics.clip import clip_score
 from svgeval.metrics.dino import dino
 from svgeval.metrics.lpips import lpips
+from svgeval.metrics.model_settings import ModelSettings, chosen
 from svgeval.metrics.registry import MetricUnavailable
 from svgeval.metrics.svgauge import (
     caption,
@@ -83,23 +84,25 @@ def read_cache(path: Path) -> dict[str, dict[str, float | None]]:
 
 
 def _svgauge_parts(rows: Sequence[Row], prompts: Sequence[str], renderer: Renderer,
-                   batch_size: int, device: str | None) -> list[dict[str, float | None]]:
-    load_projection_file()  # stop before loading a network when there is none
-    encoder = load_encoder(device=device)
+                   batch_size: int, device: str | None,
+                   how: ModelSettings) -> list[dict[str, float | None]]:
+    load_projection_file(model_settings=how)  # stop before loading a network when there is none
+    encoder = load_encoder(device=device, model_settings=how)
     projection = load_projection(encoder)
     size = encoder.input_size
     generated = draw([r["generated"] for r in rows], size, renderer)
     s_i = visual_similarity(draw([r["reference"] for r in rows], size, renderer), generated,
                             encoder=encoder, projection=projection, batch_size=batch_size)
-    captions = caption(generated, device=device, batch_size=batch_size)
+    captions = caption(generated, device=device, batch_size=batch_size, model_settings=how)
     s_t = semantic_similarity([r["prompt"] for r in rows], captions, corpus=prompts,
-                              device=device, batch_size=batch_size)
+                              device=device, batch_size=batch_size, model_settings=how)
     return [{"svgauge_si": i, "svgauge_st": t} for i, t in zip(s_i, s_t)]
 
 
 def _image_metric(name: str, rows: Sequence[Row], renderer: Renderer, batch_size: int,
-                  device: str | None) -> list[dict[str, float | None]]:
-    options: dict[str, Any] = {"preset": "svgauge", "device": device, "batch_size": batch_size}
+                  device: str | None, how: ModelSettings) -> list[dict[str, float | None]]:
+    options: dict[str, Any] = {"preset": "svgauge", "device": device, "batch_size": batch_size,
+                               "model_settings": how}
     generated = draw([r["generated"] for r in rows], 224, renderer)
     if name == "clip":
         values = clip_score(generated, [r["prompt"] for r in rows], **options)
@@ -111,11 +114,13 @@ def _image_metric(name: str, rows: Sequence[Row], renderer: Renderer, batch_size
 
 def compute_metrics(rows: list[Row], names: Sequence[str], cache_path: Path,
                     renderer: Renderer, *, alpha: float, beta: float, batch_size: int = 32,
-                    device: str | None = None,
+                    device: str | None = None, model_settings: ModelSettings | None = None,
                     warn: Callable[[str], None] = lambda line: None) -> None:
     """Fill the columns of each metric in ``names`` into ``rows`` (in place), from the cache
     or computed in chunks that are appended to it; a metric that cannot run here is left empty
-    and ``warn`` says why."""
+    and ``warn`` says why. ``model_settings``: the metrics' local weights (``--model-path``),
+    precision and preprocessing (default: from the environment)."""
+    how = chosen(model_settings)
     prompts = [str(row["prompt"]) for row in rows]
     corpus_hash = hashlib.sha256("\x00".join(prompts).encode("utf-8")).hexdigest()
     cache = read_cache(cache_path)
@@ -125,9 +130,9 @@ def compute_metrics(rows: list[Row], names: Sequence[str], cache_path: Path,
         try:
             for start in range(0, len(todo), CHUNK):
                 chunk = [rows[i] for i in todo[start : start + CHUNK]]
-                found = (_svgauge_parts(chunk, prompts, renderer, batch_size, device)
+                found = (_svgauge_parts(chunk, prompts, renderer, batch_size, device, how)
                          if name == "svgauge"
-                         else _image_metric(name, chunk, renderer, batch_size, device))
+                         else _image_metric(name, chunk, renderer, batch_size, device, how))
                 with cache_path.open("a", encoding="utf-8") as handle:
                     for i, values in zip(todo[start : start + CHUNK], found):
                         cache[keys[i]] = values

@@ -31,12 +31,13 @@ def task_of(request: RunRequest) -> Task:
     from svgeval.tasks import get_task
 
     return get_task(request.task)(CommonOptions(data=request.data, seed=request.seed,
-                                                tier=request.tier, extra=dict(request.options)))
+                                                tier=request.tier, extra=dict(request.options),
+                                                model_paths=dict(request.model_paths)))
 
 
 SAME_NAMED = {"max_tokens", "seed", "concurrency", "stream", "limit", "render_workers",
               "renderer", "metric_batch_size", "precision", "preprocess", "epochs", "shard",
-              "executor", "ray_address"}
+              "executor", "ray_address", "model_paths"}
 """The request's fields that are settings of the same name and value."""
 
 

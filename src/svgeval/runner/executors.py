@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any, TypeVar, get_args
 
 from svgeval.errors import UserError
-from svgeval.metrics._models import use_precision, use_preprocessing
 from svgeval.models.base import Model
 from svgeval.render.backends import make_renderer
 from svgeval.render.isolated import Renderer, RenderWorkersLost
@@ -88,16 +87,22 @@ def settings_renderer(settings: RunSettings, workers: int | None) -> Renderer:
                          settings.render_cache)
 
 
+def metric_context(renderer: Renderer, settings: RunSettings) -> MetricContext:
+    """What the run's batched model metrics compute with in this process: ``renderer``, a
+    batch size (sized from this machine's memory unless given), the device, and the run's
+    precision, preprocessing and local weights (:meth:`RunSettings.model_settings`)."""
+    return MetricContext(renderer, batch_size(settings.metric_batch_size, settings.device),
+                         settings.device, settings.model_settings())
+
+
 class Executor(ABC):
-    """Runs the scoring of one run; :meth:`close` releases its workers. From start to close,
-    this process's model metrics run in the run's ``settings.precision`` and
-    ``settings.preprocess`` (and so do those of every worker process an executor starts)."""
+    """Runs the scoring of one run; :meth:`close` releases its workers. Its model metrics
+    compute with the run's settings, handed to them in their :class:`MetricContext`
+    (:func:`metric_context`), here and in every worker process it starts."""
 
     def __init__(self, task: Task[Any], settings: RunSettings) -> None:
         self.task = task
         self.settings = settings
-        self._precision_before = use_precision(settings.precision)
-        self._preprocess_before = use_preprocessing(settings.preprocess)
         self._threads = ThreadPoolExecutor(max_workers=self.threads())
 
     def threads(self) -> int:
@@ -141,8 +146,6 @@ class Executor(ABC):
 
     def close(self) -> None:
         self._threads.shutdown(wait=True)
-        use_precision(self._precision_before)
-        use_preprocessing(self._preprocess_before)
 
 
 class LocalExecutor(Executor):
@@ -166,10 +169,7 @@ class LocalExecutor(Executor):
         return await self.in_thread(score_batch, self.task, items, self.renderer)
 
     def metric_backend(self) -> MetricBackend:
-        context = MetricContext(self.renderer, batch_size(self.settings.metric_batch_size,
-                                                          self.settings.device),
-                                self.settings.device)
-        return MetricBackend.local(self.task, context)
+        return MetricBackend.local(self.task, metric_context(self.renderer, self.settings))
 
     def close(self) -> None:
         super().close()

@@ -13,12 +13,14 @@ import hashlib
 import importlib.metadata
 import json
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from svgeval import __version__
 from svgeval.errors import UserError
+from svgeval.models.base import AnswerSource
 from svgeval.runner.judging import Judge
 from svgeval.runner.run_config import RunConfig, RunSettings
 from svgeval.tasks import get_task
@@ -49,23 +51,45 @@ def prompt_hash(sample: Sample) -> str:
     return _digest(sample.messages)[:16]
 
 
-def dataset_hash(samples: Sequence[Sample], seen: Callable[[Sample], None] | None = None) -> str:
-    """Hash of every sample's id, group, prompt, reference and scoring target.
+@dataclass(frozen=True)
+class DatasetDigest:
+    """What one read of a dataset's samples gives: its hash (:func:`dataset_hash`), its size,
+    and the ids of the samples without each field an offline baseline answers with
+    (:attr:`Model.answers_from <svgeval.models.base.Model.answers_from>`), which the run notes
+    without reading a sample again."""
 
-    The digest of the JSON list of ``(id, group, messages, reference, target)``, fed to the hash
-    one sample at a time (the same bytes as dumping the whole list, without holding them).
-    ``seen`` is called with each sample as it is read (what else a run notes of its dataset
-    takes no second read).
+    hash: str
+    count: int
+    lacking: Mapping[AnswerSource, tuple[str, ...]]
+
+
+def digest_samples(samples: Sequence[Sample]) -> DatasetDigest:
+    """The :class:`DatasetDigest` of ``samples``, each read once.
+
+    The hash is the digest of the JSON list of ``(id, group, messages, reference, target)``,
+    fed one sample at a time (the same bytes as dumping the whole list, without holding them).
     """
     digest = hashlib.sha256(b"[")
+    lacking: dict[AnswerSource, list[str]] = {"input_svg": [], "reference": []}
+    count = 0
     for index, s in enumerate(samples):
-        if seen is not None:
-            seen(s)
+        count += 1
+        if s.input_svg is None:
+            lacking["input_svg"].append(s.id)
+        if not s.reference:
+            lacking["reference"].append(s.id)
         item = json.dumps((s.id, s.group, s.messages, s.reference, target_json(s.target)),
                           sort_keys=True, ensure_ascii=False, default=str)
         digest.update(((", " if index else "") + item).encode("utf-8"))
     digest.update(b"]")
-    return digest.hexdigest()
+    return DatasetDigest(digest.hexdigest(), count,
+                         {field: tuple(ids) for field, ids in lacking.items()})
+
+
+def dataset_hash(samples: Sequence[Sample]) -> str:
+    """Hash of every sample's id, group, prompt, reference and scoring target
+    (:func:`digest_samples`)."""
+    return digest_samples(samples).hash
 
 
 def package_versions() -> dict[str, str]:
@@ -95,13 +119,11 @@ def build_config(
     model: str,
     base_url: str | None,
     settings: RunSettings,
-    samples: Sequence[Sample],
+    dataset: DatasetDigest,
     judge: Judge | None = None,
-    seen: Callable[[Sample], None] | None = None,
 ) -> RunConfig:
     """The record of a run of the model ``model`` (its spec) at ``base_url`` (an HTTP model's
-    endpoint); ``samples`` is the whole dataset (before ``--limit``), each read once for its
-    hash and handed to ``seen``."""
+    endpoint); ``dataset`` is the digest of the whole dataset (before ``--limit``)."""
     data = task.common.data
     return RunConfig(
         task=task.name,
@@ -114,8 +136,8 @@ def build_config(
         data=(BUILTIN if task.uses_builtin
               else str(data.expanduser().resolve()) if data is not None else None),
         settings=settings,
-        n_samples=len(samples),
-        dataset_hash=dataset_hash(samples, seen),
+        n_samples=dataset.count,
+        dataset_hash=dataset.hash,
         versions=package_versions(),
     )
 
@@ -167,5 +189,6 @@ def task_from_config(config: RunConfig, data: Path | None = None) -> Task:
     task = get_task(config.task)
     where = data if data is not None else (Path(config.data) if config.data else None)
     common = CommonOptions(data=where, seed=int(options.get("seed", 0)),
-                           tier=str(options.get("tier", "all")))
+                           tier=str(options.get("tier", "all")),
+                           model_paths=dict(config.settings.model_paths))
     return task(common, recorded_options(task.Options, options.get("set", {})))

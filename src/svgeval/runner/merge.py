@@ -42,6 +42,7 @@ from typing import Any, TypeVar
 from svgeval.runner.identity import RunConflict
 from svgeval.runner.judging import judgment_cache
 from svgeval.runner.records import Record, RecordKey, ResponseRecord, SampleRecord
+from svgeval.runner.resume import Resumed
 from svgeval.runner.run_config import RunConfig
 from svgeval.runner.run_dir import (
     RUN_FILES,
@@ -50,7 +51,7 @@ from svgeval.runner.run_dir import (
     rewrite_records,
     write_record,
 )
-from svgeval.runner.runner import Resumed, Runner
+from svgeval.runner.runner import Runner
 
 IGNORED = {"created_at", "timing"}
 """Fields two copies of a record may differ in (when and how fast it was made)."""

@@ -6,8 +6,10 @@ What runs where (the driver is the ``svgeval run`` process):
   them, else one per CPU of the cluster). Each owns an isolated :class:`Renderer` with one render
   process, so a hostile SVG that hangs or crashes the renderer costs that render process and one
   sample, never the actor. The driver sends each sample to an idle actor.
-* Each actor runs its model metrics in the run's ``--precision`` and ``--preprocess`` (which
-  travel with the settings; an environment variable of the driver would not reach it).
+* Each actor's model metrics compute with the run's ``--precision``, ``--preprocess`` and
+  ``--model-path``, which travel with the settings into the actor's
+  :class:`~svgeval.tasks.base.MetricContext` (and the task's options); nothing of them is in
+  the driver's environment, which would not reach another node.
 * Batched and set-level model metrics: one :class:`MetricWorker` actor, on a GPU
   (``num_gpus=1``) when the cluster has one, else on every CPU of one node (Ray gives torch one
   thread per CPU of the actor); it starts once scoring is over and the scorers have stopped.
@@ -33,13 +35,17 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from svgeval.metrics._models import use_precision, use_preprocessing
 from svgeval.models.base import Generation, GenerationRequest, Model
-from svgeval.runner.executors import Executor, ExecutorError, score_sample, settings_renderer
-from svgeval.runner.metric_memory import batch_size
+from svgeval.runner.executors import (
+    Executor,
+    ExecutorError,
+    metric_context,
+    score_sample,
+    settings_renderer,
+)
 from svgeval.runner.metric_stage import MetricBackend
 from svgeval.runner.run_config import RunSettings
-from svgeval.tasks.base import BatchItem, MetricContext, Sample, Task
+from svgeval.tasks.base import BatchItem, Sample, Task
 from svgeval.tasks.outcome import MetricValues, Outcome
 
 NAMESPACE = "svgeval"
@@ -105,8 +111,6 @@ class Scorer:
     def __init__(self, task: Task[Any], settings: RunSettings) -> None:
         self.task = task
         self.renderer = settings_renderer(settings, 1)
-        use_precision(settings.precision)  # a model metric computed while scoring
-        use_preprocessing(settings.preprocess)
 
     def score(self, sample: Sample[Any], response: str) -> Outcome:
         return score_sample(self.task, sample, response, self.renderer)
@@ -123,11 +127,8 @@ class MetricWorker:
 
     def __init__(self, task: Task[Any], settings: RunSettings) -> None:
         self.task = task
-        renderer = settings_renderer(settings, settings.render_workers)
-        self.context = MetricContext(
-            renderer, batch_size(settings.metric_batch_size, settings.device), settings.device)
-        use_precision(settings.precision)
-        use_preprocessing(settings.preprocess)
+        self.context = metric_context(settings_renderer(settings, settings.render_workers),
+                                      settings)
 
     def batch_size(self) -> int:
         """Samples per batch here (sized from this node's memory unless given)."""

@@ -64,8 +64,9 @@ class OmitsDefaults(BaseModel):
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
         super().__pydantic_init_subclass__(**kwargs)
-        cls._defaults_omitted = tuple((name, cls.model_fields[name].default)
-                                      for name in cls.omitted_at_default)
+        cls._defaults_omitted = tuple(
+            (name, cls.model_fields[name].get_default(call_default_factory=True))
+            for name in cls.omitted_at_default)
 
     @model_serializer(mode="wrap")
     def _omit_defaults(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:

@@ -5,12 +5,13 @@ work a sharded run holds (:class:`~svgeval.run_request.Shard`); a record like th
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from pydantic import ConfigDict, Field, model_validator
 
+from svgeval.metrics.model_settings import ModelSettings
 from svgeval.render.isolated import DEFAULT_TIMEOUT_S
-from svgeval.run_request import DEFAULTS, Shard
+from svgeval.run_request import DEFAULTS, Precision, Preprocessing, Shard
 from svgeval.runner.records import OmitsDefaults, Record, now
 
 
@@ -18,7 +19,7 @@ class RunSettings(OmitsDefaults):
     """Generation and execution settings of a run."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    omitted_at_default = ("epochs", "shard", "precision", "preprocess")
+    omitted_at_default = ("epochs", "shard", "precision", "preprocess", "model_paths")
 
     temperature: float | None = DEFAULTS.temperature
     """Sampling temperature sent to the model; None sends none (the server's default)."""
@@ -56,6 +57,12 @@ class RunSettings(OmitsDefaults):
     """Where the model-based metrics turn renders into network inputs (``--preprocess``; cpu,
     the model's own image processor, is left out of the file). Part of the identity: a resize
     on the device follows torch's filters, not PIL's."""
+    model_paths: dict[str, str] = Field(default_factory=dict)
+    """Local weights by metric (``--model-path METRIC=PATH``; none is left out of the file),
+    handed to the model metrics with the precision and preprocessing
+    (:meth:`model_settings`); not part of the identity: the weights a hub id names are the
+    same wherever they are read from, and a re-score on another machine may find them
+    elsewhere."""
     executor: str = DEFAULTS.executor
     """Where scoring and model metrics ran: local or ray; not part of the identity."""
     ray_address: str | None = None
@@ -64,6 +71,11 @@ class RunSettings(OmitsDefaults):
     """Answers per prompt (``--epochs``; not part of the identity: a resume may raise it)."""
     shard: Shard | None = None
     """The slice of the work units held (None: all); :mod:`svgeval.runner.units`."""
+
+    def model_settings(self) -> ModelSettings:
+        """How the run's model metrics compute: its precision, preprocessing and local weights."""
+        return ModelSettings(cast(Precision, self.precision),
+                             cast(Preprocessing, self.preprocess), dict(self.model_paths))
 
 
 class RunConfig(Record):

@@ -21,11 +21,11 @@ import asyncio
 import functools
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from svgeval import __version__
 from svgeval.models.adaptive import Learned
-from svgeval.models.base import Model
+from svgeval.models.base import NO_ANSWER, Model
 from svgeval.runner.answers import answer_failure, answer_of
 from svgeval.runner.epochs import summarize, tally
 from svgeval.runner.executor_choice import make_executor
@@ -35,6 +35,7 @@ from svgeval.runner.identity import (
     RunConflict,
     build_config,
     check_resumable,
+    digest_samples,
     package_versions,
     prompt_hash,
 )
@@ -42,18 +43,16 @@ from svgeval.runner.judging import Judge, Judging, check_image_inputs, judgment_
 from svgeval.runner.other_run import load_samples
 from svgeval.runner.progress import NoProgress, PhaseProgress
 from svgeval.runner.records import (
-    RecordKey,
-    ResponseRecord,
     Results,
     SampleRecord,
     ServersRecord,
 )
+from svgeval.runner.resume import Resumed, read_back
 from svgeval.runner.run_config import RunConfig, RunSettings
 from svgeval.runner.run_dir import (
     RecordAppender,
     RunDir,
     latest_by_key,
-    rewrite_records,
     write_record,
 )
 from svgeval.runner.slots import request_slots
@@ -71,16 +70,6 @@ from svgeval.tasks.outcome import MetricValues
 SCORE_FLUSH_INTERVAL_S = 0.05
 """How often finished samples reach ``samples.jsonl``: a ``kill -9`` loses at most this much
 scoring, which ``--resume`` redoes from the answers in ``responses.jsonl`` (flushed at once)."""
-
-
-@dataclass
-class Resumed:
-    """What a run starts from: its work units, cached responses, and records already finished
-    (both keyed by sample id and epoch)."""
-
-    units: list[WorkUnit]
-    responses: dict[RecordKey, ResponseRecord]
-    done: dict[RecordKey, SampleRecord]
 
 
 Progress = Callable[[SampleRecord], None]
@@ -121,7 +110,7 @@ class Runner:
         self._config: RunConfig | None = None
         self._set_level: dict[int, MetricValues] = {}
         self.unanswerable: dict[str, str] = {}
-        """Sample id -> why the model has no answer for it (:meth:`Model.missing_answer`: the
+        """Sample id -> why the model has no answer for it (:attr:`Model.answers_from`: the
         offline baselines), noted as the dataset is hashed."""
 
     @classmethod
@@ -143,17 +132,15 @@ class Runner:
         return self.model
 
     def _load(self) -> tuple[list[WorkUnit], RunConfig]:
+        """The work units and the config of the run; the samples the model has no answer for
+        (:attr:`Model.answers_from`) are noted from the same read that hashes the dataset."""
         everything = load_samples(self.task)
-        self.unanswerable = {}
-        model = self.model
-
-        def note(sample: Sample) -> None:
-            reason = model.missing_answer(sample.input_svg, sample.reference) if model else None
-            if reason is not None:
-                self.unanswerable[sample.id] = reason
-
-        config = build_config(self.task, self.spec, self.base_url, self.settings, everything,
-                              self.judge, note)
+        dataset = digest_samples(everything)
+        source = self.model.answers_from if self.model is not None else None
+        self.unanswerable = (dict.fromkeys(dataset.lacking[source], NO_ANSWER[source])
+                             if source is not None else {})
+        config = build_config(self.task, self.spec, self.base_url, self.settings, dataset,
+                              self.judge)
         return work_units(select_samples(everything, self.settings.limit), config), config
 
     def prepare(self, resume: bool) -> Resumed:
@@ -180,23 +167,7 @@ class Runner:
         self.run_dir.root.mkdir(parents=True, exist_ok=True)
         write_record(self.run_dir.config, config)
         self._config = config
-        responses = latest_by_key(self.run_dir.read_responses())
-        rewrite_records(self.run_dir.responses, responses.values())
-        if self.run_dir.judgments.exists():  # also drops a line cut short by a kill
-            verdicts = judgment_cache(self.run_dir.read_judgments()).values()
-            rewrite_records(self.run_dir.judgments, verdicts)
-        wanted = {unit.key for unit in units}
-        done = {
-            key: record
-            for key, record in latest_by_key(self.run_dir.read_samples()).items()
-            if record.finished
-        }
-        rewrite_records(self.run_dir.samples, done.values())
-        return Resumed(
-            units,
-            {key: value for key, value in responses.items() if key in wanted},
-            {key: value for key, value in done.items() if key in wanted},
-        )
+        return read_back(self.run_dir, units)
 
     def prepare_rescore(self, config: RunConfig) -> Resumed:
         """The samples of a finished or interrupted run whose answers are cached; writes

@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict
 from typing_extensions import TypeVar
 
 from svgeval.messages import Message
+from svgeval.metrics.model_settings import ModelSettings
 from svgeval.metrics.registry import METRICS, MetricUnavailable
 from svgeval.render.cairo import FloatImage, ImageArray, RenderSpec
 from svgeval.render.isolated import Renderer
@@ -107,11 +108,21 @@ class BatchItem(Generic[TargetT]):
 
 @dataclass(frozen=True)
 class MetricContext:
-    """What batched model metrics run with: the isolated renderer, batch size and device."""
+    """What batched model metrics run with: the isolated renderer, batch size, device, and the
+    run's precision, preprocessing and local weights (:class:`ModelSettings`: ``--precision``,
+    ``--preprocess``, ``--model-path``), which a task hands to every model metric it calls
+    (:meth:`keywords`)."""
 
     renderer: Renderer
     batch_size: int = 8
     device: str | None = None
+    model_settings: ModelSettings = field(default_factory=ModelSettings)
+
+    def keywords(self) -> dict[str, Any]:
+        """The keyword arguments every model metric takes from the context: ``batch_size``,
+        ``device`` and ``model_settings``."""
+        return {"batch_size": self.batch_size, "device": self.device,
+                "model_settings": self.model_settings}
 
 
 def batch_values(
@@ -200,6 +211,14 @@ class CommonOptions:
     seed: int = DEFAULTS.seed
     tier: str = DEFAULTS.tier
     extra: Mapping[str, str] = field(default_factory=dict)
+    model_paths: Mapping[str, str] = field(default_factory=dict)
+    """Local weights by metric (the run's ``--model-path``), for what a task loads while it
+    scores one sample (a tokenizer's token counts); the batched metrics have them in their
+    :class:`MetricContext`."""
+
+    def model_settings(self) -> ModelSettings:
+        """The settings of what a task loads while it scores one sample: :attr:`model_paths`."""
+        return ModelSettings(model_paths=self.model_paths)
 
 
 class Task(ABC, Generic[TargetT]):

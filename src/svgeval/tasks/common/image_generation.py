@@ -16,7 +16,7 @@ In the batched metric stage, :meth:`~ImageGenerationTask.drawn` gives every item
 8 bits with the drawing's stand-in for a failed answer (:meth:`~ImageGenerationTask.drawn_group`
 a set-level metric's whole group, kept compressed), and
 :meth:`~ImageGenerationTask.metric_options` the keyword arguments of the model metrics (batch
-size, device, the task's metric preset).
+size, device, model settings, the task's metric preset).
 """
 
 from __future__ import annotations
@@ -138,6 +138,6 @@ class ImageGenerationTask(Task[DrawnT]):
                           self.drawing.unpacked(outputs), self.drawing.unpacked(references))
 
     def metric_options(self, context: MetricContext) -> dict[str, Any]:
-        """Keyword arguments of the batched model metrics: batch size, device, the preset."""
-        return {"batch_size": context.batch_size, "device": context.device,
-                "preset": self.preset}
+        """Keyword arguments of the batched model metrics: the context's
+        (:meth:`MetricContext.keywords`) and the preset."""
+        return {**context.keywords(), "preset": self.preset}

@@ -123,14 +123,13 @@ class LicaGeneration(LicaCodeTask[GenerationTarget]):
         references = DRAWING.draw_all([item.sample.target.answer for item in items],
                                       context.renderer)
         texts = [item.sample.target.description for item in items]
-        size, device = context.batch_size, context.device
+        kw = context.keywords()
         scores = [MetricValues() for _ in items]
         _put(scores, "lpips", scored, lambda chosen: lpips(
-            [outputs[i] for i in chosen], [references[i] for i in chosen], preset=PRESET,
-            batch_size=size, device=device))
+            [outputs[i] for i in chosen], [references[i] for i in chosen], preset=PRESET, **kw))
         _put(scores, "clip_score", [s and bool(t) for s, t in zip(scored, texts)],
              lambda chosen: clip_score([outputs[i] for i in chosen], [texts[i] for i in chosen],
-                                       preset=PRESET, batch_size=size, device=device))
+                                       preset=PRESET, **kw))
         return scores
 
 

@@ -219,7 +219,8 @@ class MMSVGBenchTask(Task[TargetT]):
         svg = extraction.svg
         if picture is not None and svg is not None:
             score.add_metric("tokens", lambda: float(
-                token_counts([svg], tokenizer=self.options.tokenizer)[0]))
+                token_counts([svg], tokenizer=self.options.tokenizer,
+                             model_settings=self.common.model_settings())[0]))
         self.score_picture(score, sample, picture)
         return score
 
@@ -228,8 +229,7 @@ class MMSVGBenchTask(Task[TargetT]):
         """Per-sample pixel metrics (none for text-to-SVG)."""
 
     def options_of(self, context: MetricContext) -> dict[str, Any]:
-        return {"preset": self.metric_preset(), "batch_size": context.batch_size,
-                "device": context.device}
+        return {"preset": self.metric_preset(), **context.keywords()}
 
     def aggregate(self, outcomes: Sequence[Outcome]) -> Aggregate:
         """Per group, and ``all/<metric>``: the mean of the two groups' means."""

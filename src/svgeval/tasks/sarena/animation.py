@@ -172,7 +172,8 @@ class SArenaAnimationTask(SArenaTask[AnimationTarget]):
             score.failure = Failure(kind=FailureKind.EXTRACT, detail=extraction.error)
             return None
         score.add_metric("tokens", lambda: float(
-            token_counts([svg], tokenizer=self.options.tokenizer)[0]))
+            token_counts([svg], tokenizer=self.options.tokenizer,
+                         model_settings=self.common.model_settings())[0]))
         drawn = self.videos.part(svg, size, name, select)
         if isinstance(drawn, RenderFailure):
             score.failure = Failure(kind=FailureKind.RENDER, reason=drawn.tag,
@@ -254,8 +255,7 @@ class SArenaAnimationVideo2Sani(SArenaAnimationTask):
         scores = [MetricValues() for _ in items]
         pairs = at_once(lambda item: self.pair(item.sample, item.output_svg), items)
         kept = [p for p in pairs if p is not None]
-        options: dict[str, Any] = {"frames": 8, "preset": PRESET,
-                                   "batch_size": context.batch_size, "device": context.device}
+        options: dict[str, Any] = {"frames": 8, "preset": PRESET, **context.keywords()}
         runs = {"video_dino": functools.partial(frame_scores, metric="dino", **options),
                 "video_lpips": functools.partial(frame_scores, metric="lpips", **options),
                 "video_lpips_standard": functools.partial(

@@ -92,7 +92,7 @@ class SArenaAnimationText2Sani(SArenaAnimationTask):
         try:
             t2v, v2v = viclip_scores(
                 list(answers.values()), [items[i].sample.target.caption for i in answers],
-                list(truths.values()), batch_size=context.batch_size, device=context.device)
+                list(truths.values()), **context.keywords())
         except MetricUnavailable as error:
             for score in scores:
                 score.not_computed.update(viclip_t2v=str(error), viclip_v2v=str(error))
@@ -153,7 +153,7 @@ class SArenaAnimationText2Sani(SArenaAnimationTask):
                 try:
                     score.metrics[f"{group}/fvd"] = fvd(
                         reals, fakes, window="first", length=FVD_WINDOW, resolution=FVD_SIZE,
-                        batch_size=context.batch_size, device=context.device)
+                        **context.keywords())
                 except MetricUnavailable as error:
                     score.not_computed["fvd"] = str(error)
         return score

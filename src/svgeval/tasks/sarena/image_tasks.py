@@ -212,7 +212,8 @@ class SArenaImageTask(SArenaTask[PictureTarget]):
         svg = extraction.svg
         if score.failure is None and svg is not None:
             score.add_metric("tokens", lambda: float(
-                token_counts([svg], tokenizer=self.options.tokenizer)[0]))
+                token_counts([svg], tokenizer=self.options.tokenizer,
+                             model_settings=self.common.model_settings())[0]))
         return score
 
     def batch_score(self, items: Sequence[BatchItem[PictureTarget]],
@@ -221,8 +222,7 @@ class SArenaImageTask(SArenaTask[PictureTarget]):
         truths = [self.picture(item.sample, context.renderer) for item in items]
         outputs = self.drawing.draw_all([item.output_svg for item in items], context.renderer)
         references = [self.drawing.stand_in(truth) for truth in truths]
-        options: dict[str, Any] = {"preset": self.metric_preset(), "batch_size": context.batch_size,
-                                   "device": context.device}
+        options: dict[str, Any] = {"preset": self.metric_preset(), **context.keywords()}
         runs: dict[str, Any] = {}
         if self.kind == "text2svg":
             pictures = self.clip_pictures(items, references)
@@ -268,7 +268,7 @@ class SArenaImageTask(SArenaTask[PictureTarget]):
                 self.picture(item.sample, context.renderer)))
             distribution_metrics(score, f"{group}/{{}}", {"fid": fid, "fid_c": clip_fid},
                                  references, outputs, preset=self.metric_preset(),
-                                 batch_size=context.batch_size, device=context.device)
+                                 **context.keywords())
         return score
 
 

@@ -244,8 +244,7 @@ class GenBenchTask(Task[data.GenTarget]):
         references = self.reference_pictures([item.sample.target for item in items],
                                              context.renderer)
         squash = self.options.reference_resize == "squash"
-        kw: dict[str, Any] = {"preset": self.settings, "batch_size": context.batch_size,
-                              "device": context.device}
+        kw: dict[str, Any] = {"preset": self.settings, **context.keywords()}
         scores = [MetricValues() for _ in items]
         ZERO.put_batch(scores, valid, "clip_score", lambda: clip_score(drawn, prompts, **kw))
         ZERO.put_batch(scores, valid, "siglip", lambda: siglip_score(drawn, prompts, **kw))
@@ -281,8 +280,7 @@ class GenBenchTask(Task[data.GenTarget]):
             try:  # one forward pass per answer; each prompt's pairs compared from the features
                 features = dino_cls_features(
                     flat, imagenet_normalize=True, preset=self.settings,
-                    batch_size=context.batch_size, device=context.device) if flat else np.zeros(
-                        (0, 1), np.float32)
+                    **context.keywords()) if flat else np.zeros((0, 1), np.float32)
             except MetricUnavailable as error:
                 values.metrics.update(dict.fromkeys(keys, None))
                 values.not_computed.update(dict.fromkeys(keys, str(error)))

@@ -207,7 +207,7 @@ class StarVectorTask(ImageGenerationTask[CaptionedReference]):
             drawn = self.drawn_group(items, context.renderer)
             distribution_metrics(score, f"{group}/{{}}", {"fid": fid, "clip_fid": clip_fid},
                                  drawn.references, drawn.outputs, preset=self.metric_preset(),
-                                 batch_size=context.batch_size, device=context.device)
+                                 **context.keywords())
         return score
 
 

@@ -133,7 +133,7 @@ class SvgeniusGenerationTask(ImageGenerationTask[CaptionTarget], SvgeniusCodeTas
                                      {"fid": fid, "clip_fid": clip_fid},
                                      LazySequence(picked, drawn.references.__getitem__),
                                      LazySequence(picked, drawn.outputs.__getitem__),
-                                     batch_size=context.batch_size, device=context.device)
+                                     **context.keywords())
         return score
 
     def batch_context(self, items: Sequence[BatchItem], context: MetricContext) -> tuple[

@@ -90,11 +90,11 @@ class SvgeniusText2Svg(SvgeniusGenerationTask):
                  context: MetricContext) -> SvgaugeResult:
         """SVGauge of the batch, renders drawn at the projection's size; TF-IDF fitted on every
         caption of the run."""
-        drawing = Drawing(RenderSpec.square(load_projection_file().render_size,
-                                            background="white"))
+        drawing = Drawing(RenderSpec.square(
+            load_projection_file(model_settings=context.model_settings).render_size,
+            background="white"))
         return svgauge(captions,
                        drawing.draw_all([item.sample.target.answer for item in items],
                                         context.renderer),
                        drawing.draw_all([item.output_svg for item in items], context.renderer),
-                       corpus=self._captions or captions, device=context.device,
-                       batch_size=context.batch_size)
+                       corpus=self._captions or captions, **context.keywords())

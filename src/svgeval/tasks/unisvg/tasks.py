@@ -288,7 +288,7 @@ class UniSvgTask(ImageGenerationTask[QuestionTarget]):
             answers = [items[i].output_svg or "" for i in texts]
             truths = [items[i].sample.target.answer for i in texts]
             picked = [scores[i] for i in texts]
-            kw: dict[str, Any] = {"device": context.device, "batch_size": context.batch_size}
+            kw: dict[str, Any] = context.keywords()
             for key, compute in (
                 ("bertscore", lambda: bertscore(answers, truths,
                                                 space=self.options.bertscore_space, **kw)),

@@ -240,7 +240,8 @@ class VCodeTask(Task[data.TargetT]):
         score.metrics["tokens"] = None
         if svg is not None:
             score.add_metric("tokens", lambda: float(
-                token_counts([svg], tokenizer=self.options.tokenizer)[0]))
+                token_counts([svg], tokenizer=self.options.tokenizer,
+                             model_settings=self.common.model_settings())[0]))
         background = self.options.background
         if self.options.answer_from == "original":
             picture = load_picture(sample.target.image, "drop")
@@ -270,8 +271,8 @@ class VCodeTask(Task[data.TargetT]):
 
         def similarities() -> list[float]:
             found = iter(siglip_image_score([a for a, _ in pairs], [b for _, b in pairs],
-                                            preset=preset, batch_size=context.batch_size,
-                                            device=context.device) if pairs else [])
+                                            preset=preset, **context.keywords())
+                         if pairs else [])
             return [next(found) if ok else 0.0 for ok in valid]
 
         scores = [MetricValues() for _ in items]

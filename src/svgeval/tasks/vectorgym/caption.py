@@ -103,6 +103,6 @@ class VectorGymCaption(VectorGymTask[CaptionTarget]):
         READINGS.put_batch(scores, ok, "bge_m3", lambda: [
             value if caption else 0.0 for caption, value in zip(captions, bge_m3(
                 references, [caption or " " for caption in captions],
-                batch_size=context.batch_size, device=context.device))
+                **context.keywords()))
         ])
         return scores

@@ -123,5 +123,5 @@ class VGen(ImageGenerationTask[CaptionedReference]):
                     score, f"{group}/{{}}", {key: fid},
                     LazySequence(pick, drawn.references.__getitem__),
                     LazySequence(pick, drawn.outputs.__getitem__),
-                    preset=settings, batch_size=context.batch_size, device=context.device)
+                    preset=settings, **context.keywords())
         return score
