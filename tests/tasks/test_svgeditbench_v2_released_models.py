@@ -5,11 +5,13 @@ Released values: ``src/9_calculate_metrics.py`` of mti-lab/SVGEditBenchV2 ``7e78
 unmodified as a script (CairoSVG at 224 on white; ``evaluation/dinov2.py``: the CLS token of
 ``torch.hub.load('facebookresearch/dinov2', 'dinov2_vitg14')`` on [0, 1] pixels, answered by the
 dinov2 hub code's ``DinoVisionTransformer`` (facebookresearch/dinov2 ``b8931f7``) with
-dinov2_vitg14's settings at the tiny size holding the weights below; ``evaluation/clipscore.py``:
+dinov2_vitg14's settings at the tiny size (the tiny DINOv2's plain MLP for vitg14's SwiGLU)
+holding the weights below; ``evaluation/clipscore.py``:
 torchmetrics ``CLIPScore`` of the answer's render and the target emoji's name) after
-``inference/gpt_seq.py``'s ``parse_response``, on CPU under transformers 4.57.1 (in a separate
-virtual environment), by a scratch harness script of issue 27, not kept in this repository
-(docs/suites/svgeditbench_v2.md, "Checked against the released scorer"). Inputs: the 16 Twemoji
+``inference/gpt_seq.py``'s ``parse_response``, on CPU under transformers 4.57.1:
+``tests/upstream/svgeditbench_v2_models.py`` runs it (its docstring says how to make that
+environment) and prints the constants below, bit for bit (docs/suites/svgeditbench_v2.md,
+"Checked against the released scorer"). Inputs: the 16 Twemoji
 targets of ``released_answers.twemoji_answered``, target ``i`` answered in kind ``KINDS[i]``; the 9
 that parse and render have values (the MSE and Chamfer of the same run are in
 ``test_svgeditbench_v2.py``). Weights: ``released_models`` (digests checked).

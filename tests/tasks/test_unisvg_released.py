@@ -1,8 +1,7 @@
 """UniSVG against the released scorers' own numbers on issue 27's answers (weight-free parts).
 
 The released values below were produced by issue 27's research run (its hand-off notes and
-``unisvg_numbers.json``), a scratch harness script run in a separate virtual environment, not
-kept in this repository. It ran VLMEvalKit ``e8e78f05`` ``vlmeval/dataset/utils/uni_svg.py``
+``unisvg_numbers.json``), in a separate virtual environment. It ran VLMEvalKit ``e8e78f05`` ``vlmeval/dataset/utils/uni_svg.py``
 (``evaluate_uni_svg``) and the authors' ``evaluation.py`` (``Ryanlijinke/unisvg.github.io``
 ``b7ab49b``, run unmodified as a script), 70 rows of all 15 types. The inputs are rebuilt in
 ``support.unisvg_data``: the 30 generation rows from ``released_answers`` (SVGenius icons, answer
@@ -11,7 +10,8 @@ harness wrote them, the 18 free-text rows. SSIM, PSNR and the rule accuracies ne
 are compared to 1e-12 (``tests/upstream/unisvg.py`` runs both released scorers again and prints
 those constants below: SSIM/PSNR, accuracies, counts, ``easy_acc`` and ``hard_acc``); LPIPS (real
 AlexNet) and SBERT (real all-MiniLM-L6-v2) per row to 1e-6; CLIP per row to 1e-6 with a tiny CLIP
-both sides rebuild (``released_models``, its own run below).
+both sides rebuild (``released_models``, its own run below). ``tests/upstream/unisvg_models.py``
+prints the per-row LPIPS, SBERT, CLIP and BERTScore constants, bit for bit when last run.
 The research run's CLIP and BERTScore came from tiny weights these tests do not rebuild, so the
 final score is checked as the released combination of svgeval's weight-free components and the
 released model-metric means.
@@ -193,7 +193,7 @@ def test_lpips_and_sbert_equal_vlmevalkit_per_row(icons_available: None, rendere
 # renders) with weights both sides rebuild (``released_models.build_clip`` at 336 px, patch 14,
 # digest checked), VLMEvalKit ``e8e78f05`` ``uni_svg.py`` unmodified (its extraction, blank
 # placeholder and ``save_svg_and_convert_to_png``), transformers 4.57.1 in a separate virtual
-# environment, run by a scratch harness script of issue 27 (not kept in this repository).
+# environment; ``tests/upstream/unisvg_models.py`` prints these.
 # The 26 generation rows both renders of which exist; the others score 0 in both (no pair drawn).
 CLIP_DIGEST = "f531671eda1287b1"
 RELEASED_CLIP = {
@@ -227,12 +227,12 @@ def test_clip_equals_vlmevalkit_per_row(icons_available: None, renderer: Rendere
 
 
 # BERTScore (``BERTScorer(lang="en", rescale_with_baseline=True).score([answer], [truth])``,
-# ``uni_svg.py:55,372-374``, bert-score 0.3.12) with a tiny RoBERTa both sides rebuild
+# ``uni_svg.py:55,372-374``, bert-score 0.3.13) with a tiny RoBERTa both sides rebuild
 # (``released_models.build_roberta`` as ``roberta-large``, digest checked) on the 12 non-empty
 # free-text answers above; the same values under transformers 4.57.1 and 4.45.2 (the prefix
-# space honoured), run by a scratch harness script of issue 27 once with each transformers (not
-# kept in this repository); ``tests/upstream/bertscore.py`` makes the same calls (bert-score
-# 0.3.13) and prints these values when run under transformers 4.x.
+# space honoured: bert-score 0.3.12 adds it only for a GPT2Tokenizer and gives other values);
+# ``tests/upstream/unisvg_models.py`` prints these through VLMEvalKit's ``evaluate_uni_svg``, and
+# ``tests/upstream/bertscore.py`` makes the same calls and prints them under transformers 4.x.
 ROBERTA_DIGEST = "44d38732ecd5f950"
 RELEASED_BERTSCORE = {
     53: -0.15796616673469543, 54: -0.32026493549346924, 56: 0.007052644621580839,

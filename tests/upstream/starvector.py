@@ -35,15 +35,18 @@ from upstream.l2_ssim import l2_ssim
 RELEASE = checkout.Release("joanrod/star-vector", "0e083c1911760aa31bc576ca7f337a7f8ee605ec")
 
 
-def released_l2_ssim(root: Path, answers: dict[str, tuple[str, str, str]]) -> dict[str, Any]:
-    """Sample id -> (L2, SSIM) of the release on ``answers`` (id -> (kind, reference, answer))."""
-    checkout.stand_in_modules({
-        **checkout.CLIP_METRIC_STAND_INS,
-        "starvector.validation": {"__path__": [str(root / "starvector" / "validation")]},
-    })
+def validation_package(root: Path) -> dict[str, dict[str, Any]]:
+    """The stand-in for the ``__init__`` of ``starvector.validation`` (it imports the vLLM and
+    Hugging Face validators): the package's modules read from the release as they are."""
+    return {"starvector.validation": {"__path__": [str(root / "starvector" / "validation")]}}
+
+
+def released_drawings(root: Path, answers: dict[str, tuple[str, str, str]],
+                      ) -> dict[str, tuple[Any, Any]]:
+    """Sample id -> (answer, reference) as the release draws them, for ``answers`` (id ->
+    (kind, reference, answer)); the caller has put the stand-ins in place."""
     sys.path.insert(0, str(root))
     from starvector.data.util import rasterize_svg
-    from starvector.metrics.metrics import SVGMetrics
     from starvector.validation.svg_validator_base import SVGValidator
 
     drawn = {}
@@ -51,6 +54,15 @@ def released_l2_ssim(root: Path, answers: dict[str, tuple[str, str, str]]) -> di
         processed = SVGValidator.post_process_svg(None, answer)
         drawn[sample_id] = (rasterize_svg(processed["svg"], resolution=512, dpi=100, scale=1),
                             rasterize_svg(reference, resolution=512, dpi=100, scale=1))
+    return drawn
+
+
+def released_l2_ssim(root: Path, answers: dict[str, tuple[str, str, str]]) -> dict[str, Any]:
+    """Sample id -> (L2, SSIM) of the release on ``answers`` (id -> (kind, reference, answer))."""
+    checkout.stand_in_modules({**checkout.CLIP_METRIC_STAND_INS, **validation_package(root)})
+    drawn = released_drawings(root, answers)
+    from starvector.metrics.metrics import SVGMetrics
+
     return l2_ssim(SVGMetrics, drawn)
 
 

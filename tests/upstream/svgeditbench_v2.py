@@ -49,9 +49,13 @@ def _call(_timeout: float, function: Callable[..., Any], args: tuple[Any, ...] =
     return function(*args, **(kwargs or {}))
 
 
-def released_scores(src: Path, work: Path, answers: dict[str, tuple[str, str]]) -> dict[str, Any]:
-    """Triplet id -> (mse, chamfer) from ``9_calculate_metrics.py`` on ``answers`` (triplet id
-    -> (target, answer text)); ``None`` for a metric the release leaves out."""
+def released_scores(src: Path, work: Path, answers: dict[str, tuple[str, str]],
+                    names: tuple[str, ...] = ("mse", "chamfer"),
+                    after: dict[str, str] | None = None) -> dict[str, Any]:
+    """Triplet id -> the values of ``names`` (columns of the release's table) from
+    ``9_calculate_metrics.py`` on ``answers`` (triplet id -> (target, answer text)); ``None``
+    for a metric the release leaves out. ``after`` (triplet id -> the target's file name, whose
+    emoji name CLIPScore reads) is written as each triplet's ``metadata.json``."""
     from inference.gpt_seq import SequentialOpenAI
 
     triplets, outputs = work / "triplets", work / "output"
@@ -59,6 +63,9 @@ def released_scores(src: Path, work: Path, answers: dict[str, tuple[str, str]]) 
     for triplet_id, (target, answer) in answers.items():
         (triplets / triplet_id).mkdir(parents=True)
         (triplets / triplet_id / "after.svg").write_text(target, encoding="utf-8")
+        if after is not None:
+            (triplets / triplet_id / "metadata.json").write_text(
+                json.dumps({"after": after[triplet_id]}), encoding="utf-8")
         try:
             svg = SequentialOpenAI.parse_response(None, answer)  # type: ignore[arg-type]
         except ValueError:
@@ -70,7 +77,7 @@ def released_scores(src: Path, work: Path, answers: dict[str, tuple[str, str]]) 
     with (work / "metrics.csv").open(encoding="utf-8") as table:
         rows = {row[""]: row for row in csv.DictReader(table)}
     return {triplet_id: tuple(float(rows[triplet_id][name]) if rows.get(triplet_id, {}).get(name)
-                              else None for name in ("mse", "chamfer"))
+                              else None for name in names)
             for triplet_id in answers}
 
 

@@ -96,6 +96,14 @@ def _pretrained(build: Callable[[], _StandInModel]) -> type:
     return type("Pretrained", (), {"from_pretrained": staticmethod(lambda *_, **__: build())})
 
 
+OTHER_STAND_INS: dict[str, dict[str, Any]] = {
+    "validators": {"url": lambda _: False},
+    "sty": {"fg": None},
+    "timeout_decorator": {"timeout": lambda *_, **__: lambda function: function},
+}
+"""The stand-ins that are no model (see the docstring)."""
+
+
 def stand_in_models() -> None:
     """The model packages both scripts import, answering constants (see the docstring)."""
     checkout.stand_in_modules({
@@ -107,14 +115,14 @@ def stand_in_models() -> None:
                 lambda *_: torch.ones(1, 1))})},
         "bert_score": {"score": lambda *_, **__: _f1(),
                        "BERTScorer": lambda **_: _StandInModel(_f1)},
-        "validators": {"url": lambda _: False},
-        "sty": {"fg": None},
-        "timeout_decorator": {"timeout": lambda *_, **__: lambda function: function},
+        **OTHER_STAND_INS,
     })
 
 
-def vlmevalkit(root: Path, rows: list[tuple[UniSvgRow, str]], work: Path) -> dict[str, Any]:
-    """VLMEvalKit's per-row results (row index -> (type, metrics)) and final results."""
+def vlmevalkit(root: Path, rows: list[tuple[UniSvgRow, str]], work: Path,
+               models: bool = False) -> dict[str, Any]:
+    """VLMEvalKit's per-row results (row index -> (type, metrics)) and final results; its
+    models stand-ins, unless ``models`` (the released ``_init_models`` loads them)."""
     checkout.stand_in_modules({package: {"__path__": [str(root.joinpath(*package.split(".")))]}
                       for package in ("vlmeval", "vlmeval.dataset", "vlmeval.dataset.utils",
                                       "vlmeval.utils")})
@@ -132,7 +140,8 @@ def vlmevalkit(root: Path, rows: list[tuple[UniSvgRow, str]], work: Path) -> dic
         uni_svg.bert_scorer = _StandInModel(_f1)
         return "cpu"
 
-    uni_svg._init_models = install_models
+    if not models:
+        uni_svg._init_models = install_models
     eval_file = work / "UniSVG_answers.tsv"
     pd.DataFrame([{"index": int(row.index), "category": row.category, "question": row.question,
                    "answer": row.answer, "prediction": answer,

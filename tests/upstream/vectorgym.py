@@ -39,16 +39,19 @@ RELEASE = checkout.Release("ServiceNow/VectorGym", "31cb00c5ea188414ac43876fcf8e
 RENDER_SIZE = 512  # vectorgym/configs/default.yaml, dataset.render_size
 
 
-def released_l2_ssim(root: Path, answers: dict[str, tuple[str, str, str]]) -> dict[str, Any]:
-    """Sample id -> (L2, SSIM) of the release on ``answers`` (id -> (kind, reference, answer))."""
+def packages(root: Path) -> dict[str, dict[str, Any]]:
+    """The stand-ins for the ``__init__`` of ``vectorgym`` and ``vectorgym.validators`` (they
+    import the vLLM validator): the packages' modules read from the release as they are."""
     package = root / "vectorgym"
-    checkout.stand_in_modules({
-        **checkout.CLIP_METRIC_STAND_INS,
-        "vectorgym": {"__path__": [str(package)]},
-        "vectorgym.validators": {"__path__": [str(package / "validators")]},
-    })
+    return {"vectorgym": {"__path__": [str(package)]},
+            "vectorgym.validators": {"__path__": [str(package / "validators")]}}
+
+
+def released_drawings(root: Path, answers: dict[str, tuple[str, str, str]],
+                      ) -> dict[str, tuple[Any, Any]]:
+    """Sample id -> (answer, reference) as the OpenRouter validator draws them, for ``answers``
+    (id -> (kind, reference, answer)); the caller has put the stand-ins in place."""
     sys.path.insert(0, str(root))
-    from vectorgym.metrics.calculator import SVGMetrics
     from vectorgym.validators.base import BaseValidator
     from vectorgym.validators.openrouter import OpenRouterValidator
 
@@ -59,6 +62,15 @@ def released_l2_ssim(root: Path, answers: dict[str, tuple[str, str, str]]) -> di
             processed = OpenRouterValidator.postprocess_svg(None, extracted)
             drawn[sample_id] = BaseValidator.rasterize(None, processed["svg"], reference,
                                                        RASTERIZE_SIZE=RENDER_SIZE)
+    return drawn
+
+
+def released_l2_ssim(root: Path, answers: dict[str, tuple[str, str, str]]) -> dict[str, Any]:
+    """Sample id -> (L2, SSIM) of the release on ``answers`` (id -> (kind, reference, answer))."""
+    checkout.stand_in_modules({**checkout.CLIP_METRIC_STAND_INS, **packages(root)})
+    drawn = released_drawings(root, answers)
+    from vectorgym.metrics.calculator import SVGMetrics
+
     return l2_ssim(SVGMetrics, drawn)
 
 
