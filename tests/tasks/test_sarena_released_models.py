@@ -8,8 +8,9 @@ under transformers 4.52.4 (its pin), FID-C being ``FIDCalculator('ViT-B/32')``, 
 ``clip.load`` reads an OpenAI-layout copy of ``released_models.build_b32_and_dino``'s CLIP:
 ``tests/upstream/sarena_models.py`` runs them (its docstring says how to make that environment)
 and prints the constants below, bit for bit but the FIDs (``scipy.linalg.sqrtm`` of singular
-covariances: 3e-7 relative) (docs/suites/sarena.md, "Checked against the released scorer"). Inputs rebuilt here: SVGenius icon ``i`` (``released_answers.svgenius_items``,
-16 icons) with its caption (3 of them over 77 CLIP tokens), answered in kind ``KINDS[i]``; ground
+covariances: 3e-7 relative) (docs/suites/sarena.md, "Checked against the released scorer").
+Inputs rebuilt here: SVGenius icon ``i`` (``released_answers.svgenius_items``, 16 icons) with its
+caption (3 of them over 77 CLIP tokens), answered in kind ``KINDS[i]``; ground
 truth rendered at 448 on white; a failed answer is the black picture. Weights:
 ``released_models`` (the digests below prove the released run loaded the same numbers), the
 tests' random FID Inception (``tiny_models.inception_weights``), the real LPIPS VGG.
