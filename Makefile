@@ -6,8 +6,8 @@ TORCH_SPEC ?= torch==2.13.0
 # The suite runs in three pytest-xdist workers on the 2-core CI machine: with two, the cores were
 # idle 40% of the time (tests wait on servers, browsers, Ray actors and worker pools); with three
 # they are busy and the suite took 11:00 instead of 12:11. A module's tests stay together.
-# The 25 slowest tests are listed at the end, where a run over its budget shows what to trim.
-PYTEST ?= pytest -n 3 --dist loadscope --durations=25
+# Every test phase over 5 s is listed at the end: where a run over its budget shows what to trim.
+PYTEST ?= pytest -n 3 --dist loadscope --durations=0 --durations-min=5
 
 .PHONY: demo test test-fast test-core lint browser docs
 
