@@ -1,12 +1,11 @@
 """SVGBench: prompts, extraction, render size and the judge's two readings against the released
 ``Benchmark`` class, and end-to-end runs judged by a real local HTTP server.
 
-"Released" values were obtained by running johnbean393/SVGBench at 55c1cde: the ``Benchmark``
-class loaded unmodified through ``ast`` with a stub model, judge and renderer (a scratch check
-script of issue 29, its printed output ``svgbench.out``), and
-``SVGRenderer.calculate_svg_bounds`` called on the SVGs of ``test_the_released_render_size``.
-Neither the script nor its printed output was kept in this repository; the values it printed are
-the constants below.
+"Released" values are what johnbean393/SVGBench at 55c1cde gives on the inputs of
+``support.svgbench_data``: ``tests/upstream/svgbench.py`` runs the ``Benchmark`` class (read
+unmodified through ``ast``, with a stand-in model, judge and renderer) and
+``SVGRenderer.calculate_svg_bounds`` and prints the ``RELEASED_*`` constants below (equal when
+last run).
 """
 
 from __future__ import annotations
@@ -21,6 +20,13 @@ import numpy as np
 import pytest
 from PIL import Image
 from support.fake_openai_server import FakeOpenAIServer, message_images, message_text
+from support.svgbench_data import (
+    JUDGE_REPLIES,
+    MODEL_REPLIES,
+    QUESTION,
+    REQUIREMENTS,
+    SIZED_SVGS,
+)
 from typer.testing import CliRunner
 
 from svgeval.builders.svgbench import builtin
@@ -36,8 +42,7 @@ from svgeval.tasks.svgbench.task import (
     released_share,
 )
 
-REQUIREMENTS = ["The circle is red.", "It is centred.", "There is one circle."]
-# svgbench.out: "generate_prompt" and "judge_prompt" for the question "Draw a red circle."
+# tests/upstream/svgbench.py: the model's and the judge's prompts for QUESTION
 RELEASED_PROMPT = (
     "\nDraw a red circle. Wrap the SVG code in an SVG code block following the example below."
     "\n\nExample:\n```svg\n<svg viewBox=\"0 0 100 100\" width=\"100\" height=\"100\">\n    "
@@ -47,10 +52,23 @@ RELEASED_JUDGE_PROMPT = (
     "\nExamine the generated image. How many of the following 3 requirements were fulfilled? "
     "\n\nRespond with a number ONLY, and be strict about the requirements.\n\nRequirements:\n"
     "1. The circle is red.\n2. It is centred.\n3. There is one circle.\n")
+# the release's score per judge reply of JUDGE_REPLIES, and their average_score
+RELEASED_SCORES = {"2": 0.6666666666666666, "3": 1.0, "5": 1.6666666666666667, "1.5": 0.5,
+                   '"3"': 0.0}
+RELEASED_AVERAGE = 0.7666666666666666
+RELEASED_EXTRACTION = {"fenced": '<svg viewBox="0 0 10 10"><circle r="4"/></svg>',
+                       "two": '<svg id="a"></svg>', "none": None}
+RELEASED_SIZES = {'<svg width="2in" height="1in"/>': [192, 96],
+                  '<svg width="50%" height="30%"/>': [500, 300],
+                  '<svg viewBox="0 0 10 20"/>': [10, 20],
+                  '<svg width="120" height="80" viewBox="0 0 10 10"/>': [120, 80],
+                  '<svg width="10mm" height="3pc"/>': [37, 48],
+                  "<svg/>": [800, 600],
+                  '<svg width="1e3" height="5"/>': [1000, 5]}
 
 
 def write_questions(path: Path) -> Path:
-    questions = [{"prompt": "Draw a red circle.", "requirements": REQUIREMENTS},
+    questions = [{"prompt": QUESTION, "requirements": REQUIREMENTS},
                  {"prompt": "Draw a big red disc.", "requirements": ["It is red.", "It is big."]}]
     path.write_text(json.dumps(questions))
     return path
@@ -65,39 +83,24 @@ def test_prompts_are_the_released_ones_word_for_word(tmp_path: Path) -> None:
 
 
 def test_the_released_extraction() -> None:
-    fenced = "Sure!\n```svg\n<svg viewBox=\"0 0 10 10\"><circle r=\"4\"/></svg>\n```\nDone"
-    assert extract_answer(fenced).svg == '<svg viewBox="0 0 10 10"><circle r="4"/></svg>'
-    assert extract_answer('<svg id="a"></svg> and <svg id="b"></svg>').svg == '<svg id="a"></svg>'
-    assert extract_answer("no svg at all").svg is None
+    assert {name: extract_answer(reply).svg for name, reply in MODEL_REPLIES.items()} == (
+        RELEASED_EXTRACTION)
 
 
 def test_the_two_readings_of_a_judge_reply() -> None:
-    # released scores (svgbench.out): judge 2 of 3 -> 0.6667, 3 -> 1.0, 5 -> 1.6667, 1.5 -> 0.5
-    reply = {n: json.dumps({"number_of_fulfilled_requirements": n}) for n in (2, 3, 5, 1.5)}
-    assert released_share(reply[2], 3) == pytest.approx(100 * 0.6666666666666666)
-    assert released_share(reply[5], 3) == pytest.approx(100 * 1.6666666666666667)
-    assert released_share(reply[1.5], 3) == pytest.approx(50.0)
-    assert checked_share(reply[2], 3) == pytest.approx(200 / 3)
-    assert checked_share(reply[3], 3) == 100.0
-    assert checked_share(reply[5], 3) is None and checked_share(reply[1.5], 3) is None
-    assert released_share("3", 3) == 0.0 and checked_share("3", 3) is None  # not the object
-    # the release's average of [0.6667, 1.0, 1.6667, 0.5, 0.0] is 0.7667 (over-count included)
-    scores = [released_share(reply[2], 3), released_share(reply[3], 3),
-              released_share(reply[5], 3), released_share(reply[1.5], 3), 0.0]
-    assert round(sum(scores) / len(scores) / 100, 4) == 0.7667
+    n = len(REQUIREMENTS)
+    shares = {key: released_share(reply, n) for key, reply in JUDGE_REPLIES.items()}
+    assert shares == pytest.approx({key: 100 * score for key, score in RELEASED_SCORES.items()})
+    checked = {key: checked_share(reply, n) for key, reply in JUDGE_REPLIES.items()}
+    # an over-count, a fraction and a bare number (not the object) are left out
+    assert checked == {"2": pytest.approx(200 / 3), "3": 100.0, "5": None, "1.5": None,
+                       '"3"': None}
+    # the release's average, over-count included
+    assert sum(shares.values()) / len(shares) / 100 == pytest.approx(RELEASED_AVERAGE)
 
 
 def test_the_released_render_size() -> None:
-    # calculate_svg_bounds of the release on the same SVGs
-    released = {'<svg width="2in" height="1in"/>': (192, 96),
-                '<svg width="50%" height="30%"/>': (500, 300),
-                '<svg viewBox="0 0 10 20"/>': (10, 20),
-                '<svg width="120" height="80" viewBox="0 0 10 10"/>': (120, 80),
-                '<svg width="10mm" height="3pc"/>': (37, 48),
-                "<svg/>": (800, 600),
-                '<svg width="1e3" height="5"/>': (1000, 5)}
-    for svg, size in released.items():
-        assert released_size(svg) == size, svg
+    assert {svg: list(released_size(svg)) for svg in SIZED_SVGS} == RELEASED_SIZES
     assert released_size('<svg width="100000" height="10"/>') == (4096, 10)  # ours: clamped
     assert fixed_size('<svg viewBox="0 0 10 20"/>') == (512, 1024)
 
