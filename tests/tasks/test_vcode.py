@@ -3,8 +3,8 @@ CodeVQA tasks judged by a real local HTTP server.
 
 How the expected values were obtained:
 * ``clean_svg``: ``clean_svg_output`` of CSU-JPG/VCode ``img2svg2render/img2svg.py`` @ 296e42a,
-  loaded unmodified through ``ast`` and run on the same inputs by a scratch check script of
-  issue 29 (its printed output ``vcode.out``; neither was kept in this repository).
+  loaded unmodified through ``ast`` and run on ``support.vcode_data.CLEAN_REPLIES`` by
+  ``tests/upstream/vcode_clean.py``, which prints ``RELEASED_CLEAN`` (equal when last run).
 * CV-Bench prompt: the f-string of ``evaluation/cv-bench/eval/coco/api_eval_new.py`` written out
   by hand for the first record of the release's ``annotations.jsonl``.
 * MMMU rules, MM-Vet grade, SigLIP/success aggregation: hand-computed from the released rules
@@ -26,6 +26,7 @@ import numpy as np
 import pytest
 from PIL import Image
 from support.fake_openai_server import FakeOpenAIServer, message_images, message_text
+from support.vcode_data import CLEAN_REPLIES
 from typer.testing import CliRunner
 
 from svgeval.builders.vcode import builtin
@@ -42,13 +43,14 @@ QUESTION = ("Which object is closer to the camera taking this photo, the station
             "by a red box) or the bin (highlighted by a blue box)?")
 
 
+# tests/upstream/vcode_clean.py: the released clean_svg_output on each of CLEAN_REPLIES
+RELEASED_CLEAN = {'```svg\n<svg viewBox="0 0 1 1"></svg>\n```': '<svg viewBox="0 0 1 1"></svg>',
+                  "Here it is: <svg></svg> thanks": "<svg></svg>", "<svg><rect/>": None,
+                  "```xml\n<svg></svg>\n```": "<svg></svg>"}
+
+
 def test_clean_svg_is_the_released_clean_up() -> None:
-    # vcode.out, the released clean_svg_output on the same four replies
-    assert answers.clean_svg('```svg\n<svg viewBox="0 0 1 1"></svg>\n```') == (
-        '<svg viewBox="0 0 1 1"></svg>')
-    assert answers.clean_svg("Here it is: <svg></svg> thanks") == "<svg></svg>"
-    assert answers.clean_svg("<svg><rect/>") is None
-    assert answers.clean_svg("```xml\n<svg></svg>\n```") == "<svg></svg>"
+    assert {reply: answers.clean_svg(reply) for reply in CLEAN_REPLIES} == RELEASED_CLEAN
 
 
 def test_the_answering_prompts_word_for_word() -> None:
