@@ -1,10 +1,10 @@
 """VGBench (SVG part): VGQA prompts and scoring, VGen's clean-up against the released code, and
 end-to-end runs of the oracle and baselines on tiny files in the released schemas.
 
-"Released" values were obtained by running vgbench/VGBench at d4e4601: the scoring block of
-``evaluate.py`` ``main()`` and ``generate.py``'s clean-up, unmodified through ``ast`` (a scratch
-check script of issue 29, its printed output ``vgbench.out``). Neither the script nor its printed
-output was kept in this repository; the values it printed are the constants below.
+"Released" values are what vgbench/VGBench at d4e4601 gives on the replies of
+``support.vgbench_data``: ``tests/upstream/vgbench.py`` runs the scoring block of
+``evaluate.py`` ``main()`` and ``generate.py``'s clean-up, unmodified through ``ast``, and prints
+the ``RELEASED_*`` constants below (equal when last run).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.vgbench_data import VGEN_REPLIES, VGQA_REPLIES
 from typer.testing import CliRunner
 
 from svgeval.cli import app
@@ -26,6 +27,15 @@ from svgeval.tasks.vgbench import vgen
 from svgeval.tasks.vgbench.vgqa import read_choice
 
 COLOURS = ["red", "blue", "green", "black", "orange", "purple"]
+# tests/upstream/vgbench.py: evaluate.py's "Sample size" and "Accuracy" (rounded to 3 places) on
+# VGQA_REPLIES, and generate.py's clean-up of VGEN_REPLIES and of no reply (None)
+RELEASED_SAMPLE_SIZE = 5
+RELEASED_ACCURACY = 0.5
+RELEASED_CLEAN = {"```svg\n<svg/>\n```": "<svg/>",
+                  "```svg\n<svg/>\n```\nHope this helps!": "<svg/>\n```",
+                  "<svg/>": "<svg/>",
+                  "Here:\n```svg\n<svg/>\n```": "Here:\n```svg\n<svg/>\n```"}
+RELEASED_CLEAN_OF_NONE = ""
 
 
 def circle(colour: str, r: int = 30) -> str:
@@ -58,23 +68,19 @@ def run(task: str, model: str, data: Path, out: Path, *extra: str) -> dict[str, 
 
 
 def test_the_released_first_character_rule() -> None:
-    # released: replies "B", "B. red", "The answer is B", " B" (gold B) and None (gold A) print
-    # "Sample size: 5", "Accuracy: 0.5" -- 2 right of the 4 non-None (vgbench.out)
-    replies = ["B", "B. red", "The answer is B", " B"]
-    right = [read_choice(reply, "first-char") == "B" for reply in replies]
-    assert sum(right) / len(right) == 0.5
-    assert [read_choice(reply, "letter") for reply in replies] == ["B"] * 4
+    # the release counts every question but leaves the one without a reply out of the accuracy:
+    # 2 right of the 4 answered
+    answered = [(reply, gold) for reply, gold in VGQA_REPLIES if reply is not None]
+    right = [read_choice(reply, "first-char") == gold for reply, gold in answered]
+    assert len(VGQA_REPLIES) == RELEASED_SAMPLE_SIZE
+    assert round(sum(right) / len(right), 3) == RELEASED_ACCURACY
+    assert [read_choice(reply, "letter") for reply, _ in answered] == ["B"] * 4
 
 
 def test_the_released_clean_up() -> None:
-    # generate.py on the same replies (vgbench.out, "generate_clean")
-    released = {"```svg\n<svg/>\n```": "<svg/>",
-                "```svg\n<svg/>\n```\nHope this helps!": "<svg/>\n```",
-                "<svg/>": "<svg/>",
-                "Here:\n```svg\n<svg/>\n```": "Here:\n```svg\n<svg/>\n```"}
-    for reply, code in released.items():
-        assert vgen.clean_reply(reply).svg == code
-    assert vgen.clean_reply("").svg is None  # None -> "" in the release: nothing to draw
+    assert {reply: vgen.clean_reply(reply).svg for reply in VGEN_REPLIES} == RELEASED_CLEAN
+    # no reply: "" in the release, nothing to draw
+    assert vgen.clean_reply(RELEASED_CLEAN_OF_NONE).svg is None
 
 
 def test_zero_and_few_shot_prompts(vgqa: Path) -> None:
