@@ -1,11 +1,10 @@
 """SGP-Bench: prompts, extraction, aggregation and invariance consistency against the released
 scorer, and end-to-end runs of the oracle and baselines on tiny files in the hub's schema.
 
-"Released" numbers were obtained by running the release (``sgp-bench/sgp-bench`` at e790639:
-``common.py`` and ``evaluate_consistency.py``, functions loaded unmodified through ``ast``) on the
-same inputs, by a scratch check script of issue 29 (its printed output ``sgp_bench.out``). Neither
-the script nor its printed output was kept in this repository; the values it printed are the
-constants below.
+"Released" numbers are what ``sgp-bench/sgp-bench`` at e790639 gives on the inputs of
+``support.sgp_bench_data``: ``tests/upstream/sgp_bench.py`` runs ``common.py``, ``sgp_eval.py``'s
+``SGPEval`` (a stand-in sampler) and ``evaluate_consistency.py``'s functions (read unmodified
+through ``ast``) and prints the ``RELEASED_*`` constants below (equal when last run).
 """
 
 from __future__ import annotations
@@ -16,6 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.sgp_bench_data import (
+    AGGREGATED,
+    CONSISTENCY_ANSWERS,
+    CONSISTENCY_GOLD,
+    EXTRACTION_REPLIES,
+    PROMPT_ROW,
+)
 from typer.testing import CliRunner
 
 from svgeval.builders.sgp_bench import builtin
@@ -26,7 +32,7 @@ from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.outcome import Outcome
 from svgeval.tasks.sgp_bench import consistency, prompts
 
-# SHA-256 of the released templates, computed from common.py / mnist_eval.py at e790639
+# tests/upstream/sgp_bench.py: SHA-256 of the released templates (common.py, mnist_eval.py)
 RELEASED_SHA256 = {
     "MCQ_TEMPLATE": "d4d85337bbd54659d12c8da7edc8b854d151b7327cf7574dc1062d753b03c8a6",
     "EQUALITY_TEMPLATE": "c9385e2f8120f01b098ea7c3b265535f797a65d8d7b37df4833fa38b51f50d2f",
@@ -68,17 +74,17 @@ def run(task: str, model: str, data: Path, out: Path, *extra: str) -> dict[str, 
 def test_templates_are_the_released_ones_word_for_word() -> None:
     for name, digest in RELEASED_SHA256.items():
         assert hashlib.sha256(getattr(prompts, name).encode()).hexdigest() == digest, name
-    row = {"Question": "<svg>…</svg> What is drawn?", "A": "cat", "B": "dog", "C": "car",
-           "D": "tree"}
-    # format_multichoice_question(row) of the release (sgp_bench.out, "prompt")
-    assert prompts.MCQ_TEMPLATE.format(**row) == (
-        "Answer the following multiple choice question. The last line of your response should "
-        "be of the following format: 'Answer: $LETTER' (without quotes) where LETTER is one of "
-        "ABCD. Think step by step before answering.\n\n<svg>\u2026</svg> What is drawn?\n\n"
-        "A) cat\nB) dog\nC) car\nD) tree")
+    assert prompts.MCQ_TEMPLATE.format(**PROMPT_ROW) == RELEASED_PROMPT
 
 
-# ANSWER_PATTERN_MULTICHOICE, first match, as the release extracts (sgp_bench.out, "extract")
+# format_multichoice_question(PROMPT_ROW) of the release
+RELEASED_PROMPT = (
+    "Answer the following multiple choice question. The last line of your response should "
+    "be of the following format: 'Answer: $LETTER' (without quotes) where LETTER is one of "
+    "ABCD. Think step by step before answering.\n\n<svg>\u2026</svg> What is drawn?\n\n"
+    "A) cat\nB) dog\nC) car\nD) tree")
+# the letter SGPEval extracts per reply of EXTRACTION_REPLIES (ANSWER_PATTERN_MULTICHOICE, first
+# match; None after its five asks)
 RELEASED_EXTRACTION = {
     "Answer: B": "B", "answer: b": "b", "Answer : C\n": "C",
     "The answer: A. On reflection...\nAnswer: D": "A", "**Answer:** B": None,
@@ -86,36 +92,39 @@ RELEASED_EXTRACTION = {
 }
 
 
+# aggregate_results over AGGREGATED: the score and the mean per subject
+RELEASED_AGGREGATE = {"score": 0.75, "Color": 0.6666666666666666, "Shape": 1.0}
+# evaluate_consistency.py on CONSISTENCY_ANSWERS: its printed "Average accuracy" and "Average
+# Consistency Rate" (3 places)
+RELEASED_AVERAGE_ACCURACY = 0.556
+RELEASED_CONSISTENCY = 0.722
+
+
 def test_the_released_extraction_and_the_last_match_reading() -> None:
-    for text, expected in RELEASED_EXTRACTION.items():
-        assert prompts.extract_letter(text, "sgp-bench") == expected, text
+    assert {text: prompts.extract_letter(text, "sgp-bench")
+            for text in EXTRACTION_REPLIES} == RELEASED_EXTRACTION
     assert prompts.extract_letter("The answer: A. On reflection...\nAnswer: D", "last") == "D"
     assert prompts.extract_letter("answer: b", "last") == "B"
 
 
 def test_per_subject_aggregation_matches_the_released_one() -> None:
-    # released aggregate_results on scores [1 Color, 0 Color, 1 Shape, 1 Color]: score 0.75,
-    # Color 0.6666666666666666, Shape 1.0 (sgp_bench.out, "aggregate"); svgeval in percent
-    records = [Outcome(id=str(i), group=subject, metrics={"accuracy": value})
-               for i, (subject, value) in enumerate(
-                   [("Color", 100.0), ("Color", 0.0), ("Shape", 100.0), ("Color", 100.0)])]
+    records = [Outcome(id=str(i), group=subject, metrics={"accuracy": 100 * value})
+               for i, (subject, value) in enumerate(AGGREGATED)]
     metrics = get_task("sgp-bench-svg")(CommonOptions()).aggregate(records).metrics
-    assert metrics["all/accuracy"] == pytest.approx(75.0)
-    assert metrics["Color/accuracy"] == pytest.approx(100 * 0.6666666666666666)
-    assert metrics["Shape/accuracy"] == 100.0
+    assert {"score": metrics["all/accuracy"], "Color": metrics["Color/accuracy"],
+            "Shape": metrics["Shape/accuracy"]} == pytest.approx(
+        {name: 100 * value for name, value in RELEASED_AGGREGATE.items()})  # svgeval in percent
 
 
 def test_consistency_matches_the_released_one() -> None:
-    # three questions, answers per mode inv/t0..t4 = AAB/AAB/ABC/AAD/ABB/AAC, gold A: the release
-    # prints "Average accuracy: 0.556" and "Average Consistency Rate: 0.722" (sgp_bench.out)
-    answers = {"inv": "AAB", "inv_t0": "AAB", "inv_t1": "ABC", "inv_t2": "AAD", "inv_t3": "ABB",
-               "inv_t4": "AAC"}
     records = [Outcome(id=f"{split}/{i:05d}", group=split, extracted=letter,
-                       metrics={"accuracy": 100.0 if letter == "A" else 0.0})
-               for split, letters in answers.items() for i, letter in enumerate(letters)]
+                       metrics={"accuracy": 100.0 if letter == CONSISTENCY_GOLD else 0.0})
+               for split, letters in CONSISTENCY_ANSWERS.items()
+               for i, letter in enumerate(letters)]
     metrics = consistency.consistency_metrics(records)
-    assert round(metrics["translation/consistency"] or 0, 3) == 0.722  # (6/6 + 4/6 + 3/6) / 3
-    assert round((metrics["translation/accuracy"] or 0) / 100, 3) == 0.556
+    # (6/6 + 4/6 + 3/6) / 3
+    assert round(metrics["translation/consistency"] or 0, 3) == RELEASED_CONSISTENCY
+    assert round((metrics["translation/accuracy"] or 0) / 100, 3) == RELEASED_AVERAGE_ACCURACY
     assert metrics["rotation/consistency"] is None and metrics["rotation/left_out"] == 3.0
 
 
