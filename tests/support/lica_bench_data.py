@@ -90,3 +90,19 @@ def write_bundle(root: Path) -> Path:
         "svgs/red.svg": RED, "images/red.png": picture((255, 0, 0), "PNG"),
         "images/circle.jpg": picture((0, 0, 255), "JPEG", quality=95)}
     return write_records(root, FILES, files)
+
+LETTER_REPLIES = (
+    "Answer: B", "answer: c", "The answer is D.", "I choose A", "Option B is correct", "B",
+    "A\nB", "<think>Answer: A</think>Answer: C", "```\nAnswer: D\n```", "Maybe B or C",
+    "No idea", "The answer is clear: B",
+    "My answer depends on A and B. Answer: B is wrong, it is C",
+    "Option A is correct but answer: b")
+"""Replies whose letter the released ``_parse_answer_letter`` reads (or not)."""
+WRAPPED_REPLIES = ("```svg\n<svg/>\n```", '<?xml version="1.0"?>\n<svg/>',
+                   "Here you go:\n```xml\n<svg/>\n```\nDone", "<think>x</think><svg/>",
+                   "old:\n```svg\n<svg>1</svg>\n```\nnew:\n```svg\n<svg>2</svg>\n```",
+                   "Sure: <svg/> done")
+"""Replies whose code the released ``_strip_svg_wrapper`` keeps."""
+WHITE = f'<svg {NS} width="4" height="4"></svg>'
+NOT_SVG = "not an svg"
+"""Code that does not render."""

@@ -3,21 +3,14 @@ the messages, ids and scores of ``svgeval run`` against the released tasks run o
 bundle, the oracle's best values and the baselines below them, the corrected readings and the
 data errors a user can hit.
 
-"Released" numbers were obtained by running ``purvanshi/lica-bench`` at c5c63dc unmodified
-(CairoSVG 2.9.1, scikit-image 0.26.0, numpy 2.4.6; no torch, lpips or transformers there):
-
-* a scratch check script of issue 29 (``check_lica.py``, its printed output ``lica.out``): the
-  helpers of ``tasks/svg.py`` and ``utils/text_helpers.py`` loaded through ``ast``;
-* a second one (``check_lica_tasks.py``, its printed output ``lica_tasks.out``): the released task
-  classes imported from the checkout, ``load_data`` / ``build_model_input`` on the bundle
-  ``support.lica_bench_data`` writes,
-  ``parse_model_output`` + ``evaluate`` on its ``ANSWERS`` (``_evaluate_svg_generation`` for
-  svg-6..8: ``evaluate`` imports torch for its leave-one-out part).
-
-Neither script nor its printed output was kept in this repository; the values they printed are
-the constants below. ``tests/upstream/lica_bench.py`` runs the second check again and prints
-``RELEASED_TEXT_SHA256``, ``RELEASED_IDS`` and ``RELEASED_SCORES``; the first one's values
-(the helpers loaded through ``ast``) remain as that script printed them.
+"Released" numbers are what ``purvanshi/lica-bench`` at c5c63dc gives, run unmodified (CairoSVG
+2.9.1, scikit-image 0.26.0, numpy 2.4.6; no torch, lpips or transformers there), on the inputs and
+the bundle of ``support.lica_bench_data``: ``tests/upstream/lica_bench.py`` runs the helpers of
+``tasks/svg.py`` (answer readers, code and pixel scores) and the released task classes
+(``load_data`` / ``build_model_input`` on the bundle, ``parse_model_output`` + ``evaluate`` on its
+``ANSWERS``; ``_evaluate_svg_generation`` for svg-6..8, whose ``evaluate`` imports torch for its
+leave-one-out part) and prints the ``RELEASED_*`` constants below (equal when last run; the
+script prints ``RELEASED_TEXT_SHA256``'s pairs as JSON lists).
 """
 
 from __future__ import annotations
@@ -29,7 +22,18 @@ from typing import Any
 
 import numpy as np
 import pytest
-from support.lica_bench_data import ANSWERS, BLUE, HALF, OPTIMIZE, RED, write_bundle
+from support.lica_bench_data import (
+    ANSWERS,
+    BLUE,
+    HALF,
+    LETTER_REPLIES,
+    NOT_SVG,
+    OPTIMIZE,
+    RED,
+    WHITE,
+    WRAPPED_REPLIES,
+    write_bundle,
+)
 from typer.testing import CliRunner
 
 from svgeval.builders.lica_bench import builtin
@@ -41,7 +45,7 @@ from svgeval.tasks.lica_bench import answers, data, scores
 from svgeval.tasks.lica_bench.protocol import RENDER_SPEC
 
 cli = CliRunner()
-RELEASED_TEXT_SHA256 = {  # lica_tasks.out: sha256 of build_model_input(...).text; images
+RELEASED_TEXT_SHA256 = {  # sha256 of build_model_input(...).text; images
     "svg-1": (["11b5443d1ad5b80e43925324cc07758f5066bf6fb03071953e0396356f645553",
                "fff438f27fc49dc2ab5aeddfebf830053060231acf44f06f7d11ec58ac7935f4"], [1, 0]),
     "svg-2": (["db25e6a04b7074875dc5e51303ff97901b4924618905b139872ae13c40d61a2e",
@@ -60,7 +64,7 @@ RELEASED_TEXT_SHA256 = {  # lica_tasks.out: sha256 of build_model_input(...).tex
 }
 RELEASED_IDS = {"svg-1": "svg_qa_", "svg-2": "svg_qa_", "svg-3": "bugfix_", "svg-4": "optim_",
                 "svg-5": "style_", "svg-6": "svg_gen_", "svg-7": "svg_gen_", "svg-8": "svg_gen_"}
-RELEASED_SCORES: dict[str, dict[str, float]] = {  # lica_tasks.out, evaluate(...) per task
+RELEASED_SCORES: dict[str, dict[str, float]] = {  # evaluate(...) per task
     "svg-1": {"accuracy": 0.5},  # parsed C (the "c" of "clear"), A
     "svg-2": {"accuracy": 1.0},
     "svg-3": {"repair_accuracy": 1.0, "repair_similarity": 0.9929574345572928,
@@ -75,6 +79,29 @@ RELEASED_SCORES: dict[str, dict[str, float]] = {  # lica_tasks.out, evaluate(...
     "svg-8": {"mse": 0.25, "ssim": 0.7440385216520292, "code_length": 107.5,
               "weighted_complexity": 2.8575, "svg_validity": 1.0},
 }
+RELEASED_LETTERS = {  # _parse_answer_letter per reply of LETTER_REPLIES
+    "Answer: B": "B", "answer: c": "C", "The answer is D.": "D", "I choose A": "A",
+    "Option B is correct": "B", "B": "B", "A\nB": "B", "<think>Answer: A</think>Answer: C": "C",
+    "```\nAnswer: D\n```": "D", "Maybe B or C": "", "No idea": "",
+    "The answer is clear: B": "C",
+    "My answer depends on A and B. Answer: B is wrong, it is C": "B",
+    "Option A is correct but answer: b": "B",
+}
+RELEASED_WRAPPER = {  # _strip_svg_wrapper per reply of WRAPPED_REPLIES
+    "```svg\n<svg/>\n```": "<svg/>", '<?xml version="1.0"?>\n<svg/>': "<svg/>",
+    "Here you go:\n```xml\n<svg/>\n```\nDone": "<svg/>", "<think>x</think><svg/>": "<svg/>",
+    "old:\n```svg\n<svg>1</svg>\n```\nnew:\n```svg\n<svg>2</svg>\n```": "<svg>1</svg>",
+    "Sure: <svg/> done": "Sure: <svg/> done",  # no <svg> search
+}
+# RED vs BLUE (106 bytes each): 1 - 2M/T = 5/213; _compression_ratio("x" * 100, "x" * 50) and
+# ("", "abc"); _svg_weighted_complexity(HALF): 2 tags + 0.001 x 108 B
+RELEASED_CODE_SCORES = {"edit_distance": 0.023474178403755874,
+                        "repair_similarity": 0.9765258215962441, "repair_accuracy": 1.0,
+                        "compression_ratio": 0.5, "compression_ratio_of_empty": 1.0,
+                        "weighted_complexity": 2.108}
+# _pixel_mse / _pixel_ssim at 256 px: HALF vs WHITE, HALF vs itself, NOT_SVG (no render) vs WHITE
+RELEASED_PIXELS = {"mse_half_white": 0.5, "ssim_half_half": 1.0, "mse_failed": 1.0,
+                   "ssim_failed": 0.0}
 PERCENT = {"accuracy", "repair_accuracy", "svg_validity"}  # svgeval reports 100 x the fraction
 
 
@@ -107,44 +134,29 @@ def replay(task_id: str, bundle: Path, folder: Path) -> str:
 
 
 def test_letters_as_released() -> None:
-    # lica.out "parse_answer_letter" and its three extra lines
-    released = {
-        "Answer: B": "B", "answer: c": "C", "The answer is D.": "D", "I choose A": "A",
-        "Option B is correct": "B", "B": "B", "A\nB": "B", "<think>Answer: A</think>Answer: C": "C",
-        "```\nAnswer: D\n```": "D", "Maybe B or C": "", "No idea": "",
-        "The answer is clear: B": "C",
-        "My answer depends on A and B. Answer: B is wrong, it is C": "B",
-        "Option A is correct but answer: b": "B",
-    }
-    for text, letter in released.items():
-        assert answers.answer_letter(text) == letter, text
+    assert {text: answers.answer_letter(text) for text in LETTER_REPLIES} == RELEASED_LETTERS
     assert answers.answer_letter("The answer is clear: B", "strict") == ""  # ours
     assert answers.answer_letter("Answer: A\nno, Answer: D", "strict") == "D"
     assert answers.answer_letter("answer: c", "strict") == ""
 
 
 def test_svg_wrapper_as_released_and_the_last_fence() -> None:
-    # lica.out "strip_svg_wrapper"
-    for text in ("```svg\n<svg/>\n```", '<?xml version="1.0"?>\n<svg/>',
-                 "Here you go:\n```xml\n<svg/>\n```\nDone", "<think>x</think><svg/>"):
-        assert answers.answer_code(text) == "<svg/>", text
+    assert {text: answers.answer_code(text) for text in WRAPPED_REPLIES} == RELEASED_WRAPPER
     two = "old:\n```svg\n<svg>1</svg>\n```\nnew:\n```svg\n<svg>2</svg>\n```"
-    assert answers.answer_code(two) == "<svg>1</svg>"
     assert answers.answer_code(two, "last") == "<svg>2</svg>"
-    assert answers.answer_code("Sure: <svg/> done") == "Sure: <svg/> done"  # no <svg> search
     assert answers.extract_lica("no code").svg is None
 
 
 def test_code_scores_as_released() -> None:
-    # lica.out: red vs blue square (106 bytes each): 1 - 2M/T = 5/213
-    a, b = RED, BLUE
-    assert scores.edit_distance(a, b) == 0.023474178403755874
-    assert 1 - scores.edit_distance(a, b) == 0.9765258215962441
-    assert scores.repair_accuracy(scores.edit_distance(a, b)) == 100.0  # released 1.0
+    a, b, released = RED, BLUE, RELEASED_CODE_SCORES
+    assert scores.edit_distance(a, b) == released["edit_distance"]
+    assert 1 - scores.edit_distance(a, b) == released["repair_similarity"]
+    assert scores.repair_accuracy(scores.edit_distance(a, b)) == 100 * released["repair_accuracy"]
     assert scores.repair_accuracy(scores.edit_distance(a, a)) == 100.0
     assert not scores.same_markup(a, b) and scores.same_markup(a, a.replace("/>", "></rect>"))
-    assert scores.byte_ratio("x" * 100, "x" * 50) == 0.5 and scores.byte_ratio("", "abc") == 1.0
-    assert scores.weighted_complexity(HALF) == pytest.approx(2.108)  # 2 tags + 0.001 x 108 B
+    assert scores.byte_ratio("x" * 100, "x" * 50) == released["compression_ratio"]
+    assert scores.byte_ratio("", "abc") == released["compression_ratio_of_empty"]
+    assert scores.weighted_complexity(HALF) == pytest.approx(released["weighted_complexity"])
     # by hand: 1 path (2) + d "M0 0L9 9" (8 x 0.01) + 2 colours (3) + 3 tags (svg, path, g: 3)
     # + transform (5) + bytes x 0.001
     svg = ('<svg><g transform="scale(2)"><path d="M0 0L9 9" fill="#fff" '
@@ -153,15 +165,17 @@ def test_code_scores_as_released() -> None:
 
 
 def test_pixel_metrics_as_released() -> None:
-    # lica.out: half black vs white at 256 px: MSE 0.5; a failed render: MSE 1.0, SSIM 0.0;
-    # identical: SSIM 1.0
     task = get_task("lica-svg-6")(CommonOptions())
-    white = f'<svg {RED.split(" ", 2)[1]} width="4" height="4"></svg>'
     with Renderer(workers=1) as renderer:
-        half, blank = (renderer.render(s, RENDER_SPEC).image for s in (HALF, white))
-    assert task.pixel_metrics(half, blank, ("mse", "ssim"))["mse"] == 0.5
-    assert task.pixel_metrics(half, half, ("mse", "ssim"))["ssim"] == 1.0
-    assert task.pixel_metrics(None, blank, ("mse", "ssim")) == {"mse": 1.0, "ssim": 0.0}
+        half, blank, failed = (renderer.render(s, RENDER_SPEC).image for s in (HALF, WHITE,
+                                                                                NOT_SVG))
+    assert failed is None
+    assert task.pixel_metrics(half, blank, ("mse", "ssim"))["mse"] == (
+        RELEASED_PIXELS["mse_half_white"])
+    assert task.pixel_metrics(half, half, ("mse", "ssim"))["ssim"] == (
+        RELEASED_PIXELS["ssim_half_half"])
+    assert task.pixel_metrics(failed, blank, ("mse", "ssim")) == {
+        "mse": RELEASED_PIXELS["mse_failed"], "ssim": RELEASED_PIXELS["ssim_failed"]}
     white_reading = get_task("lica-svg-6")(CommonOptions(extra={"failed_render": "white"}))
     assert white_reading.pixel_metrics(None, half, ("mse",))["mse"] == 0.5  # drawn white
 

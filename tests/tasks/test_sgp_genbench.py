@@ -2,19 +2,14 @@
 own output, and ``svgeval run`` of the three tasks on files in the releases' schemas (tiny random
 CLIP, SigLIP, DINOv2 and HPS; a real local HTTP server as the judge).
 
-How the expected values were obtained (Sphere-AI-Lab/SGP-RL @ 533171a, functions loaded
-unmodified through ``ast`` by a scratch loader of issue 29 and run in this project's virtual
-environment), by two scratch check scripts:
-* the first (its printed output ``sgp_genbench.out``, re-run identical): ``extract_svg``,
-  ``is_format_correct``, ``calculate_average_metrics``, ``get_model_result_safe`` with a stubbed
-  API reply, the numeracy combination, the diversity of three unit vectors;
-* the second (this test's extra inputs): ``render_response_to_image``'s extraction branch
-  (``is_format_correct``/``no_text_in_response`` then ``extract_svg``) and
-  ``generation.parse_svg_from_response``.
-``tests/upstream/sgp_genbench.py`` runs the same released functions (read with ``ast``) on these
-inputs and prints the values below, equal when last run; the diversity of three unit vectors is
-the release's inline formula (``evaluate_svg_model.py:330-354``) computed by hand, that block
-needing vLLM and the reward models.
+The released values are what Sphere-AI-Lab/SGP-RL @ 533171a gives on the replies of
+``support.sgp_genbench_data``: ``tests/upstream/sgp_genbench.py`` runs the released functions
+(``render_response_to_image`` with ``extract_svg``, ``is_format_correct``,
+``parse_svg_from_response``, ``get_model_result_safe``, ``process_entry`` for numeracy,
+``calculate_average_metrics``; read unmodified with ``ast`` where their modules load models) and
+prints the constants below (equal when last run). The diversity of three unit vectors is the
+release's inline formula (``evaluate_svg_model.py:330-354``) computed by hand, that block needing
+vLLM and the reward models.
 """
 
 from __future__ import annotations
@@ -29,6 +24,13 @@ import numpy as np
 import pytest
 from PIL import Image
 from support.fake_openai_server import FakeOpenAIServer, message_images, message_text
+from support.sgp_genbench_data import (
+    COMPBENCH_REPLIES,
+    FORMATTED_REPLY,
+    GENBENCH_REPLIES,
+    TRUNCATED,
+    VERDICT_REPLIES,
+)
 from support.tiny_models import openai_layout
 from typer.testing import CliRunner
 
@@ -46,42 +48,55 @@ BLUE = ('<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32"><rect wi
         'height="32" fill="#1428dc"/></svg>')
 
 
+# tests/upstream/sgp_genbench.py: the SVG render_response_to_image hands to the renderer per
+# reply (None: it stops before), what svg_to_image draws of TRUNCATED (lxml's recover mode
+# closes it) and is_format_correct of FORMATTED_REPLY
+GENBENCH_EXTRACTION = {
+    'plan </think> <answer><svg width="2"><rect/></svg></answer>': '<svg width="2"><rect/></svg>',
+    'x </think> <answer><svg width="1"/> <svg width="3"><text>a</text></svg></answer>':
+        '<svg width="1"/> <svg width="3"><text>a</text></svg>',
+    '<svg width="1"></svg> then <svg width="2"></svg>': '<svg width="2"></svg>',
+    "<svg><rect/></svg>": "<svg><rect/></svg>",
+    'text <svg viewBox="0 0 1 1"><rect/>': '<svg viewBox="0 0 1 1"><rect/>',
+    "no svg here": None,
+}
+RECOVERED = '<svg viewBox="0 0 1 1"><rect/></svg>'
+FORMATTED = True
+# parse_svg_from_response: (SVG, success) per reply
+COMPBENCH_EXTRACTION = {
+    'Here: <svg width="4"><rect/></svg> and <svg width="9"></svg>': [
+        '<svg width="4"><rect/></svg>', True],
+    "</svg> early <svg>": ["", True],
+    "no svg": ["", False],
+}
+# get_model_result_safe with the judge answering each reply
+VERDICTS = {"REASONING: fine\nSCORE: 100": 100, "SCORE: 50.": 50, "SCORE: **30**": 30,
+            "I give it 75": 0, "SCORE: 0\nBut 100 would be too much": 0,
+            "REASONING: 2 items, 100% sure\nSCORE: 30/100": 100, "no number": 0}
+# process_entry on a numeracy item judged 100 (total), 50 (items), 30 and 0 (the two counts)
+NUMERACY = 39
+# calculate_average_metrics: prompt a (CLIP 0.30, 0.20; diversity 0.3), prompt b (0.25 and a
+# failed answer; diversity 0)
+AVERAGE_METRICS = {"clip_small": 0.1875, "diversity": 0.3, "success_rate": 0.75}
+
+
 def test_genbench_extraction_is_the_released_one() -> None:
-    # the second check script: render_response_to_image's extraction on the same replies
-    cases = {
-        'plan </think> <answer><svg width="2"><rect/></svg></answer>': '<svg width="2"><rect/></svg>',
-        'x </think> <answer><svg width="1"/> <svg width="3"><text>a</text></svg></answer>':
-            '<svg width="1"/> <svg width="3"><text>a</text></svg>',
-        '<svg width="1"></svg> then <svg width="2"></svg>': '<svg width="2"></svg>',
-        "<svg><rect/></svg>": "<svg><rect/></svg>",
-        'text <svg viewBox="0 0 1 1"><rect/>': '<svg viewBox="0 0 1 1"><rect/>',
-        "no svg here": None,
-    }
-    for reply, released in cases.items():
-        assert answers.extract_genbench(reply).svg == released, reply
-    assert answers.formatted('<think>plan</think> <answer><svg width="2"><rect/></svg></answer>')
-    # lxml's recover mode closes the truncated SVG the release renders
-    assert answers.recovered('<svg viewBox="0 0 1 1"><rect/>') == (
-        '<svg viewBox="0 0 1 1"><rect/></svg>')
+    assert {reply: answers.extract_genbench(reply).svg for reply in GENBENCH_REPLIES} == (
+        GENBENCH_EXTRACTION)
+    assert answers.formatted(FORMATTED_REPLY) == FORMATTED
+    assert answers.recovered(TRUNCATED) == RECOVERED
 
 
 def test_compbench_extraction_is_the_released_one() -> None:
-    # the second check script: parse_svg_from_response on the same replies
-    assert answers.extract_compbench(
-        'Here: <svg width="4"><rect/></svg> and <svg width="9"></svg>').svg == (
-        '<svg width="4"><rect/></svg>')
-    early = answers.extract_compbench("</svg> early <svg>").svg
-    assert early == "" and not answers.well_formed(early)  # released: "" and success, then 0
-    assert answers.extract_compbench("no svg").svg is None
+    # a failed extraction is None in ours
+    assert {reply: answers.extract_compbench(reply).svg for reply in COMPBENCH_REPLIES} == {
+        reply: svg if success else None for reply, (svg, success) in COMPBENCH_EXTRACTION.items()}
+    # released: "" and success, then scored 0; ours: not a well-formed SVG
+    assert not answers.well_formed(answers.extract_compbench("</svg> early <svg>").svg)
 
 
 def test_judge_verdicts_released_and_strict() -> None:
-    # sgp_genbench.out "compbench_parse": get_model_result_safe with the API stubbed to each reply
-    released = {"REASONING: fine\nSCORE: 100": 100, "SCORE: 50.": 50, "SCORE: **30**": 30,
-                "I give it 75": 0, "SCORE: 0\nBut 100 would be too much": 0,
-                "REASONING: 2 items, 100% sure\nSCORE: 30/100": 100, "no number": 0}
-    for reply, score in released.items():
-        assert answers.released_verdict(reply) == score, reply
+    assert {reply: answers.released_verdict(reply) for reply in VERDICT_REPLIES} == VERDICTS
     # ours, by the rule (the integer right after the last SCORE:, one of 0/30/50/100)
     strict = {"REASONING: fine\nSCORE: 100": 100, "SCORE: 50.": 50, "SCORE: **30**": 30,
               "I give it 75": None, "SCORE: 0\nBut 100 would be too much": 0,
@@ -89,19 +104,18 @@ def test_judge_verdicts_released_and_strict() -> None:
               "SCORE: 75": None, "SCORE: 30\nSCORE: 50": 50}
     for reply, value in strict.items():
         assert answers.strict_verdict(reply) == value, reply
-    # sgp_genbench.out: int(0.2 * 100 + 0.2 * 50 + 0.6 * mean(30, 0)) = int(39.0) = 39
-    assert answers.numeracy_score(100, 50, [30, 0]) == 39
+    # int(0.2 * 100 + 0.2 * 50 + 0.6 * mean(30, 0)) = int(39.0) = 39
+    assert answers.numeracy_score(100, 50, [30, 0]) == NUMERACY
     # by hand: int(0.2 * 0 + 0.2 * 0 + 0.6 * (30 / 4)) = int(4.5) = 4 (truncated, not rounded)
     assert answers.numeracy_score(0, 0, [30, 0, 0, 0]) == 4
 
 
 def test_diversity_and_averages_match_the_release() -> None:
-    # sgp_genbench.out "diversity_3_vectors": 1 - mean(0, 0.7071, 0.7071)
+    # the release's inline formula by hand: 1 - mean(0, 0.7071, 0.7071)
     assert answers.diversity(np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])) == pytest.approx(
         0.5285954792089684, abs=1e-15)
     assert answers.diversity(np.array([[1.0, 0.0]])) is None
-    # sgp_genbench.out "average_metrics": prompt a (CLIP 0.30, 0.20; diversity 0.3), prompt b
-    # (0.25 and a failed answer; diversity 0): clip_small 0.1875, diversity 0.3, success 0.75
+    # AVERAGE_METRICS' two prompts, as svgeval's outcomes
     sample = Sample(id="a", group="object", messages=[], reference="", target=None)
     outcomes = []
     for value, drawn in ((0.30, True), (0.20, True), (0.25, True), (0.9, False)):
@@ -110,10 +124,10 @@ def test_diversity_and_averages_match_the_release() -> None:
         ZERO.put(outcome, "clip_score", value, drawn)
         outcomes.append(outcome)
     means = mean_per_group(outcomes).metrics
-    assert means["object/clip_score"] == pytest.approx(0.1875, abs=1e-15)
+    assert means["object/clip_score"] == pytest.approx(AVERAGE_METRICS["clip_small"], abs=1e-15)
     assert means["object/clip_score_valid"] == pytest.approx(0.25, abs=1e-15)  # ours, by hand
-    assert means["object/success_rate"] == 75.0
-    assert answers.released_diversity_mean([0.3, 0.0]) == 0.3
+    assert means["object/success_rate"] == 100 * AVERAGE_METRICS["success_rate"]
+    assert answers.released_diversity_mean([0.3, 0.0]) == AVERAGE_METRICS["diversity"]
     assert answers.released_diversity_mean([0.3, None]) == 0.3
     assert answers.checked_diversity_mean([0.3, 0.0, None]) == pytest.approx(0.15)  # by hand
 

@@ -1,6 +1,13 @@
-"""Messages, sample ids and scores of the released LICA-Bench SVG tasks on the tests' bundle.
+"""Answer readers, code and pixel scores, messages, sample ids and scores of the released
+LICA-Bench SVG tasks on the tests' inputs and bundle.
 
-Runs, from purvanshi/lica-bench at ``c5c63dc`` unmodified, the task classes of
+Runs the helpers of ``src/design_benchmarks/tasks/svg.py`` (and ``normalized_edit_distance`` of
+``utils/text_helpers.py``, which it imports) on the inputs of ``support.lica_bench_data``:
+``_parse_answer_letter`` per reply of ``LETTER_REPLIES`` (``RELEASED_LETTERS``),
+``_strip_svg_wrapper`` per reply of ``WRAPPED_REPLIES`` (``RELEASED_WRAPPER``), the code scores of
+``RED`` against ``BLUE`` and the compression ratios and weighted complexity asserted
+(``RELEASED_CODE_SCORES``), ``_pixel_mse`` and ``_pixel_ssim`` of ``HALF``, ``WHITE`` and
+``NOT_SVG`` (``RELEASED_PIXELS``). Then runs, from purvanshi/lica-bench at ``c5c63dc`` unmodified, the task classes of
 ``src/design_benchmarks/tasks/svg.py`` (svg-1 .. svg-8): ``load_data`` and
 ``build_model_input`` on the bundle ``support.lica_bench_data.write_bundle`` writes, then
 ``parse_model_output`` of each reply of ``ANSWERS`` and ``evaluate`` on the parsed answers.
@@ -28,7 +35,17 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from support.lica_bench_data import ANSWERS, write_bundle
+from support.lica_bench_data import (
+    ANSWERS,
+    BLUE,
+    HALF,
+    LETTER_REPLIES,
+    NOT_SVG,
+    RED,
+    WHITE,
+    WRAPPED_REPLIES,
+    write_bundle,
+)
 
 from upstream import checkout
 
@@ -45,6 +62,27 @@ def released_tasks() -> dict[str, Any]:
     return {cls.meta.id: cls() for cls in vars(svg).values()
             if isinstance(cls, type) and issubclass(cls, BaseBenchmark)
             and getattr(cls, "meta", None) is not None and cls.meta.id in ANSWERS}
+
+
+def helpers() -> dict[str, Any]:
+    """The released answer readers and scores on the helpers' inputs (module docstring)."""
+    from design_benchmarks.tasks import svg
+
+    return {
+        "RELEASED_LETTERS": {reply: svg._parse_answer_letter(reply) for reply in LETTER_REPLIES},
+        "RELEASED_WRAPPER": {reply: svg._strip_svg_wrapper(reply) for reply in WRAPPED_REPLIES},
+        "RELEASED_CODE_SCORES": {
+            "edit_distance": svg.normalized_edit_distance(RED, BLUE),
+            "repair_similarity": svg._repair_similarity(RED, BLUE),
+            "repair_accuracy": svg._repair_accuracy(RED, BLUE),
+            "compression_ratio": svg._compression_ratio("x" * 100, "x" * 50),
+            "compression_ratio_of_empty": svg._compression_ratio("", "abc"),
+            "weighted_complexity": svg._svg_weighted_complexity(HALF)},
+        "RELEASED_PIXELS": {"mse_half_white": svg._pixel_mse(HALF, WHITE),
+                            "ssim_half_half": svg._pixel_ssim(HALF, HALF),
+                            "mse_failed": svg._pixel_mse(NOT_SVG, WHITE),
+                            "ssim_failed": svg._pixel_ssim(NOT_SVG, WHITE)},
+    }
 
 
 def main() -> None:
@@ -72,7 +110,7 @@ def main() -> None:
                       else task.evaluate(parsed, truths))
             scores[task_id] = {key: value for key, value in result.items()
                                if key not in WITHOUT_WEIGHTS}
-    print(json.dumps({"RELEASED_TEXT_SHA256": texts, "RELEASED_IDS": ids,
+    print(json.dumps({**helpers(), "RELEASED_TEXT_SHA256": texts, "RELEASED_IDS": ids,
                       "RELEASED_SCORES": scores}, indent=1))
 
 

@@ -1,6 +1,7 @@
 """The answer rules and arithmetic of SGP-GenBench's and SGP-CompBench's released code.
 
-Runs, from Sphere-AI-Lab/SGP-RL at ``533171a`` unmodified, on the inputs of
+Runs, from Sphere-AI-Lab/SGP-RL at ``533171a`` unmodified, on the replies of
+``support.sgp_genbench_data`` (and the numbers below), and prints the constants of
 ``tests/tasks/test_sgp_genbench.py``:
 
 - ``understand_r1_zero/svg_grader.py``'s ``render_response_to_image`` (with ``is_format_correct``
@@ -44,20 +45,17 @@ from pathlib import Path
 from typing import Any
 
 import cairosvg
+from support.sgp_genbench_data import (
+    COMPBENCH_REPLIES,
+    FORMATTED_REPLY,
+    GENBENCH_REPLIES,
+    TRUNCATED,
+    VERDICT_REPLIES,
+)
 
 from upstream import checkout
 
 RELEASE = checkout.Release("Sphere-AI-Lab/SGP-RL", "533171a89db357c1195a3c3ab106723c90994dcb")
-GENBENCH_REPLIES = (
-    'plan </think> <answer><svg width="2"><rect/></svg></answer>',
-    'x </think> <answer><svg width="1"/> <svg width="3"><text>a</text></svg></answer>',
-    '<svg width="1"></svg> then <svg width="2"></svg>', "<svg><rect/></svg>",
-    'text <svg viewBox="0 0 1 1"><rect/>', "no svg here")
-COMPBENCH_REPLIES = ('Here: <svg width="4"><rect/></svg> and <svg width="9"></svg>',
-                     "</svg> early <svg>", "no svg")
-VERDICT_REPLIES = ("REASONING: fine\nSCORE: 100", "SCORE: 50.", "SCORE: **30**", "I give it 75",
-                   "SCORE: 0\nBut 100 would be too much",
-                   "REASONING: 2 items, 100% sure\nSCORE: 30/100", "no number")
 RED = ('<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32"><rect width="32" '
        'height="32" fill="#e01010"/></svg>')
 
@@ -104,10 +102,9 @@ def genbench(root: Path) -> dict[str, Any]:
         grader["render_response_to_image"](reply)
         extraction[reply] = handed[-1]
     drawn.clear()
-    svg.safe_svg_to_image('<svg viewBox="0 0 1 1"><rect/>')
+    svg.safe_svg_to_image(TRUNCATED)
     return {"GENBENCH_EXTRACTION": extraction, "RECOVERED": drawn[0],
-            "FORMATTED": grader["is_format_correct"](
-                '<think>plan</think> <answer><svg width="2"><rect/></svg></answer>')}
+            "FORMATTED": grader["is_format_correct"](FORMATTED_REPLY)}
 
 
 def compbench(root: Path) -> dict[str, Any]:
