@@ -27,10 +27,10 @@ Runs under transformers 4.52.4 (InternSVG's pin), in svgeval's test environment 
 packages first on the import path, and the upstream packages of ``.venv/ref-packages``
 (torchvision, lpips, ftfy; ``checkout.reference_packages``)::
 
-    pip install --target /tmp/tf452 --no-deps transformers==4.52.4 tokenizers==0.21.1 \\
+    pip install --target .venv/tf452 --no-deps transformers==4.52.4 tokenizers==0.21.1 \\
         huggingface_hub==0.33.0 torchmetrics==1.7.4 lightning-utilities==0.14.3 \\
         git+https://github.com/openai/CLIP@d05afc436d78f1c48dc0dbf8e5980a9d471f35f6
-    PYTHONPATH=/tmp/tf452:tests:src .venv/bin/python -m upstream.sarena_models \\
+    PYTHONPATH=.venv/tf452:tests:src .venv/bin/python -m upstream.sarena_models \\
         [--source GIT_REPO | --checkout DIR]
 
 Stand-ins (``checkout.stand_in_modules``): ``utils.api`` (as ``sarena.py``). Takes about ten

@@ -20,10 +20,10 @@ Runs under transformers 4.49.0 (the release's pin), in svgeval's test environmen
 packages in a folder of their own put first on the import path, and the upstream packages of
 ``.venv/ref-packages`` (torchvision, lpips, ftfy; ``checkout.reference_packages``)::
 
-    pip install --target /tmp/tf449 --no-deps transformers==4.49.0 tokenizers==0.21.0 \\
+    pip install --target .venv/tf449 --no-deps transformers==4.49.0 tokenizers==0.21.0 \\
         huggingface_hub==0.29.3 torchmetrics==1.6.1 lightning-utilities==0.12.0 \\
         git+https://github.com/openai/CLIP@d05afc436d78f1c48dc0dbf8e5980a9d471f35f6
-    PYTHONPATH=/tmp/tf449:tests:src .venv/bin/python -m upstream.starvector_models \\
+    PYTHONPATH=.venv/tf449:tests:src .venv/bin/python -m upstream.starvector_models \\
         [--source GIT_REPO | --checkout DIR]
 
 Stand-ins (``checkout.stand_in_modules``): ``omegaconf`` (the validator's configuration) and the

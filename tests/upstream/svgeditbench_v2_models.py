@@ -26,10 +26,10 @@ Runs under transformers 4.57.1, in svgeval's test environment with these package
 import path, and the upstream packages of ``.venv/ref-packages`` (torchvision;
 ``checkout.reference_packages``)::
 
-    pip install --target /tmp/tf457 --no-deps transformers==4.57.1 tokenizers==0.22.1 \\
+    pip install --target .venv/tf457 --no-deps transformers==4.57.1 tokenizers==0.22.1 \\
         huggingface_hub==0.36.0 torchmetrics==1.8.2 lightning-utilities==0.15.2 \\
         git+https://github.com/openai/CLIP@d05afc436d78f1c48dc0dbf8e5980a9d471f35f6
-    PYTHONPATH=/tmp/tf457:tests:src .venv/bin/python -m upstream.svgeditbench_v2_models \\
+    PYTHONPATH=.venv/tf457:tests:src .venv/bin/python -m upstream.svgeditbench_v2_models \\
         [--svgeditbench-source GIT_REPO | --svgeditbench-checkout DIR] \\
         [--dinov2-source GIT_REPO | --dinov2-checkout DIR]
 

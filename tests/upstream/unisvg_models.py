@@ -20,11 +20,11 @@ Runs under transformers 4.57.1 with bert-score 0.3.13 and sentence-transformers 
 svgeval's test environment with these packages first on the import path, and the upstream
 packages of ``.venv/ref-packages`` (torchvision, lpips; ``checkout.reference_packages``)::
 
-    pip install --target /tmp/tf457 --no-deps transformers==4.57.1 tokenizers==0.22.1 \\
+    pip install --target .venv/tf457 --no-deps transformers==4.57.1 tokenizers==0.22.1 \\
         huggingface_hub==0.36.0 torchmetrics==1.8.2 lightning-utilities==0.15.2 \\
         bert-score==0.3.13 sentence-transformers==5.1.2 datasets==3.6.0 \\
         git+https://github.com/openai/CLIP@d05afc436d78f1c48dc0dbf8e5980a9d471f35f6
-    PYTHONPATH=/tmp/tf457:tests:src .venv/bin/python -m upstream.unisvg_models \\
+    PYTHONPATH=.venv/tf457:tests:src .venv/bin/python -m upstream.unisvg_models \\
         [--source GIT_REPO | --checkout DIR]
 
 (datasets 3.6.0 because sentence-transformers imports it, and the test environment's newer one
