@@ -1,13 +1,12 @@
 """The Fréchet variants, OmniSVG's reference sampler and the FID input readings (torchvision
 network, pre-resize, background), against numbers the released scorers gave on the same inputs.
 
-Released numbers: a scratch check script of issue 29 (for MMSVGBench) ran OmniSVG's
-``calculate_frechet_distance`` and its ``np.random.seed(42); np.random.choice`` sampler unmodified
-(loaded from ``metrics/compute_fid.py`` at f2e033e by AST) with numpy 2.4.6 and scipy 1.17.1; a
-second one (for SArena's animation task) ran cd-fvd 0.1.1's ``FeatureStats`` and
-``compute_fvd_from_stats``. Neither script nor its printed output was kept in this repository;
-``tests/upstream/frechet.py`` runs the same released code on the same inputs
-(``support.frechet_inputs``) and prints the numbers below.
+Released numbers: ``tests/upstream/frechet.py`` (``PYTHONPATH=tests python -m upstream.frechet``,
+in the test environment with the upstream packages of ``.venv/ref-packages``) runs OmniSVG's
+``calculate_frechet_distance`` and its ``np.random.seed(42); np.random.choice`` sampler
+unmodified (``metrics/compute_fid.py`` at f2e033e; numpy 2.4.6, scipy 1.17.1) and cd-fvd 0.1.1's
+``FeatureStats`` and ``compute_fvd_from_stats`` on the inputs of ``support.frechet_inputs``, and
+prints the numbers below.
 """
 
 from __future__ import annotations

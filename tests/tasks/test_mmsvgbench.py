@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 from PIL import Image
+from support.mmsvgbench_pixels import candidates, truth
 from support.tiny_models import openai_layout
 from typer.testing import CliRunner
 
@@ -102,26 +103,34 @@ def tiny_weights(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, tiny_dino_dir:
     return hps_dir
 
 
+RELEASED_PIXELS = {  # candidate of support.mmsvgbench_pixels -> (released MSE, released SSIM)
+    "white": (0.25, 0.004638731615461074),
+    "transparent on white": (0.25, 0.004638731615461074),
+    "white 16 px, resized": (0.25, 0.004638731615461074),
+    "itself": (0.0, 1.0),
+    "transparent, alpha dropped": (0.75, 8.553367699668872e-07),
+}
+
+
+def as_scored(picture: np.ndarray, white: bool) -> np.ndarray:
+    """A generated picture as ``compute_ssim_lpips_mse.py`` reads it: resized to the truth's size
+    (8 bits), then composited on white or its alpha dropped, as [0, 1] floats."""
+    unit = resize_to(picture / 255.0, truth().shape)
+    if unit.shape[2] == 3:
+        return unit
+    return on_white(np.rint(unit * 255.0).astype(np.uint8)) if white else unit[..., :3]
+
+
 def test_pixel_metrics_match_the_released_scorer() -> None:
-    """``compute_ssim_lpips_mse.py`` as released (numpy 2.4.6, scikit-image 0.26.0, OpenCV
-    5.0.0), run by a scratch check script of issue 29 (its printed output mmsvgbench.out; neither
-    was kept in this repository): the ground truth is an 8 x 8 white picture whose 4 x 4 top-left
-    quarter is black."""
-    truth = np.ones((8, 8, 3))
-    truth[:4, :4] = 0.0
-    transparent = np.zeros((8, 8, 4), np.uint8)
-    candidates = {  # name -> (candidate as the scorer reads it, released MSE, released SSIM)
-        "white": (np.ones((8, 8, 3)), 0.25, 0.004638731615461074),
-        "transparent on white": (on_white(transparent), 0.25, 0.004638731615461074),
-        "white 16 px, resized": (resize_to(np.ones((16, 16, 3)), (8, 8)), 0.25,
-                                 0.004638731615461074),
-        "itself": (truth, 0.0, 1.0),
-        "transparent, alpha dropped": (transparent[..., :3] / 255.0, 0.75,
-                                       8.553367699668872e-07),
-    }
-    for name, (candidate, released_mse, released_ssim) in candidates.items():
-        assert mse(candidate, truth) == pytest.approx(released_mse, abs=1e-12), name
-        assert ssim(candidate, truth, preset="omnisvg") == pytest.approx(
+    """``compute_ssim_lpips_mse.py`` as released, on the pictures of ``support.mmsvgbench_pixels``
+    (an 8 x 8 white truth whose 4 x 4 top-left quarter is black): ``RELEASED_PIXELS`` is what
+    ``tests/upstream/mmsvgbench.py`` prints (numpy 2.4.6, scikit-image 0.26.0, OpenCV 5.1.0)."""
+    reference = truth() / 255.0
+    for name, (picture, white) in candidates().items():
+        candidate = as_scored(picture, white)
+        released_mse, released_ssim = RELEASED_PIXELS[name]
+        assert mse(candidate, reference) == pytest.approx(released_mse, abs=1e-12), name
+        assert ssim(candidate, reference, preset="omnisvg") == pytest.approx(
             released_ssim, rel=1e-9, abs=1e-15), name
 
 
