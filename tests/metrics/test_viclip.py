@@ -10,16 +10,13 @@ written as lossless FFV1 files and read back by its ``sample_frames_from_video``
 ``VisionTransformer`` and ``CLIP_TEXT`` built at the tiny sizes (its ``clip_joint_l14`` and
 ``clip_text_l14`` hard-code L/14), its ``SimpleTokenizer`` given the tiny vocabulary, timm's
 ``DropPath`` (the identity in eval mode) stubbed because timm's torchvision import does not load
-with this CPU torch. How it ran, in a scratch folder: hmwang2002/InternSVG checked out at
-77a891e; einops, ``setuptools<81``, ftfy and wcwidth installed into a separate folder with
-``pip install --target ... --no-deps``; a scratch script run from the checkout's root with that
-folder, a folder of stubs (the ``DropPath`` above) and the checkout on ``PYTHONPATH`` (torch
-2.13.0+cpu, OpenCV 5.0.0, NumPy 2.4.6). ``tests/upstream/viclip.py`` runs the same released code
-the same way (in the test environment, the packages from ``.venv/ref-packages``) and prints the
-constants below, bit for bit when last run. On the real vocabulary
-(``metrics/video/viclip/bpe_simple_vocab_16e6.txt.gz``) its ``SimpleTokenizer.encode`` and
-svgeval's tokenizer gave the same ids for five mixed captions (accents, CJK, emoji, curly quotes,
-entities, SVG code).
+with this CPU torch: ``tests/upstream/viclip.py`` (``PYTHONPATH=tests python -m upstream.viclip``,
+in the test environment with einops and ftfy from ``.venv/ref-packages``; torch 2.13.0+cpu,
+OpenCV 5.1.0, NumPy 2.4.6) runs it and prints the constants below, bit for bit when last run.
+On the real vocabulary the release ships (``metrics/video/viclip/bpe_simple_vocab_16e6.txt.gz``)
+the same script compares its ``SimpleTokenizer.encode`` with svgeval's tokenizer on the five
+mixed captions of ``support.tiny_viclip.MIXED_CAPTIONS`` (accents, CJK, an emoji, curly quotes,
+entities, SVG code): the same ids for each when last run.
 """
 
 from __future__ import annotations

@@ -1,12 +1,14 @@
 """SArena animation's video metrics: frame sampling and frame-wise PSNR/SSIM against the numbers
 InternSVG's released calculators gave, FVD's clip pipeline and I3D with random weights.
 
-Released numbers: a scratch check script of issue 29 (for SArena's animation task) ran
-InternSVG's ``sample_frames_from_video``, ``PSNRVideoCalculator`` and ``SSIMVideoCalculator``
-(77a891e, loaded unmodified by AST) on lossless FFV1 16 x 16 videos of 150 frames written with
-OpenCV, frame i a uniform grey i. Neither the script nor its printed output was kept in this
-repository; the numbers it printed are the constants below. The same frames are built here as
-arrays. cd-fvd's own I3D and clip pipeline are compared in ``test_upstream_references.py``.
+Released numbers: ``tests/upstream/video_metrics.py`` (``PYTHONPATH=tests python -m
+upstream.video_metrics``, in the test environment with the upstream packages of
+``.venv/ref-packages``) runs InternSVG's ``sample_frames_from_video``, ``PSNRVideoCalculator``
+and ``SSIMVideoCalculator`` (77a891e, unmodified, 8 frames as its ``video_metrics.py`` builds
+them) on the videos of ``support.grey_videos`` (16 x 16, 150 frames, frame i a uniform grey i)
+written as lossless FFV1 files with OpenCV, and prints the constants below; the same frames are
+given here as arrays. cd-fvd's own I3D and clip pipeline are compared in
+``test_upstream_references.py``.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from support.grey_videos import greys, pairs
 
 from svgeval.metrics.registry import METRICS
 from svgeval.metrics.video import (
@@ -27,27 +30,24 @@ from svgeval.render.video import sample_indices
 
 pytestmark = pytest.mark.e2e  # see the marker in pyproject.toml
 
-
-def _greys(offset: int = 0, frames: int = 150, size: int = 16) -> np.ndarray:
-    levels = np.clip(np.arange(frames) + offset, 0, 255).astype(np.uint8)
-    return np.repeat(levels[:, None, None, None], size * size * 3).reshape(frames, size, size, 3)
+RELEASED_SAMPLE = [0, 21, 42, 63, 85, 106, 127, 149]
+RELEASED_PSNR = [100.0, 28.130803608679106, 22.173143370262476]
+RELEASED_SSIM = [1.0, 0.8677237789577626, 0.12775154368622202]
 
 
 def test_frames_are_sampled_as_released() -> None:
-    assert sample_indices(150).tolist() == [0, 21, 42, 63, 85, 106, 127, 149]
+    assert sample_indices(150).tolist() == RELEASED_SAMPLE
     assert sample_indices(0).tolist() == []
 
 
 def test_frame_psnr_and_ssim_give_the_released_numbers() -> None:
-    grey, brighter, black = _greys(), _greys(10), np.zeros((150, 16, 16, 3), np.uint8)
-    psnr = frame_scores([grey, grey, grey], [grey, brighter, black], "psnr")
-    assert psnr == pytest.approx([100.0, 28.130803608679106, 22.173143370262476], abs=1e-9)
-    ssim = frame_scores([grey, grey, grey], [grey, brighter, black], "ssim")
-    assert ssim == pytest.approx([1.0, 0.8677237789577626, 0.12775154368622202], abs=1e-9)
+    truths, predictions = pairs()
+    assert frame_scores(truths, predictions, "psnr") == pytest.approx(RELEASED_PSNR, abs=1e-9)
+    assert frame_scores(truths, predictions, "ssim") == pytest.approx(RELEASED_SSIM, abs=1e-9)
     empty = np.zeros((0, 16, 16, 3), np.uint8)
-    assert np.isnan(frame_scores([empty], [grey], "psnr")[0])
+    assert np.isnan(frame_scores([empty], [greys()], "psnr")[0])
     with pytest.raises(ValueError, match="metric must be"):
-        frame_scores([grey], [grey], "clip")
+        frame_scores([greys()], [greys()], "clip")
 
 
 def test_frame_dino_uses_the_batched_image_metric(tiny_dino_dir: Path) -> None:

@@ -114,6 +114,14 @@ CAPTIONS = ("a red square sliding right",
             "the quick brown fox jumps over the lazy dog while a yellow square keeps turning")
 """Captions for the recorded numbers: known words, white space, an HTML entity, curly quotes
 and capitals (the release's cleaning), and one longer than 32 tokens (cut, end token kept)."""
+MIXED_CAPTIONS = ("Crème brûlée à la carte, naïve façade",
+                  "一只红色的猫 in a 正方形",
+                  "a smiling face 😀 with ‘curly’ and “double” quotes",
+                  "Tom &amp;amp; Jerry &lt;3 &#x27;cartoon&#x27;",
+                  '<svg viewBox="0 0 10 10"><circle cx="5" cy="5" r="4" fill="#f00"/></svg>')
+"""Captions on which the release's tokenizer, with the real vocabulary the release ships, and
+svgeval's are compared (``tests/upstream/viclip.py``): accents, CJK, an emoji, curly quotes,
+HTML entities (one escaped twice) and SVG code."""
 
 
 def sample_videos() -> list[np.ndarray]:

@@ -8,7 +8,12 @@ vocabulary of ``support.tiny_viclip.save_tiny_viclip`` and its three ``sample_vi
 as lossless FFV1 files. Prints ``RELEASED_T2V`` (video ``i`` against ``CAPTIONS[i]``),
 ``RELEASED_V2V`` (the pairs (0, 0), (1, 2), (2, 1), (0, 1)), ``RELEASED_TOKENS`` (the non-zero
 ids of the text encoder's ``tokenize`` at the model's 32 positions) and ``RELEASED_FEATURE0``
-(``get_vid_features`` of video 0) of ``tests/metrics/test_viclip.py``.
+(``get_vid_features`` of video 0) of ``tests/metrics/test_viclip.py``. With the real vocabulary
+the release ships (``metrics/video/viclip/bpe_simple_vocab_16e6.txt.gz``) it also prints
+``REAL_VOCABULARY_IDS``, the release's ``SimpleTokenizer().encode`` of each
+``support.tiny_viclip.MIXED_CAPTIONS``, and ``REAL_VOCABULARY_SAME_IDS``: whether svgeval's
+tokenizer (``svgeval.metrics.viclip``: ``bpe_tokenizer`` of that file, ``clean_caption``) gives
+the same ids for each.
 
 The release builds its towers at the sizes of ViT-L/14 (``clip_joint_l14``, ``clip_text_l14``);
 here the ``viclip`` module's two builders are replaced by ones that build the same classes
@@ -39,7 +44,15 @@ import cv2
 import packaging
 import packaging.version
 import torch
-from support.tiny_viclip import CAPTIONS, EMBED, TEXT, VISION, sample_videos, save_tiny_viclip
+from support.tiny_viclip import (
+    CAPTIONS,
+    EMBED,
+    MIXED_CAPTIONS,
+    TEXT,
+    VISION,
+    sample_videos,
+    save_tiny_viclip,
+)
 
 from upstream import checkout
 
@@ -63,6 +76,20 @@ def write_video(frames: Any, path: Path) -> str:
         writer.write(frame[:, :, ::-1].copy())
     writer.release()
     return str(path)
+
+
+def importable(root: Path) -> None:
+    """Make the release's ``metrics.video`` modules importable from ``root``: the upstream
+    packages of ``.venv/ref-packages`` and the stand-ins of the module docstring."""
+    checkout.reference_packages()
+    checkout.stand_in_modules({
+        **checkout.CLIP_METRIC_STAND_INS,
+        "timm": {}, "timm.models": {},
+        "timm.models.layers": {"DropPath": _DropPath},
+        "timm.models.registry": {"register_model": lambda function: function},
+        "pkg_resources": {"packaging": packaging},
+    })
+    sys.path.insert(0, str(root))
 
 
 def tiny_towers(viclip: Any, vision: Any, text: Any, vocab: int) -> None:
@@ -109,22 +136,29 @@ def released_numbers(folder: Path, videos: list[str]) -> dict[str, Any]:
             "RELEASED_FEATURE0": feature[0].tolist()}
 
 
+def real_vocabulary(root: Path) -> dict[str, Any]:
+    """The release's and svgeval's ids of ``MIXED_CAPTIONS`` with the vocabulary the release
+    ships."""
+    from metrics.video.viclip.simple_tokenizer import SimpleTokenizer
+
+    from svgeval.metrics.viclip import VOCABULARY, bpe_tokenizer, clean_caption
+
+    path = root / "metrics" / "video" / "viclip" / VOCABULARY
+    released = [SimpleTokenizer(bpe_path=str(path)).encode(text) for text in MIXED_CAPTIONS]
+    ours = bpe_tokenizer(path)
+    same = [ids == ours.encode(clean_caption(text), add_special_tokens=False).ids
+            for ids, text in zip(released, MIXED_CAPTIONS)]
+    return {"REAL_VOCABULARY_IDS": released, "REAL_VOCABULARY_SAME_IDS": same}
+
+
 def main() -> None:
     root = checkout.from_command_line(RELEASE, __doc__)
-    checkout.reference_packages()
-    checkout.stand_in_modules({
-        **checkout.CLIP_METRIC_STAND_INS,
-        "timm": {}, "timm.models": {},
-        "timm.models.layers": {"DropPath": _DropPath},
-        "timm.models.registry": {"register_model": lambda function: function},
-        "pkg_resources": {"packaging": packaging},
-    })
-    sys.path.insert(0, str(root))
+    importable(root)
     with tempfile.TemporaryDirectory() as work, contextlib.redirect_stdout(sys.stderr):
         folder = save_tiny_viclip(Path(work) / "tiny_viclip")
         videos = [write_video(frames, Path(work) / f"video{i}.avi")
                   for i, frames in enumerate(sample_videos())]
-        values = released_numbers(folder, videos)
+        values = {**released_numbers(folder, videos), **real_vocabulary(root)}
     print(json.dumps(values, indent=1))
 
 
