@@ -42,8 +42,9 @@ def test_sample_indices_are_the_released_linspace() -> None:
 
 
 def test_moviepy_writes_149_of_150_frames_and_repeats_some_under_numpy_2() -> None:
-    # obtained by running moviepy 2.2.1's ImageSequenceClip(150 PNGs, fps=30).write_videofile
-    # under NumPy 2.4.6 and recording which PNG each written frame equals (scratch check)
+    # InternSVG's svg_to_mp4 (moviepy 2.2.1's ImageSequenceClip(150 PNGs, fps=30)
+    # .write_videofile) under NumPy 2.4.6 and 1.26.4, each written frame decoded to the PNG it
+    # shows: tests/upstream/moviepy_frames.py prints the count and the shifted positions
     shifted = [72, 73, 74, 87, 88, 89, 102, 103, 104, 117, 118, 119, *range(128, 135),
                *range(143, 149)]
     indices = moviepy_frame_indices(150, 30)
@@ -75,6 +76,21 @@ def test_mp4_is_h264_yuv420p_at_30_fps_and_reads_back_every_frame(
     assert decoded.shape == frames.shape and decoded.dtype == np.uint8
     assert np.abs(decoded.astype(int) - frames).max() <= 2  # lossy, but close on flat frames
     assert np.array_equal(through_codec(frames), decoded)
+
+
+def test_decoded_frames_are_opencvs(ffmpeg: str, tmp_path: Path) -> None:
+    """``decode_video`` against OpenCV's ``cv2.VideoCapture`` (the released metrics' reader, its
+    BGR reversed) on an MP4 of noisy frames: the same pixels."""
+    cv2 = pytest.importorskip("cv2")
+    frames = np.random.default_rng(0).integers(0, 256, (30, 48, 64, 3), dtype=np.uint8)
+    path = tmp_path / "noise.mp4"
+    encode_mp4(frames, path)
+    capture = cv2.VideoCapture(str(path))
+    read = []
+    while (frame := capture.read())[0]:
+        read.append(frame[1][..., ::-1])
+    capture.release()
+    assert np.array_equal(decode_video(path), np.stack(read))
 
 
 def test_codec_errors_are_one_line(ffmpeg: str, tmp_path: Path) -> None:

@@ -84,10 +84,11 @@ RELEASED = {  # the released server's functions on the same 512 px skia renders 
     "reference": (1.0, 1.0, 0.75),
 }
 """``reward_img_l2`` (``blur=0, normalize="avg_std"``; and ``canny=True, dilate=True,
-dilate_kernel_size=3, dilate_iterations=1, blur=13``) and ``reward_svg_length_quadratic``,
-taken from HTplex/rlrf-rewarder's ``reward_score/rewards_img.py`` and ``rewards_svg.py`` into a
-scratch folder (their module imports torchvision and the authors' package; the two functions
-need cv2 and numpy only) and run on the same renders as BGR arrays, as the server passes them."""
+dilate_kernel_size=3, dilate_iterations=1, blur=13``) and ``reward_svg_length_quadratic`` of
+HTplex/rlrf-rewarder f7588fe (``reward_score/rewards_img.py``, ``rewards_svg.py``), unmodified,
+on the same renders as BGR arrays, as the server passes them: ``tests/upstream/rlrf_rewarder.py``
+(``PYTHONPATH=tests python -m upstream.rlrf_rewarder``, in the test environment with the
+upstream packages of ``.venv/ref-packages``) prints these values."""
 
 
 @needs("skia", "cv2")

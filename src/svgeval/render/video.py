@@ -74,7 +74,8 @@ def moviepy_frame_indices(images: int, fps: float = FPS, *, numpy2: bool = True)
     image whose start ``i / fps - eps32`` is at most ``t``. NumPy 2 computes that start in float32
     (a Python float minus a float32 scalar stays float32), which can round it above ``t``: then
     frame *k* is image *k - 1*. With ``numpy2=False`` (NumPy 1 computes in float64) frame *k* is
-    image *k*. Values obtained by running moviepy 2.2.1 under NumPy 2.4.6 and 1.26.4:
+    image *k*. Values obtained by running moviepy 2.2.1 under NumPy 2.4.6 and 1.26.4
+    (``tests/upstream/moviepy_frames.py``):
 
     >>> [k for k, i in enumerate(moviepy_frame_indices(150)) if i != k][:4]
     [72, 73, 74, 87]
