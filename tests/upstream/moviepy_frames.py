@@ -20,11 +20,11 @@ moviepy and what it imports beyond svgeval's test environment (imageio, imageio-
 Pillow are there), and ``nest_asyncio`` (imported by ``svg_animate.py``), in a folder put first
 on the import path; for the NumPy 1 reading, NumPy 1.26.4 in another one before it:
 
-    pip install --target /tmp/moviepy221 --no-deps moviepy==2.2.1 proglog decorator \\
+    pip install --target .venv/moviepy221 --no-deps moviepy==2.2.1 proglog decorator \\
         python-dotenv nest_asyncio
-    PYTHONPATH=/tmp/moviepy221:tests:src python -m upstream.moviepy_frames [--source GIT_REPO]
-    pip install --target /tmp/numpy1 --no-deps numpy==1.26.4
-    PYTHONPATH=/tmp/numpy1:/tmp/moviepy221:tests:src python -m upstream.moviepy_frames
+    PYTHONPATH=.venv/moviepy221:tests:src python -m upstream.moviepy_frames [--source GIT_REPO]
+    pip install --target .venv/numpy1 --no-deps numpy==1.26.4
+    PYTHONPATH=.venv/numpy1:.venv/moviepy221:tests:src python -m upstream.moviepy_frames
 """
 
 from __future__ import annotations
