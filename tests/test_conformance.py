@@ -72,25 +72,32 @@ hostile run is the one reported (its gallery holds the refused answers beside th
 pictures; a report's distribution plots, two files a metric, are most of its time); the
 leaderboard and ``compare`` read every run."""
 
+FID_CHECKED = frozenset({"svgenius-img2svg"})
+"""The tasks whose runs compute FID: the set-level path it takes through shards, epochs and
+rescoring is every FID's (each variant's numbers are checked by its own tests:
+``tests/metrics/test_fid.py``, ``test_frechet_variants.py``, the suites' released-model tests)."""
+
 MODEL_FAILURES = frozenset({"extract", "render", "truncated"})
 """The failure kinds of a wrong answer (the model's), as opposed to a data or scorer problem."""
 
 
 @pytest.fixture(scope="session")
 def tiny_weights(tiny_clip_dir: Path, tiny_dino_dir: Path, tiny_siglip_dir: Path,
-                 tiny_text_encoder_dir: Path, inception_weights: Path, tiny_hps_dir: Path,
+                 tiny_text_encoder_dir: Path, tiny_hps_dir: Path,
                  tiny_dreamsim_dir: Path, tiny_viclip_dir: Path, i3d_weights: Path,
                  ) -> dict[str, str]:
     """``--model-path`` names -> the tests' tiny random weights; the metrics whose only weights
     here are real ones that cost seconds a batch on a CPU (LPIPS-VGG, the aesthetic head,
-    SVGauge) turned off (``none``: not computed), each checked by its own tests."""
+    SVGauge) turned off (``none``: not computed), each checked by its own tests; FID too, whose
+    Inception v3 is full size even with random weights (most of the time of each task that has
+    it), but for :data:`FID_CHECKED`."""
     tiny = {"clip": tiny_clip_dir, "clip_fid": tiny_clip_dir, "tokenizer": tiny_clip_dir,
-            "dino": tiny_dino_dir, "siglip": tiny_siglip_dir, "fid": inception_weights,
+            "dino": tiny_dino_dir, "siglip": tiny_siglip_dir,
             "bge_m3": tiny_text_encoder_dir, "bertscore": tiny_text_encoder_dir,
             "hps": tiny_hps_dir, "dreamsim": tiny_dreamsim_dir, "viclip": tiny_viclip_dir,
             "i3d": i3d_weights}
     return {**{name: str(path) for name, path in tiny.items()},
-            **dict.fromkeys(("lpips", "aesthetic", "aesthetic_head", "svgauge"), "none")}
+            **dict.fromkeys(("lpips", "aesthetic", "aesthetic_head", "svgauge", "fid"), "none")}
 
 
 def invoke(*args: str) -> str:
@@ -161,6 +168,8 @@ def runs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
         patch.setenv("SVGEVAL_CACHE", str(shared_cache(tmp_path_factory)))
         for metric, path in tiny_weights.items():
             patch.setenv(f"SVGEVAL_{metric.upper()}_MODEL", path)
+        if FID_CHECKED.intersection(tasks):
+            patch.setenv("SVGEVAL_FID_MODEL", str(request.getfixturevalue("inception_weights")))
         for name in tasks:
             made[name] = {}
             for baseline in all_tasks()[name].baselines():
