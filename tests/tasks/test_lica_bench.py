@@ -158,7 +158,7 @@ def test_pixel_metrics_as_released() -> None:
     task = get_task("lica-svg-6")(CommonOptions())
     white = f'<svg {RED.split(" ", 2)[1]} width="4" height="4"></svg>'
     with Renderer(workers=1) as renderer:
-        half, blank = (renderer.render(s, RENDER_SPEC).image for s in (HALF, white))
+        half, blank = (renderer.render(s, RENDER_SPEC).floats for s in (HALF, white))
     assert task.pixel_metrics(half, blank, ("mse", "ssim"))["mse"] == 0.5
     assert task.pixel_metrics(half, half, ("mse", "ssim"))["ssim"] == 1.0
     assert task.pixel_metrics(None, blank, ("mse", "ssim")) == {"mse": 1.0, "ssim": 0.0}
