@@ -39,16 +39,17 @@ def score_chunk(pairs: list[tuple[str, str]], renderer: str) -> list[float]:
     output is an original, drawn once per worker; each answer is drawn once."""
     from svgeval.metrics.pixel import mse
     from svgeval.render.backends import render_function
-    from svgeval.render.cairo import RenderSpec, to_float
+    from svgeval.render.cairo import RenderSpec
+    from svgeval.render.picture import Picture
 
     draw, spec = render_function(renderer), RenderSpec.square(72)
 
     def original(svg: str) -> Any:
         if svg not in _originals:
             _originals[svg] = draw(svg, spec)
-        return to_float(_originals[svg])
+        return Picture(_originals[svg]).floats
 
-    return [mse(original(output), to_float(draw(answer, spec))) for output, answer in pairs]
+    return [mse(original(output), Picture(draw(answer, spec)).floats) for output, answer in pairs]
 
 
 def main() -> None:

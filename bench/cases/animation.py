@@ -44,17 +44,18 @@ def renderer_run(frames: int) -> tuple[float, float, float]:
     """(seconds to the first frame of a new renderer, browser start as the worker saw it,
     frames/s of the 150-frame animation)."""
     from svgeval.render.animation import AnimationSpec, BrowserRenderer
+    from svgeval.render.picture import RenderFailure
 
     started = time.perf_counter()
     with BrowserRenderer(timeout_s=300) as renderer:
         first_frame = renderer.animate(SVG, AnimationSpec(duration_s=1 / 30))
-        assert first_frame.ok, first_frame.failure
+        assert not isinstance(first_frame, RenderFailure), first_frame
         first = time.perf_counter() - started
         started = time.perf_counter()
-        outcome = renderer.animate(SVG, spec(frames))
+        drawn = renderer.animate(SVG, spec(frames))
         elapsed = time.perf_counter() - started
-        assert outcome.frames is not None, outcome.failure
-        assert outcome.frames.shape == (frames, 448, 448, 3)
+        assert not isinstance(drawn, RenderFailure), drawn
+        assert drawn.shape == (frames, 448, 448, 3)
         return first, renderer.start_seconds[0], frames / elapsed
 
 
@@ -82,6 +83,7 @@ def run(scale: Scale) -> Figures:
     needs("selenium", "imageio_ffmpeg", extra='pip install -e ".[browser,video]"')
     from svgeval.render.animation import BrowserRenderer, BrowserUnavailable, check_browser
     from svgeval.render.browser_session import BrowserSession
+    from svgeval.render.picture import RenderFailure
     from svgeval.render.video import through_codec
 
     runs, frames = scale.pick("runs", 3, 1), scale.pick("frames", FRAMES, 4)
@@ -99,8 +101,8 @@ def run(scale: Scale) -> Figures:
         finally:
             session.close()
     with BrowserRenderer() as renderer:
-        drawn = renderer.animate(SVG, spec(frames)).frames
-    assert drawn is not None
+        drawn = renderer.animate(SVG, spec(frames))
+    assert not isinstance(drawn, RenderFailure), drawn
     screenshots = statistics.median(f[1] for f in floor)
     alone = "captureScreenshot alone, median"
     figures.add("BrowserRenderer.animate (median)", statistics.median(r[2] for r in results),

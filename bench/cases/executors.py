@@ -35,8 +35,10 @@ if TYPE_CHECKING:
 def renders(renderer: Renderer, svg: str, count: int) -> int:
     """``count`` isolated renders of ``svg`` at 72 px; the number that succeeded."""
     from svgeval.render.cairo import RenderSpec
+    from svgeval.render.picture import Picture
 
-    return sum(renderer.render(svg, RenderSpec.square(72)).ok for _ in range(count))
+    return sum(isinstance(renderer.render(svg, RenderSpec.square(72)), Picture)
+               for _ in range(count))
 
 
 class RenderActor:

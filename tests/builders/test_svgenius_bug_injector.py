@@ -15,6 +15,7 @@ from svgeval.builders.svgenius.bug_injector import ERROR_TYPES, build_bugfix_cas
 from svgeval.builders.svgenius.svg_text import scan_tags
 from svgeval.render.cairo import RenderSpec
 from svgeval.render.isolated import Renderer
+from svgeval.render.picture import RenderFailure
 from svgeval.svg.demo_corpus import DEMO_ICONS, demo_svg
 from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.svgenius.bugfix import SvgeniusBugFix
@@ -91,10 +92,9 @@ def test_cases_are_reproducible_and_visibly_broken(renderer: Renderer) -> None:
     for case in first:
         assert case["ground_truth"] == SVGS[case["svg_path"]]
         assert case["error_type"] in ERROR_TYPES and 1 <= len(case["error_details"]) <= 2
-        original = renderer.render(case["ground_truth"], spec).image
-        buggy = renderer.render(case["bug_svg"], spec).image
-        assert original is not None
-        assert buggy is None or np.abs(original - buggy).max() > 0.1
+        original = renderer.render(case["ground_truth"], spec).floats  # type: ignore[union-attr]
+        buggy = renderer.render(case["bug_svg"], spec)
+        assert isinstance(buggy, RenderFailure) or np.abs(original - buggy.floats).max() > 0.1
 
 
 def test_error_types_are_controllable(renderer: Renderer) -> None:

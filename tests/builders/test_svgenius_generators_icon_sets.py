@@ -40,6 +40,7 @@ from svgeval.cli import app
 from svgeval.metrics.pixel import mse
 from svgeval.render.cairo import RenderSpec
 from svgeval.render.isolated import Renderer
+from svgeval.render.picture import FloatImage
 from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.svgenius.optimize import SvgeniusOptimize
 from svgeval.tasks.svgenius.style_edit import SvgeniusStyleEdit
@@ -55,8 +56,7 @@ KINDS_OF_ICON = {
 
 
 def _image(svg: str, renderer: Renderer) -> Any:
-    image = renderer.render(svg, SPEC).image
-    assert image is not None
+    image: FloatImage = renderer.render(svg, SPEC).floats  # type: ignore[union-attr]
     return image
 
 

@@ -106,7 +106,7 @@ def test_an_unknown_preprocessing_is_one_clear_error(monkeypatch: pytest.MonkeyP
 
 def test_float_renders_become_the_rounded_clipped_bytes() -> None:
     rng = np.random.default_rng(7)
-    exact = rng.integers(0, 256, (32, 32, 3)) / 255.0  # what a render's to_float gives
+    exact = rng.integers(0, 256, (32, 32, 3)) / 255.0  # what a picture's floats are
     wild = rng.uniform(-0.5, 1.5, (32, 32, 3))
     halves = (np.arange(32 * 32 * 3).reshape(32, 32, 3) % 256 + 0.5) / 255.0
     for image in (exact, wild, halves, wild.astype(np.float32)):

@@ -23,7 +23,8 @@ from svgeval.metrics.pss import (
     pss,
     pss_details,
 )
-from svgeval.render.cairo import RenderFailure, render_svg_uint8
+from svgeval.render.cairo import render_svg_uint8
+from svgeval.render.picture import RenderFailure
 
 HEAD = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 256 256" width="256" height="256">'
 A = '<path d="M64 64 H128 V128 H64 Z" fill="{}"/>'  # pixel-aligned squares: exact masks

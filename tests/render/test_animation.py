@@ -31,6 +31,7 @@ from svgeval.render.animation import (
     check_browser,
 )
 from svgeval.render.cairo import RenderSpec
+from svgeval.render.picture import Picture, RenderFailure
 
 NS = 'xmlns="http://www.w3.org/2000/svg"'
 SQUARE = '<rect width="10" height="10" fill="red">{animation}</rect>'
@@ -82,8 +83,8 @@ def test_smil_and_css_frames_are_drawn_at_their_exact_times(
     browser_renderer: BrowserRenderer, svg: str
 ) -> None:
     outcome = browser_renderer.frames(svg, PageSpec(), TIMES)
-    assert outcome.frames is not None and outcome.frames.shape == (len(TIMES), 448, 448, 3)
-    assert [red_columns(frame) for frame in outcome.frames] == [expected_columns(t) for t in TIMES]
+    assert not isinstance(outcome, RenderFailure) and outcome.shape == (len(TIMES), 448, 448, 3)
+    assert [red_columns(frame) for frame in outcome] == [expected_columns(t) for t in TIMES]
     assert expected_columns(0.25) == (101, 144) and expected_columns(0.5) == (202, 245)
 
 
@@ -94,9 +95,9 @@ def test_smil_is_seeked_in_a_document_that_holds_an_image(
     image = f'<image href="{RED_PNG}" x="0" y="50" width="50" height="50"/>'
     svg = SMIL.replace("<rect", image + "<rect")
     outcome = browser_renderer.frames(svg, PageSpec(), (0.25, 0.5))
-    assert outcome.frames is not None
-    assert [red_columns(frame[:40]) for frame in outcome.frames] == [(101, 144), (202, 245)]
-    assert outcome.frames[0, 300, 100].tolist() == [255, 0, 0]  # the data: image is drawn
+    assert not isinstance(outcome, RenderFailure)
+    assert [red_columns(frame[:40]) for frame in outcome] == [(101, 144), (202, 245)]
+    assert outcome[0, 300, 100].tolist() == [255, 0, 0]  # the data: image is drawn
 
 
 def test_two_loads_give_byte_identical_frames(browser_renderer: BrowserRenderer) -> None:
@@ -104,9 +105,9 @@ def test_two_loads_give_byte_identical_frames(browser_renderer: BrowserRenderer)
     first = browser_renderer.frames(BUSY, PageSpec(), times)
     time.sleep(0.3)
     second = browser_renderer.frames(BUSY, PageSpec(), times)
-    assert first.frames is not None and second.frames is not None
-    assert digest(first.frames) == digest(second.frames)
-    assert len({digest(frame) for frame in first.frames}) == len(times)  # it does move
+    assert not isinstance(first, RenderFailure) and not isinstance(second, RenderFailure)
+    assert digest(first) == digest(second)
+    assert len({digest(frame) for frame in first}) == len(times)  # it does move
 
 
 PULSE = (f'<svg {NS} viewBox="0 0 36 36"><g transform="translate(18 18)"><g><animateTransform '
@@ -123,15 +124,15 @@ def test_the_second_frame_does_not_depend_on_how_long_the_page_ran_before_it(
     one of two ways (3 loads in 16 differed by up to 25 levels); paused at 0 on load, 0 in 40."""
     loads = [browser_renderer.frames(PULSE, PageSpec(128, 128), [0.0, 1 / 30, 2 / 30])
              for _ in range(40)]
-    assert all(load.frames is not None for load in loads)
-    assert len({digest(load.frames) for load in loads if load.frames is not None}) == 1
+    assert all(not isinstance(load, RenderFailure) for load in loads)
+    assert len({digest(load) for load in loads if not isinstance(load, RenderFailure)}) == 1
 
 
 def test_the_svg_is_normalised_as_internsvg_does(browser_renderer: BrowserRenderer) -> None:
     tall = f'<svg {NS} width="50px" height="100"><rect width="50" height="100" fill="blue"/></svg>'
     outcome = browser_renderer.animate(tall, AnimationSpec(100, 100, duration_s=1 / 30))
-    assert outcome.frames is not None
-    blue = np.flatnonzero((outcome.frames[0, 50] == [0, 0, 255]).all(axis=-1))
+    assert not isinstance(outcome, RenderFailure)
+    blue = np.flatnonzero((outcome[0, 50] == [0, 0, 255]).all(axis=-1))
     assert (blue[0], blue[-1]) == (25, 74)  # viewBox 0 0 50 100, centred: xMidYMid meet
 
 
@@ -139,13 +140,13 @@ def test_still_frames_with_and_without_normalisation(browser_renderer: BrowserRe
     small = f'<svg {NS} width="36" height="36"><rect width="36" height="36"/></svg>'
     fitted = browser_renderer.still(small, RenderSpec.square(72))
     kept = browser_renderer.still(small, RenderSpec.square(72), normalize=False)
-    assert fitted.image is not None and kept.image is not None
-    assert fitted.image.shape == (72, 72, 3) and fitted.image.dtype == np.float64
-    assert fitted.image[60, 60].tolist() == [0.0, 0.0, 0.0]
-    assert kept.image[60, 60].tolist() == [1.0, 1.0, 1.0] and kept.image[30, 30].sum() == 0.0
+    assert isinstance(fitted, Picture) and isinstance(kept, Picture)
+    assert fitted.shape == (72, 72, 3) and fitted.floats.dtype == np.float64
+    assert fitted.floats[60, 60].tolist() == [0.0, 0.0, 0.0]
+    assert kept.floats[60, 60].tolist() == [1.0, 1.0, 1.0] and kept.floats[30, 30].sum() == 0.0
     moved = browser_renderer.still(SMIL, RenderSpec(64, 64, None), t=0.5)
-    assert moved.image is not None and moved.image.shape == (64, 64, 4)
-    assert moved.image[0, 0, 3] == 0.0 and moved.image[3, 32].tolist() == [1.0, 0.0, 0.0, 1.0]
+    assert isinstance(moved, Picture) and moved.floats.shape == (64, 64, 4)
+    assert moved.floats[0, 0, 3] == 0.0 and moved.floats[3, 32].tolist() == [1.0, 0.0, 0.0, 1.0]
 
 
 def test_a_render_past_its_time_is_killed_with_its_browser_then_a_fresh_one_serves(
@@ -162,25 +163,25 @@ def test_a_render_past_its_time_is_killed_with_its_browser_then_a_fresh_one_serv
         elapsed = time.monotonic() - started
     finally:
         browser_renderer.timeout_s = 30.0
-    assert outcome.frames is None and outcome.failure is not None
-    assert outcome.failure.tag == "timeout" and elapsed < 3.0
+    assert isinstance(outcome, RenderFailure)
+    assert outcome.tag == "timeout" and elapsed < 3.0
     assert wait_until_gone(group) == []
     assert browser_renderer.process_groups == []
     after = browser_renderer.frames(BUSY, PageSpec(), times)  # a new worker and browser
-    assert before.frames is not None and after.frames is not None
+    assert not isinstance(before, RenderFailure) and not isinstance(after, RenderFailure)
     assert browser_renderer.process_groups[0] != group
-    assert digest(after.frames) == digest(before.frames)
+    assert digest(after) == digest(before)
 
 
 def test_a_browser_killed_between_renders_is_replaced_without_a_failure(
     browser_renderer: BrowserRenderer,
 ) -> None:
-    assert browser_renderer.frames(SMIL, PageSpec(), (0.5,)).ok
+    assert not isinstance(browser_renderer.frames(SMIL, PageSpec(), (0.5,)), RenderFailure)
     group = browser_renderer.process_groups[0]
     os.killpg(group, 9)
     assert wait_until_gone(group) == []
     outcome = browser_renderer.frames(SMIL, PageSpec(), (0.5,))
-    assert outcome.frames is not None and red_columns(outcome.frames[0]) == (202, 245)
+    assert not isinstance(outcome, RenderFailure) and red_columns(outcome[0]) == (202, 245)
 
 
 def test_a_browser_killed_during_a_render_is_replaced_and_the_render_made_again(
@@ -189,7 +190,8 @@ def test_a_browser_killed_during_a_render_is_replaced_and_the_render_made_again(
     """A browser killed from outside while it draws (the OOM killer) is not the SVG's doing:
     the render is made once more on a fresh browser and gives the frames it gives unharmed."""
     times = [index / 30 for index in range(60)]  # about 2 s of drawing
-    assert browser_renderer.frames(SMIL, PageSpec(), (0.5,)).ok  # the browser is up
+    up = browser_renderer.frames(SMIL, PageSpec(), (0.5,))
+    assert not isinstance(up, RenderFailure)  # the browser is up
     group = browser_renderer.process_groups[0]
     killed: list[float] = []
 
@@ -205,15 +207,17 @@ def test_a_browser_killed_during_a_render_is_replaced_and_the_render_made_again(
     assert killed and killed[0] < ended - 0.5  # the kill landed well before it ended
     assert browser_renderer.process_groups[0] != group
     some = browser_renderer.frames(BUSY, PageSpec(), times[::19])
-    assert outcome.frames is not None and some.frames is not None
-    assert digest(outcome.frames[::19]) == digest(some.frames)
+    assert not isinstance(outcome, RenderFailure) and not isinstance(some, RenderFailure)
+    assert digest(outcome[::19]) == digest(some)
 
 
 PARENT = """
 import sys
 from svgeval.render.animation import AnimationSpec, BrowserRenderer
+from svgeval.render.picture import RenderFailure
 renderer = BrowserRenderer()
-assert renderer.animate(sys.argv[1], AnimationSpec(duration_s=1 / 30)).ok
+drawn = renderer.animate(sys.argv[1], AnimationSpec(duration_s=1 / 30))
+assert not isinstance(drawn, RenderFailure)
 print(renderer.process_groups[0], flush=True)
 sys.stdin.read()
 """
@@ -243,7 +247,7 @@ def test_killing_the_parent_kills_the_browser() -> None:
 def test_rejected_svg_fails_before_any_browser_starts() -> None:
     with BrowserRenderer() as renderer:
         outcome = renderer.animate(f"<svg {NS}><script>while (true) {{}}</script></svg>")
-        assert outcome.failure is not None and outcome.failure.tag == "rejected:script"
+        assert isinstance(outcome, RenderFailure) and outcome.tag == "rejected:script"
         assert renderer.process_groups == [] and renderer.start_seconds == []
 
 

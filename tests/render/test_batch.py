@@ -13,7 +13,8 @@ import pytest
 from pebble import ProcessExpired
 
 from svgeval.render.batch import RenderBatcher, render_chunk
-from svgeval.render.cairo import RenderFailure, RenderSpec
+from svgeval.render.cairo import RenderSpec
+from svgeval.render.picture import Picture, RenderFailure
 from svgeval.render.pool import MAX_RESTARTS, RenderWorkersLost
 
 SPEC = RenderSpec.square(2)
@@ -57,7 +58,7 @@ def test_requests_made_while_the_worker_is_busy_travel_together() -> None:
     pool.release.set()
     results = [future.result(timeout=30) for future in futures]
     batcher.close()
-    assert [int(r[0, 0, 0]) for r in results] == list(range(20))  # type: ignore[index]
+    assert [int(r.pixels[0, 0, 0]) for r in results] == list(range(20))  # type: ignore[union-attr]
     # the first chunk leaves with what was queued when it left (1 to 8); the rest queue behind it
     assert 3 <= len(pool.chunks) <= 4 and all(len(chunk) <= 8 for chunk in pool.chunks)
     assert sorted(svg for chunk in pool.chunks for svg in chunk) == sorted(map(str, range(20)))
@@ -72,13 +73,13 @@ def test_a_dead_chunk_is_retried_one_svg_per_call() -> None:
     batcher.close()
     assert isinstance(results[1], RenderFailure) and results[1].kind == "timeout"
     assert isinstance(results[2], RenderFailure) and "not an SVG" in results[2].message
-    assert [int(results[i][0, 0, 0]) for i in (0, 3)] == [1, 3]  # type: ignore[index]
+    assert [int(results[i].pixels[0, 0, 0]) for i in (0, 3)] == [1, 3]  # type: ignore[union-attr]
     assert ["7"] in pool.chunks  # retried alone after its chunk hung
 
 
 def test_render_chunk_turns_each_error_into_that_svgs_failure() -> None:
     out = render_chunk([("1", SPEC), ("bad", SPEC)], _draw)
-    assert isinstance(out[0], np.ndarray) and isinstance(out[1], RenderFailure)
+    assert isinstance(out[0], Picture) and isinstance(out[1], RenderFailure)
 
 
 def test_a_pool_that_cannot_take_work_raises_instead_of_recording_failures() -> None:
@@ -120,7 +121,7 @@ def test_a_chunk_a_broken_pool_dropped_is_sent_again_whole() -> None:
     futures = [batcher.submit(str(value), SPEC) for value in range(3)]
     pool_results = [future.result(timeout=30) for future in futures]
     batcher.close()
-    assert [int(r[0, 0, 0]) for r in pool_results] == [0, 1, 2]  # type: ignore[index]
+    assert [int(r.pixels[0, 0, 0]) for r in pool_results] == [0, 1, 2]  # type: ignore[union-attr]
     assert all(len(chunk) > 1 for chunk in pool.chunks)  # never split up: not the SVGs' doing
 
 
@@ -136,7 +137,7 @@ def test_a_chunk_pools_keep_dropping_raises_render_workers_lost() -> None:
 def test_a_lone_render_whose_worker_died_is_drawn_once_more() -> None:
     killed = DroppingPool(drops=1, error=ProcessExpired("Abnormal termination", code=-9))
     batcher = RenderBatcher(killed.schedule, workers=1, timeout_s=5.0, function=_draw)
-    assert int(batcher.submit("5", SPEC).result(timeout=30)[0, 0, 0]) == 5  # type: ignore[index]
+    assert int(batcher.submit("5", SPEC).result(timeout=30).pixels[0, 0, 0]) == 5  # type: ignore[union-attr]
     batcher.close()
     crasher = DroppingPool(drops=2, error=ProcessExpired("Abnormal termination", code=-11))
     batcher = RenderBatcher(crasher.schedule, workers=1, timeout_s=5.0, function=_draw)

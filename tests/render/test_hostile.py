@@ -14,6 +14,7 @@ from support.hostile import DEEP, NS, SPEC, counting_server, hostile_corpus, red
 
 from svgeval.render.cairo import _refuse_url
 from svgeval.render.isolated import Renderer
+from svgeval.render.picture import Picture, RenderFailure
 from svgeval.svg.refusals import SvgRejected
 
 
@@ -24,26 +25,23 @@ def test_hostile_svgs_become_recorded_failures(
     for name, (svg, expected) in hostile_corpus(tmp_path, base_url).items():
         started = time.monotonic()
         outcome = renderer.render(svg, SPEC)
-        assert outcome.image is None, name
-        assert outcome.failure is not None and outcome.failure.tag == expected, name
+        assert isinstance(outcome, RenderFailure) and outcome.tag == expected, name
         assert time.monotonic() - started < renderer.timeout_s + 2, name
     assert hits == [], "a renderer touched the network"
 
 
 def test_giant_canvas_renders_safely(renderer: Renderer) -> None:
     svg = f'<svg {NS} width="1e9" height="1e9"><rect width="5e8" height="1e9" fill="#000"/></svg>'
-    outcome = renderer.render(svg, SPEC)
-    assert outcome.image is not None
-    left, right = outcome.image[:, :30].mean(), outcome.image[:, 42:].mean()
+    image = renderer.render(svg, SPEC).floats  # type: ignore[union-attr]
+    left, right = image[:, :30].mean(), image[:, 42:].mean()
     assert left == pytest.approx(0.0) and right == pytest.approx(1.0)
 
 
 def test_data_uri_images_still_render(renderer: Renderer) -> None:
     uri = "data:image/png;base64," + base64.b64encode(red_png()).decode()
     svg = f'<svg {NS} viewBox="0 0 4 4"><image href="{uri}" width="4" height="4"/></svg>'
-    outcome = renderer.render(svg, SPEC)
-    assert outcome.image is not None
-    assert np.allclose(outcome.image[36, 36], [1.0, 0.0, 0.0])
+    image = renderer.render(svg, SPEC).floats  # type: ignore[union-attr]
+    assert np.allclose(image[36, 36], [1.0, 0.0, 0.0])
 
 
 def test_url_fetcher_refuses_anything_but_data_uris() -> None:
@@ -58,11 +56,11 @@ def test_crash_and_hang_lose_only_their_sample() -> None:
     with Renderer(workers=1, timeout_s=1.0, render_function=segfault_on_marker) as pool:
         fine = f'<svg {NS} width="4" height="4"><rect width="4" height="4"/></svg>'
         crash = pool.render(fine.replace("<rect", "<!--CRASH--><rect"), SPEC)
-        assert crash.failure is not None and crash.failure.kind == "crash"
+        assert isinstance(crash, RenderFailure) and crash.kind == "crash"
         hang = pool.render(fine.replace("<rect", "<desc>HANG</desc><rect"), SPEC)
-        assert hang.failure is not None and hang.failure.kind == "timeout"
+        assert isinstance(hang, RenderFailure) and hang.kind == "timeout"
         after = pool.render(fine, SPEC)
-        assert after.image is not None and after.image.mean() == pytest.approx(0.0)
+        assert isinstance(after, Picture) and after.floats.mean() == pytest.approx(0.0)
 
 
 def test_the_attribute_walk_is_skipped_only_where_it_cannot_refuse(

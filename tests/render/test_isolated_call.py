@@ -9,8 +9,9 @@ from support.crashers import segfault_on_marker
 from support.worker_processes import page_faults_of_freed_renders
 
 from svgeval.metrics.pss import pss
-from svgeval.render.cairo import RenderFailure, RenderSpec
+from svgeval.render.cairo import RenderSpec
 from svgeval.render.isolated import Renderer
+from svgeval.render.picture import RenderFailure
 
 NS = 'xmlns="http://www.w3.org/2000/svg"'
 SQUARE = f'<svg {NS} viewBox="0 0 8 8" width="8" height="8"><path d="M1 1H7V7H1Z" fill="#f00"/></svg>'

@@ -10,6 +10,7 @@ import numpy as np
 from svgeval.render.backends import make_renderer, renderer_version
 from svgeval.render.cairo import RenderSpec, render_svg_uint8
 from svgeval.render.disk_cache import RenderCache
+from svgeval.render.picture import Picture, RenderFailure
 from svgeval.runner.run_config import RunSettings
 from svgeval.runner.run_dir import RecordAppender
 
@@ -21,20 +22,21 @@ def test_cache_keys_on_svg_spec_and_renderer_version(tmp_path: Path) -> None:
     cache = RenderCache(tmp_path, "cairosvg 2.9.1")
     image = render_svg_uint8(SVG, SPEC)
     assert cache.get(SVG, SPEC) is None
-    cache.put(SVG, SPEC, image)
-    assert np.array_equal(cache.get(SVG, SPEC), image)  # type: ignore[arg-type]
+    cache.put(SVG, SPEC, Picture(image))
+    assert np.array_equal(cache.get(SVG, SPEC).pixels, image)  # type: ignore[union-attr]
     assert cache.get(SVG, RenderSpec.square(9)) is None
     assert cache.get(SVG, RenderSpec.square(8, None)) is None
     assert RenderCache(tmp_path, "cairosvg 2.9.2").get(SVG, SPEC) is None
     assert not list(tmp_path.rglob("*.tmp"))
     with_alpha = render_svg_uint8(SVG, RenderSpec.square(8, None))
-    cache.put(SVG, RenderSpec.square(8, None), with_alpha)
-    assert np.array_equal(cache.get(SVG, RenderSpec.square(8, None)), with_alpha)  # type: ignore[arg-type]
+    cache.put(SVG, RenderSpec.square(8, None), Picture(with_alpha))
+    kept = cache.get(SVG, RenderSpec.square(8, None))
+    assert kept is not None and np.array_equal(kept.pixels, with_alpha)
 
 
 def test_an_entry_of_the_wrong_size_is_a_miss(tmp_path: Path) -> None:
     cache = RenderCache(tmp_path, "cairosvg 2.9.1")
-    cache.put(SVG, SPEC, render_svg_uint8(SVG, SPEC))
+    cache.put(SVG, SPEC, Picture(render_svg_uint8(SVG, SPEC)))
     entry = cache.path(SVG, SPEC)
     entry.write_bytes(entry.read_bytes()[:-1])  # cut short, e.g. by a full disk
     assert cache.get(SVG, SPEC) is None and cache.misses == 1
@@ -42,12 +44,12 @@ def test_an_entry_of_the_wrong_size_is_a_miss(tmp_path: Path) -> None:
 
 def test_renderer_reads_the_cache_instead_of_rendering(tmp_path: Path) -> None:
     with make_renderer("cairosvg", workers=1, cache_dir=tmp_path) as first:
-        image = first.render(SVG, SPEC).image
+        image = first.render(SVG, SPEC).floats
         failed = first.render("<svg", SPEC)
     assert first.cache is not None and first.cache.misses == 2 and first.cache.hits == 0
-    assert failed.failure is not None and len(list(tmp_path.rglob("*.u8"))) == 1
+    assert isinstance(failed, RenderFailure) and len(list(tmp_path.rglob("*.u8"))) == 1
     with make_renderer("cairosvg", workers=1, cache_dir=tmp_path) as second:
-        again = second.render(SVG, SPEC).image
+        again = second.render(SVG, SPEC).floats
     assert second.cache is not None and second.cache.hits == 1
     assert again is not None and image is not None and np.array_equal(again, image)
     assert renderer_version("cairosvg").startswith("cairosvg ")

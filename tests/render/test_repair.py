@@ -33,11 +33,10 @@ def test_each_step_of_the_chain(answer: str, status: str) -> None:
 
 def test_a_repaired_answer_draws_what_the_answer_meant(renderer: Renderer) -> None:
     spec = RenderSpec.square(64)
-    whole = renderer.render(SVG, spec).image
+    whole = renderer.render(SVG, spec).floats
     repaired = repair(SVG.replace("/>", ">", 1), "rule", renderer)
     assert repaired.rule == "rule+repaired" and repaired.svg is not None
-    drawn = renderer.render(repaired.svg, spec).image
-    assert whole is not None and drawn is not None
+    drawn = renderer.render(repaired.svg, spec).floats
     assert abs(drawn - whole).mean() < 1e-3
     given = repair(SVG, "rule", renderer)
     assert given.rule == "rule" and given.svg == SVG
@@ -64,6 +63,5 @@ def test_dpi_sizes_absolute_units(renderer: Renderer) -> None:
     pt = ('<svg xmlns="http://www.w3.org/2000/svg" width="72pt" height="72pt">'
           '<rect width="36" height="36" fill="#000"/></svg>')
     for dpi, side in ((96, 36), (128, 27)):
-        image = renderer.render(pt, RenderSpec.square(96, dpi=dpi)).image
-        assert image is not None
+        image = renderer.render(pt, RenderSpec.square(96, dpi=dpi)).floats
         assert int((image[..., 0] < 0.5).sum(axis=1).max()) == side

@@ -9,8 +9,9 @@ import pytest
 from support.crashers import segfault_on_marker
 
 from svgeval.render import pool as worker_pool
-from svgeval.render.cairo import RenderFailure, RenderSpec
+from svgeval.render.cairo import RenderSpec
 from svgeval.render.isolated import Renderer
+from svgeval.render.picture import Picture, RenderFailure
 
 pytestmark = pytest.mark.e2e  # see the marker in pyproject.toml
 
@@ -41,8 +42,7 @@ def test_a_worker_stalled_once_is_replaced_and_the_svg_drawn(pool: Renderer, tmp
     svg = marked(f"ATTEMPTS:{count}", f"STALL_ONCE:{flag}")
     if how == "render":
         outcome = pool.render(svg, SPEC)
-        assert outcome.failure is None and outcome.image is not None
-        assert outcome.image.mean() == pytest.approx(0.0)
+        assert isinstance(outcome, Picture) and outcome.floats.mean() == pytest.approx(0.0)
     else:
         assert not isinstance(pool.call(segfault_on_marker, svg, SPEC), RenderFailure)
     assert attempts(count) == 2
@@ -56,7 +56,7 @@ def test_a_render_that_spends_its_cpu_time_is_the_svgs_timeout_at_once(
     monkeypatch.setattr(worker_pool, "WALL_FACTOR", 60.0)
     count = tmp_path / "attempts"
     svg = marked(f"ATTEMPTS:{count}", "BURN")  # CPU time until the limit of 1 s stops it
-    failure = (pool.render(svg, SPEC).failure if how == "render"
+    failure = (pool.render(svg, SPEC) if how == "render"
                else pool.call(segfault_on_marker, svg, SPEC))
     assert isinstance(failure, RenderFailure) and failure.kind == "timeout"
     assert failure.message == "render took longer than 1 s of CPU time"
@@ -66,10 +66,10 @@ def test_a_render_that_spends_its_cpu_time_is_the_svgs_timeout_at_once(
 def test_a_render_that_never_gets_cpu_is_recorded_as_svgevals_limit(pool: Renderer,
                                                                     tmp_path: Path) -> None:
     count = tmp_path / "attempts"
-    failure = pool.render(marked(f"ATTEMPTS:{count}", "HANG"), SPEC).failure
-    assert failure is not None and failure.kind == "timeout"
+    failure = pool.render(marked(f"ATTEMPTS:{count}", "HANG"), SPEC)
+    assert isinstance(failure, RenderFailure) and failure.kind == "timeout"
     assert failure.message.startswith("no result after 3 s of wall time, twice")
     assert "svgeval's limit" in failure.message and "--render-timeout" in failure.message
     assert attempts(count) == 2
     after = pool.render(marked(), SPEC)  # the pool goes on
-    assert after.image is not None
+    assert isinstance(after, Picture)

@@ -12,8 +12,9 @@ import pytest
 from support.worker_processes import alive, cpu_seconds, idle, render_workers, wait_for
 
 from svgeval.metrics.pss import pss
-from svgeval.render.cairo import RenderFailure, RenderSpec
+from svgeval.render.cairo import RenderSpec
 from svgeval.render.isolated import Renderer
+from svgeval.render.picture import Picture, RenderFailure
 from svgeval.svg.demo_corpus import DEMO_ICONS, demo_svg
 
 pytestmark = pytest.mark.e2e  # see the marker in pyproject.toml
@@ -40,15 +41,15 @@ def test_killing_an_idle_worker_of_an_idle_pool_changes_no_render() -> None:
     """pebble breaks the whole pool when a worker dies while no task runs ("All workers
     expired"); the renderer starts a new pool and draws every SVG as an undisturbed one."""
     with Renderer(workers=2) as undisturbed:
-        expected = [undisturbed.render(svg, SPEC).image for svg in ICONS]
+        expected = [undisturbed.render(svg, SPEC).pixels for svg in ICONS]  # type: ignore[union-attr]
         expected_pss = undisturbed.call(pss, *PATHS)
     before = set(render_workers())
     with Renderer(workers=2) as pool:
-        assert pool.render(ICONS[0], RenderSpec.square(8)).ok  # the pool is up, then idle
+        assert isinstance(pool.render(ICONS[0], RenderSpec.square(8)), Picture)  # up, then idle
         _kill_one_idle_worker(before)
         outcomes = [pool.render(svg, SPEC) for svg in ICONS]
-        assert [outcome.failure for outcome in outcomes] == [None] * len(ICONS)
-        assert all(np.array_equal(o.image, e) for o, e in zip(outcomes, expected))  # type: ignore[arg-type]
+        assert all(isinstance(o, Picture) and np.array_equal(o.pixels, e)
+                   for o, e in zip(outcomes, expected))
         _kill_one_idle_worker(before)
         assert pool.call(pss, *PATHS) == expected_pss
         assert not isinstance(expected_pss, RenderFailure)
@@ -71,10 +72,10 @@ def test_a_worker_killed_in_the_middle_of_a_render_costs_only_a_retry() -> None:
         killed.add(worker)
 
     with Renderer(workers=1, timeout_s=60.0, render_function=segfault_on_marker) as pool:
-        expected = pool.render(ICONS[0], SPEC).image
+        expected = pool.render(ICONS[0], SPEC).pixels  # type: ignore[union-attr]
         retried = pool.submit(spinning, SPEC)
         kill_the_worker_drawing()
-        assert np.array_equal(retried.result(timeout=30), (expected * 255).round())  # type: ignore[operator]
+        assert np.array_equal(retried.result(timeout=30).pixels, expected)  # type: ignore[union-attr]
         crashed = pool.submit(spinning, SPEC)
         kill_the_worker_drawing()
         kill_the_worker_drawing()

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 from cases import PERTURBED, REFERENCE, UNRELATED
 
-from svgeval.render.cairo import RenderFailure, RenderSpec, render_svg_uint8
+from svgeval.render.cairo import RenderSpec, render_svg_uint8
 from svgeval.render.isolated import Renderer
-from svgeval.render.memo import PackedRender
+from svgeval.render.picture import Picture, RenderFailure
 from svgeval.rewards.components import pixel_similarity, sobel_similarity
 from svgeval.rewards.groups import (
     BUNDLE_RENDERS,
@@ -49,7 +49,7 @@ def test_repeated_completions_are_drawn_once_and_scored_alike() -> None:
 
 
 def job(completions: int, kept: bool = False) -> GroupJob:
-    packed = PackedRender.pack(render_svg_uint8(REFERENCE, SPEC)) if kept else None
+    packed = Picture(render_svg_uint8(REFERENCE, SPEC)).packed() if kept else None
     return GroupJob(REFERENCE, (PERTURBED,) * completions, SPEC, ("pixel",), False, packed)
 
 
@@ -84,8 +84,8 @@ def test_a_call_that_dies_scores_each_of_its_groups_piece_by_piece() -> None:
         finally:
             scoring.close()
     drawn, alone = scored[0].reference, score_group(jobs[0], render_svg_uint8).reference
-    assert isinstance(drawn, PackedRender) and isinstance(alone, PackedRender)
-    assert np.array_equal(drawn.unpack(), alone.unpack()) and scored[0].completions == ()
+    assert isinstance(drawn, Picture) and isinstance(alone, Picture) and drawn.is_packed
+    assert np.array_equal(drawn.pixels, alone.pixels) and scored[0].completions == ()
     expected = score_group(GroupJob(REFERENCE, (PERTURBED, UNRELATED), SPEC, terms, False),
                            render_svg_uint8).completions
     assert [c.failure for c in scored[1].completions] == [None, "timeout", None]

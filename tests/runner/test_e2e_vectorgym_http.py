@@ -68,7 +68,7 @@ def test_sketch_to_judge(tmp_path: Path, no_weights: None, renderer: Renderer) -
     first = sent[0]["messages"][-1]["content"]
     assert first[0]["text"].startswith("You are an expert in converting images")
     assert first[1]["image_url"]["url"].startswith("data:image/png;base64,")
-    reference = renderer.render(RED, RenderSpec.square(512)).image
+    reference = renderer.render(RED, RenderSpec.square(512)).floats
     for body in judged:
         text = message_text(body["messages"][-1])
         assert "evaluate how well the generated image matches the input sketch" in text

@@ -34,8 +34,7 @@ class DinoTask(Task):
 
     def score(self, sample: Sample, response: str, renderer: Renderer) -> Outcome:
         svg = extract_svg(response).svg or ""
-        image = renderer.render(svg, RenderSpec.square(32)).image
-        assert image is not None
+        image = renderer.render(svg, RenderSpec.square(32)).floats  # type: ignore[union-attr]
         score = Outcome.of(sample, {"drawn": 1.0})
         weights = str(self.options.weights)
         score.add_metric("dino", lambda: dino([image], [image], model_path=weights)[0])

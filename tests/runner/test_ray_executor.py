@@ -31,6 +31,7 @@ from svgeval.models import load_model
 from svgeval.models.base import Generation, GenerationRequest, Model
 from svgeval.models.baselines import IdentityModel
 from svgeval.render.isolated import Renderer
+from svgeval.render.picture import RenderFailure
 from svgeval.runner import RunDir, Runner, RunSettings
 from svgeval.runner.executors import ExecutorError
 from svgeval.runner.ray_executor import ClusterLimitedModel, endpoint_limiter
@@ -69,8 +70,9 @@ class InkedEdit(SvgEditBench):
             if item.output_svg is None:  # a failed answer: no ink, as on a blank canvas
                 scores.append(MetricValues(metrics={"ink": 0.0}))
                 continue
-            image = context.renderer.render(item.output_svg, RENDER).image
-            ink = None if image is None else round(float(1.0 - image.mean()), 12)
+            drawn = context.renderer.render(item.output_svg, RENDER)
+            ink = (None if isinstance(drawn, RenderFailure)
+                   else round(float(1.0 - drawn.floats.mean()), 12))
             scores.append(MetricValues(metrics={"ink": ink}))
         return scores
 

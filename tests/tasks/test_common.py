@@ -7,9 +7,9 @@ import pytest
 
 from svgeval.metrics._pixels import as_rgb_uint8
 from svgeval.render.backends import render_function
-from svgeval.render.cairo import RenderSpec, to_float
+from svgeval.render.cairo import RenderSpec
 from svgeval.render.isolated import Renderer
-from svgeval.render.memo import PackedRender
+from svgeval.render.picture import Picture, RenderFailure
 from svgeval.tasks.common import Drawing, ReferenceRenders, TwoReadings, unique_ids
 from svgeval.tasks.outcome import MetricValues
 
@@ -48,7 +48,7 @@ def test_the_empty_svg_renders_as_the_white_stand_in(name: str) -> None:
     with Renderer(workers=1, render_function=render_function(name)) as pool:
         for size in (224, 512):
             spec = RenderSpec.square(size, background="white")
-            image = pool.render(EMPTY_SVG, spec).image
+            image = pool.render(EMPTY_SVG, spec).floats
             assert image is not None
             assert np.array_equal(image, Drawing(spec, "white").canvas)
 
@@ -100,15 +100,16 @@ def test_reference_renders_are_drawn_once_per_content_within_their_budget(
             return renderer.draw_all(svgs, spec)
 
     drawn = Counting()
-    one = len(PackedRender.pack(renderer.draw_all([RED], SPEC)[0]).data)  # type: ignore[arg-type]
+    one = renderer.draw_all([RED], SPEC)[0].packed().nbytes  # type: ignore[union-attr]
     cache = ReferenceRenders(SPEC, budget_bytes=one)  # room for one render
     first = cache.get(RED, drawn)  # type: ignore[arg-type]
-    assert first.image is not None and first.image.tolist() == [[[1.0, 0.0, 0.0]] * 16] * 16
-    assert np.array_equal(cache.get(RED, drawn).image, first.image)  # type: ignore[arg-type]
-    assert not cache.get("<svg", drawn).ok  # type: ignore[arg-type]
-    assert not cache.get("<svg", drawn).ok  # type: ignore[arg-type]  (kept: drawn once)
-    red, pixels = cache.pixels_all([RED, blue], drawn)  # type: ignore[arg-type]
-    assert pixels.dtype == np.uint8 and red.tolist() == [[[255, 0, 0]] * 16] * 16  # type: ignore[union-attr]
+    assert isinstance(first, Picture) and first.floats.tolist() == [[[1.0, 0.0, 0.0]] * 16] * 16
+    assert np.array_equal(cache.get(RED, drawn).pixels, first.pixels)  # type: ignore[arg-type, union-attr]
+    assert isinstance(cache.get("<svg", drawn), RenderFailure)  # type: ignore[arg-type]
+    assert isinstance(cache.get("<svg", drawn), RenderFailure)  # type: ignore[arg-type]  (kept)
+    red, blue_drawn = cache.draw_all([RED, blue], drawn)  # type: ignore[arg-type]
+    assert isinstance(red, Picture) and isinstance(blue_drawn, Picture)
+    assert blue_drawn.pixels.dtype == np.uint8 and red.pixels.tolist() == [[[255, 0, 0]] * 16] * 16
     cache.get(RED, drawn)  # type: ignore[arg-type]  (pushed out by the blue one)
     assert calls == [RED, "<svg", blue, RED]
 
@@ -131,7 +132,7 @@ def test_the_model_metrics_get_the_same_bytes_from_draw_all_as_from_draw(
             assert np.array_equal(as_rgb_uint8(drawing.draw(svg, renderer)), picture)
     assert len(np.unique(pixels[1])) > 20  # the ramp holds many levels
     levels = np.arange(256, dtype=np.uint8).reshape(16, 16, 1).repeat(3, axis=2)
-    assert np.array_equal(as_rgb_uint8(to_float(levels)), levels)  # every level comes back
+    assert np.array_equal(as_rgb_uint8(Picture(levels).floats), levels)  # every level comes back
 
 
 def test_pictures_of_their_own_sizes_are_drawn_side_by_side(
@@ -154,4 +155,5 @@ def test_pictures_of_their_own_sizes_are_drawn_side_by_side(
     assert pictures[2:] == [None, None, None]
     for svg, picture in zip(sizes, pictures):
         assert picture is not None and picture.shape == (sizes[svg].height, sizes[svg].width, 3)
-        assert np.array_equal(as_rgb_uint8(renderer.render(svg, sizes[svg]).image), picture)
+        assert np.array_equal(as_rgb_uint8(renderer.render(svg, sizes[svg]).floats),  # type: ignore[union-attr]
+                              picture.pixels)

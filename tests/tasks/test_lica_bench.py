@@ -39,6 +39,7 @@ from typer.testing import CliRunner
 from svgeval.builders.lica_bench import builtin
 from svgeval.cli import app
 from svgeval.render.isolated import Renderer
+from svgeval.render.picture import Picture, RenderFailure
 from svgeval.tasks import get_task
 from svgeval.tasks.base import CommonOptions
 from svgeval.tasks.lica_bench import answers, data, scores
@@ -167,17 +168,17 @@ def test_code_scores_as_released() -> None:
 def test_pixel_metrics_as_released() -> None:
     task = get_task("lica-svg-6")(CommonOptions())
     with Renderer(workers=1) as renderer:
-        half, blank, failed = (renderer.render(s, RENDER_SPEC).image for s in (HALF, WHITE,
-                                                                                NOT_SVG))
-    assert failed is None
-    assert task.pixel_metrics(half, blank, ("mse", "ssim"))["mse"] == (
+        half, blank, failed = (renderer.render(s, RENDER_SPEC) for s in (HALF, WHITE, NOT_SVG))
+    assert isinstance(half, Picture) and isinstance(blank, Picture)
+    assert isinstance(failed, RenderFailure)
+    assert task.pixel_metrics(half.floats, blank.floats, ("mse", "ssim"))["mse"] == (
         RELEASED_PIXELS["mse_half_white"])
-    assert task.pixel_metrics(half, half, ("mse", "ssim"))["ssim"] == (
+    assert task.pixel_metrics(half.floats, half.floats, ("mse", "ssim"))["ssim"] == (
         RELEASED_PIXELS["ssim_half_half"])
-    assert task.pixel_metrics(failed, blank, ("mse", "ssim")) == {
+    assert task.pixel_metrics(None, blank.floats, ("mse", "ssim")) == {
         "mse": RELEASED_PIXELS["mse_failed"], "ssim": RELEASED_PIXELS["ssim_failed"]}
     white_reading = get_task("lica-svg-6")(CommonOptions(extra={"failed_render": "white"}))
-    assert white_reading.pixel_metrics(None, half, ("mse",))["mse"] == 0.5  # drawn white
+    assert white_reading.pixel_metrics(None, half.floats, ("mse",))["mse"] == 0.5  # drawn white
 
 
 @pytest.mark.parametrize("task_id", sorted(RELEASED_TEXT_SHA256))

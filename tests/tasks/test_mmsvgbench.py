@@ -48,7 +48,7 @@ PROMPTS = {"icon": ["a red square", "a blue circle"],
 
 def renders(size: int) -> dict[str, list[np.ndarray]]:
     with Renderer(workers=1) as renderer:
-        return {group: [renderer.render(svg, RenderSpec.square(size)).image for svg in svgs]
+        return {group: [renderer.render(svg, RenderSpec.square(size)).floats for svg in svgs]
                 for group, svgs in SVGS.items()}
 
 
@@ -233,6 +233,5 @@ def test_the_builtin_bench_pictures_are_their_svgs_at_the_render_size(tmp_path: 
     spec = RenderSpec.square(builtin.PICTURE_SIZE)
     with Renderer(workers=1) as renderer:
         for row in image:
-            drawn = renderer.render(row.svg, spec).image
-            assert drawn is not None
+            drawn = renderer.render(row.svg, spec).floats  # type: ignore[union-attr]
             assert np.array_equal(on_white(data.decode(row.picture)), drawn), row.id

@@ -90,7 +90,7 @@ def test_pixel_metrics_follow_the_released_formulas(renderer: Renderer) -> None:
     task = StarVectorImg2Svg(CommonOptions())
     sample = Sample("a", "svg-stack", [], RED, target=CaptionedReference(reference=RED, caption=""))
     score = task.score(sample, BLUE, renderer)
-    red, blue = (renderer.render(s, tasks.RENDER).image for s in (RED, BLUE))
+    red, blue = (renderer.render(s, tasks.RENDER).floats for s in (RED, BLUE))
     assert red is not None and blue is not None
     assert score.metrics["l2"] == pytest.approx(float(np.mean((red - blue) ** 2)))
     both = ((red < 1).any(-1) & (blue < 1).any(-1))[..., None]
@@ -103,7 +103,7 @@ def test_pixel_metrics_follow_the_released_formulas(renderer: Renderer) -> None:
 def test_answers_as_given_repaired_or_white_and_the_options(renderer: Renderer) -> None:
     task = StarVectorImg2Svg(CommonOptions())
     sample = Sample("a", "svg-stack", [], RED, target=CaptionedReference(reference=RED, caption=""))
-    red = renderer.render(RED, tasks.RENDER).image
+    red = renderer.render(RED, tasks.RENDER).floats
     assert red is not None
     white_l2 = float(np.mean((red - 1.0) ** 2))
     broken = RED.replace("/>", ">", 1)  # an element left open: repaired, then drawn

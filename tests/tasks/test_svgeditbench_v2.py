@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from svgeval.cli import app
 from svgeval.metrics.clip import clip_score
 from svgeval.render.isolated import Renderer
+from svgeval.render.picture import Picture
 from svgeval.svg.extract import extract_svg
 from svgeval.tasks.base import CommonOptions, Sample
 from svgeval.tasks.download import DataUnavailable
@@ -149,9 +150,9 @@ def test_oracle_is_best_and_the_nop_baseline_scores_lower(
     assert best["mse"] == 0.0 and best["chamfer"] == 0.0
     assert best["dino"] == pytest.approx(1.0, abs=1e-6)
     # the oracle's CLIP score is the targets' own: torchmetrics' max(100 cos, 0) of each render
-    images = [renderer.render(after, RENDER).image for _, after, _, _ in TRIPLETS.values()]
+    images = [renderer.render(after, RENDER) for _, after, _, _ in TRIPLETS.values()]
     captions = ["LARGE BLUE CIRCLE", "red square", "CLOCK FACE THREE OCLOCK"]
-    drawn = [image for image in images if image is not None]
+    drawn = [image.floats for image in images if isinstance(image, Picture)]
     expected = clip_score(drawn, captions, preset="svgeditbench-v2",
                           model_path=str(tiny_clip_dir), device="cpu")
     assert min(expected) >= 0.0

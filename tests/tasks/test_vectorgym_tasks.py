@@ -13,6 +13,7 @@ from support.released_answers import answered
 from support.vectorgym_data import EMPTY_SVG, GREEN, RED, all_splits_file
 from svgenius_support import run_task
 
+from svgeval.metrics._pixels import as_rgb_uint8
 from svgeval.metrics.pixel import mse
 from svgeval.models.baselines import IdentityModel, OracleModel
 from svgeval.models.replay import ReplayModel
@@ -86,7 +87,7 @@ def sample(task: VectorGymGenerationTask, reference: str = RED) -> Sample[Captio
 
 def test_failures_get_the_placeholder_the_red_x_and_the_worst_value(renderer: Renderer) -> None:
     task = VectorGymSketch(CommonOptions())
-    reference = renderer.render(RED, RenderSpec.square(512)).image
+    reference = renderer.render(RED, RenderSpec.square(512)).floats
     assert reference is not None
     white = reference * 0 + 1
     # svgpathtools reads it, CairoSVG (here: the render isolation) refuses it: the red X
@@ -140,8 +141,9 @@ def test_batched_metrics_see_the_red_x_for_a_refused_answer(
     items = [BatchItem(sample(task), None, in_paper_reading=True),  # refused render
              BatchItem(sample(task), None, in_paper_reading=False)]  # nothing extracted
     task.batch_score(items, MetricContext(renderer))
-    red_x, blank = seen[0]
-    assert np.array_equal(red_x, image_tasks.error_image(512, 512)) and np.all(blank == 1.0)
+    red_x, blank = seen[0]  # in 8 bits, the bytes the metrics made of the float pictures before
+    assert np.array_equal(red_x, as_rgb_uint8(image_tasks.error_image(512, 512)))
+    assert red_x.dtype == np.uint8 and np.all(blank == 255)
 
 
 # Released values: VectorGym (ServiceNow/VectorGym at 31cb00c5), the OpenRouter validator path

@@ -14,8 +14,9 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from svgeval.render.cairo import FloatImage, RenderSpec
+from svgeval.render.cairo import RenderSpec
 from svgeval.render.isolated import Renderer
+from svgeval.render.picture import FloatImage, RenderFailure
 
 RENDER_SPEC = RenderSpec.square(224, background="white")
 """The SVGenius settings, which every check draws at."""
@@ -38,7 +39,8 @@ def generator_renderer(renderer: Renderer | None) -> Iterator[Renderer]:
 
 def render(svg: str, renderer: Renderer) -> FloatImage | None:
     """The 224 px render of ``svg``, or None when it cannot be rendered."""
-    return renderer.render(svg, RENDER_SPEC).image
+    drawn = renderer.render(svg, RENDER_SPEC)
+    return None if isinstance(drawn, RenderFailure) else drawn.floats
 
 
 def visibly_different(a: FloatImage, b: FloatImage) -> bool:

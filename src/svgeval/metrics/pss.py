@@ -56,8 +56,8 @@ if TYPE_CHECKING:
     from lxml import etree
 
     from svgeval.metrics._svgpath import BBox
-    from svgeval.render.cairo import RenderFailure
     from svgeval.render.isolated import Renderer, RenderFunction
+    from svgeval.render.picture import RenderFailure
 
 describe_metric(
     MetricInfo(

@@ -4,6 +4,8 @@ run down. It uses :mod:`svgeval.svg` (what may be drawn) and nothing above it.
 Import each piece from its module; this package imports none of them, so starting the render
 workers' server (:mod:`svgeval.render.forkserver`) costs no imports of ours:
 
+* :mod:`~svgeval.render.picture`: what a draw gives, a ``Picture`` (8-bit pixels, read-only,
+  with a float view) or a ``RenderFailure``; an animation's ``Frames``.
 * :mod:`~svgeval.render.cairo`: CairoSVG renders (``render_svg``, ``RenderSpec``); the fast
   renderers (skia, resvg) are in :mod:`~svgeval.render.backends`.
 * :mod:`~svgeval.render.isolated`: renders in worker processes with time and memory limits

@@ -41,7 +41,6 @@ from types import TracebackType
 from typing import TypeVar
 
 import numpy as np
-from numpy.typing import NDArray
 from typing_extensions import Self
 
 import svgeval
@@ -57,12 +56,9 @@ from svgeval.render.browser_worker import (
     read_message,
     write_message,
 )
-from svgeval.render.cairo import RenderFailure, RenderSpec, to_float
-from svgeval.render.isolated import RenderOutcome
+from svgeval.render.cairo import RenderSpec
+from svgeval.render.picture import Frames, Picture, Rendered, RenderFailure
 from svgeval.svg.refusals import DEFAULT_LIMITS, SvgLimits, SvgRejected
-
-Frames = NDArray[np.uint8]
-"""``uint8`` frames (T, H, W, 3), or (T, H, W, 4) on a transparent page."""
 
 DEFAULT_TIMEOUT_S = 60.0
 """Wall-clock time for one render call (InternSVG's 150 frames of 448x448 take a fraction of it)."""
@@ -132,18 +128,6 @@ class AnimationSpec:
         return tuple(index / self.fps for index in range(int(self.duration_s * self.fps)))
 
 
-@dataclass(frozen=True)
-class AnimationOutcome:
-    """Frames, or the reason there are none."""
-
-    frames: Frames | None
-    failure: RenderFailure | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.frames is not None
-
-
 class BrowserRenderer:
     """Isolated, time-limited Chromium rendering of animated (and still) SVG.
 
@@ -171,29 +155,29 @@ class BrowserRenderer:
             self._free.put(worker)
         self._finalizer = weakref.finalize(self, _close_all, self._workers)
 
-    def animate(self, svg: str | bytes, spec: AnimationSpec | None = None) -> AnimationOutcome:
+    def animate(self, svg: str | bytes, spec: AnimationSpec | None = None
+                ) -> Frames | RenderFailure:
         """The frames of ``svg`` at ``spec.times`` (InternSVG's protocol by default)."""
         spec = spec or AnimationSpec()
         return self.frames(svg, spec.page, spec.times)
 
     def still(
         self, svg: str | bytes, spec: RenderSpec, t: float = 0.0, *, normalize: bool = True
-    ) -> RenderOutcome:
-        """One frame at ``t`` seconds as a :class:`RenderOutcome` (values in [0, 1]), like
+    ) -> Rendered:
+        """One frame at ``t`` seconds as a picture (or the failure), like
         :meth:`svgeval.render.isolated.Renderer.render`."""
         page = PageSpec(spec.width, spec.height, spec.background, normalize)
-        outcome = self.frames(svg, page, (t,))
-        if outcome.frames is None:
-            return RenderOutcome(None, outcome.failure)
-        return RenderOutcome(to_float(outcome.frames[0]))
+        drawn = self.frames(svg, page, (t,))
+        return drawn if isinstance(drawn, RenderFailure) else Picture(drawn[0])
 
-    def frames(self, svg: str | bytes, page: PageSpec, times: Sequence[float]) -> AnimationOutcome:
+    def frames(self, svg: str | bytes, page: PageSpec, times: Sequence[float]
+               ) -> Frames | RenderFailure:
         """Frames of ``svg`` on ``page`` at each of ``times`` (seconds); blocks the calling thread
         until a browser is free and has answered, or the time limit has passed."""
         try:
             document = browser_document(svg, self.limits)
         except SvgRejected as error:
-            return AnimationOutcome(None, RenderFailure("rejected", error.detail, error.reason))
+            return RenderFailure("rejected", error.detail, error.reason)
         request = FrameRequest(document, page, tuple(times))
         worker = self._free.get()
         try:
@@ -202,9 +186,7 @@ class BrowserRenderer:
                 drawn = worker.render(request, self.timeout_s)  # once more (module doc)
         finally:
             self._free.put(worker)
-        if isinstance(drawn, RenderFailure):
-            return AnimationOutcome(None, drawn)
-        return AnimationOutcome(drawn)
+        return drawn
 
     @property
     def start_seconds(self) -> list[float]:

@@ -38,7 +38,8 @@ import numpy as np
 from numpy.typing import NDArray
 from pebble import ProcessExpired
 
-from svgeval.render.cairo import Rendered, RenderFailure, RenderSpec
+from svgeval.render.cairo import RenderSpec
+from svgeval.render.picture import Picture, Rendered, RenderFailure
 from svgeval.render.pool import (
     MAX_RESTARTS,
     WALL_FACTOR,
@@ -86,7 +87,7 @@ def render_chunk(
     out: list[Rendered] = []
     for svg, spec in items:
         try:
-            out.append(function(svg, spec))
+            out.append(Picture(function(svg, spec)))
         except MemoryError:
             raise  # the whole chunk is retried one SVG per call
         except Exception as error:  # noqa: BLE001 - untrusted input: every error is a failure
@@ -125,7 +126,7 @@ class RenderBatcher:
         self._thread.start()
 
     def submit(self, svg: str | bytes, spec: RenderSpec) -> Future[Rendered]:
-        """The render of ``svg``, once a worker has drawn it: pixels or the SVG's failure; an
+        """The render of ``svg``, once a worker has drawn it: its picture or failure; an
         exception only when the machinery failed (:class:`RenderWorkersLost`)."""
         request = _Request(svg, spec)
         self._requests.put(request)

@@ -18,15 +18,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from svgeval.render.picture import FloatImage, Picture
 from svgeval.svg.refusals import DEFAULT_LIMITS, SvgLimits, SvgRejected
 from svgeval.svg.sanitize import check_svg
-
-FloatImage = NDArray[np.float64]
-"""A render as float64 values in [0, 1]: what the pixel metrics compare."""
-Pixels = NDArray[np.uint8]
-"""A render's 8-bit pixels, as the renderers draw them."""
-ImageArray = Pixels | FloatImage
-"""A render either way: what the model metrics take (they turn floats back into bytes)."""
 
 
 @dataclass(frozen=True)
@@ -45,28 +39,6 @@ class RenderSpec:
     def square(cls, size: int, background: str | None = "white", dpi: float = 96.0
                ) -> RenderSpec:
         return cls(size, size, background, dpi)
-
-
-@dataclass(frozen=True)
-class RenderFailure:
-    """Why an SVG could not be rendered.
-
-    ``kind`` is one of ``rejected`` (see ``reason``), ``render_error``, ``timeout``, ``crash``
-    or ``out_of_memory``.
-    """
-
-    kind: str
-    message: str
-    reason: str | None = None
-
-    @property
-    def tag(self) -> str:
-        """Short label for reports, e.g. ``rejected:external_reference`` or ``timeout``."""
-        return f"{self.kind}:{self.reason}" if self.reason else self.kind
-
-
-Rendered = Pixels | RenderFailure
-"""What drawing an SVG gives: its 8-bit pixels (read-only), or why there are none."""
 
 
 def _refuse_url(url: str, resource_type: str) -> bytes:
@@ -142,11 +114,6 @@ def bgra_to_rgb(bgra: NDArray[np.uint8]) -> NDArray[np.uint8]:
     return rgb
 
 
-def to_float(image: NDArray[np.uint8]) -> FloatImage:
-    """Scale a ``uint8`` image to float64 values in [0, 1]."""
-    return image.astype(np.float64) / 255.0
-
-
 def render_svg(svg: str | bytes, spec: RenderSpec) -> FloatImage:
     """Render to float64 values in [0, 1], shape (H, W, 3) or (H, W, 4) without background."""
-    return to_float(render_svg_uint8(svg, spec))
+    return Picture(render_svg_uint8(svg, spec)).floats

@@ -16,10 +16,10 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
-from numpy.typing import NDArray
 
 from svgeval.render.cairo import RenderSpec
 from svgeval.render.memo import render_key
+from svgeval.render.picture import Picture
 
 
 class RenderCache:
@@ -34,7 +34,7 @@ class RenderCache:
         name = render_key(svg, spec, self.renderer)
         return self.directory / name[:2] / f"{name}.u8"
 
-    def get(self, svg: str | bytes, spec: RenderSpec) -> NDArray[np.uint8] | None:
+    def get(self, svg: str | bytes, spec: RenderSpec) -> Picture | None:
         """The cached render, or None."""
         shape = (spec.height, spec.width, 4 if spec.background is None else 3)
         try:
@@ -45,12 +45,11 @@ class RenderCache:
             self.misses += 1
             return None
         self.hits += 1
-        return np.frombuffer(data, dtype=np.uint8).reshape(shape)
+        return Picture(np.frombuffer(data, dtype=np.uint8).reshape(shape))
 
-    def put(self, svg: str | bytes, spec: RenderSpec, image: NDArray[np.uint8]) -> None:
+    def put(self, svg: str | bytes, spec: RenderSpec, picture: Picture) -> None:
         """Store a successful render (atomically)."""
-        write_atomically(self.path(svg, spec),
-                         np.ascontiguousarray(image, dtype=np.uint8).tobytes())
+        write_atomically(self.path(svg, spec), picture.pixels.tobytes())
 
 
 def write_atomically(path: Path, data: bytes) -> None:

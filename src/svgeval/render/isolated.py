@@ -5,10 +5,11 @@ forkserver start method, rebuilt when it breaks). Each render has a limit of CPU
 longer one of wall-clock time, for a machine too busy to give it any) and each worker an
 address-space limit; a render that runs too long is killed at its limit, one that crashes
 the worker (SIGSEGV in a native renderer, out of memory) loses only that worker, which is
-replaced. Every outcome is a :class:`RenderOutcome`: either an image or a
-:class:`~svgeval.render.cairo.RenderFailure`, never a blank image standing in for a failure. The
-one exception is svgeval's own: :class:`~svgeval.render.pool.RenderWorkersLost` when no
-worker can run here, which is never an SVG's outcome. Renders asked for at the same time travel
+replaced. Every outcome is a :data:`~svgeval.render.picture.Rendered`: either a
+:class:`~svgeval.render.picture.Picture` or a :class:`~svgeval.render.picture.RenderFailure`,
+never a blank image standing in for a failure. The one exception is svgeval's own:
+:class:`~svgeval.render.pool.RenderWorkersLost` when no worker can run here, which is never an
+SVG's outcome. Renders asked for at the same time travel
 to the workers in chunks (:mod:`svgeval.render.batch`); an SVG drawn before in the run is not drawn
 again (:mod:`svgeval.render.memo`).
 """
@@ -18,25 +19,17 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, TypeVar
 
-import numpy as np
 from typing_extensions import Self
 
 from svgeval.render.batch import CallAttempts, RenderBatcher, failure_from, retried
 from svgeval.render.batch import RenderFunction as RenderFunction  # noqa: PLC0414 (re-exported)
-from svgeval.render.cairo import (
-    FloatImage,
-    Rendered,
-    RenderFailure,
-    RenderSpec,
-    render_svg_uint8,
-    to_float,
-)
+from svgeval.render.cairo import RenderSpec, render_svg_uint8
 from svgeval.render.disk_cache import RenderCache
 from svgeval.render.memo import RenderMemo, render_key
+from svgeval.render.picture import Picture, Rendered, RenderFailure
 from svgeval.render.pool import RenderWorkersLost as RenderWorkersLost  # noqa: PLC0414
 from svgeval.render.pool import WorkerPool, is_pool_loss
 
@@ -44,25 +37,6 @@ T = TypeVar("T")
 
 DEFAULT_TIMEOUT_S = 10.0
 DEFAULT_MEMORY_MB = 2048
-
-
-@dataclass(frozen=True)
-class RenderOutcome:
-    """An image in [0, 1] or the reason there is none."""
-
-    image: FloatImage | None
-    failure: RenderFailure | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.image is not None
-
-
-def as_outcome(drawn: Rendered) -> RenderOutcome:
-    """The :class:`RenderOutcome` of a render: its pixels in [0, 1], or its failure."""
-    if isinstance(drawn, RenderFailure):
-        return RenderOutcome(None, drawn)
-    return RenderOutcome(to_float(drawn))
 
 
 class Renderer:
@@ -95,28 +69,28 @@ class Renderer:
         self._batcher = RenderBatcher(self._pool.schedule, self.workers, timeout_s,
                                       render_function)
 
-    def render(self, svg: str | bytes, spec: RenderSpec) -> RenderOutcome:
-        """Render one SVG; blocks the calling thread until the worker answers or times out.
+    def render(self, svg: str | bytes, spec: RenderSpec) -> Rendered:
+        """Render one SVG: its picture or its failure; blocks the calling thread until the
+        worker answers or times out.
 
         An SVG this renderer drew before (or is drawing for another thread) with the same spec
         is not drawn again (see :mod:`~svgeval.render.memo`).
         """
-        return as_outcome(self.draw_all([svg], spec)[0])
+        return self.draw_all([svg], spec)[0]
 
     def draw_all(self, svgs: Sequence[str | bytes], spec: RenderSpec) -> list[Rendered]:
-        """The ``uint8`` renders of ``svgs`` at ``spec`` (read-only) or their failures:
-        :meth:`draw_each` of every SVG with the one spec."""
+        """The pictures of ``svgs`` at ``spec`` or their failures: :meth:`draw_each` of every
+        SVG with the one spec."""
         return self.draw_each([(svg, spec) for svg in svgs])
 
     def draw_each(self, drawings: Sequence[tuple[str | bytes, RenderSpec]]) -> list[Rendered]:
-        """The ``uint8`` render of each ``(svg, spec)`` (read-only) or its failure, as
-        :meth:`render` draws it, every render started before the first is awaited: a scorer that
-        needs two renders (an answer and the reference) waits once, not twice, and its thread is
-        woken once (the wake-ups of the scoring threads cost much of a
-        run's own CPU: ``bench/RESULTS.md``); a batch whose SVGs each have their own size is
-        drawn side by side too. :func:`as_outcome` turns each into what :meth:`render`
-        returns, one at a time (a batch's renders in float64 would hold eight times their
-        bytes at once)."""
+        """The picture of each ``(svg, spec)`` or its failure, as :meth:`render` draws it,
+        every render started before the first is awaited: a scorer that needs two renders (an
+        answer and the reference) waits once, not twice, and its thread is woken once (the
+        wake-ups of the scoring threads cost much of a run's own CPU: ``bench/RESULTS.md``); a
+        batch whose SVGs each have their own size is drawn side by side too. Read each picture's :attr:`~svgeval.render.picture.Picture.floats`
+        when it is compared, one at a time (a batch's renders in float64 would hold eight times
+        their bytes at once)."""
         keys = [render_key(svg, spec, self._renderer_id) for svg, spec in drawings]
         from_workers: set[int] = set()
 
@@ -133,7 +107,7 @@ class Renderer:
         drawn = self.memo.get_or_render_many(keys, start)
         for index in from_workers:
             image = drawn[index]
-            if self.cache is not None and isinstance(image, np.ndarray):
+            if self.cache is not None and isinstance(image, Picture):
                 self.cache.put(*drawings[index], image)
         return drawn
 

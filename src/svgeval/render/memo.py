@@ -6,16 +6,15 @@ identity model's 600 answers are those same 100 originals, so half of its 1,200 
 :class:`~svgeval.render.cairo.RenderSpec`, also while it is still being drawn (the second caller
 waits for the first render instead of starting its own).
 
-Memory stays flat in the number of samples: entries are ``uint8`` pixels compressed with
-Zstandard (level 1, the GIL released: a 72 px Twemoji render 7x smaller, a 512 px SVGenius
-icon 100x smaller; faster than zlib at level 1, used before, which cost a run a noticeable part
-of its own CPU: ``bench/RESULTS.md``), evicted least recently used once
-they exceed ``budget_bytes`` (8 MiB by default: about 3,600 renders at 72 px, or 1,000 icons at
+Memory stays flat in the number of samples: entries are pictures held compressed
+(:meth:`~svgeval.render.picture.Picture.packed`: Zstandard level 1, faster than zlib at level 1,
+used before, which cost a run a noticeable part of its own CPU: ``bench/RESULTS.md``), evicted
+least recently used once they exceed ``budget_bytes`` (8 MiB by default: about 3,600 renders at 72 px, or 1,000 icons at
 512 px, where raw pixels would hold 10). Kept raw, 6,000 SVGEditBench samples filled a 32 MiB
 memo and made up most of the growth of a run's memory from 600 samples to 6,000. Only
 successful renders are kept; a failure is shared with the callers already waiting on it, then
 forgotten (a timeout can depend on the machine's load); so is an exception of the drawing itself
-(the render workers lost), which those callers raise too. Pixels served from memory are read-only.
+(the render workers lost), which those callers raise too.
 """
 
 from __future__ import annotations
@@ -25,12 +24,9 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass
 
-import numpy as np
-import zstandard
-
-from svgeval.render.cairo import Pixels, Rendered, RenderSpec
+from svgeval.render.cairo import RenderSpec
+from svgeval.render.picture import Picture, Rendered
 
 DEFAULT_BUDGET_BYTES = 8 * 1024 * 1024
 
@@ -45,44 +41,13 @@ def render_key(svg: str | bytes, spec: RenderSpec, renderer: str) -> str:
     return digest.hexdigest()
 
 
-_CODECS = threading.local()
-"""This thread's Zstandard compressor and decompressor (neither may be shared between threads;
-making one for every render took half the time of the compression itself)."""
-
-
-def _codecs() -> tuple[zstandard.ZstdCompressor, zstandard.ZstdDecompressor]:
-    codecs: tuple[zstandard.ZstdCompressor, zstandard.ZstdDecompressor] | None = getattr(
-        _CODECS, "codecs", None)
-    if codecs is None:
-        codecs = _CODECS.codecs = (zstandard.ZstdCompressor(level=1), zstandard.ZstdDecompressor())
-    return codecs
-
-
-@dataclass(frozen=True)
-class PackedRender:
-    """A render's pixels, compressed (picklable: render workers pack what they send back to
-    be kept)."""
-
-    data: bytes
-    shape: tuple[int, ...]
-
-    @classmethod
-    def pack(cls, pixels: Pixels) -> PackedRender:
-        compressed = _codecs()[0].compress(pixels.tobytes())
-        # copied to bytes of its own size: the compressor's answer sits in a block the size
-        # of the worst case (the raw pixels), and 6,000 kept renders held 46 MiB more
-        return cls(bytes(memoryview(compressed)), pixels.shape)
-
-    def unpack(self) -> Pixels:
-        return np.frombuffer(_codecs()[1].decompress(self.data), np.uint8).reshape(self.shape)
-
-
 class RenderMemo:
     """Renders shared within a run: finished ones (bounded, LRU) and those in flight."""
 
     def __init__(self, budget_bytes: int = DEFAULT_BUDGET_BYTES) -> None:
         self.budget_bytes = budget_bytes
-        self._done: OrderedDict[str, PackedRender] = OrderedDict()
+        self._done: OrderedDict[str, Picture] = OrderedDict()
+        """Pictures kept, packed."""
         self._in_flight: dict[str, Future[Rendered]] = {}
         self._bytes = 0
         self._lock = threading.Lock()
@@ -107,11 +72,11 @@ class RenderMemo:
             self._fail(keys[i], failed)
         if failed is not None:
             raise failed
-        return [c.unpack() if isinstance(c, PackedRender) else
+        return [c.unpacked() if isinstance(c, Picture) else
                 c.result() if c is not None else drawing[i].result()
                 for i, c in enumerate(claimed)]
 
-    def _claim(self, key: str) -> PackedRender | Future[Rendered] | None:
+    def _claim(self, key: str) -> Picture | Future[Rendered] | None:
         """The render of ``key`` kept, or the future of another caller drawing it; else None,
         and the caller draws it and must :meth:`_settle` (or :meth:`_fail`) it."""
         with self._lock:
@@ -138,13 +103,9 @@ class RenderMemo:
         """Bytes of compressed pixels kept (at most ``budget_bytes``)."""
         return self._bytes
 
-    def lookup(self, key: str) -> Pixels | None:
-        """The finished render of ``key`` kept in memory, or None; never waits, never draws."""
-        packed = self.lookup_packed(key)
-        return None if packed is None else packed.unpack()
-
-    def lookup_packed(self, key: str) -> PackedRender | None:
-        """:meth:`lookup` without unpacking (to hand the render to a worker as it is kept)."""
+    def lookup(self, key: str) -> Picture | None:
+        """The finished render of ``key`` kept in memory, packed, or None; never waits, never
+        draws."""
         with self._lock:
             packed = self._done.get(key)
             if packed is None:
@@ -153,32 +114,32 @@ class RenderMemo:
             self.hits += 1
         return packed
 
-    def remember(self, key: str, pixels: Pixels | PackedRender) -> None:
-        """Keep ``pixels`` (or pixels packed already) as the render of ``key``, drawn by the
+    def remember(self, key: str, picture: Picture) -> None:
+        """Keep ``picture`` (packed, unless it is already) as the render of ``key``, drawn by the
         caller."""
-        packed = pixels if isinstance(pixels, PackedRender) else PackedRender.pack(pixels)
+        packed = picture.packed()
         with self._lock:
             self._keep(key, packed)
 
     def _settle(self, key: str, drawn: Rendered) -> None:
         """Remember a success and end the flight of ``key``."""
-        packed = PackedRender.pack(drawn) if isinstance(drawn, np.ndarray) else None
+        packed = drawn.packed() if isinstance(drawn, Picture) else None
         with self._lock:
             owner = self._in_flight.pop(key)
             if packed is not None:
                 self._keep(key, packed)
         owner.set_result(drawn)
 
-    def _keep(self, key: str, packed: PackedRender) -> None:
+    def _keep(self, key: str, packed: Picture) -> None:
         """Store ``packed`` under ``key``, evicting the least recently used past the budget
         (called with the lock held)."""
-        if len(packed.data) > self.budget_bytes:
+        if packed.nbytes > self.budget_bytes:
             return
         previous = self._done.pop(key, None)
         if previous is not None:
-            self._bytes -= len(previous.data)
+            self._bytes -= previous.nbytes
         self._done[key] = packed
-        self._bytes += len(packed.data)
+        self._bytes += packed.nbytes
         while self._bytes > self.budget_bytes:
             _, evicted = self._done.popitem(last=False)
-            self._bytes -= len(evicted.data)
+            self._bytes -= evicted.nbytes

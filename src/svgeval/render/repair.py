@@ -20,8 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from svgeval.render.cairo import RenderFailure
 from svgeval.render.isolated import Renderer
+from svgeval.render.picture import RenderFailure
 from svgeval.svg.extract import Extraction
 
 RepairStatus = Literal["as_given", "repaired", "placeholder"]

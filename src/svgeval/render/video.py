@@ -36,12 +36,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from svgeval.errors import SvgevalError, UserError
+from svgeval.render.picture import Frames
 
 FPS = 30.0
 """InternSVG's frame rate."""
 CODEC_HINT = "install it with `pip install 'svgeval[video]'` (imageio-ffmpeg, which ships ffmpeg)"
-
-Frames = NDArray[np.uint8]
 
 
 class VideoCodecUnavailable(UserError):

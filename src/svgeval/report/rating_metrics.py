@@ -41,6 +41,7 @@ from svgeval.metrics.svgauge import (
 )
 from svgeval.render.cairo import RenderSpec
 from svgeval.render.isolated import Renderer
+from svgeval.render.picture import Picture
 
 Row = dict[str, Any]
 Images = list[np.ndarray]
@@ -59,8 +60,8 @@ def draw(svgs: Sequence[str], size: int, renderer: Renderer) -> Images:
     white = np.ones((size, size, 3))
     images = []
     for svg in svgs:
-        outcome = renderer.render(svg, RenderSpec.square(size, background="white"))
-        images.append(outcome.image if outcome.image is not None else white)
+        drawn = renderer.render(svg, RenderSpec.square(size, background="white"))
+        images.append(drawn.floats if isinstance(drawn, Picture) else white)
     return images
 
 

@@ -26,9 +26,10 @@ from pathlib import Path
 
 from PIL import Image
 
-from svgeval.render.cairo import RenderFailure, RenderSpec, render_svg_uint8
+from svgeval.render.cairo import RenderSpec, render_svg_uint8
 from svgeval.render.disk_cache import write_atomically
 from svgeval.render.isolated import Renderer
+from svgeval.render.picture import RenderFailure
 from svgeval.report.sources import output_svg
 from svgeval.runner.records import SampleRecord
 from svgeval.tasks.outcome import FailureKind

@@ -33,9 +33,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from svgeval.render.batch import CHUNKS_PER_WORKER, RenderFunction, render_chunk
-from svgeval.render.cairo import Rendered, RenderFailure, RenderSpec
+from svgeval.render.cairo import RenderSpec
 from svgeval.render.isolated import Renderer
-from svgeval.render.memo import PackedRender
+from svgeval.render.picture import Picture, Rendered, RenderFailure
 from svgeval.rewards.terms import TERMS
 
 GROUP_SIZE = 16
@@ -58,8 +58,8 @@ class GroupJob:
     """The ``image`` terms to compute (:data:`~svgeval.rewards.terms.TERMS`)."""
     keep_pixels: bool
     """Send each completion's render back (the model terms need it)."""
-    reference_render: PackedRender | None = None
-    """The reference's render kept from an earlier call (then it is not drawn again)."""
+    reference_render: Picture | None = None
+    """The reference's render kept from an earlier call, packed (then it is not drawn again)."""
 
 
 @dataclass(frozen=True)
@@ -78,29 +78,31 @@ class GroupScores:
     """A job's outcome: the reference's render (packed) or its failure, and each completion's
     :class:`Compared` in order (none when the reference failed)."""
 
-    reference: PackedRender | RenderFailure
+    reference: Picture | RenderFailure
     completions: tuple[Compared, ...]
 
 
 def score_group(job: GroupJob, render: RenderFunction) -> GroupScores:
     """Draw and compare a :class:`GroupJob` in this process (runs in a render worker)."""
     if job.reference_render is not None:
-        packed, reference = job.reference_render, job.reference_render.unpack()
+        packed, drawn = job.reference_render, job.reference_render.unpacked()
     else:
-        (drawn,) = render_chunk([(job.reference, job.spec)], render)
-        if isinstance(drawn, RenderFailure):
-            return GroupScores(drawn, ())
-        packed, reference = PackedRender.pack(drawn), drawn
+        (rendered,) = render_chunk([(job.reference, job.spec)], render)
+        if isinstance(rendered, RenderFailure):
+            return GroupScores(rendered, ())
+        packed, drawn = rendered.packed(), rendered
+    reference = drawn.pixels
     terms = [TERMS[name] for name in job.terms]
     prepared = {t.name: t.prepare(reference) for t in terms if t.prepare}
 
     def compared(image: Rendered) -> Compared:
         if isinstance(image, RenderFailure):
             return Compared({}, image.tag)
-        if _uniform(image):
+        pixels = image.pixels
+        if _uniform(pixels):
             return Compared({}, "blank")
-        values = {t.name: t.compare(image, prepared[t.name]) for t in terms if t.compare}
-        return Compared(values, None, image if job.keep_pixels else None)
+        values = {t.name: t.compare(pixels, prepared[t.name]) for t in terms if t.compare}
+        return Compared(values, None, pixels if job.keep_pixels else None)
 
     # each distinct SVG drawn once: the renderers are deterministic, so a copy of another
     # rollout, or of the reference, has the same render and the same terms
@@ -108,7 +110,7 @@ def score_group(job: GroupJob, render: RenderFunction) -> GroupScores:
     by_svg = {svg: compared(image) for svg, image in
               zip(distinct, render_chunk([(svg, job.spec) for svg in distinct], render))}
     if job.reference in job.completions:
-        by_svg[job.reference] = compared(reference)
+        by_svg[job.reference] = compared(drawn)
     return GroupScores(packed, tuple(by_svg[svg] for svg in job.completions))
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from svgeval.render.cairo import RenderFailure
+from svgeval.render.picture import RenderFailure
 from svgeval.rewards.groups import GroupScores
 from svgeval.rewards.model_terms import MODEL_TERMS, ModelSettings
 from svgeval.rewards.presets import RewardPreset
@@ -88,7 +88,7 @@ def score_rows(preset: RewardPreset, rows: Sequence[Row], settings: ModelSetting
             continue
         reference = references.get(row.group)
         if reference is None:
-            reference = references[row.group] = scores.reference.unpack()
+            reference = references[row.group] = scores.reference.pixels
         waiting.append(_Scored(index, compared.pixels, reference, row.caption, values))
         if len(waiting) >= batch:
             _run_models(preset, model_terms, waiting, settings, results)

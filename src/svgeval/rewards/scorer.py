@@ -31,9 +31,10 @@ from types import TracebackType
 import numpy as np
 from typing_extensions import Self
 
-from svgeval.render.cairo import RenderFailure, RenderSpec, render_svg_uint8
+from svgeval.render.cairo import RenderSpec, render_svg_uint8
 from svgeval.render.isolated import DEFAULT_TIMEOUT_S, Renderer, RenderFunction
 from svgeval.render.memo import RenderMemo, render_key
+from svgeval.render.picture import RenderFailure
 from svgeval.rewards import model_terms
 from svgeval.rewards.availability import RewardUnavailable, check_packages, check_weights
 from svgeval.rewards.groups import GROUP_SIZE, GroupJob, GroupScores, GroupScoring
@@ -240,7 +241,7 @@ class RewardScorer:
                 chunk = drawable[start:start + GROUP_SIZE]
                 jobs.append(GroupJob(distinct[ref], tuple(extracted[i] or "" for i in chunk),
                                      spec, image_terms, keep_pixels,
-                                     self.references.lookup_packed(key)))
+                                     self.references.lookup(key)))
                 keys.append(key)
                 chunks.append(chunk)
         groups = self._groups.submit_all(jobs)

@@ -23,14 +23,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Protocol, runtime_checkable
 
+import numpy as np
+from numpy.typing import NDArray
 from pydantic import BaseModel, ConfigDict
 from typing_extensions import TypeVar
 
 from svgeval.messages import Message
 from svgeval.metrics.model_settings import ModelSettings
 from svgeval.metrics.registry import METRICS, MetricUnavailable
-from svgeval.render.cairo import FloatImage, ImageArray, RenderSpec
+from svgeval.render.cairo import RenderSpec
 from svgeval.render.isolated import Renderer
+from svgeval.render.picture import FloatImage, RenderFailure
 from svgeval.run_request import DEFAULTS
 from svgeval.svg.extract import Extraction
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
@@ -150,17 +153,18 @@ def render_extracted(
         outcome.failure = Failure(kind=FailureKind.EXTRACT, detail=extraction.error)
         return outcome, None
     rendered = renderer.render(extraction.svg, spec)
-    if rendered.image is None:
+    if isinstance(rendered, RenderFailure):
         outcome.failure = Failure.of_render(rendered)
-    return outcome, rendered.image
+        return outcome, None
+    return outcome, rendered.floats
 
 
 def distribution_metrics(
     values: MetricValues,
     key: str,
     metrics: Mapping[str, Callable[..., float]],
-    references: Sequence[ImageArray],
-    outputs: Sequence[ImageArray],
+    references: Sequence[NDArray[np.generic]],
+    outputs: Sequence[NDArray[np.generic]],
     **options: Any,
 ) -> None:
     """Set ``values.metrics[key.format(name)]`` for each set-level metric (FID, CLIP-FID) of

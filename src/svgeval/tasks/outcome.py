@@ -29,7 +29,7 @@ from typing import Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from svgeval.metrics.registry import MetricUnavailable
-from svgeval.render.isolated import RenderOutcome
+from svgeval.render.picture import RenderFailure
 from svgeval.svg.extract import Extraction
 from svgeval.tasks.judge import JudgeRequest
 
@@ -74,11 +74,9 @@ class Failure(BaseModel):
         return self.kind not in (FailureKind.REFERENCE, FailureKind.SCORER_ERROR)
 
     @classmethod
-    def of_render(cls, outcome: RenderOutcome, kind: FailureKind = FailureKind.RENDER) -> Failure:
-        """The failure of a render that produced no image (``kind`` REFERENCE for references)."""
-        if outcome.failure is None:
-            return cls(kind=kind, reason="unknown")
-        return cls(kind=kind, reason=outcome.failure.tag, detail=outcome.failure.message)
+    def of_render(cls, failure: RenderFailure, kind: FailureKind = FailureKind.RENDER) -> Failure:
+        """The failure of a render that produced no picture (``kind`` REFERENCE for references)."""
+        return cls(kind=kind, reason=failure.tag, detail=failure.message)
 
 
 JudgeFailureKind = Literal["unparsed", "error"]

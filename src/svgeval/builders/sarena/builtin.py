@@ -109,13 +109,14 @@ def released_video(renderer: BrowserRenderer, svg: str, size: int, path: Path) -
     import numpy as np
 
     from svgeval.render.animation import AnimationSpec
+    from svgeval.render.picture import RenderFailure
     from svgeval.render.video import encode_mp4, moviepy_frame_indices
 
-    outcome = renderer.animate(svg, AnimationSpec(size, size))
-    if outcome.frames is None:
-        raise ValueError(f"the animation does not draw: {outcome.failure}")
+    drawn = renderer.animate(svg, AnimationSpec(size, size))
+    if isinstance(drawn, RenderFailure):
+        raise ValueError(f"the animation does not draw: {drawn.tag}")  # noqa: TRY004
     path.parent.mkdir(parents=True, exist_ok=True)
-    frames = outcome.frames[..., :3][moviepy_frame_indices(len(outcome.frames))]
+    frames = drawn[..., :3][moviepy_frame_indices(len(drawn))]
     encode_mp4(np.ascontiguousarray(frames), path)
 
 

@@ -46,8 +46,8 @@ from svgeval.builders.render_checks import generator_renderer, visibly_different
 from svgeval.builders.skips import SkipLog
 from svgeval.builders.svg_files import svg_element_text
 from svgeval.builders.svgeditbench.emoji_names import UNNAMED, emoji_name
-from svgeval.render.cairo import FloatImage
 from svgeval.render.isolated import Renderer
+from svgeval.render.picture import FloatImage, RenderFailure
 from svgeval.svg.colors import parse_color, same_color
 from svgeval.svg.refusals import SvgRejected
 from svgeval.svg.sanitize import check_svg
@@ -187,11 +187,11 @@ class _IconBuilder:
         self.build, self.renderer, self.colors = build, renderer, colors
 
     def add(self, stem: str, name: str, svg: str, seed: int) -> None:
-        source = self.renderer.render(svg, RENDER)
-        if source.image is None:
-            failure = source.failure.tag if source.failure else "unknown"
-            self.build.skipped.add(stem, f"does not render ({failure})")
+        drawn = self.renderer.render(svg, RENDER)
+        if isinstance(drawn, RenderFailure):
+            self.build.skipped.add(stem, f"does not render ({drawn.tag})")
             return
+        source = drawn.floats
         rng = random.Random(f"{seed}:{stem}")
         fills = _fill_colors(etree.fromstring(check_svg(svg)))
         color = rng.choice(fills) if fills else None
@@ -201,7 +201,7 @@ class _IconBuilder:
                 self.build.skipped.add(stem, "no fill colour", subtask)
                 continue
             answer = answer_for(svg, subtask, color, _written(target_name, self.colors))
-            problem = self._problem(answer, subtask, source.image)
+            problem = self._problem(answer, subtask, source)
             if problem:
                 self.build.skipped.add(stem, problem, subtask)
                 continue
@@ -215,9 +215,9 @@ class _IconBuilder:
         if subtask == "compression":
             return ""
         rendered = self.renderer.render(answer, RENDER)
-        if rendered.image is None:
+        if isinstance(rendered, RenderFailure):
             return "the answer does not render"
-        if not _edits(source, rendered.image):
+        if not _edits(source, rendered.floats):
             return "the edit does not change the render"
         return ""
 

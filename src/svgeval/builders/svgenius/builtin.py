@@ -252,16 +252,17 @@ def understanding_items(tier: str) -> list[dict[str, Any]]:
 def _write_icons(data: Path, tier: str, pool: Renderer) -> None:
     """The tier's icons as ``<stem>.svg`` and ``<stem>.png`` under ``data/<tier>/process``."""
     from svgeval.messages import png_bytes
+    from svgeval.render.picture import RenderFailure
 
     folder = data / tier / "process"
     folder.mkdir(parents=True, exist_ok=True)
     for name in TIER_ICONS[tier]:
         svg = source_svg(name)
-        picture = pool.render(svg, _PNG_SPEC).image
-        if picture is None:
-            raise RuntimeError(f"the demo icon {name!r} did not render")
+        picture = pool.render(svg, _PNG_SPEC)
+        if isinstance(picture, RenderFailure):
+            raise RuntimeError(f"the demo icon {name!r} did not render")  # noqa: TRY004
         (folder / f"{stem(name)}.svg").write_text(svg, encoding="utf-8")
-        (folder / f"{stem(name)}.png").write_bytes(png_bytes(picture))
+        (folder / f"{stem(name)}.png").write_bytes(png_bytes(picture.pixels))
 
 
 def _bugfix_cases(svgs: Mapping[str, str], pool: Renderer) -> list[dict[str, Any]]:

@@ -29,10 +29,10 @@ from PIL import Image
 
 from svgeval.builders.svg_files import read_svg_folder, write_cases
 from svgeval.messages import Message
-from svgeval.metrics.pixel import to_uint8
 from svgeval.models.base import GenerationRequest, Model, ModelError
 from svgeval.render.cairo import RenderSpec
 from svgeval.render.isolated import Renderer
+from svgeval.render.picture import RenderFailure
 from svgeval.tasks.svgenius import prompts
 
 _QUESTION = re.compile(r"\**\s*question\s*\d*\s*\**\s*[:：]", re.IGNORECASE)
@@ -92,11 +92,11 @@ def _caption(svg_path: Path, captions: Mapping[str, str] | None) -> str:
 
 
 def _png_data_url(renderer: Renderer, svg: str, size: int) -> str | None:
-    outcome = renderer.render(svg, RenderSpec.square(size))
-    if outcome.image is None:
+    drawn = renderer.render(svg, RenderSpec.square(size))
+    if isinstance(drawn, RenderFailure):
         return None
     buffer = io.BytesIO()
-    Image.fromarray(to_uint8(outcome.image)).save(buffer, format="PNG")
+    Image.fromarray(drawn.pixels).save(buffer, format="PNG")
     return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
 
 

@@ -38,8 +38,8 @@ from svgeval.builders.svgenius.style_edit_rules import (
     frame_for,
 )
 from svgeval.metrics.pixel import mse
-from svgeval.render.cairo import FloatImage
 from svgeval.render.isolated import Renderer
+from svgeval.render.picture import FloatImage
 from svgeval.svg.refusals import SvgRejected
 from svgeval.svg.sanitize import check_svg
 

@@ -26,8 +26,9 @@ from numpy.typing import NDArray
 from PIL import Image, ImageDraw
 
 from svgeval.builders.skips import SkipLog
-from svgeval.render.cairo import FloatImage, RenderSpec
+from svgeval.render.cairo import RenderSpec
 from svgeval.render.isolated import Renderer
+from svgeval.render.picture import FloatImage, RenderFailure
 from svgeval.tasks.vectorgym.data import COLUMNS
 
 if TYPE_CHECKING:
@@ -83,9 +84,9 @@ def sketch_image(image: FloatImage, seed: int) -> bytes:
 def sketch_svg(svg: str, renderer: Renderer, seed: int = 0, key: str = "") -> bytes | None:
     """The sketch of ``svg`` (seeded by ``seed`` and ``key``), or None when it does not render."""
     rendered = renderer.render(svg, RenderSpec.square(SKETCH_SIZE, background="white"))
-    if rendered.image is None:
+    if isinstance(rendered, RenderFailure):
         return None
-    return sketch_image(rendered.image, seed * 1_000_003 + zlib.crc32(key.encode("utf-8")))
+    return sketch_image(rendered.floats, seed * 1_000_003 + zlib.crc32(key.encode("utf-8")))
 
 
 def build_dataset(

@@ -23,10 +23,11 @@ from dataclasses import dataclass
 from typing import Literal, TypeVar
 
 import numpy as np
+from numpy.typing import NDArray
 
-from svgeval.render.cairo import FloatImage, Pixels, Rendered, RenderSpec, to_float
+from svgeval.render.cairo import RenderSpec
 from svgeval.render.isolated import Renderer
-from svgeval.render.memo import PackedRender
+from svgeval.render.picture import FloatImage, Picture, Rendered
 from svgeval.tasks.lazy import LazySequence
 
 FailedPicture = Literal["white", "black", "none"]
@@ -35,26 +36,26 @@ SvgT = TypeVar("SvgT", str, str | None)
 
 
 def draw_pictures(svgs: Sequence[str | None], spec_of: Callable[[str], RenderSpec | None],
-                  renderer: Renderer) -> list[Pixels | None]:
-    """The 8-bit picture (read-only) of each of ``svgs`` at ``spec_of(svg)``, all drawn side by
+                  renderer: Renderer) -> list[Picture | None]:
+    """The picture of each of ``svgs`` at ``spec_of(svg)``, all drawn side by
     side (:meth:`~svgeval.render.isolated.Renderer.draw_each`); None for a failed answer (no
     SVG), an SVG ``spec_of`` gives no size, or a failed render."""
     specs = [None if svg is None else spec_of(svg) for svg in svgs]
     drawn = iter(renderer.draw_each([(svg, spec) for svg, spec in zip(svgs, specs)
                                      if svg is not None and spec is not None]))
-    pictures: list[Pixels | None] = []
+    pictures: list[Picture | None] = []
     for spec in specs:
         picture = None if spec is None else next(drawn)
-        pictures.append(picture if isinstance(picture, np.ndarray) else None)
+        pictures.append(picture if isinstance(picture, Picture) else None)
     return pictures
 
 
 def kept_in_chunks(svgs: Sequence[SvgT], draw: Callable[[Sequence[SvgT]], Sequence[Rendered | None]],
-                   chunk: int = 64) -> list[PackedRender | None]:
+                   chunk: int = 64) -> list[Picture | None]:
     """``draw`` of ``svgs``, ``chunk`` at a time, each picture kept compressed
-    (:class:`~svgeval.render.memo.PackedRender`; None for one that has none or failed): a
+    (:meth:`~svgeval.render.picture.Picture.packed`; None for one that has none or failed): a
     set-level metric's group (FID), which held as pixels takes 0.6 MiB a picture at 448 px."""
-    return [PackedRender.pack(picture) if isinstance(picture, np.ndarray) else None
+    return [picture.packed() if isinstance(picture, Picture) else None
             for start in range(0, len(svgs), chunk)
             for picture in draw(svgs[start : start + chunk])]
 
@@ -67,7 +68,7 @@ class Drawing:
     failed: FailedPicture = "white"
 
     @functools.cached_property
-    def canvas_pixels(self) -> Pixels:
+    def canvas_pixels(self) -> NDArray[np.uint8]:
         """The picture a failed answer is compared as, in 8 bits: a white or black canvas at
         ``spec`` (one array, shared); ValueError for ``none``, which compares no picture."""
         if self.failed == "none":
@@ -78,16 +79,17 @@ class Drawing:
     @functools.cached_property
     def canvas(self) -> FloatImage:
         """:attr:`canvas_pixels` in [0, 1] (one array, shared)."""
-        return to_float(self.canvas_pixels)
+        return Picture(self.canvas_pixels).floats
 
     def render(self, svg: str | None, renderer: Renderer) -> FloatImage | None:
         """The picture of ``svg``; None when it has none (a failed answer, a failed render)."""
         if svg is None:
             return None
-        return renderer.render(svg, self.spec).image
+        drawn = renderer.render(svg, self.spec)
+        return drawn.floats if isinstance(drawn, Picture) else None
 
-    def render_all(self, svgs: Sequence[str | None], renderer: Renderer) -> list[Pixels | None]:
-        """The 8-bit pictures of ``svgs`` (read-only), drawn side by side
+    def render_all(self, svgs: Sequence[str | None], renderer: Renderer) -> list[Picture | None]:
+        """The pictures of ``svgs``, drawn side by side
         (:func:`draw_pictures`); None for one that has none."""
         return draw_pictures(svgs, lambda svg: self.spec, renderer)
 
@@ -99,29 +101,29 @@ class Drawing:
         """The picture of ``svg``, or :attr:`canvas` when it has none."""
         return self.stand_in(self.render(svg, renderer))
 
-    def stand_in_pixels(self, picture: Rendered | None) -> Pixels:
-        """``picture``, or :attr:`canvas_pixels` in place of a missing or failed one."""
-        return picture if isinstance(picture, np.ndarray) else self.canvas_pixels
+    def stand_in_pixels(self, picture: Rendered | None) -> NDArray[np.uint8]:
+        """``picture``'s pixels, or :attr:`canvas_pixels` in place of a missing or failed one."""
+        return picture.pixels if isinstance(picture, Picture) else self.canvas_pixels
 
-    def draw_all(self, svgs: Sequence[str | None], renderer: Renderer) -> list[Pixels]:
-        """The 8-bit picture of each of ``svgs`` (:meth:`render_all`), or
+    def draw_all(self, svgs: Sequence[str | None], renderer: Renderer) -> list[NDArray[np.uint8]]:
+        """The 8-bit pixels of each of ``svgs`` (:meth:`render_all`), or
         :attr:`canvas_pixels` for one that has none: what the model metrics are given (they
         get the same values from :meth:`draw`'s floats, after converting them back)."""
         return [self.stand_in_pixels(picture) for picture in self.render_all(svgs, renderer)]
 
     def render_kept(self, svgs: Sequence[str | None], renderer: Renderer,
-                    chunk: int = 64) -> list[PackedRender | None]:
+                    chunk: int = 64) -> list[Picture | None]:
         """:meth:`render_all` of ``svgs`` kept compressed (:func:`kept_in_chunks`)."""
         return kept_in_chunks(svgs, lambda part: self.render_all(part, renderer), chunk)
 
-    def unpacked(self, kept: Sequence[PackedRender | None]) -> Sequence[Pixels]:
-        """The pictures of :meth:`render_kept`, each unpacked when read, :attr:`canvas_pixels`
-        for one that has none."""
+    def unpacked(self, kept: Sequence[Picture | None]) -> Sequence[NDArray[np.uint8]]:
+        """The pixels of :meth:`render_kept`'s pictures, each unpacked when read,
+        :attr:`canvas_pixels` for one that has none."""
         return LazySequence(kept, lambda picture: self.canvas_pixels if picture is None
-                            else picture.unpack())
+                            else picture.pixels)
 
     def draw_kept(self, svgs: Sequence[str | None], renderer: Renderer,
-                  chunk: int = 64) -> Sequence[Pixels]:
+                  chunk: int = 64) -> Sequence[NDArray[np.uint8]]:
         """:meth:`draw_all` of ``svgs`` kept compressed, each unpacked when read
         (:meth:`render_kept`)."""
         return self.unpacked(self.render_kept(svgs, renderer, chunk))

@@ -27,10 +27,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
+import numpy as np
+from numpy.typing import NDArray
 from typing_extensions import TypeVar
 
-from svgeval.render.cairo import FloatImage, Pixels
-from svgeval.render.isolated import Renderer, RenderOutcome
+from svgeval.render.isolated import Renderer
+from svgeval.render.picture import FloatImage, Rendered, RenderFailure
 from svgeval.svg.extract import Extraction, extract_svg
 from svgeval.tasks.base import BatchItem, MetricContext, Sample, Task, render_extracted
 from svgeval.tasks.common.drawing import Drawing, kept_in_chunks
@@ -58,8 +60,8 @@ class DrawnBatch:
     image, and eight times the memory)."""
 
     valid: list[bool]
-    outputs: Sequence[Pixels]
-    references: Sequence[Pixels]
+    outputs: Sequence[NDArray[np.uint8]]
+    references: Sequence[NDArray[np.uint8]]
 
 
 class ImageGenerationTask(Task[DrawnT]):
@@ -93,7 +95,7 @@ class ImageGenerationTask(Task[DrawnT]):
         name."""
         return extract_svg(response, rule=getattr(self.options, "extract", self.extraction_rule))
 
-    def reference(self, sample: Sample[DrawnT], renderer: Renderer) -> RenderOutcome:
+    def reference(self, sample: Sample[DrawnT], renderer: Renderer) -> Rendered:
         """The render of the sample's reference SVG (cached)."""
         return self.references.get(self.reference_svg(sample), renderer)
 
@@ -104,11 +106,11 @@ class ImageGenerationTask(Task[DrawnT]):
 
     def score(self, sample: Sample[DrawnT], response: str, renderer: Renderer) -> Outcome:
         reference = self.reference(sample, renderer)
-        if reference.image is None:
+        if isinstance(reference, RenderFailure):
             return Outcome.of(sample, failure=Failure.of_render(reference, FailureKind.REFERENCE))
         answer = self.prepare(self.extract(response), renderer)
         outcome, picture = render_extracted(sample, answer, renderer, self.drawing.spec)
-        self.score_picture(outcome, sample, answer, picture, reference.image, renderer)
+        self.score_picture(outcome, sample, answer, picture, reference.floats, renderer)
         return outcome
 
     def drawn(self, items: Sequence[BatchItem[DrawnT]], renderer: Renderer) -> DrawnBatch:
@@ -116,7 +118,7 @@ class ImageGenerationTask(Task[DrawnT]):
         before are kept by the renderer and by :attr:`references`); a set-level metric's group
         is drawn by :meth:`drawn_group`."""
         pictures = self.drawing.render_all([item.output_svg for item in items], renderer)
-        references = self.references.pixels_all(
+        references = self.references.draw_all(
             [self.reference_svg(item.sample) for item in items], renderer)
         return DrawnBatch(
             valid=[picture is not None for picture in pictures],
@@ -133,7 +135,7 @@ class ImageGenerationTask(Task[DrawnT]):
         at 512 px (bench/RESULTS.md)."""
         outputs = self.drawing.render_kept([item.output_svg for item in items], renderer, chunk)
         references = kept_in_chunks([self.reference_svg(item.sample) for item in items],
-                                    lambda part: self.references.pixels_all(part, renderer), chunk)
+                                    lambda part: self.references.draw_all(part, renderer), chunk)
         return DrawnBatch([picture is not None for picture in outputs],
                           self.drawing.unpacked(outputs), self.drawing.unpacked(references))
 

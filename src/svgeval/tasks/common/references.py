@@ -20,9 +20,10 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 
-from svgeval.render.cairo import Rendered, RenderFailure, RenderSpec
-from svgeval.render.isolated import Renderer, RenderOutcome, as_outcome
+from svgeval.render.cairo import RenderSpec
+from svgeval.render.isolated import Renderer
 from svgeval.render.memo import RenderMemo
+from svgeval.render.picture import Rendered, RenderFailure
 
 DEFAULT_BUDGET_BYTES = 64 * 1024 * 1024
 """Compressed pixels kept: about 4,000 icons drawn at 512 px, 30,000 at 72 px."""
@@ -48,8 +49,8 @@ class ReferenceRenders:
     def __setstate__(self, state: dict[str, object]) -> None:
         self.__init__(state["spec"], state["budget_bytes"])  # type: ignore[misc]
 
-    def pixels_all(self, svgs: Sequence[str], renderer: Renderer) -> list[Rendered]:
-        """The 8-bit render of each of ``svgs`` (read-only) or its failure; those not kept are
+    def draw_all(self, svgs: Sequence[str], renderer: Renderer) -> list[Rendered]:
+        """The picture of each of ``svgs`` or its failure; those not kept are
         drawn side by side (:meth:`~svgeval.render.isolated.Renderer.draw_all`)."""
         keys = [hashlib.sha256(svg.encode("utf-8")).hexdigest() for svg in svgs]
         found = [self._kept(key) for key in keys]
@@ -59,14 +60,14 @@ class ReferenceRenders:
             self._keep(keys[i], render)
         return [kept if kept is not None else drawn[i] for i, kept in enumerate(found)]
 
-    def get(self, svg: str, renderer: Renderer) -> RenderOutcome:
-        """The render of ``svg`` in [0, 1], or its failure (drawn on first use)."""
-        return as_outcome(self.pixels_all([svg], renderer)[0])
+    def get(self, svg: str, renderer: Renderer) -> Rendered:
+        """The picture of ``svg``, or its failure (drawn on first use)."""
+        return self.draw_all([svg], renderer)[0]
 
     def _kept(self, key: str) -> Rendered | None:
         kept = self._drawn.lookup(key)
         if kept is not None:
-            return kept
+            return kept.unpacked()
         with self._lock:
             return self._failed.get(key)
 

@@ -25,6 +25,7 @@ from svgeval.metrics.clip import clip_score
 from svgeval.metrics.lpips import lpips
 from svgeval.metrics.registry import MetricUnavailable
 from svgeval.render.isolated import Renderer
+from svgeval.render.picture import Picture
 from svgeval.tasks import register_task
 from svgeval.tasks.base import BatchItem, MetricContext, Sample, Target
 from svgeval.tasks.lica_bench import data
@@ -103,7 +104,8 @@ class LicaGeneration(LicaCodeTask[GenerationTarget]):
         code, answer = self.read_answer(response)
         outcome, picture, reference = self.drawn(sample, code, answer, sample.target.answer,
                                                  renderer)
-        valid = answer.svg is not None and renderer.render(answer.svg, VALIDITY_SPEC).ok
+        valid = answer.svg is not None and isinstance(renderer.render(answer.svg, VALIDITY_SPEC),
+                                                      Picture)
         outcome.metrics.update(
             **self.pixel_metrics(picture, reference, ("mse", "ssim")),
             code_length=float(len(code.encode("utf-8"))),

@@ -23,8 +23,9 @@ from typing import Any, ClassVar, Literal
 
 from svgeval.metrics.pixel import mse, ssim
 from svgeval.metrics.presets import variant
-from svgeval.render.cairo import FloatImage, RenderSpec
+from svgeval.render.cairo import RenderSpec
 from svgeval.render.isolated import Renderer
+from svgeval.render.picture import FloatImage, RenderFailure
 from svgeval.svg.extract import Extraction
 from svgeval.tasks.base import Sample, TargetT, Task
 from svgeval.tasks.common import Drawing, ReferenceRenders
@@ -106,16 +107,17 @@ class LicaCodeTask(LicaTask[TargetT]):
         reference that does not draw), the answer's picture and the reference's."""
         outcome = Outcome.of(sample, extracted=code or None, extraction_rule=answer.rule)
         reference = self.references.get(reference_svg, renderer)
-        if reference.image is None:
+        if isinstance(reference, RenderFailure):
             outcome.failure = Failure.of_render(reference, FailureKind.REFERENCE)
             return outcome, None, None
         if answer.svg is None:
             outcome.failure = Failure(kind=FailureKind.EXTRACT, detail=answer.error)
-            return outcome, None, reference.image
+            return outcome, None, reference.floats
         rendered = renderer.render(answer.svg, RENDER_SPEC)
-        if rendered.image is None:
+        if isinstance(rendered, RenderFailure):
             outcome.failure = Failure.of_render(rendered)
-        return outcome, rendered.image, reference.image
+            return outcome, None, reference.floats
+        return outcome, rendered.floats, reference.floats
 
     def pixel_metrics(self, picture: FloatImage | None, reference: FloatImage | None,
                       names: tuple[str, ...]) -> dict[str, float | None]:

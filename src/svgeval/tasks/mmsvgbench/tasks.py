@@ -43,8 +43,9 @@ from svgeval.metrics.pixel import mse, ssim
 from svgeval.metrics.presets import MetricPreset, get_preset, variant
 from svgeval.metrics.registry import MetricUnavailable
 from svgeval.metrics.tokens import token_counts
-from svgeval.render.cairo import FloatImage, RenderSpec
+from svgeval.render.cairo import RenderSpec
 from svgeval.render.isolated import Renderer
+from svgeval.render.picture import FloatImage
 from svgeval.svg.extract import extract_svg
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate

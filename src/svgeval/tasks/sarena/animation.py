@@ -49,9 +49,9 @@ from svgeval.metrics.pixel import psnr, ssim
 from svgeval.metrics.tokens import DEFAULT_TOKENIZER, token_counts
 from svgeval.metrics.video import frame_scores, sample_frames
 from svgeval.render.animation import at_once
-from svgeval.render.cairo import RenderFailure
 from svgeval.render.isolated import Renderer
-from svgeval.render.video import Frames, check_codec, sample_indices
+from svgeval.render.picture import Frames, RenderFailure
+from svgeval.render.video import check_codec, sample_indices
 from svgeval.tasks import register_task
 from svgeval.tasks.base import (
     BatchItem,

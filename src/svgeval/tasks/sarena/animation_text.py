@@ -18,7 +18,7 @@ from svgeval.metrics.viclip import viclip_scores
 from svgeval.metrics.video import fvd
 from svgeval.render.animation import at_once
 from svgeval.render.isolated import Renderer
-from svgeval.render.video import Frames
+from svgeval.render.picture import Frames
 from svgeval.tasks import register_task
 from svgeval.tasks.base import BatchItem, MetricContext, Sample
 from svgeval.tasks.download import DataUnavailable

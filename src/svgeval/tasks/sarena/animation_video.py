@@ -37,10 +37,10 @@ from svgeval.render.animation import (
     BrowserUnavailable,
     drawing_identity,
 )
-from svgeval.render.cairo import RenderFailure
 from svgeval.render.disk_cache import write_atomically
+from svgeval.render.picture import Frames, RenderFailure
 from svgeval.render.pool import RenderWorkersLost
-from svgeval.render.video import Frames, decode_video, moviepy_frame_indices, through_codec
+from svgeval.render.video import decode_video, moviepy_frame_indices, through_codec
 
 SIZE = 448
 """The page of ``video/`` (frame metrics, ViCLIP)."""
@@ -99,12 +99,12 @@ class AnswerVideos:
     def video(self, svg: str, size: int) -> Frames | RenderFailure:
         """``svg`` drawn at ``size`` px as the released MP4 holds it (149 frames), or why not."""
         try:
-            outcome = self._renderer().animate(svg, AnimationSpec(size, size))
+            drawn = self._renderer().animate(svg, AnimationSpec(size, size))
         except BrowserUnavailable as error:
             raise RenderWorkersLost(f"{error}") from None
-        if outcome.frames is None:
-            return outcome.failure or RenderFailure("render_error", "no frames")
-        frames = outcome.frames[..., :3][moviepy_frame_indices(len(outcome.frames))]
+        if isinstance(drawn, RenderFailure):
+            return drawn
+        frames = drawn[..., :3][moviepy_frame_indices(len(drawn))]
         return through_codec(np.ascontiguousarray(frames)) if self.encode else frames
 
     def part(self, svg: str, size: int, name: str,

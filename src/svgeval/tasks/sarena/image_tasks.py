@@ -51,8 +51,9 @@ from svgeval.metrics.lpips import lpips
 from svgeval.metrics.pixel import psnr, ssim
 from svgeval.metrics.presets import MetricPreset
 from svgeval.metrics.tokens import DEFAULT_TOKENIZER, token_counts
-from svgeval.render.cairo import FloatImage, RenderSpec
+from svgeval.render.cairo import RenderSpec
 from svgeval.render.isolated import Renderer
+from svgeval.render.picture import FloatImage, RenderFailure
 from svgeval.tasks.base import (
     BatchItem,
     MetricContext,
@@ -187,7 +188,8 @@ class SArenaImageTask(SArenaTask[PictureTarget]):
         path = sample.target.picture
         if path:
             return read_picture(Path(path))
-        return renderer.render(sample.target.answer, SPEC).image
+        drawn = renderer.render(sample.target.answer, SPEC)
+        return None if isinstance(drawn, RenderFailure) else drawn.floats
 
     def score(self, sample: Sample[PictureTarget], response: str, renderer: Renderer) -> Outcome:
         truth = self.picture(sample, renderer)
@@ -200,11 +202,11 @@ class SArenaImageTask(SArenaTask[PictureTarget]):
         if extraction.svg is None:
             score.failure = Failure(kind=FailureKind.EXTRACT, detail=extraction.error)
         else:
-            outcome = renderer.render(extraction.svg, SPEC)
-            if outcome.image is None:
-                score.failure = Failure.of_render(outcome)
+            drawn = renderer.render(extraction.svg, SPEC)
+            if isinstance(drawn, RenderFailure):
+                score.failure = Failure.of_render(drawn)
             else:
-                image = outcome.image
+                image = drawn.floats
         if self.kind != "text2svg":
             score.metrics["ssim"] = ssim(image, truth, preset=PRESET)
             score.metrics["psnr"] = psnr(image, truth)

@@ -29,8 +29,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from svgeval.messages import Message
-from svgeval.render.cairo import FloatImage
 from svgeval.render.isolated import Renderer
+from svgeval.render.picture import FloatImage, RenderFailure
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
 from svgeval.tasks.base import Sample, Task
@@ -181,11 +181,11 @@ class CompBench(Task[data.CompTarget]):
                                       detail="the SVG does not parse as XML (scored 0)")
         else:
             rendered = renderer.render(svg, intrinsic_spec(svg))
-            if rendered.image is None:
+            if isinstance(rendered, RenderFailure):
                 outcome.failure = Failure.of_render(rendered)
             else:
                 for part, text in asked:
-                    messages = jpeg_message(text, rendered.image)
+                    messages = jpeg_message(text, rendered.floats)
                     for suffix, read in (("", answers.released_verdict),
                                          ("_checked", answers.strict_verdict)):
                         outcome.ask_judge(JudgeRequest(f"{part}{suffix}", messages, read,

@@ -30,6 +30,7 @@ from typing import Any, ClassVar, Literal
 
 import numpy as np
 from lxml import etree
+from numpy.typing import NDArray
 
 from svgeval.messages import png_bytes, user_message
 from svgeval.metrics.clip import clip_score
@@ -38,9 +39,9 @@ from svgeval.metrics.hps import hps
 from svgeval.metrics.presets import MetricPreset, get_preset
 from svgeval.metrics.registry import MetricUnavailable
 from svgeval.metrics.siglip import siglip_score
-from svgeval.render.cairo import FloatImage, ImageArray, Pixels, RenderSpec
+from svgeval.render.cairo import RenderSpec
 from svgeval.render.isolated import Renderer
-from svgeval.render.memo import PackedRender
+from svgeval.render.picture import Picture, RenderFailure
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
 from svgeval.tasks.base import BatchItem, MetricContext, Sample, Task
@@ -98,16 +99,13 @@ def intrinsic_spec(svg: str) -> RenderSpec:
     return RenderSpec(max(1, round(width * shrink)), max(1, round(height * shrink)))
 
 
-def dino_input(picture: ImageArray, squash: bool) -> Pixels:
-    """DINO's view of a picture, in 8 bits (the metrics' own conversion of floats, round(255 x)):
-    ``Resize(224)`` (shorter side, bilinear with antialiasing) then
+def dino_input(picture: NDArray[np.uint8], squash: bool) -> NDArray[np.uint8]:
+    """DINO's view of 8-bit pixels: ``Resize(224)`` (shorter side, bilinear with antialiasing) then
     ``CenterCrop(224)``, or (``squash``, the release's reference pictures) ``Resize((224,
     224))`` first (PIL bilinear in both; the release squashes with torchvision on tensors)."""
     from PIL import Image
 
-    rgb = picture[..., :3]
-    image = Image.fromarray(rgb if rgb.dtype == np.uint8
-                            else np.rint(np.clip(rgb, 0, 1) * 255).astype(np.uint8))
+    image = Image.fromarray(picture[..., :3])
     if squash:
         image = image.resize((DINO_SIZE, DINO_SIZE), Image.Resampling.BILINEAR)
     width, height = image.size
@@ -120,12 +118,12 @@ def dino_input(picture: ImageArray, squash: bool) -> Pixels:
     return np.asarray(image)
 
 
-def load_photo(path: str) -> FloatImage:
-    """A COCO photo as [0, 1] RGB floats."""
+def load_photo(path: str) -> NDArray[np.uint8]:
+    """A COCO photo as 8-bit RGB."""
     from PIL import Image
 
     with Image.open(path) as photo:
-        return np.asarray(photo.convert("RGB"), np.float64) / 255.0
+        return np.asarray(photo.convert("RGB"), np.uint8)
 
 
 @dataclass(frozen=True)
@@ -196,15 +194,16 @@ class GenBenchTask(Task[data.GenTarget]):
         extraction = answers.extract_genbench(response)
         svg = answers.recovered(extraction.svg) if extraction.svg else None
         outcome = Outcome.of(sample, extracted=svg, extraction_rule=extraction.rule)
-        picture = None
+        picture: NDArray[np.uint8] | None = None
         if extraction.svg is None or svg is None:
             outcome.failure = Failure(kind=FailureKind.EXTRACT, detail=extraction.error or
                                       "nothing left of the SVG after lxml's recovery")
         else:
             rendered = renderer.render(svg, intrinsic_spec(svg))
-            picture = rendered.image
-            if picture is None:
+            if isinstance(rendered, RenderFailure):
                 outcome.failure = Failure.of_render(rendered)
+            else:
+                picture = rendered.pixels
         outcome.metrics["success_rate"] = 0.0 if picture is None else 100.0
         questions = sample.target.questions
         if picture is None:
@@ -219,13 +218,15 @@ class GenBenchTask(Task[data.GenTarget]):
                                                functools.partial(tifa_right, question=question)))
         return outcome
 
-    def pictures(self, svgs: Sequence[str | None], renderer: Renderer) -> list[Pixels | None]:
-        """The drawings of recorded answers, each at its own size and drawn side by side (None:
+    def pictures(self, svgs: Sequence[str | None], renderer: Renderer
+                 ) -> list[NDArray[np.uint8] | None]:
+        """The pixels of recorded answers, each drawn at its own size and side by side (None:
         a failed one)."""
-        return draw_pictures(svgs, intrinsic_spec, renderer)
+        return [None if picture is None else picture.pixels
+                for picture in draw_pictures(svgs, intrinsic_spec, renderer)]
 
     def reference_pictures(self, targets: Sequence[data.GenTarget],
-                           renderer: Renderer) -> list[ImageArray | None]:
+                           renderer: Renderer) -> list[NDArray[np.uint8] | None]:
         """What DINO compares each answer with: the COCO photo, or the reference SVG drawn as
         an answer is (the SVGs of a batch side by side; None where it does not draw)."""
         drawn = iter(self.pictures([answers.recovered(target.reference_svg) or None
@@ -269,14 +270,14 @@ class GenBenchTask(Task[data.GenTarget]):
         for group, items in groups.items():
             keys = [f"{group}/{key}" for key in self.set_metrics]
             views = kept_in_chunks([item.output_svg for item in items], lambda part: [
-                None if picture is None else dino_input(picture, False)
+                None if picture is None else Picture(dino_input(picture, False))
                 for picture in self.pictures(part, context.renderer)], context.batch_size)
-            by_prompt: dict[str, list[PackedRender]] = defaultdict(list)
+            by_prompt: dict[str, list[Picture]] = defaultdict(list)
             for item, view in zip(items, views):
                 if view is not None:
                     by_prompt[item.sample.id].append(view)
             flat = LazySequence([view for kept in by_prompt.values() for view in kept],
-                                PackedRender.unpack)
+                                lambda view: view.pixels)
             try:  # one forward pass per answer; each prompt's pairs compared from the features
                 features = dino_cls_features(
                     flat, imagenet_normalize=True, preset=self.settings,

@@ -53,8 +53,9 @@ from svgeval.metrics.fid import clip_fid, fid
 from svgeval.metrics.lpips import lpips
 from svgeval.metrics.pixel import masked_mse, mse, ssim
 from svgeval.metrics.presets import MetricPreset, get_preset, variant
-from svgeval.render.cairo import FloatImage, RenderSpec
+from svgeval.render.cairo import RenderSpec
 from svgeval.render.isolated import Renderer
+from svgeval.render.picture import FloatImage, Picture
 from svgeval.render.repair import repair
 from svgeval.svg.extract import Extraction, extract_svg
 from svgeval.tasks import register_task
@@ -144,8 +145,8 @@ class TextOptions(StarVectorOptions):
 def input_pngs(svgs: Sequence[str]) -> list[bytes | None]:
     """The 384 px renders the model is shown, drawn in the isolated renderer (None: failed)."""
     with Renderer(workers=min(4, len(svgs))) as renderer, ThreadPoolExecutor(4) as pool:
-        outcomes = list(pool.map(lambda svg: renderer.render(svg, INPUT), svgs))
-    return [png_bytes(o.image) if o.image is not None else None for o in outcomes]
+        drawn = list(pool.map(lambda svg: renderer.render(svg, INPUT), svgs))
+    return [png_bytes(d.pixels) if isinstance(d, Picture) else None for d in drawn]
 
 
 class StarVectorTask(ImageGenerationTask[CaptionedReference]):

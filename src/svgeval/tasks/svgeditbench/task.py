@@ -32,8 +32,9 @@ from typing import ClassVar, Literal
 from svgeval.metrics.editing import length_ratio
 from svgeval.metrics.pixel import mse
 from svgeval.metrics.presets import variant
-from svgeval.render.cairo import FloatImage, RenderSpec
-from svgeval.render.isolated import Renderer, RenderOutcome, as_outcome
+from svgeval.render.cairo import RenderSpec
+from svgeval.render.isolated import Renderer
+from svgeval.render.picture import FloatImage, Rendered, RenderFailure
 from svgeval.svg.extract import Extraction, extract_svg, extraction_rule
 from svgeval.tasks import register_task
 from svgeval.tasks.base import Sample, Task
@@ -159,28 +160,27 @@ class SvgEditBench(Task[EditTarget]):
         drawn = renderer.draw_all(
             [svg for (sample, _), extraction in zip(items, extractions)
              for svg in (sample.target.answer_svg, extraction.svg or _input(sample))], RENDER)
-        return [self._scored(sample, extraction, as_outcome(drawn[2 * k]),
-                             as_outcome(drawn[2 * k + 1]), renderer)
+        return [self._scored(sample, extraction, drawn[2 * k], drawn[2 * k + 1], renderer)
                 for k, ((sample, _), extraction) in enumerate(zip(items, extractions))]
 
-    def _scored(self, sample: Sample[EditTarget], extraction: Extraction, answer: RenderOutcome,
-                drawn: RenderOutcome, renderer: Renderer) -> Outcome:
+    def _scored(self, sample: Sample[EditTarget], extraction: Extraction, expected: Rendered,
+                drawn: Rendered, renderer: Renderer) -> Outcome:
         """The outcome of one sample from its renders (``drawn``: the output's, or the input's
         when no SVG was extracted)."""
-        if answer.image is None:
-            return Outcome.of(sample, failure=Failure.of_render(answer, FailureKind.REFERENCE))
+        if isinstance(expected, RenderFailure):
+            return Outcome.of(sample, failure=Failure.of_render(expected, FailureKind.REFERENCE))
+        answer = expected.floats
         if extraction.svg is None:
-            return Outcome.unextracted(sample, extraction, self._no_edit(sample, answer.image,
-                                                                         drawn))
-        if drawn.image is None:
+            return Outcome.unextracted(sample, extraction, self._no_edit(sample, answer, drawn))
+        if isinstance(drawn, RenderFailure):
             return Outcome.of(
                 sample,
-                self._no_edit(sample, answer.image, renderer.render(_input(sample), RENDER)),
+                self._no_edit(sample, answer, renderer.render(_input(sample), RENDER)),
                 extracted=extraction.svg,
                 extraction_rule=extraction.rule,
                 failure=Failure.of_render(drawn),
             )
-        value = mse(drawn.image, answer.image)
+        value = mse(drawn.floats, answer)
         metrics: dict[str, float | None] = {"mse": value, "mse_all": value}
         if sample.group == "compression":
             ratio = length_ratio(extraction.svg, sample.target.input_length)
@@ -189,11 +189,11 @@ class SvgEditBench(Task[EditTarget]):
                           extraction_rule=extraction.rule)
 
     def _no_edit(self, sample: Sample[EditTarget], answer: FloatImage,
-                 no_edit: RenderOutcome) -> dict[str, float | None]:
+                 no_edit: Rendered) -> dict[str, float | None]:
         """The ``*_all`` values of an invalid output: those of the unchanged input (No Edit),
         drawn as ``no_edit``."""
         metrics: dict[str, float | None] = {
-            "mse_all": mse(no_edit.image, answer) if no_edit.image is not None else None
+            "mse_all": None if isinstance(no_edit, RenderFailure) else mse(no_edit.floats, answer)
         }
         if sample.group == "compression":
             metrics["ratio_all"] = 1.0

@@ -31,15 +31,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar, Literal
 
-import numpy as np
-
 from svgeval.metrics.chamfer import svg_chamfer
 from svgeval.metrics.clip import clip_score
 from svgeval.metrics.dino import dino_cls
 from svgeval.metrics.pixel import mse
 from svgeval.metrics.presets import variant
-from svgeval.render.cairo import FloatImage, RenderFailure, RenderSpec
+from svgeval.render.cairo import RenderSpec
 from svgeval.render.isolated import Renderer
+from svgeval.render.picture import FloatImage, Picture, RenderFailure
 from svgeval.svg.extract import Extraction, extraction_rule
 from svgeval.tasks import register_task
 from svgeval.tasks.base import BatchItem, MetricContext, Sample, Target, batch_values
@@ -186,12 +185,12 @@ class SvgEditBenchV2(ImageGenerationTask[EditTarget]):
                     context: MetricContext) -> list[MetricValues]:
         scores = [MetricValues(metrics={"dino": None, "clip": None}) for _ in items]
         outputs = self.drawing.render_all([item.output_svg for item in items], context.renderer)
-        references = self.references.pixels_all(
+        references = self.references.draw_all(
             [self.reference_svg(item.sample) for item in items], context.renderer)
         # a failed answer has no PNG for the released metrics, nor has a failed reference
-        drawn = [(index, output, reference)
+        drawn = [(index, output.pixels, reference.pixels)
                  for index, (output, reference) in enumerate(zip(outputs, references))
-                 if output is not None and isinstance(reference, np.ndarray)]
+                 if output is not None and isinstance(reference, Picture)]
         options = self.metric_options(context)
         dino = batch_values([scores[i] for i, _, _ in drawn], ("dino",), lambda: dino_cls(
             [out for _, out, _ in drawn], [ref for _, _, ref in drawn],

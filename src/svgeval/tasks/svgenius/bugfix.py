@@ -27,6 +27,7 @@ from pydantic import BaseModel
 
 from svgeval.metrics.editing import same_code
 from svgeval.render.isolated import Renderer
+from svgeval.render.picture import RenderFailure
 from svgeval.svg.extract import Extraction, after_last_answer, extract_svg
 from svgeval.tasks import register_task
 from svgeval.tasks.base import Sample, Target
@@ -111,15 +112,15 @@ class SvgeniusBugFix(SvgeniusCodeTask):
         metrics: dict[str, float | None] = {"acc": exact, "acc_all": exact}
         score = Outcome.of(sample, metrics=metrics, extracted=answer.svg, extraction_rule=answer.rule)
         reference = self.references.get(truth, renderer)
-        if reference.image is None:  # the text comparison stands; the render one cannot run
+        if isinstance(reference, RenderFailure):  # the text comparison stands; the render one cannot run
             metrics.update(render_acc=None, render_acc_all=None)
             score.failure = Failure.of_render(reference, FailureKind.REFERENCE)
             return score
         output = renderer.render(answer.svg, RENDER_SPEC)
-        if output.image is None:
+        if isinstance(output, RenderFailure):
             metrics.update(render_acc=0.0, render_acc_all=0.0)
             score.failure = Failure.of_render(output)
             return score
-        same_render = 100.0 if np.array_equal(output.image, reference.image) else 0.0
+        same_render = 100.0 if np.array_equal(output.pixels, reference.pixels) else 0.0
         metrics.update(render_acc=same_render, render_acc_all=same_render)
         return score

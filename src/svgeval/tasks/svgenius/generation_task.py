@@ -24,13 +24,15 @@ from abc import abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
 from pydantic import BaseModel
 
 from svgeval.metrics.fid import clip_fid, fid
 from svgeval.metrics.generation_stats import generation_stats
 from svgeval.metrics.pss import InvalidReference, pss
-from svgeval.render.cairo import FloatImage, Pixels, RenderFailure
 from svgeval.render.isolated import Renderer
+from svgeval.render.picture import FloatImage, RenderFailure
 from svgeval.svg.extract import Extraction
 from svgeval.tasks.base import BatchItem, MetricContext, Sample, Target, distribution_metrics
 from svgeval.tasks.common import ImageGenerationTask
@@ -137,7 +139,7 @@ class SvgeniusGenerationTask(ImageGenerationTask[CaptionTarget], SvgeniusCodeTas
         return score
 
     def batch_context(self, items: Sequence[BatchItem], context: MetricContext) -> tuple[
-        list[MetricValues], Sequence[Pixels], Sequence[Pixels], dict[str, Any]
+        list[MetricValues], Sequence[NDArray[np.uint8]], Sequence[NDArray[np.uint8]], dict[str, Any]
     ]:
         """Empty scores, output renders, reference renders and the metric keyword arguments."""
         drawn = self.drawn(items, context.renderer)

@@ -23,7 +23,7 @@ from svgeval.metrics.dino import dino
 from svgeval.metrics.generation_stats import GENERATION_STATS_METRICS
 from svgeval.metrics.lpips import lpips
 from svgeval.metrics.pixel import mse, opaque_rgba_mse, ssim
-from svgeval.render.cairo import FloatImage
+from svgeval.render.picture import FloatImage
 from svgeval.tasks import register_task
 from svgeval.tasks.base import BatchItem, MetricContext, Sample
 from svgeval.tasks.data_files import MalformedData

@@ -23,6 +23,7 @@ from pydantic import BaseModel
 from svgeval.metrics.editing import compression_ratio
 from svgeval.metrics.pixel import mse
 from svgeval.render.isolated import Renderer
+from svgeval.render.picture import RenderFailure
 from svgeval.svg.extract import extract_svg
 from svgeval.tasks import register_task
 from svgeval.tasks.base import Sample, Target
@@ -95,11 +96,11 @@ class SvgeniusOptimize(SvgeniusCodeTask):
         )
         reference = self.references.get(original, renderer)
         output = renderer.render(answer.svg, RENDER_SPEC)
-        if output.image is None:
+        if isinstance(output, RenderFailure):
             score.metrics["ccr_all"] = 0.0
             score.failure = Failure.of_render(output)
-        elif reference.image is None:
+        elif isinstance(reference, RenderFailure):
             score.failure = Failure.of_render(reference, FailureKind.REFERENCE)
         else:
-            score.metrics["mse"] = mse(output.image, reference.image)
+            score.metrics["mse"] = mse(output.floats, reference.floats)
         return score

@@ -22,13 +22,14 @@ image). ``acc_all`` and ``rmse_all`` count every failed sample as 0, over all sa
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from pydantic import BaseModel
 
 from svgeval.metrics.editing import relative_change_distance, relative_mse_score
 from svgeval.metrics.pixel import mse
 from svgeval.render.isolated import Renderer
+from svgeval.render.picture import RenderFailure
 from svgeval.svg.extract import extract_svg
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
@@ -106,12 +107,12 @@ class SvgeniusStyleEdit(SvgeniusCodeTask):
         original, truth = sample.target.original, sample.target.modified
         ori = self.references.get(original, renderer)
         gt = self.references.get(truth, renderer)
-        if ori.image is None or gt.image is None:
-            return Outcome.of(sample, 
-                metrics=dict.fromkeys(self.metrics),
-                failure=Failure.of_render(ori if ori.image is None else gt, FailureKind.REFERENCE),
-            )
-        mse_original = mse(ori.image, gt.image)
+        if isinstance(ori, RenderFailure) or isinstance(gt, RenderFailure):
+            failed = ori if isinstance(ori, RenderFailure) else cast(RenderFailure, gt)
+            return Outcome.of(sample, metrics=dict.fromkeys(self.metrics),
+                              failure=Failure.of_render(failed, FailureKind.REFERENCE))
+        truth_floats = gt.floats
+        mse_original = mse(ori.floats, truth_floats)
         undefined = mse_original == 0
         metrics: dict[str, float | None] = {
             "acc": None,
@@ -128,10 +129,10 @@ class SvgeniusStyleEdit(SvgeniusCodeTask):
         metrics["rld"] = float(relative_change_distance(original, answer.svg, truth))
         score = Outcome.of(sample, metrics=metrics, extracted=answer.svg, extraction_rule=answer.rule)
         output = renderer.render(answer.svg, RENDER_SPEC)
-        if output.image is None:
+        if isinstance(output, RenderFailure):
             score.failure = Failure.of_render(output)
             return score
-        mse_output = mse(output.image, gt.image)
+        mse_output = mse(output.floats, truth_floats)
         rmse = relative_mse_score(mse_output, mse_original)
         metrics.update(
             acc=100.0 if mse_output <= mse_original else 0.0,

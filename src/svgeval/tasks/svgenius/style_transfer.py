@@ -34,6 +34,7 @@ from pydantic import BaseModel
 from svgeval.messages import png_bytes, user_message
 from svgeval.render.cairo import RenderSpec
 from svgeval.render.isolated import Renderer
+from svgeval.render.picture import RenderFailure
 from svgeval.svg.extract import extract_svg
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
@@ -183,7 +184,7 @@ class SvgeniusStyleTransfer(SvgeniusCodeTask):
 
     def score(self, sample: Sample[TransferTarget], response: str, renderer: Renderer) -> Outcome:
         original = self._renders.get(sample.target.original, renderer)
-        if original.image is None:
+        if isinstance(original, RenderFailure):
             return Outcome.of(sample, 
                 metrics=dict.fromkeys(CRITERIA),
                 failure=Failure.of_render(original, FailureKind.REFERENCE),
@@ -196,11 +197,11 @@ class SvgeniusStyleTransfer(SvgeniusCodeTask):
         else:
             score = Outcome.of(sample, extracted=answer.svg, extraction_rule=answer.rule)
             output = renderer.render(answer.svg, JUDGE_RENDER)
-            if output.image is None:
+            if isinstance(output, RenderFailure):
                 score.metrics, score.failure = invalid, Failure.of_render(output)
             else:
-                ours = png_bytes(output.image)
-        before = png_bytes(original.image)
+                ours = png_bytes(output.pixels)
+        before = png_bytes(original.pixels)
         style = sample.target.style
         if ours is not None:
             for rubric in RUBRICS:
@@ -233,7 +234,7 @@ class SvgeniusStyleTransfer(SvgeniusCodeTask):
         theirs: bytes | None = None
         if versus.answer is not None:
             rendered = self._renders.get(versus.answer, renderer)
-            theirs = png_bytes(rendered.image) if rendered.image is not None else None
+            theirs = None if isinstance(rendered, RenderFailure) else png_bytes(rendered.pixels)
         if ours is None or theirs is None:
             score.metrics["win_rate"] = WIN if ours else LOSS if theirs else TIE
             return

@@ -20,7 +20,8 @@ from svgeval.metrics.clip import aesthetic, clip_score, rclip_from_scores
 from svgeval.metrics.generation_stats import GENERATION_STATS_METRICS
 from svgeval.metrics.hps import hps
 from svgeval.metrics.svgauge import SvgaugeResult, load_projection_file, svgauge
-from svgeval.render.cairo import FloatImage, RenderSpec
+from svgeval.render.cairo import RenderSpec
+from svgeval.render.picture import FloatImage
 from svgeval.tasks import register_task
 from svgeval.tasks.base import BatchItem, MetricContext, Sample
 from svgeval.tasks.common import Drawing

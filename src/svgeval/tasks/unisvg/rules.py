@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from svgeval.render.cairo import FloatImage
+from svgeval.render.picture import FloatImage
 from svgeval.svg.extract import Extraction, extraction_rule
 
 _CLOSED = re.compile(r"<svg[^>]*>(.*?)</svg>", re.DOTALL)

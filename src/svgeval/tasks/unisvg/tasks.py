@@ -38,6 +38,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
+import numpy as np
+from numpy.typing import NDArray
 from pydantic import JsonValue
 
 from svgeval.messages import user_message
@@ -46,8 +48,9 @@ from svgeval.metrics.lpips import lpips
 from svgeval.metrics.pixel import psnr, ssim
 from svgeval.metrics.presets import variant
 from svgeval.metrics.text import bertscore, sbert
-from svgeval.render.cairo import FloatImage, Pixels, RenderSpec
+from svgeval.render.cairo import RenderSpec
 from svgeval.render.isolated import Renderer
+from svgeval.render.picture import FloatImage
 from svgeval.svg.extract import Extraction
 from svgeval.tasks import register_task
 from svgeval.tasks.aggregate import Aggregate, mean_per_group
@@ -298,10 +301,10 @@ class UniSvgTask(ImageGenerationTask[QuestionTarget]):
                     score.metrics[key] = value
         return scores
 
-    def draw_all(self, svgs: Sequence[str | None], renderer: Renderer) -> list[Pixels]:
+    def draw_all(self, svgs: Sequence[str | None], renderer: Renderer) -> list[NDArray[np.uint8]]:
         """The 8-bit 336 px renders of ``svgs`` (kept by content), white for a failed answer
         (None) and for one that does not render."""
-        drawn = iter(self.references.pixels_all([svg for svg in svgs if svg is not None],
+        drawn = iter(self.references.draw_all([svg for svg in svgs if svg is not None],
                                                 renderer))
         return [self.drawing.stand_in_pixels(None if svg is None else next(drawn))
                 for svg in svgs]

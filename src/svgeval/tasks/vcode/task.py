@@ -265,7 +265,7 @@ class VCodeTask(Task[data.TargetT]):
                                  lambda svg: drawable(render_spec(svg)), context.renderer)
         valid = [p is not None for p in pictures]
         pairs = [(load_picture(item.sample.target.image, background),
-                  shown(picture, background))
+                  shown(picture.pixels, background))
                  for item, picture in zip(items, pictures) if picture is not None]
         preset = get_preset(PRESET)
 

@@ -37,13 +37,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
+import numpy as np
+from numpy.typing import NDArray
+
 from svgeval.messages import png_bytes
 from svgeval.metrics.clip import clip_score
 from svgeval.metrics.dino import dino
 from svgeval.metrics.lpips import lpips
 from svgeval.metrics.pixel import mse, ssim
-from svgeval.render.cairo import FloatImage, ImageArray, RenderSpec
+from svgeval.render.cairo import RenderSpec
 from svgeval.render.isolated import Renderer
+from svgeval.render.picture import FloatImage, Picture
 from svgeval.render.repair import repair
 from svgeval.svg.extract import Extraction, extract_svg
 from svgeval.tasks import register_task
@@ -74,18 +78,22 @@ def _readings(*names: str) -> dict[str, str]:
 
 
 @functools.cache
-def error_image(height: int, width: int) -> FloatImage:
+def error_picture(height: int, width: int) -> Picture:
     """The released ``get_error_img``: white, with a red X (OpenCV lines, thickness
     ``max(1, h // 50)``) between the centre -/+ ``min(h, w) // 5`` on each axis."""
     import cv2
-    import numpy as np
 
     image = np.full((height, width, 3), 255, np.uint8)
     thickness, offset = max(1, height // 50), min(height, width) // 5
     x, y = width // 2, height // 2
     cv2.line(image, (x - offset, y - offset), (x + offset, y + offset), (255, 0, 0), thickness)
     cv2.line(image, (x - offset, y + offset), (x + offset, y - offset), (255, 0, 0), thickness)
-    return image.astype(np.float64) / 255.0
+    return Picture(image)
+
+
+def error_image(height: int, width: int) -> FloatImage:
+    """:func:`error_picture` in [0, 1]."""
+    return error_picture(height, width).floats
 
 
 @dataclass(frozen=True)
@@ -148,6 +156,12 @@ class VectorGymGenerationTask(ImageGenerationTask[CaptionedReference],
             return error_image(RENDER.height, RENDER.width)
         return self.drawing.stand_in(picture)
 
+    def stand_in_pixels(self, refused: bool) -> NDArray[np.uint8]:
+        """:meth:`stand_in` of an answer with no picture, in 8 bits."""
+        if refused and self.options.failed == "released":
+            return error_picture(RENDER.height, RENDER.width).pixels
+        return self.drawing.canvas_pixels
+
     def score_picture(self, score: Outcome, sample: Sample[CaptionedReference], answer: Extraction,
                       picture: FloatImage | None, reference: FloatImage,
                       renderer: Renderer) -> None:
@@ -165,7 +179,7 @@ class VectorGymGenerationTask(ImageGenerationTask[CaptionedReference],
         drawn = self.drawn(items, context.renderer)
         references = drawn.references
         # a failed item is in the paper's reading only when its SVG did not render (refused)
-        outputs = [output if valid else self.stand_in(None, refused=item.in_paper_reading)
+        outputs = [output if valid else self.stand_in_pixels(refused=item.in_paper_reading)
                    for item, output, valid in zip(items, drawn.outputs, drawn.valid)]
         options = self.metric_options(context)
         scores = [MetricValues() for _ in items]
@@ -182,7 +196,7 @@ class VectorGymGenerationTask(ImageGenerationTask[CaptionedReference],
         return scores
 
     def more_batched(self, items: Sequence[BatchItem[CaptionedReference]], valid: Sequence[bool],
-                     outputs: Sequence[ImageArray], scores: list[MetricValues],
+                     outputs: Sequence[NDArray[np.uint8]], scores: list[MetricValues],
                      options: dict[str, Any]) -> None:
         """Task-specific batched metrics (none here)."""
 
@@ -262,7 +276,7 @@ class VectorGymText(VectorGymGenerationTask):
         return [output]
 
     def more_batched(self, items: Sequence[BatchItem[CaptionedReference]], valid: Sequence[bool],
-                     outputs: Sequence[ImageArray], scores: list[MetricValues],
+                     outputs: Sequence[NDArray[np.uint8]], scores: list[MetricValues],
                      options: dict[str, Any]) -> None:
         captions = [item.sample.target.caption for item in items]
         truncation = self.options.clip_truncation

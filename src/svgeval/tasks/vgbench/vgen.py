@@ -27,8 +27,9 @@ from typing import ClassVar
 from svgeval.metrics.clip import clip_score
 from svgeval.metrics.fid import fid
 from svgeval.metrics.presets import get_preset, variant
-from svgeval.render.cairo import FloatImage, RenderSpec
+from svgeval.render.cairo import RenderSpec
 from svgeval.render.isolated import Renderer
+from svgeval.render.picture import FloatImage
 from svgeval.svg.extract import Extraction, extraction_rule
 from svgeval.tasks import register_task
 from svgeval.tasks.base import BatchItem, MetricContext, Sample, distribution_metrics
