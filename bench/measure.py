@@ -181,9 +181,14 @@ def svgeval_run(data: Path, out: Path, *options: str, model: str = "identity") -
     return timed_process(command, out.with_name(out.name + ".rss"))
 
 
+SMOKE_ICONS = 4
+"""Demo icons in the smoke scale's SVGEditBench release: six cases each, one a task (the smoke
+test runs every case, each drawing and scoring the release once or more, in a fresh process)."""
+
+
 def svgeditbench(scale: Scale) -> Path:
-    """The SVGEditBench release: ``--data``, else at the smoke scale a release built from the
-    demo icons (72 cases), else ``../shared/data/svgeditbench``."""
+    """The SVGEditBench release: ``--data``, else at the smoke scale a release built from
+    :data:`SMOKE_ICONS` of the demo icons (24 cases), else ``../shared/data/svgeditbench``."""
     if scale.data is not None:
         folder = scale.data
     elif scale.smoke:
@@ -193,7 +198,7 @@ def svgeditbench(scale: Scale) -> Path:
             from svgeval.svg.demo_corpus import write_demo_corpus
 
             names = write_demo_corpus(scale.workdir / "demo-icons")
-            icons = sorted((scale.workdir / "demo-icons").glob("*.svg"))
+            icons = sorted((scale.workdir / "demo-icons").glob("*.svg"))[:SMOKE_ICONS]
             write_release(build_cases(icons, names=names), folder)
     else:
         folder = SHARED_DATA / "svgeditbench"
