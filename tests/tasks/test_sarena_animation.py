@@ -375,6 +375,33 @@ def test_an_answers_video_is_drawn_once_across_runs_and_never_for_another_browse
     assert len(list(tmp_path.rglob("*.npz"))) == 2
 
 
+@browser
+def test_through_the_codec_the_mp4_is_kept_and_a_part_is_read_from_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The answer's MP4 is kept on disk: a later part of the same SVG (another run's, or the
+    oracle's answer to a built-in sample drawn through :meth:`AnswerVideos.mp4`) is decoded from
+    it, not drawn; the frames are the codec's (a kept MP4 that does not decode is drawn again)."""
+    from svgeval.render.video import decode_video
+    from svgeval.tasks.sarena.animation_video import AnswerVideos
+
+    first = AnswerVideos(60.0, cache=tmp_path)
+    data = first.mp4(SPIN, 32)
+    first.close()
+    assert isinstance(data, bytes)
+    [kept] = tmp_path.rglob("*.mp4")
+    assert kept.read_bytes() == data and len(decode_video(kept)) == 149
+
+    later = AnswerVideos(60.0, cache=tmp_path)
+    monkeypatch.setattr(later, "_frames", lambda *args: pytest.fail("drawn again"))
+    part = later.part(SPIN, 32, "window", lambda frames: frames[:16])
+    assert isinstance(part, np.ndarray) and np.array_equal(part, decode_video(kept)[:16])
+
+    kept.write_bytes(b"not an mp4")
+    redrawn = AnswerVideos(60.0, cache=tmp_path)
+    assert redrawn.mp4(SPIN, 32) == data  # H.264 of the same frames: the same bytes
+    redrawn.close()
+
+
 def descendants_named(name: str) -> list[int]:
     """The live processes below this one (any depth) whose name is ``name`` (from /proc)."""
     parents: dict[int, int] = {}

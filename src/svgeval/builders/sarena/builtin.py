@@ -32,7 +32,7 @@ from svgeval.tasks.builtin import BUILTIN_SAMPLES, BuiltinSample
 from svgeval.tasks.sarena import data
 
 if TYPE_CHECKING:
-    from svgeval.render.animation import BrowserRenderer
+    from svgeval.tasks.sarena.animation_video import AnswerVideos
 
 Key = TypeVar("Key", bound=int | str)
 """A line's ``id``."""
@@ -104,20 +104,16 @@ def write_edit(root: Path, kind: str, edits: Mapping[Key, tuple[str, str]]) -> N
         for key, (prompt, answer) in edits.items()])
 
 
-def released_video(renderer: BrowserRenderer, svg: str, size: int, path: Path) -> None:
-    """``svg`` as the released renderer writes it: 150 frames, moviepy's 149, H.264."""
-    import numpy as np
-
-    from svgeval.render.animation import AnimationSpec
+def released_video(videos: AnswerVideos, svg: str, size: int, path: Path) -> None:
+    """``svg`` as the released renderer writes it (150 frames, moviepy's 149, H.264), drawn and
+    kept as an answer's video is: an answer equal to ``svg`` is not drawn again."""
     from svgeval.render.picture import RenderFailure
-    from svgeval.render.video import encode_mp4, moviepy_frame_indices
 
-    drawn = renderer.animate(svg, AnimationSpec(size, size))
-    if isinstance(drawn, RenderFailure):
-        raise ValueError(f"the animation does not draw: {drawn.tag}")  # noqa: TRY004
+    data = videos.mp4(svg, size)
+    if isinstance(data, RenderFailure):
+        raise ValueError(f"the animation does not draw: {data.tag}")  # noqa: TRY004 - a value
     path.parent.mkdir(parents=True, exist_ok=True)
-    frames = drawn[..., :3][moviepy_frame_indices(len(drawn))]
-    encode_mp4(np.ascontiguousarray(frames), path)
+    path.write_bytes(data)
 
 
 def write_animation(root: Path, animations: Mapping[Key, tuple[str, str]],
@@ -125,7 +121,9 @@ def write_animation(root: Path, animations: Mapping[Key, tuple[str, str]],
     """``root/animation/`` from ``{id: (animated SVG, text2sani prompt)}``: ``svg/``, the 128 px
     videos of ``overall/`` and ``text2sani.jsonl`` for every id; the 448 px ``video/`` and
     ``video2sani.jsonl`` (``video_prompt``) for ``video_ids``. Returns ``root``."""
-    from svgeval.render.animation import DRAWINGS_AT_ONCE, BrowserRenderer, at_once
+    from svgeval.render.animation import DEFAULT_TIMEOUT_S, at_once
+    from svgeval.tasks.download import cache_dir
+    from svgeval.tasks.sarena.animation_video import AnswerVideos
 
     folder = root / "animation"
     (folder / "svg").mkdir(parents=True, exist_ok=True)
@@ -135,8 +133,11 @@ def write_animation(root: Path, animations: Mapping[Key, tuple[str, str]],
         drawings.append((svg, 128, folder / "overall" / f"{key}.mp4"))
         if key in video_ids:
             drawings.append((svg, 448, folder / "video" / f"{key}.mp4"))
-    with BrowserRenderer(workers=DRAWINGS_AT_ONCE) as renderer:
-        at_once(lambda job: released_video(renderer, *job), drawings)
+    videos = AnswerVideos(DEFAULT_TIMEOUT_S, cache=cache_dir() / "animations")
+    try:
+        at_once(lambda job: released_video(videos, *job), drawings)
+    finally:
+        videos.close()
     write_lines(folder / "text2sani.jsonl", [
         {"id": key, "conversations": turns(prompt, svg)}
         for key, (svg, prompt) in animations.items()])

@@ -15,14 +15,19 @@ kept, compressed, in memory for the run, so that the per-sample, batched and set
 draw each answer once, and on disk (``$SVGEVAL_CACHE/animations/``), so that a resumed or
 re-scored run, a shard or another epoch of the same answer does not draw it again: 150 frames
 take seconds in the browser. A kept part's key is ``sha256(svg | size | part | Chromium build
-and svgeval's page code | codec)``: another browser, page or codec never reads it. Failures are
-not kept (a time-out can depend on the machine's load). Deleting the folder is always safe.
+and svgeval's page code | codec)``: another browser, page or codec never reads it. Through the
+codec, the MP4 itself (a few KB) is kept there too, under the part name ``mp4``
+(:meth:`AnswerVideos.mp4`): a part not kept yet is read from it, not drawn again, and the
+built-in sample's videos are drawn through it (an answer equal to a sample's SVG, the oracle's,
+is not drawn a second time). Failures are not kept (a time-out can depend on the machine's
+load). Deleting the folder is always safe.
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
+import tempfile
 import threading
 from collections.abc import Callable
 from importlib.metadata import version
@@ -40,7 +45,11 @@ from svgeval.render.animation import (
 from svgeval.render.disk_cache import write_atomically
 from svgeval.render.picture import Frames, RenderFailure
 from svgeval.render.pool import RenderWorkersLost
-from svgeval.render.video import decode_video, moviepy_frame_indices, through_codec
+from svgeval.render.video import (
+    decode_video,
+    encode_mp4,
+    moviepy_frame_indices,
+)
 
 SIZE = 448
 """The page of ``video/`` (frame metrics, ViCLIP)."""
@@ -55,6 +64,21 @@ def black_video(size: int) -> Frames:
     intends with ``example/pure_black.mp4`` / ``pure_black_128.mp4`` (absent from its repository,
     see ``docs/suites/sarena.md``)."""
     return np.zeros((FRAMES, size, size, 3), np.uint8)
+
+
+def _decodes(path: Path) -> bool:
+    """Whether ffmpeg reads a first frame of the MP4 at ``path`` (kept files are written
+    atomically: one that is not an MP4 at all is what this catches)."""
+    import imageio_ffmpeg
+
+    reader = imageio_ffmpeg.read_frames(str(path), pix_fmt="rgb24")
+    try:
+        next(reader)
+        return isinstance(next(reader), bytes)
+    except (OSError, RuntimeError, StopIteration):
+        return False
+    finally:
+        reader.close()
 
 
 def read_video(path: Path) -> Frames:
@@ -97,15 +121,44 @@ class AnswerVideos:
             return self._browser
 
     def video(self, svg: str, size: int) -> Frames | RenderFailure:
-        """``svg`` drawn at ``size`` px as the released MP4 holds it (149 frames), or why not."""
+        """``svg`` drawn at ``size`` px as the released MP4 holds it (149 frames), or why not:
+        through the codec, :meth:`mp4` read back."""
+        if not self.encode:
+            return self._frames(svg, size)
+        data = self.mp4(svg, size)
+        if isinstance(data, RenderFailure):
+            return data
+        with tempfile.TemporaryDirectory(prefix="svgeval-video-") as folder:
+            path = Path(folder) / "answer.mp4"
+            path.write_bytes(data)
+            return decode_video(path)
+
+    def mp4(self, svg: str, size: int) -> bytes | RenderFailure:
+        """``svg`` drawn at ``size`` px as InternSVG's MP4 file (its bytes), or why not; kept on
+        disk (a file that does not decode counts as none: drawn again)."""
+        key = (hashlib.sha256(svg.encode("utf-8", "surrogatepass")).hexdigest(), str(size), "mp4")
+        path = self._path(key)
+        if path is not None and path.is_file() and _decodes(path):
+            return path.read_bytes()
+        frames = self._frames(svg, size)
+        if isinstance(frames, RenderFailure):
+            return frames
+        with tempfile.TemporaryDirectory(prefix="svgeval-video-") as folder:
+            written = Path(folder) / "answer.mp4"
+            encode_mp4(np.ascontiguousarray(frames), written)
+            data = written.read_bytes()
+        self._store(key, data)
+        return data
+
+    def _frames(self, svg: str, size: int) -> Frames | RenderFailure:
+        """The 149 frames of ``svg`` at ``size`` px that moviepy writes, as drawn, or why not."""
         try:
             drawn = self._renderer().animate(svg, AnimationSpec(size, size))
         except BrowserUnavailable as error:
             raise RenderWorkersLost(f"{error}") from None
         if isinstance(drawn, RenderFailure):
             return drawn
-        frames = drawn[..., :3][moviepy_frame_indices(len(drawn))]
-        return through_codec(np.ascontiguousarray(frames)) if self.encode else frames
+        return drawn[..., :3][moviepy_frame_indices(len(drawn))]
 
     def part(self, svg: str, size: int, name: str,
              select: Callable[[Frames], Frames]) -> Frames | RenderFailure:
@@ -143,7 +196,7 @@ class AnswerVideos:
             return None
         codec = "imageio-ffmpeg " + version("imageio-ffmpeg") if self.encode else "frames"
         name = hashlib.sha256("|".join((*key, browser, codec)).encode()).hexdigest()
-        return self.cache / name[:2] / f"{name}.npz"
+        return self.cache / name[:2] / f"{name}.{'mp4' if key[2] == 'mp4' else 'npz'}"
 
     def _stored(self, key: tuple[str, str, str]) -> bytes | None:
         """The part kept on disk under ``key``, or None (a file that is not one counts as
