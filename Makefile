@@ -37,8 +37,9 @@ demo: $(VENV)/.core
 test: $(VENV)/.dev browser
 	$(VENV)/bin/$(PYTEST)
 
-# the edit-run loop: neither the end-to-end tests (whole runs, killed processes, servers, released
-# code: marker e2e) nor the slow ones
+# the edit-run loop, meant to take under two minutes on two cores: neither the end-to-end tests
+# (processes and servers started or killed, whole released benchmarks: marker e2e, see
+# docs/development.md) nor the slow ones
 test-fast: $(VENV)/.dev
 	$(VENV)/bin/$(PYTEST) -m "not slow and not e2e"
 

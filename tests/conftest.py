@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -37,15 +38,27 @@ def renderer() -> Iterator[Renderer]:
         yield pool
 
 
+@pytest.fixture(scope="session")
+def demo_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The built-in icons (``icons/``) and the SVGEditBench cases built from them in the release
+    layout (``data/``), built once a session; tests use :func:`demo_data`'s copy."""
+    root = tmp_path_factory.mktemp("demo_release")
+    names = write_demo_corpus(root / "icons")
+    cases = build_cases(sorted((root / "icons").glob("*.svg")), names=names)
+    write_release(cases, root / "data")
+    return root
+
+
 @pytest.fixture()
-def demo_data(tmp_path: Path) -> Path:
-    """SVGEditBench cases (72) built from the built-in icons, in the release layout."""
-    names = write_demo_corpus(tmp_path / "icons")
-    cases = build_cases(sorted((tmp_path / "icons").glob("*.svg")), names=names)
-    write_release(cases, tmp_path / "data")
+def demo_data(demo_release: Path, tmp_path: Path) -> Path:
+    """SVGEditBench cases (72) built from the built-in icons, in the release layout: the test's
+    own copy of :func:`demo_release` (``tmp_path / "data"``, the icons in ``tmp_path / "icons"``),
+    which it may change."""
+    for name in ("icons", "data"):
+        shutil.copytree(demo_release / name, tmp_path / name)
     return tmp_path / "data"
 
 
-__all__ = ["demo_data", "i3d_weights", "inception_weights", "renderer", "tiny_chat_llm", "tiny_chat_vlm", "tiny_clip_dir",
+__all__ = ["demo_data", "demo_release", "i3d_weights", "inception_weights", "renderer", "tiny_chat_llm", "tiny_chat_vlm", "tiny_clip_dir",
            "tiny_dino_dir", "tiny_dreamsim_dir", "tiny_hps_dir", "tiny_longclip_dir", "tiny_siglip_dir",
            "tiny_text_encoder_dir", "tiny_viclip_dir", "torchvision_inception_weights"]

@@ -112,6 +112,7 @@ print("samples", evaluation.results.n, "valid", evaluation.results.n_valid, flus
 """
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("how", ["script", "stdin"])
 def test_a_script_without_a_main_guard_runs_once(demo_data: Path, tmp_path: Path, how: str) -> None:
     """Render workers start while the script runs; none of them runs the script again."""
@@ -126,6 +127,7 @@ def test_a_script_without_a_main_guard_runs_once(demo_data: Path, tmp_path: Path
     assert done.stdout.splitlines() == ["script body runs", "samples 6 valid 0"], done.stderr
 
 
+@pytest.mark.e2e
 def test_a_jupyter_kernel_with_its_running_event_loop(demo_data: Path, tmp_path: Path) -> None:
     """A real IPython kernel (ipykernel, driven by jupyter_client as a notebook is) runs the
     cell; its event loop is running while the cell runs."""

@@ -50,6 +50,7 @@ def test_start_early_runs_the_forkserver_with_the_run_s_renderer_preloaded() -> 
     assert list(server._preload_modules) == [*COMMON_PRELOAD, "skia"]
 
 
+@pytest.mark.e2e
 def test_python_dash_m_svgeval_runs_a_task(demo_data: Path, tmp_path: Path) -> None:
     out = tmp_path / "run"
     done = subprocess.run(

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.e2e  # every test runs svgeval or Python in a fresh interpreter
+
 SVGEVAL = [sys.executable, "-m", "svgeval"]
 
 

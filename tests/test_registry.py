@@ -41,6 +41,7 @@ class PluginTask(Task):
 '''
 
 
+@pytest.mark.e2e
 def test_another_package_adds_a_task_and_a_metric_through_entry_points(tmp_path: Path) -> None:
     (tmp_path / "svgeval_plugin.py").write_text(PLUGIN)
     info = tmp_path / "svgeval_plugin-0.1.dist-info"
@@ -122,6 +123,7 @@ def _loaded_after(code: str) -> list[str]:
                           check=True).stdout.split()
 
 
+@pytest.mark.e2e
 def test_asking_for_one_task_imports_its_suite_alone() -> None:
     assert _loaded_after("from svgeval.tasks import get_task; get_task('svgeditbench')") == [
         "svgeval.tasks.svgeditbench"]
@@ -131,6 +133,7 @@ def test_asking_for_one_task_imports_its_suite_alone() -> None:
         SUITE_MODULES.values())
 
 
+@pytest.mark.e2e
 def test_svgeval_run_starts_without_the_other_commands() -> None:
     code = ("import sys; sys.argv = ['svgeval', 'run', '--help']; from svgeval.cli.main import main\n"
             "try:\n    main()\nexcept SystemExit as done:\n    code = done.code\n"

@@ -103,10 +103,15 @@ def run(task: str, model: str, out: Path) -> tuple[dict[str, Any], str]:
     return results, outcome.output
 
 
+def use_small_lpips(patch: pytest.MonkeyPatch) -> None:
+    """LPIPS with the real VGG weights on 64 px copies (at 448 px it takes seconds a pair)."""
+    patch.setattr(image_tasks, "lpips", functools.partial(image_tasks.lpips, size=64))
+
+
 @pytest.fixture()
 def small_lpips(monkeypatch: pytest.MonkeyPatch) -> None:
-    """LPIPS with the real VGG weights on 64 px copies (at 448 px it takes seconds a pair)."""
-    monkeypatch.setattr(image_tasks, "lpips", functools.partial(image_tasks.lpips, size=64))
+    """:func:`use_small_lpips` for one test."""
+    use_small_lpips(monkeypatch)
 
 
 def differing(ours: dict[str, Any], theirs: dict[str, Any]) -> dict[str, Any]:
@@ -139,17 +144,32 @@ def test_every_row_of_a_sarena_file_answers_one_sample_of_one_task() -> None:
     assert len(rows) == 36
 
 
+SARENA_REPLAYED = (("sarena-icon-understanding", "Understanding", 6),
+                   ("sarena-icon-img2svg", "Generation-I2SVG", 4))
+"""The tasks the SArena file is rescored on: name, level 2 and the rows of the sample."""
+
+
+@pytest.fixture(scope="module")
+def sarena_jsonl_results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+    """The ``results.json`` of each task's JSONL replay run, made once for every file format."""
+    folder, frame = tmp_path_factory.mktemp("sarena-jsonl"), sarena_predictions()
+    results = {}
+    with pytest.MonkeyPatch.context() as patch:
+        use_small_lpips(patch)
+        for task, level2, _ in SARENA_REPLAYED:
+            jsonl = sarena_jsonl(frame, "SArena-Icon", level2, folder / f"{task}.jsonl")
+            results[task] = run(task, f"replay:{jsonl}", folder / task)[0]
+    return results
+
+
 @pytest.mark.parametrize("suffix", [".xlsx", ".tsv", ".csv"])
 def test_sarena_file_rescored_as_its_jsonl_replay(
-        suffix: str, tmp_path: Path, small_lpips: None) -> None:
-    frame = sarena_predictions()
-    file = dump(frame, tmp_path / f"InternVL3-8B_SArena{suffix}")
-    for task, level2, rows in (("sarena-icon-understanding", "Understanding", 6),
-                               ("sarena-icon-img2svg", "Generation-I2SVG", 4)):
-        jsonl = sarena_jsonl(frame, "SArena-Icon", level2, tmp_path / f"{task}.jsonl")
+        suffix: str, tmp_path: Path, small_lpips: None,
+        sarena_jsonl_results: dict[str, dict[str, Any]]) -> None:
+    file = dump(sarena_predictions(), tmp_path / f"InternVL3-8B_SArena{suffix}")
+    for task, _, rows in SARENA_REPLAYED:
         ours, output = run(task, f"replay:{file}", tmp_path / f"{task}-file")
-        theirs, _ = run(task, f"replay:{jsonl}", tmp_path / f"{task}-jsonl")
-        assert differing(ours, theirs) == {}
+        assert differing(ours, sarena_jsonl_results[task]) == {}
         assert ours["n"] == rows and ours["model_report"]["missing_ids"] == []
         # the other tasks' rows are counted, once, in one line
         report = ours["model_report"]
@@ -169,20 +189,34 @@ def unisvg_predictions() -> pd.DataFrame:
     return frame
 
 
+def tiny_unisvg_models(patch: pytest.MonkeyPatch, clip: Path, text_encoder: Path) -> None:
+    """UniSVG's CLIP and BERTScore models: the tiny stand-ins."""
+    patch.setenv("SVGEVAL_CLIP_MODEL", str(clip))
+    patch.setenv("SVGEVAL_BERTSCORE_MODEL", str(text_encoder))
+
+
+@pytest.fixture(scope="module")
+def unisvg_jsonl_results(tmp_path_factory: pytest.TempPathFactory, tiny_clip_dir: Path,
+                         tiny_text_encoder_dir: Path) -> dict[str, Any]:
+    """The ``results.json`` of the JSONL replay run, made once for every file format."""
+    folder, frame = tmp_path_factory.mktemp("unisvg-jsonl"), unisvg_predictions()
+    jsonl = folder / "answers.jsonl"
+    jsonl.write_text("".join(json.dumps({"id": str(index), "response": prediction}) + "\n"
+                             for index, prediction in zip(frame["index"], frame["prediction"])))
+    with pytest.MonkeyPatch.context() as patch:
+        tiny_unisvg_models(patch, tiny_clip_dir, tiny_text_encoder_dir)
+        return run("unisvg", f"replay:{jsonl}", folder / "jsonl")[0]
+
+
 @pytest.mark.parametrize("suffix", [".xlsx", ".tsv"])
 def test_unisvg_file_rescored_as_its_jsonl_replay(
         suffix: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tiny_clip_dir: Path,
-        tiny_text_encoder_dir: Path) -> None:
-    monkeypatch.setenv("SVGEVAL_CLIP_MODEL", str(tiny_clip_dir))
-    monkeypatch.setenv("SVGEVAL_BERTSCORE_MODEL", str(tiny_text_encoder_dir))
+        tiny_text_encoder_dir: Path, unisvg_jsonl_results: dict[str, Any]) -> None:
+    tiny_unisvg_models(monkeypatch, tiny_clip_dir, tiny_text_encoder_dir)
     frame = unisvg_predictions()
     file = dump(frame, tmp_path / f"Qwen2.5-VL-7B_UniSVG{suffix}")
-    jsonl = tmp_path / "answers.jsonl"
-    jsonl.write_text("".join(json.dumps({"id": str(index), "response": prediction}) + "\n"
-                             for index, prediction in zip(frame["index"], frame["prediction"])))
     ours, output = run("unisvg", f"replay:{file}", tmp_path / "file")
-    theirs, _ = run("unisvg", f"replay:{jsonl}", tmp_path / "jsonl")
-    assert differing(ours, theirs) == {}
+    assert differing(ours, unisvg_jsonl_results) == {}
     assert ours["n"] == len(frame) == ours["model_report"]["rows"]
     assert ours["model_report"]["unmatched_rows"] == 0 and "answer no sample" not in output
     assert 0 < ours["metrics"]["overall/final_score"] < 1

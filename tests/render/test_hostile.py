@@ -50,6 +50,7 @@ def test_url_fetcher_refuses_anything_but_data_uris() -> None:
             _refuse_url(url, "image/png")
 
 
+@pytest.mark.e2e
 def test_crash_and_hang_lose_only_their_sample() -> None:
     from support.crashers import segfault_on_marker
 

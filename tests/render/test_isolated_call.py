@@ -34,6 +34,7 @@ def test_a_render_worker_keeps_freed_memory_for_its_next_render(renderer: Render
     assert isinstance(faults, int) and faults < 1_000
 
 
+@pytest.mark.e2e
 def test_crash_and_hang_of_a_called_function_are_failures() -> None:
     spec = RenderSpec.square(8)
     with Renderer(workers=1, timeout_s=1.0) as pool:

@@ -54,6 +54,7 @@ def test_workers_that_cannot_start_raise_render_workers_lost() -> None:
     pool.stop()
 
 
+@pytest.mark.e2e
 def test_a_pool_whose_workers_take_no_task_is_replaced(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -68,6 +69,7 @@ def test_a_pool_whose_workers_take_no_task_is_replaced(
     pool.stop()
 
 
+@pytest.mark.e2e
 def test_a_task_left_unanswered_by_a_broken_pool_is_dropped(tmp_path: Path) -> None:
     """pebble breaks a pool whose workers all died while no task ran ("All workers expired")
     by setting its status to ERROR, which ends its threads: a task still in its queue is never

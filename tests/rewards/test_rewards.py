@@ -89,6 +89,7 @@ def test_unrenderable_reference_gives_none(renderer: Renderer) -> None:
     assert result.reward is None and result.failure == "reference:rejected:script"
 
 
+@pytest.mark.e2e
 def test_a_crashing_completion_costs_one_penalty() -> None:
     from support.crashers import segfault_on_marker
 
@@ -100,6 +101,7 @@ def test_a_crashing_completion_costs_one_penalty() -> None:
     assert results[0].reward == pytest.approx(1.0) and results[2].reward is not None
 
 
+@pytest.mark.e2e
 def test_a_group_that_dies_is_scored_piece_by_piece() -> None:
     """A completion that hangs its worker takes its group's call down; the group is scored
     again one piece at a time, so only that completion gets the failure and its siblings the

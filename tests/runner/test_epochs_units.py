@@ -117,6 +117,7 @@ def test_shards_partition_the_units_of_every_epoch() -> None:
     assert all(20 <= len(part) <= 47 for part in slices)  # a hash, not a split by order
 
 
+@pytest.mark.e2e
 def test_the_partition_does_not_depend_on_the_python_process() -> None:
     code = (
         "from svgeval.runner.run_config import RunConfig, RunSettings\n"

@@ -46,6 +46,7 @@ def test_bad_executor_flags_are_one_line(
     assert one_line_error([*args, *flags]) == expected
 
 
+@pytest.mark.e2e
 def test_a_local_run_never_imports_ray(demo_data: Path, tmp_path: Path) -> None:
     script = (
         "import sys\n"

@@ -9,6 +9,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 WRITER = textwrap.dedent('''
     import sys, time
     from pathlib import Path
@@ -24,6 +26,7 @@ WRITER = textwrap.dedent('''
 ''')
 
 
+@pytest.mark.e2e
 def test_two_processes_needing_one_sample_write_it_once(tmp_path: Path) -> None:
     (tmp_path / "slow_writer.py").write_text(WRITER)
     log = tmp_path / "writes.log"

@@ -116,6 +116,7 @@ def test_loads_the_released_tiers() -> None:
     assert prompt.endswith(f"BUG SVG:\n{first['bug_svg']}")
 
 
+@pytest.mark.e2e
 @pytest.mark.shared_data
 def test_oracle_repairs_everything(tmp_path: Path) -> None:
     metrics = run_task(SvgeniusBugFix, OracleModel(), tmp_path / "run")["metrics"]
@@ -124,6 +125,7 @@ def test_oracle_repairs_everything(tmp_path: Path) -> None:
             assert metrics[f"{tier}/{name}"] == 100.0
 
 
+@pytest.mark.e2e
 @pytest.mark.shared_data
 def test_identity_fixes_only_the_degenerate_medium_case(tmp_path: Path) -> None:
     """Medium item 25 (error type "unknown", no details) has bug_svg == ground_truth."""

@@ -56,6 +56,7 @@ def test_failures_follow_both_protocols(renderer: Renderer) -> None:
     assert broken.metrics["ccr_all"] == 0.0 and broken.metrics["mse"] is None
 
 
+@pytest.mark.e2e
 @pytest.mark.shared_data
 def test_oracle_reproduces_the_released_compression(tmp_path: Path) -> None:
     metrics = run_task(SvgeniusOptimize, OracleModel(), tmp_path / "run")["metrics"]
@@ -66,6 +67,7 @@ def test_oracle_reproduces_the_released_compression(tmp_path: Path) -> None:
         assert 0 < metrics[f"{tier}/mse"] < 1e-3  # the released ground truth rounds paths
 
 
+@pytest.mark.e2e
 @pytest.mark.shared_data
 def test_identity_compresses_nothing(tmp_path: Path) -> None:
     metrics = run_task(SvgeniusOptimize, IdentityModel(), tmp_path / "run", tier="hard")["metrics"]

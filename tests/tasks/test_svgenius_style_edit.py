@@ -79,6 +79,7 @@ def test_an_edit_that_does_not_change_the_render_has_no_rmse(renderer: Renderer)
     assert score.metrics["n_rmse_undefined"] == 1.0 and score.metrics["acc"] == 100.0
 
 
+@pytest.mark.e2e
 @pytest.mark.shared_data
 def test_oracle_and_identity_on_the_release(tmp_path: Path) -> None:
     oracle = run_task(SvgeniusStyleEdit, OracleModel(), tmp_path / "oracle")["metrics"]
