@@ -8,6 +8,11 @@ TORCH_SPEC ?= torch==2.13.0
 # they are busy and the suite took 11:00 instead of 12:11. A module's tests stay together.
 # Every test phase over 5 s is listed at the end: where a run over its budget shows what to trim.
 PYTEST ?= pytest -n 3 --dist loadscope --durations=0 --durations-min=5
+# Python's own default: each module compiled once into __pycache__/ (git ignores it) rather than
+# again in every process. With PYTHONDONTWRITEBYTECODE set (some container images set it) each
+# xdist worker rewrote every test module's asserts (5 s a worker) and every `svgeval` process a
+# test starts compiled svgeval again.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: demo test test-fast test-core lint browser docs
 
