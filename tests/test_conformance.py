@@ -84,20 +84,19 @@ MODEL_FAILURES = frozenset({"extract", "render", "truncated"})
 @pytest.fixture(scope="session")
 def tiny_weights(tiny_clip_dir: Path, tiny_dino_dir: Path, tiny_siglip_dir: Path,
                  tiny_text_encoder_dir: Path, tiny_hps_dir: Path,
-                 tiny_dreamsim_dir: Path, tiny_viclip_dir: Path, i3d_weights: Path,
-                 ) -> dict[str, str]:
+                 tiny_dreamsim_dir: Path, tiny_viclip_dir: Path) -> dict[str, str]:
     """``--model-path`` names -> the tests' tiny random weights; the metrics whose only weights
     here are real ones that cost seconds a batch on a CPU (LPIPS-VGG, the aesthetic head,
-    SVGauge) turned off (``none``: not computed), each checked by its own tests; FID too, whose
-    Inception v3 is full size even with random weights (most of the time of each task that has
-    it), but for :data:`FID_CHECKED`."""
+    SVGauge) turned off (``none``: not computed), each checked by its own tests; FID and FVD
+    too, whose Inception v3 and I3D are full size even with random weights (most of the time of
+    each task that has them), but for FID in :data:`FID_CHECKED`."""
     tiny = {"clip": tiny_clip_dir, "clip_fid": tiny_clip_dir, "tokenizer": tiny_clip_dir,
             "dino": tiny_dino_dir, "siglip": tiny_siglip_dir,
             "bge_m3": tiny_text_encoder_dir, "bertscore": tiny_text_encoder_dir,
-            "hps": tiny_hps_dir, "dreamsim": tiny_dreamsim_dir, "viclip": tiny_viclip_dir,
-            "i3d": i3d_weights}
+            "hps": tiny_hps_dir, "dreamsim": tiny_dreamsim_dir, "viclip": tiny_viclip_dir}
     return {**{name: str(path) for name, path in tiny.items()},
-            **dict.fromkeys(("lpips", "aesthetic", "aesthetic_head", "svgauge", "fid"), "none")}
+            **dict.fromkeys(("lpips", "aesthetic", "aesthetic_head", "svgauge", "fid", "i3d"),
+                            "none")}
 
 
 def invoke(*args: str) -> str:

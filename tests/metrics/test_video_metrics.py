@@ -96,10 +96,10 @@ def test_fvd_reads_each_video_once_and_holds_a_batch_of_clips(
     from svgeval.tasks.lazy import LazySequence
 
     rng = np.random.default_rng(2)
-    videos = [rng.integers(0, 256, (20 + k, 36, 44, 3), dtype=np.uint8) for k in range(4)]
+    videos = [rng.integers(0, 256, (20 + k, 36, 44, 3), dtype=np.uint8) for k in range(3)]
     options = {"window": "random", "seed": 4, "resolution": 32, "batch_size": 1,
                "model_path": str(i3d_weights)}
-    from_lists = fvd(videos[:2], [videos[2], videos[3], videos[0]], **options)
+    from_lists = fvd(videos[:2], [videos[2], videos[0]], **options)
     reads: list[int] = []
     alive, most = [0], [0]
 
@@ -116,9 +116,9 @@ def test_fvd_reads_each_video_once_and_holds_a_batch_of_clips(
         reads.append(index)
         return videos[index]
 
-    lazy = fvd(LazySequence([0, 1], read), LazySequence([2, 3, 0], read), **options)
+    lazy = fvd(LazySequence([0, 1], read), LazySequence([2, 0], read), **options)
     assert lazy == from_lists
-    assert reads == [0, 1, 2, 3, 0] and most[0] <= 2
+    assert reads == [0, 1, 2, 0] and most[0] <= 2
     clips = (fvd_clip(v, resolution=32) for v in videos[:3])  # read a batch at a time
     assert np.array_equal(i3d_features(clips, batch_size=2, model_path=str(i3d_weights)),
                           i3d_features([fvd_clip(v, resolution=32) for v in videos[:3]],
