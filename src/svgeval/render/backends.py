@@ -51,8 +51,10 @@ class RendererUnavailable(UserError):
 
 
 @lru_cache(maxsize=1)
-def _empty_dir() -> str:
-    return tempfile.mkdtemp(prefix="svgeval-resvg-")
+def _empty_dir() -> tempfile.TemporaryDirectory[str]:
+    """The folder resvg resolves relative references in: an empty one, so that a reference
+    left in an SVG reads no file; removed when the process exits."""
+    return tempfile.TemporaryDirectory(prefix="svgeval-resvg-")
 
 
 def render_svg_uint8_resvg(
@@ -107,7 +109,7 @@ def _resvg_png(text: str, spec: RenderSpec, **size: int) -> Image.Image:
     from PIL import Image
 
     png = resvg_py.svg_to_bytes(svg_string=text, background=spec.background,
-                                resources_dir=_empty_dir(), **size)  # type: ignore[arg-type]
+                                resources_dir=_empty_dir().name, **size)  # type: ignore[arg-type]
     with Image.open(io.BytesIO(bytes(png))) as image:
         converted: Image.Image = image.convert("RGBA")
     return converted

@@ -117,3 +117,16 @@ def bgra_to_rgb(bgra: NDArray[np.uint8]) -> NDArray[np.uint8]:
 def render_svg(svg: str | bytes, spec: RenderSpec) -> FloatImage:
     """Render to float64 values in [0, 1], shape (H, W, 3) or (H, W, 4) without background."""
     return Picture(render_svg_uint8(svg, spec)).floats
+
+
+def render_png(svg: str, spec: RenderSpec) -> bytes:
+    """Render ``svg`` and encode it as PNG. Sent by reference to an isolated render worker (a
+    report's pictures): it lives here, a module the workers' server has imported, so that a
+    fresh worker imports nothing before drawing."""
+    import io
+
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.fromarray(render_svg_uint8(svg, spec)).save(buffer, format="PNG")
+    return buffer.getvalue()

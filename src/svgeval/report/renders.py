@@ -18,15 +18,12 @@ the run.
 from __future__ import annotations
 
 import hashlib
-import io
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from PIL import Image
-
-from svgeval.render.cairo import RenderSpec, render_svg_uint8
+from svgeval.render.cairo import RenderSpec, render_png
 from svgeval.render.disk_cache import write_atomically
 from svgeval.render.isolated import Renderer
 from svgeval.render.picture import RenderFailure
@@ -36,14 +33,6 @@ from svgeval.tasks.outcome import FailureKind
 
 REPORT_SPEC = RenderSpec.square(160)
 """Size of a report render: large enough to see a 72 px benchmark icon's detail."""
-
-
-def render_png(svg: str, spec: RenderSpec) -> bytes:
-    """Render ``svg`` and encode it as PNG; runs inside an isolated worker."""
-    pixels = render_svg_uint8(svg, spec)
-    buffer = io.BytesIO()
-    Image.fromarray(pixels).save(buffer, format="PNG")
-    return buffer.getvalue()
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ load). Deleting the folder is always safe.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import tempfile
@@ -45,11 +46,7 @@ from svgeval.render.animation import (
 from svgeval.render.disk_cache import write_atomically
 from svgeval.render.picture import Frames, RenderFailure
 from svgeval.render.pool import RenderWorkersLost
-from svgeval.render.video import (
-    decode_video,
-    encode_mp4,
-    moviepy_frame_indices,
-)
+from svgeval.render.video import VideoError, decode_video, encode_mp4, moviepy_frame_indices
 
 SIZE = 448
 """The page of ``video/`` (frame metrics, ViCLIP)."""
@@ -71,6 +68,8 @@ def _decodes(path: Path) -> bool:
     atomically: one that is not an MP4 at all is what this catches)."""
     import imageio_ffmpeg
 
+    if not path.is_file():
+        return False
     reader = imageio_ffmpeg.read_frames(str(path), pix_fmt="rgb24")
     try:
         next(reader)
@@ -79,6 +78,12 @@ def _decodes(path: Path) -> bool:
         return False
     finally:
         reader.close()
+
+
+def _key(svg: str, size: int, part: str) -> tuple[str, str, str]:
+    """What a kept part of ``svg``'s video at ``size`` px is looked up by (the drawing's and the
+    codec's identity are added on disk: :meth:`AnswerVideos._path`)."""
+    return hashlib.sha256(svg.encode("utf-8", "surrogatepass")).hexdigest(), str(size), part
 
 
 def read_video(path: Path) -> Frames:
@@ -122,33 +127,40 @@ class AnswerVideos:
 
     def video(self, svg: str, size: int) -> Frames | RenderFailure:
         """``svg`` drawn at ``size`` px as the released MP4 holds it (149 frames), or why not:
-        through the codec, :meth:`mp4` read back."""
+        through the codec, the MP4 of :meth:`mp4` decoded (the kept file itself, when there is
+        one that decodes)."""
         if not self.encode:
             return self._frames(svg, size)
-        data = self.mp4(svg, size)
-        if isinstance(data, RenderFailure):
-            return data
+        kept = self._path(_key(svg, size, "mp4"))
+        if kept is not None and kept.is_file():
+            with contextlib.suppress(VideoError):  # not an MP4: drawn again
+                return decode_video(kept)
         with tempfile.TemporaryDirectory(prefix="svgeval-video-") as folder:
-            path = Path(folder) / "answer.mp4"
-            path.write_bytes(data)
-            return decode_video(path)
+            written = self._encoded(svg, size, Path(folder), kept)
+            return written if isinstance(written, RenderFailure) else decode_video(written)
 
     def mp4(self, svg: str, size: int) -> bytes | RenderFailure:
         """``svg`` drawn at ``size`` px as InternSVG's MP4 file (its bytes), or why not; kept on
         disk (a file that does not decode counts as none: drawn again)."""
-        key = (hashlib.sha256(svg.encode("utf-8", "surrogatepass")).hexdigest(), str(size), "mp4")
-        path = self._path(key)
-        if path is not None and path.is_file() and _decodes(path):
-            return path.read_bytes()
+        kept = self._path(_key(svg, size, "mp4"))
+        if kept is not None and _decodes(kept):
+            return kept.read_bytes()
+        with tempfile.TemporaryDirectory(prefix="svgeval-video-") as folder:
+            written = self._encoded(svg, size, Path(folder), kept)
+            return written if isinstance(written, RenderFailure) else written.read_bytes()
+
+    def _encoded(self, svg: str, size: int, folder: Path,
+                 kept: Path | None) -> Path | RenderFailure:
+        """``svg`` drawn and written as InternSVG's MP4 in ``folder`` (and kept at ``kept``), or
+        why it does not draw."""
         frames = self._frames(svg, size)
         if isinstance(frames, RenderFailure):
             return frames
-        with tempfile.TemporaryDirectory(prefix="svgeval-video-") as folder:
-            written = Path(folder) / "answer.mp4"
-            encode_mp4(np.ascontiguousarray(frames), written)
-            data = written.read_bytes()
-        self._store(key, data)
-        return data
+        written = folder / "answer.mp4"
+        encode_mp4(np.ascontiguousarray(frames), written)
+        if kept is not None:
+            write_atomically(kept, written.read_bytes())
+        return written
 
     def _frames(self, svg: str, size: int) -> Frames | RenderFailure:
         """The 149 frames of ``svg`` at ``size`` px that moviepy writes, as drawn, or why not."""
@@ -163,7 +175,7 @@ class AnswerVideos:
     def part(self, svg: str, size: int, name: str,
              select: Callable[[Frames], Frames]) -> Frames | RenderFailure:
         """``select`` of :meth:`video`, kept under ``name`` for the run (or the failure)."""
-        key = (hashlib.sha256(svg.encode("utf-8", "surrogatepass")).hexdigest(), str(size), name)
+        key = _key(svg, size, name)
         with self._lock:
             known = self._kept.get(key)
         if isinstance(known, RenderFailure):
