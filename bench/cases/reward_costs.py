@@ -29,7 +29,6 @@ it.)
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -111,11 +110,11 @@ def micros_a_render(renderer: str, completions: list[str], references: list[str]
 
 
 def run(scale: Scale) -> Figures:
-    from svgeval.render.pool import OPENCV_THREADS, _keep_freed_memory
+    from svgeval.render.pool import _keep_freed_memory, one_opencv_thread
     from svgeval.rewards.presets import get_reward_preset
     from svgeval.rewards.terms import TERMS
 
-    os.environ.setdefault(*OPENCV_THREADS)  # before OpenCV first loads, as in a render worker
+    one_opencv_thread()  # as in a render worker
     _keep_freed_memory()
     runs, size = scale.pick("runs", 3, 1), scale.pick("size", 128, 128)
     prompts = scale.pick("prompts", PROMPTS, 4)

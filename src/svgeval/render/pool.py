@@ -91,12 +91,12 @@ def start_worker(memory_mb: int) -> None:
     """Initialise a render worker: its memory limit, no core file (a renderer that crashes or
     spends its CPU time leaves nothing on disk), death with its owner (module doc), the memory
     its renders free kept for the next ones (:func:`_keep_freed_memory`), and OpenCV on this
-    worker's thread alone (:data:`OPENCV_THREADS`)."""
+    worker's thread alone (:func:`one_opencv_thread`)."""
     _limit_memory(memory_mb)
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     _die_with_owner()
     _keep_freed_memory()
-    _one_opencv_thread()
+    one_opencv_thread()
 
 
 KEPT_FREED_BYTES = 64 * 1024 * 1024
@@ -126,25 +126,25 @@ def _keep_freed_memory() -> None:
         mallopt(_M_MMAP_THRESHOLD, KEPT_FREED_BYTES // 2)
 
 
-OPENCV_THREADS = ("OPENCV_FOR_THREADS_NUM", "1")
-"""The environment variable that caps OpenCV's threads, and the cap in a render worker (unless
-the user set it): the pool already runs one worker a core, and OpenCV's own threads only
-compete with them: ``Canny`` at 128 px spent more CPU on two threads than on one, for no
-gain in wall time; OpenCV reads the variable when it first needs its thread
-count, so it works whether or not the worker has imported OpenCV yet."""
+OPENCV_THREADS_VARIABLE = "OPENCV_FOR_THREADS_NUM"
+"""OpenCV's own setting of its thread count: where the user's environment sets it, a render
+worker leaves OpenCV to it."""
 
 
-def _one_opencv_thread() -> None:
-    """Cap OpenCV at one thread in this render worker (:data:`OPENCV_THREADS`), unless the
-    user's environment sets the cap.
+def one_opencv_thread() -> None:
+    """Run OpenCV on this process's thread alone (in a render worker), unless the user's
+    environment sets its thread count (:data:`OPENCV_THREADS_VARIABLE`).
 
-    svgeval's only write to ``os.environ``, and the environment written is the worker's own: a
-    render worker is a process of its own (started by the forkserver, run by :func:`start_worker`
-    before any task), so neither the ``svgeval`` process nor the caller of the Python API sees
-    it. OpenCV has no switch that works before it is imported but this variable:
-    ``cv2.setNumThreads(1)`` would import OpenCV in every worker at its start (60 ms and 30 MB
-    each, measured on the CPU machine), for the many tasks that never use it."""
-    os.environ.setdefault(*OPENCV_THREADS)
+    The pool already runs one worker a core, and OpenCV's own threads only compete with them:
+    ``Canny`` at 128 px spent more CPU on two threads than on one, for no gain in wall time.
+    The workers' server has imported OpenCV already
+    (:data:`~svgeval.render.forkserver.COMMON_PRELOAD`), so the import costs a worker nothing,
+    and no environment variable is written."""
+    if OPENCV_THREADS_VARIABLE in os.environ:
+        return
+    import cv2
+
+    cv2.setNumThreads(1)
 
 
 def _limit_memory(memory_mb: int) -> None:
