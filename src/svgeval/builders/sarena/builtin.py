@@ -104,14 +104,23 @@ def write_edit(root: Path, kind: str, edits: Mapping[Key, tuple[str, str]]) -> N
         for key, (prompt, answer) in edits.items()])
 
 
+BUILD_TIMEOUT_S = 600.0
+"""The time limit of one drawing of the built-in animation sample (150 frames). The animations
+are svgeval's own, so the limit only guards against a browser that stopped answering: a run's
+limit (``DEFAULT_TIMEOUT_S``, 60 s) was too short on a loaded two-core machine (the test suite
+in four workers) for a drawing that takes seconds on a quiet one."""
+
+
 def released_video(videos: AnswerVideos, svg: str, size: int, path: Path) -> None:
     """``svg`` as the released renderer writes it (150 frames, moviepy's 149, H.264), drawn and
     kept as an answer's video is: an answer equal to ``svg`` is not drawn again."""
     from svgeval.render.picture import RenderFailure
+    from svgeval.render.pool import RenderWorkersLost
 
     data = videos.mp4(svg, size)
-    if isinstance(data, RenderFailure):
-        raise ValueError(f"the animation does not draw: {data.tag}")  # noqa: TRY004 - a value
+    if isinstance(data, RenderFailure):  # svgeval's own animation: the browser failed, not it
+        raise RenderWorkersLost(f"the browser could not draw the built-in animation sample "
+                                f"({data.tag}: {data.message}); check that Chromium runs here")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data)
 
@@ -121,7 +130,7 @@ def write_animation(root: Path, animations: Mapping[Key, tuple[str, str]],
     """``root/animation/`` from ``{id: (animated SVG, text2sani prompt)}``: ``svg/``, the 128 px
     videos of ``overall/`` and ``text2sani.jsonl`` for every id; the 448 px ``video/`` and
     ``video2sani.jsonl`` (``video_prompt``) for ``video_ids``. Returns ``root``."""
-    from svgeval.render.animation import DEFAULT_TIMEOUT_S, at_once
+    from svgeval.render.animation import at_once
     from svgeval.tasks.download import cache_dir
     from svgeval.tasks.sarena.animation_video import AnswerVideos
 
@@ -133,7 +142,7 @@ def write_animation(root: Path, animations: Mapping[Key, tuple[str, str]],
         drawings.append((svg, 128, folder / "overall" / f"{key}.mp4"))
         if key in video_ids:
             drawings.append((svg, 448, folder / "video" / f"{key}.mp4"))
-    videos = AnswerVideos(DEFAULT_TIMEOUT_S, cache=cache_dir() / "animations")
+    videos = AnswerVideos(BUILD_TIMEOUT_S, cache=cache_dir() / "animations")
     try:
         at_once(lambda job: released_video(videos, *job), drawings)
     finally:
