@@ -380,9 +380,10 @@ def test_through_the_codec_the_mp4_is_kept_and_a_part_is_read_from_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The answer's MP4 is kept on disk: a later part of the same SVG (another run's, or the
     oracle's answer to a built-in sample drawn through :meth:`AnswerVideos.mp4`) is decoded from
-    it, not drawn; the frames are the codec's (a kept MP4 that does not decode is drawn again)."""
+    it, not drawn; the frames are the codec's (a kept MP4 that does not decode is drawn again,
+    by :meth:`AnswerVideos.video` as by :meth:`AnswerVideos.mp4`)."""
     from svgeval.render.video import decode_video
-    from svgeval.tasks.sarena.animation_video import AnswerVideos
+    from svgeval.tasks.sarena.animation_video import AnswerVideos, _decodes
 
     first = AnswerVideos(60.0, cache=tmp_path)
     data = first.mp4(SPIN, 32)
@@ -397,9 +398,14 @@ def test_through_the_codec_the_mp4_is_kept_and_a_part_is_read_from_it(
     assert isinstance(part, np.ndarray) and np.array_equal(part, decode_video(kept)[:16])
 
     kept.write_bytes(b"not an mp4")
+    assert not _decodes(kept)  # what mp4() checks before it reads a kept file
     redrawn = AnswerVideos(60.0, cache=tmp_path)
-    assert redrawn.mp4(SPIN, 32) == data  # H.264 of the same frames: the same bytes
+    frames = redrawn.video(SPIN, 32)  # decoded in place, or drawn again where it fails
     redrawn.close()
+    assert kept.read_bytes() == data  # H.264 of the same frames: the same bytes
+    assert isinstance(frames, np.ndarray) and np.array_equal(frames, decode_video(kept))
+    monkeypatch.setattr(redrawn, "_frames", lambda *args: pytest.fail("drawn again"))
+    assert redrawn.mp4(SPIN, 32) == data
 
 
 def descendants_named(name: str) -> list[int]:
