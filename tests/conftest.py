@@ -10,6 +10,13 @@ from pathlib import Path
 # No model hub is reachable from the tests: set before huggingface_hub is imported (it reads this
 # once), so that a weights lookup fails at once instead of retrying with backoff.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
+# pytest-xdist runs more test processes than the CI machine has cores (Makefile): one math
+# thread each (torch's OpenMP pool, numpy's OpenBLAS), inherited by the processes the tests
+# start, where each test process's default pool (a thread a core) spins on cores the other
+# processes need (the times with and without: docs/development.md).
+if "PYTEST_XDIST_WORKER" in os.environ:
+    for threads in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(threads, "1")
 
 import pytest
 from support.tiny_chat_models import tiny_chat_llm, tiny_chat_vlm
@@ -21,6 +28,7 @@ from support.tiny_models import (
     tiny_dreamsim_dir,
     tiny_hps_dir,
     tiny_longclip_dir,
+    tiny_lpips_dir,
     tiny_siglip_dir,
     tiny_text_encoder_dir,
     torchvision_inception_weights,
@@ -60,5 +68,5 @@ def demo_data(demo_release: Path, tmp_path: Path) -> Path:
 
 
 __all__ = ["demo_data", "demo_release", "i3d_weights", "inception_weights", "renderer", "tiny_chat_llm", "tiny_chat_vlm", "tiny_clip_dir",
-           "tiny_dino_dir", "tiny_dreamsim_dir", "tiny_hps_dir", "tiny_longclip_dir", "tiny_siglip_dir",
+           "tiny_dino_dir", "tiny_dreamsim_dir", "tiny_hps_dir", "tiny_longclip_dir", "tiny_lpips_dir", "tiny_siglip_dir",
            "tiny_text_encoder_dir", "tiny_viclip_dir", "torchvision_inception_weights"]

