@@ -6,7 +6,7 @@ TORCH_SPEC ?= torch==2.13.0
 # The suite runs in four pytest-xdist workers on the 2-core CI machine: its end-to-end tests wait
 # on servers, browsers, Ray actors, worker pools and time limits, and four workers keep both cores
 # busy through them (one run each: 727 s with three, 629 s with four, 671 s with five; fresh clones
-# with four: 707-802 s, docs/development.md). A module's
+# with four and one math thread a worker: 651-697 s, docs/development.md). A module's
 # tests, or a class's, stay together (--dist loadscope). `make test-fast`, whose tests wait on
 # little, keeps three (158 s against 166 s with four).
 # Every test phase over 5 s is listed at the end: where a run over its budget shows what to trim.
