@@ -252,13 +252,11 @@ def tiny_lpips_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     rng = np.random.default_rng(5)
 
-    def conv(kernel: int, c_in: int, c_out: int, bias: bool = True) -> dict[str, np.ndarray]:
+    def conv(kernel: int, c_in: int, c_out: int) -> dict[str, np.ndarray]:
         scale = np.sqrt(2.0 / (kernel * kernel * c_in))  # He-normal: activations keep their size
-        layer = {"kernel": (rng.standard_normal((kernel, kernel, c_in, c_out)) * scale)
-                 .astype(np.float32)}
-        if bias:
-            layer["bias"] = (rng.standard_normal(c_out) * 0.1).astype(np.float32)
-        return layer
+        return {"kernel": (rng.standard_normal((kernel, kernel, c_in, c_out)) * scale)
+                .astype(np.float32),
+                "bias": (rng.standard_normal(c_out) * 0.1).astype(np.float32)}
 
     def heads(widths: list[int]) -> dict[str, dict[str, dict[str, np.ndarray]]]:
         return {f"NetLinLayer_{k}": {"Conv_0": {"kernel": rng.uniform(0.0, 1.0, (1, 1, c, 1))
