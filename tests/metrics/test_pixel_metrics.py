@@ -20,6 +20,32 @@ def test_ssim_equals_scikit_image_uniform_11(seed: int) -> None:
     assert ssim(a / 255.0, b / 255.0) == pytest.approx(expected, abs=1e-12)
 
 
+@pytest.mark.parametrize(("shape", "window"), [
+    ((1024, 1024, 3), 7),  # a MMSVGBench render
+    ((72, 90, 4), 11),  # RGBA, not square
+    ((33, 29), 7),  # grey
+    ((7, 7, 3), 7),  # one window: the SSIM map is one pixel
+])
+def test_uniform_ssim_equals_scikit_image(shape: tuple[int, ...], window: int) -> None:
+    """OpenCV's box means give scikit-image's numbers, sample covariance, reflected borders,
+    cropping and the channels' mean included; similar and unrelated images alike."""
+    rng = np.random.default_rng(len(shape) * window)
+    a = rng.integers(0, 256, shape, dtype=np.uint8)
+    near = np.clip(a.astype(int) + rng.integers(-30, 31, shape), 0, 255).astype(np.uint8)
+    for b in (near, rng.integers(0, 256, shape, dtype=np.uint8), a):
+        channels = {"channel_axis": -1} if len(shape) == 3 else {}
+        expected = structural_similarity(a, b, win_size=window, data_range=255, **channels)
+        assert ssim(a, b, window=window) == pytest.approx(expected, rel=1e-12, abs=1e-15)
+
+
+def test_an_image_smaller_than_the_window_is_refused() -> None:
+    image = np.zeros((6, 40, 3), np.uint8)
+    with pytest.raises(ValueError, match="window is 7 px: it must be odd and at most"):
+        ssim(image, image, window=7)
+    with pytest.raises(ValueError, match="window is 8 px"):
+        ssim(np.zeros((20, 20), np.uint8), np.zeros((20, 20), np.uint8), window=8)
+
+
 def test_ssim_gaussian_variant_is_a_different_number() -> None:
     rng = np.random.default_rng(7)
     a = rng.integers(0, 256, (32, 32, 3), dtype=np.uint8)
