@@ -14,10 +14,10 @@ from svgeval.render.video import (
     VideoCodecUnavailable,
     VideoError,
     check_codec,
+    decode_sampled,
     decode_video,
     encode_mp4,
     moviepy_frame_indices,
-    sample_frames,
     sample_indices,
     through_codec,
 )
@@ -38,7 +38,6 @@ def test_sample_indices_are_the_released_linspace() -> None:
     assert sample_indices(3).tolist() == [0, 0, 0, 0, 1, 1, 1, 2]  # 2k/7 truncated, repeats kept
     assert sample_indices(3, unique=True).tolist() == [0, 1, 2]
     assert sample_indices(0).tolist() == []
-    assert sample_frames(grey_ramp())[:, 0, 0, 0].tolist() == [0, 21, 42, 63, 85, 106, 127, 149]
 
 
 def test_moviepy_writes_149_of_150_frames_and_repeats_some_under_numpy_2() -> None:
@@ -76,6 +75,12 @@ def test_mp4_is_h264_yuv420p_at_30_fps_and_reads_back_every_frame(
     assert decoded.shape == frames.shape and decoded.dtype == np.uint8
     assert np.abs(decoded.astype(int) - frames).max() <= 2  # lossy, but close on flat frames
     assert np.array_equal(through_codec(frames), decoded)
+    # the sampled frames alone, as decoding every frame and picking them gives them
+    for count, unique, greys in ((8, False, [0, 21, 42, 63, 85, 106, 127, 149]),
+                                 (200, True, list(range(150)))):
+        sampled = decode_sampled(path, count, unique=unique)
+        assert np.array_equal(sampled, decoded[sample_indices(150, count, unique=unique)])
+        assert np.allclose([frame.mean() for frame in sampled], greys, atol=2)
 
 
 def test_decoded_frames_are_opencvs(ffmpeg: str, tmp_path: Path) -> None:

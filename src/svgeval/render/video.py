@@ -16,8 +16,9 @@
   k - 1 in place of frame k at 25 positions (its start times are computed in float32). Checked
   with moviepy 2.2.1 and the same ffmpeg: ``encode_mp4(frames[moviepy_frame_indices(150)])`` gives
   the same bytes as InternSVG's call.
-* :func:`decode_video` reads every frame back as RGB ``uint8``; :func:`through_codec` is both,
-  so that frames drawn here carry the same codec loss as the released ground-truth videos.
+* :func:`decode_video` reads every frame back as RGB ``uint8`` (:func:`decode_sampled` keeps
+  only the sampled ones); :func:`through_codec` is both, so that frames drawn here carry the same
+  codec loss as the released ground-truth videos.
 
 Frames can also go to the metrics without any codec (no ``imageio-ffmpeg`` needed): the pixels
 are then the renderer's, without the H.264 loss of the released videos. :func:`check_codec` says
@@ -29,7 +30,7 @@ from __future__ import annotations
 import bisect
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -90,11 +91,6 @@ def moviepy_frame_indices(images: int, fps: float = FPS, *, numpy2: bool = True)
     return [bisect.bisect_right(starts, k / fps) - 1 for k in range(count)]
 
 
-def sample_frames(frames: Frames, count: int = 8) -> Frames:
-    """The frames at :func:`sample_indices` (``frames`` is (T, H, W, C))."""
-    return frames[sample_indices(len(frames), count)]
-
-
 def check_codec() -> str:
     """The path of the ffmpeg binary; raises :class:`VideoCodecUnavailable` with one line."""
     try:
@@ -139,6 +135,22 @@ def decode_video(path: str | Path) -> Frames:
 
     Raises :class:`VideoError` when it cannot be read.
     """
+    frames, height, width = _decoded(path)
+    return _stacked(frames, range(len(frames)), height, width)
+
+
+def decode_sampled(path: str | Path, count: int = 8, *, unique: bool = False) -> Frames:
+    """The frames of the video at ``path`` at :func:`sample_indices` (``count``, ``unique``),
+    as :func:`decode_video` would give them: every frame is decoded (the count is known at the
+    end), only those are kept (a 150-frame video at 448 px is 90 MB of pixels)."""
+    frames, height, width = _decoded(path)
+    return _stacked(frames, sample_indices(len(frames), count, unique=unique).tolist(),
+                    height, width)
+
+
+def _decoded(path: str | Path) -> tuple[list[bytes], int, int]:
+    """The raw RGB frames of the video at ``path`` (ffmpeg's, through ``imageio-ffmpeg``), its
+    height and its width; raises :class:`VideoError` when it cannot be read."""
     check_codec()
     import imageio_ffmpeg
 
@@ -147,16 +159,22 @@ def decode_video(path: str | Path) -> Frames:
         meta = next(reader)
         assert isinstance(meta, dict)
         width, height = meta["size"]
-        frames = [np.frombuffer(data, np.uint8) for data in reader if isinstance(data, bytes)]
+        frames = [data for data in reader if isinstance(data, bytes)]
     except (OSError, RuntimeError, StopIteration) as error:
         raise VideoError(f"cannot read {path}: {str(error).strip().splitlines()[0]}") from None
     finally:
         close = getattr(reader, "close", None)
         if close is not None:
             close()
-    if not frames:
+    return frames, height, width
+
+
+def _stacked(frames: Sequence[bytes], indices: Iterable[int], height: int, width: int) -> Frames:
+    """``frames[i]`` for ``i`` in ``indices``, as one (T, H, W, 3) array."""
+    picked = [np.frombuffer(frames[index], np.uint8) for index in indices]
+    if not picked:
         return np.zeros((0, height, width, 3), dtype=np.uint8)
-    return np.stack(frames).reshape(len(frames), height, width, 3)
+    return np.stack(picked).reshape(len(picked), height, width, 3)
 
 
 def through_codec(frames: Frames, fps: float = FPS) -> Frames:

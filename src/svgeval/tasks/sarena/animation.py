@@ -51,7 +51,7 @@ from svgeval.metrics.video import frame_scores, sample_frames
 from svgeval.render.animation import at_once
 from svgeval.render.isolated import Renderer
 from svgeval.render.picture import Frames, RenderFailure
-from svgeval.render.video import check_codec, sample_indices
+from svgeval.render.video import check_codec, decode_sampled
 from svgeval.tasks import register_task
 from svgeval.tasks.base import (
     BatchItem,
@@ -69,7 +69,6 @@ from svgeval.tasks.sarena.animation_video import (
     SIZE,
     AnswerVideos,
     black_video,
-    read_video,
 )
 from svgeval.tasks.sarena.common import PRESET, SArenaOptions, SArenaTask, extract_svg
 from svgeval.tasks.sarena.vlmevalkit import LEVEL1, LEVEL2
@@ -220,10 +219,9 @@ class SArenaAnimationVideo2Sani(SArenaAnimationTask):
         source = path.parent / (row.video or f"video/{row.id}.mp4")
         if not source.is_file():
             raise DataUnavailable(f"{path}: line id {row.id}: its video {source} does not exist")
-        frames = read_video(source)
         parts: list[dict[str, Any]] = [{"type": "text", "text": row.prompt}]
-        for index in sample_indices(len(frames), 8, unique=True):
-            _, jpeg = cv2.imencode(".jpg", frames[index][..., ::-1],
+        for frame in decode_sampled(source, 8, unique=True):
+            _, jpeg = cv2.imencode(".jpg", frame[..., ::-1],
                                     [cv2.IMWRITE_JPEG_QUALITY, 100])
             url = "data:image/jpeg;base64," + base64.b64encode(jpeg.tobytes()).decode()
             parts.append({"type": "image_url", "image_url": {"url": url}})
@@ -282,4 +280,4 @@ def frame_mean(pair: tuple[Frames, Frames], metric: Callable[[Frames, Frames], f
 def truth_frames(path: str) -> Frames | None:
     """The 8 sampled frames of a ground-truth video (kept: 4.8 MB at 448 px); None when the
     file is missing (the sample's reference failure)."""
-    return _first8(read_video(Path(path))) if Path(path).is_file() else None
+    return decode_sampled(path, 8) if Path(path).is_file() else None
