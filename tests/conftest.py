@@ -39,6 +39,19 @@ from svgeval.builders.svgeditbench.builder import build_cases, write_release
 from svgeval.render.isolated import Renderer
 from svgeval.svg.demo_corpus import write_demo_corpus
 
+FULL_SIZE_NETWORKS = frozenset({"inception_weights", "torchvision_inception_weights",
+                                "i3d_weights"})
+"""Fixtures of full-size networks with random weights (Inception v3 at 299 px, I3D at 224 px:
+seconds a picture or a clip on a CPU core). A test that uses one is end to end (``e2e``): `make
+test` runs it, `make test-fast` leaves it out (docs/development.md)."""
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` selects on the markers
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if FULL_SIZE_NETWORKS & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.e2e)
+
 
 @pytest.fixture(scope="session")
 def renderer() -> Iterator[Renderer]:

