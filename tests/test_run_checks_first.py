@@ -139,11 +139,11 @@ def test_a_hub_id_the_hub_cannot_give_fails_in_one_line(
         assert hub.connections == 1
 
 
-@pytest.mark.parametrize("endpoint", [silent_listener, closed_port], ids=["silent", "closed"])
-@pytest.mark.parametrize(("task", "what"), [
-    ("sgp-bench-svg", "could not load sgp-bench/sgp-bench split svg"),
-    ("sgp-genbench-object", "could not download SGP-Object.json of SphereLab/SGP-Object"),
-])
+@pytest.mark.parametrize(("task", "what", "endpoint"), [
+    ("sgp-bench-svg", "could not load sgp-bench/sgp-bench split svg", closed_port),
+    ("sgp-genbench-object", "could not download SGP-Object.json of SphereLab/SGP-Object",
+     silent_listener),
+], ids=["sgp-bench-svg-closed", "sgp-genbench-object-silent"])
 def test_a_hub_dataset_the_hub_cannot_give_fails_in_one_line(
     task: str, what: str, endpoint: Endpoint, tmp_path: Path
 ) -> None:

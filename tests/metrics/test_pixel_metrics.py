@@ -21,7 +21,7 @@ def test_ssim_equals_scikit_image_uniform_11(seed: int) -> None:
 
 
 @pytest.mark.parametrize(("shape", "window"), [
-    ((1024, 1024, 3), 7),  # a MMSVGBench render
+    ((512, 384, 3), 7),  # a render, not square
     ((72, 90, 4), 11),  # RGBA, not square
     ((33, 29), 7),  # grey
     ((7, 7, 3), 7),  # one window: the SSIM map is one pixel
