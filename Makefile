@@ -7,12 +7,15 @@ TORCH_SPEC ?= torch==2.13.0
 # on servers, browsers, Ray actors, worker pools and time limits, and four workers keep both cores
 # busy through them (one run each: 727 s with three, 629 s with four, 671 s with five; fresh clones
 # with four and one math thread a worker: 651-697 s, docs/development.md). A module's
-# tests, or a class's, stay together (--dist loadscope). `make test-fast`, whose tests wait on
-# little, keeps three (158 s against 166 s with four).
+# tests, or a class's, stay together (--dist loadscope), and the units are handed out in
+# collection order (--no-loadscope-reorder), where tests/conftest.py puts the modules holding an
+# end-to-end test first: xdist's own order (the units with the most tests first) started the
+# one-test classes of tests/test_bench.py last. `make test-fast`, whose tests wait on little,
+# keeps three (139 s against 148 s with four and 143 s with two, 2026-12-03).
 # Every test phase over 5 s is listed at the end: where a run over its budget shows what to trim.
 TEST_WORKERS ?= 4
 FAST_WORKERS ?= 3
-PYTEST ?= pytest --dist loadscope --durations=0 --durations-min=5
+PYTEST ?= pytest --dist loadscope --no-loadscope-reorder --durations=0 --durations-min=5
 # Python's own default: each module compiled once into __pycache__/ (git ignores it) rather than
 # again in every process. With PYTHONDONTWRITEBYTECODE set (some container images set it) each
 # xdist worker rewrote every test module's asserts (5 s a worker) and every `svgeval` process a
