@@ -49,9 +49,9 @@ test` runs it, `make test-fast` leaves it out (docs/development.md)."""
 @pytest.hookimpl(tryfirst=True)  # before `-m` selects on the markers
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark the tests of :data:`FULL_SIZE_NETWORKS` end to end, then put the modules holding an
-    end-to-end test first, each module's tests in their order: pytest-xdist hands out its
-    units (a module, or a class) in this order, and the long ones started last left one or two
-    workers running alone for the last minutes of `make test`."""
+    end-to-end test first, each module's tests in their order: with `--no-loadscope-reorder`
+    (`make test`) pytest-xdist hands out its units (a module, or a class) in this order, and the
+    long ones started last left one or two workers running alone for the last minutes."""
     for item in items:
         if FULL_SIZE_NETWORKS & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.e2e)

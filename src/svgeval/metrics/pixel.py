@@ -152,9 +152,9 @@ def uniform_ssim(x: NDArray[np.uint8], y: NDArray[np.uint8], window: int) -> flo
     y, win_size=window, data_range=255, channel_axis=-1)`` (for (H, W, C) images; without
     ``channel_axis`` for (H, W)), its defaults included.
 
-    As scikit-image computes it: per channel, in float64, the box means ``mu_x``, ``mu_y``,
-    ``mu_xx``, ``mu_yy``, ``mu_xy`` (reflected borders); the sample covariances ``s = n / (n - 1)
-    (mu_xy - mu_x mu_y)`` with ``n = window^2``; the SSIM map, its border of ``(window - 1) / 2``
+    As scikit-image computes it: per channel ``a`` of ``x`` and ``b`` of ``y``, in float64, the
+    box means ``mu_a``, ``mu_b``, ``mu_aa``, ``mu_bb``, ``mu_ab`` (reflected borders); the sample
+    covariances ``s = n / (n - 1) (mu_ab - mu_a mu_b)`` with ``n = window^2``; the SSIM map, its border of ``(window - 1) / 2``
     pixels cropped, averaged; then the channels' mean. The box means are OpenCV's
     ``cv2.boxFilter`` rather than SciPy's ``uniform_filter``, and the arrays are reused across
     the channels: the same numbers within 1e-15 (``tests/metrics/test_pixel_metrics.py``), in
