@@ -10,8 +10,8 @@ TORCH_SPEC ?= torch==2.13.0
 # tests, or a class's, stay together (--dist loadscope), and the units are handed out in
 # collection order (--no-loadscope-reorder), where tests/conftest.py puts the modules holding an
 # end-to-end test first: xdist's own order (the units with the most tests first) started the
-# one-test classes of tests/test_bench.py last. `make test-fast`, whose tests wait on little,
-# keeps three (139 s against 148 s with four and 143 s with two, 2026-12-03).
+# one-test classes of tests/test_bench.py last. `make test-fast` keeps three (98.9 s against
+# 108.8 s with two, 2026-12-03: docs/development.md).
 # Every test phase over 5 s is listed at the end: where a run over its budget shows what to trim.
 TEST_WORKERS ?= 4
 FAST_WORKERS ?= 3

@@ -42,18 +42,25 @@ from svgeval.svg.demo_corpus import write_demo_corpus
 FULL_SIZE_NETWORKS = frozenset({"inception_weights", "torchvision_inception_weights",
                                 "i3d_weights"})
 """Fixtures of full-size networks with random weights (Inception v3 at 299 px, I3D at 224 px:
-seconds a picture or a clip on a CPU core). A test that uses one is end to end (``e2e``): `make
-test` runs it, `make test-fast` leaves it out (docs/development.md)."""
+seconds a picture or a clip on a CPU core)."""
+
+CHROMIUM = frozenset({"chromium", "browser"})
+"""Fixtures of headless Chromium (``tests/render/conftest.py``, ``tests/report/conftest.py``):
+a test that needs one starts a browser of its own, or checks what happens when it cannot."""
+
+END_TO_END_FIXTURES = FULL_SIZE_NETWORKS | CHROMIUM
+"""A test that uses one of these is end to end (``e2e``): `make test` runs it, `make
+test-fast` leaves it out (docs/development.md)."""
 
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` selects on the markers
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark the tests of :data:`FULL_SIZE_NETWORKS` end to end, then put the modules holding an
+    """Mark the tests of :data:`END_TO_END_FIXTURES` end to end, then put the modules holding an
     end-to-end test first, each module's tests in their order: with `--no-loadscope-reorder`
     (`make test`) pytest-xdist hands out its units (a module, or a class) in this order, and the
     long ones started last left one or two workers running alone for the last minutes."""
     for item in items:
-        if FULL_SIZE_NETWORKS & set(getattr(item, "fixturenames", ())):
+        if END_TO_END_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.e2e)
     long_modules = {item.path for item in items if item.get_closest_marker("e2e")}
     items.sort(key=lambda item: item.path not in long_modules)  # stable

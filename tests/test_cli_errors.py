@@ -71,6 +71,7 @@ CRASHING_LIST = (
 """``svgeval list tasks`` with a bug in the tasks' listing: a ValueError svgeval raised itself."""
 
 
+@pytest.mark.e2e  # a fresh interpreter
 def test_a_bug_keeps_its_traceback_and_asks_to_be_reported() -> None:
     done = subprocess.run([sys.executable, "-c", CRASHING_LIST], capture_output=True, text=True,
                           timeout=120, env={**os.environ, "COLUMNS": "200"}, check=False)

@@ -168,6 +168,7 @@ def merge_killed_at_its_first_write(args: list[str], *watched: Path) -> None:
     assert process.wait() == -signal.SIGKILL, "the merge ended before it was killed"
 
 
+@pytest.mark.e2e  # a process it kills
 def test_a_killed_merge_leaves_no_partial_out(runs: Path, tmp_path: Path) -> None:
     out = tmp_path / "m"
     merge_killed_at_its_first_write([str(runs / "s0"), str(runs / "s1"), "--out", str(out)],

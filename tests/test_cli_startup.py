@@ -48,6 +48,7 @@ def imported_by(*args: str) -> set[str]:
     return set(json.loads(done.stderr.strip().splitlines()[-1]))
 
 
+@pytest.mark.e2e  # a fresh interpreter
 @pytest.mark.parametrize(("args", "own"), [
     (("--help",), COMMAND_LINE),
     (("--version",), COMMAND_LINE),
@@ -63,11 +64,13 @@ def test_help_and_version_import_the_command_line_alone(args: tuple[str, ...],
     assert len(modules) < 550
 
 
+@pytest.mark.e2e  # a fresh interpreter
 def test_svgeval_help_imports_no_pydantic() -> None:
     """typer imports pydantic to convert option values (``--version``), not to print help."""
     assert "pydantic" not in imported_by("--help")
 
 
+@pytest.mark.e2e  # a fresh interpreter
 def test_list_tasks_imports_neither_the_runner_nor_models() -> None:
     modules = imported_by("list", "tasks")
     assert "svgeval.tasks.svgenius" in modules  # the suites it lists

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from svgeval.cli import app
@@ -28,6 +29,7 @@ def _run(argv: list[str]) -> tuple[str, list[str]]:
     return text, [m for m in modules if m in SUITES or m.startswith("svgeval.builders")]
 
 
+@pytest.mark.e2e  # a fresh interpreter
 def test_help_names_every_suites_commands_without_importing_a_suite() -> None:
     text, imported = _run(["--help"])
     for name in ("sarena", "svgeditbench", "svgenius", "vectorgym"):
@@ -35,6 +37,7 @@ def test_help_names_every_suites_commands_without_importing_a_suite() -> None:
     assert imported == []
 
 
+@pytest.mark.e2e  # a fresh interpreter
 def test_a_suites_commands_import_that_suite_alone() -> None:
     text, imported = _run(["svgeditbench", "--help"])
     assert "SVGEditBench data tools." in text and "build" in text

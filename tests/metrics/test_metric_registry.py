@@ -51,6 +51,7 @@ def test_the_svgenius_preset_is_the_default_settings_under_its_name() -> None:
                         if key not in ("name", "description", "metrics")}
 
 
+@pytest.mark.e2e  # a fresh interpreter
 def test_a_preset_is_found_from_a_fresh_process_importing_its_suite_alone() -> None:
     code = ("import sys; from svgeval.metrics.presets import get_preset;"
             "print(get_preset('internsvg').render_size, 'svgeval.tasks.sarena' in sys.modules,"
@@ -59,6 +60,7 @@ def test_a_preset_is_found_from_a_fresh_process_importing_its_suite_alone() -> N
     assert out.stdout.split() == ["448", "True", "False"]
 
 
+@pytest.mark.e2e  # a fresh interpreter
 def test_importing_every_metric_loads_no_heavy_package() -> None:
     code = ("import sys; from svgeval.metrics.registry import METRICS; METRICS.all(); "
             "print(any(m in sys.modules for m in ('torch', 'transformers', 'sentence_transformers')))")

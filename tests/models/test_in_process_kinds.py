@@ -30,6 +30,7 @@ MISSING_TORCH = textwrap.dedent("""
 """)
 
 
+@pytest.mark.e2e  # a fresh interpreter
 def test_hf_without_torch_says_what_to_install(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", MISSING_TORCH, f"hf:{tmp_path}"],
                           capture_output=True, text=True, timeout=120, check=False)

@@ -99,6 +99,7 @@ def test_hostile_animations_fail_or_render_safely_without_network_or_files(
     assert seen.connections == [] and seen.opens == []
 
 
+@pytest.mark.usefixtures("chromium")
 def test_the_browser_alone_loads_nothing_and_runs_no_script(seen: Witnesses) -> None:
     """Defence in depth: raw hostile pages go straight to a browser session, with none of the
     checks of the parent; scripts must not run and nothing may be fetched or opened."""
@@ -139,6 +140,7 @@ def test_the_witnesses_see_a_connection_and_an_open(seen: Witnesses) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("chromium")
 def test_the_witnesses_see_a_chromium_without_the_lock_down(seen: Witnesses) -> None:
     """The same Chromium without svgeval's flags and CDP settings is caught by both."""
     from selenium import webdriver

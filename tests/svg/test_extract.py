@@ -92,6 +92,7 @@ def test_svgeditbench_rule_rejects_none_or_several_blocks() -> None:
     assert extract_svg(f"```svg\n{SVG}\n```", rule="svgeditbench").svg == SVG
 
 
+@pytest.mark.e2e  # a fresh interpreter
 def test_a_suites_rule_is_found_through_its_entry_point_in_a_fresh_process() -> None:
     code = ("import sys; from svgeval.svg.extract import extract_svg;"
             "e = extract_svg('x Answer:<svg>a</svg> <svg>b</svg>', 'svgenius');"
