@@ -5,8 +5,8 @@ PYTHON ?= python3
 TORCH_SPEC ?= torch==2.13.0
 # The suite runs in four pytest-xdist workers on the 2-core CI machine: its end-to-end tests wait
 # on servers, browsers, Ray actors, worker pools and time limits, and four workers keep both cores
-# busy through them (one run each: 727 s with three, 629 s with four, 671 s with five; fresh clones
-# with four and one math thread a worker: 651-697 s, docs/development.md). A module's
+# busy through them (2026-12-03: 554.6 s with four, 676.7 s with three, the cores 98% busy with
+# four: docs/development.md). A module's
 # tests, or a class's, stay together (--dist loadscope), and the units are handed out in
 # collection order (--no-loadscope-reorder), where tests/conftest.py puts the modules holding an
 # end-to-end test first: xdist's own order (the units with the most tests first) started the
