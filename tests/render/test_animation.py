@@ -149,7 +149,6 @@ def test_still_frames_with_and_without_normalisation(browser_renderer: BrowserRe
     assert moved.floats[0, 0, 3] == 0.0 and moved.floats[3, 32].tolist() == [1.0, 0.0, 0.0, 1.0]
 
 
-@pytest.mark.e2e
 def test_a_render_past_its_time_is_killed_with_its_browser_then_a_fresh_one_serves(
     browser_renderer: BrowserRenderer,
 ) -> None:
@@ -174,7 +173,6 @@ def test_a_render_past_its_time_is_killed_with_its_browser_then_a_fresh_one_serv
     assert digest(after) == digest(before)
 
 
-@pytest.mark.e2e
 def test_a_browser_killed_between_renders_is_replaced_without_a_failure(
     browser_renderer: BrowserRenderer,
 ) -> None:
@@ -186,7 +184,6 @@ def test_a_browser_killed_between_renders_is_replaced_without_a_failure(
     assert not isinstance(outcome, RenderFailure) and red_columns(outcome[0]) == (202, 245)
 
 
-@pytest.mark.e2e
 def test_a_browser_killed_during_a_render_is_replaced_and_the_render_made_again(
     browser_renderer: BrowserRenderer,
 ) -> None:
@@ -226,7 +223,6 @@ sys.stdin.read()
 """
 
 
-@pytest.mark.e2e
 @pytest.mark.usefixtures("chromium")
 def test_killing_the_parent_kills_the_browser() -> None:
     parent = subprocess.Popen([sys.executable, "-c", PARENT, SMIL], stdin=subprocess.PIPE,
