@@ -30,6 +30,14 @@ def test_hostile_svgs_become_recorded_failures(
     assert hits == [], "a renderer touched the network"
 
 
+def test_a_path_cairosvg_reads_forever_is_a_render_error_not_a_time_out(
+        renderer: Renderer) -> None:
+    svg = f'<svg {NS} viewBox="0 0 9 9"><path d="M1 1h7v7z X5 5"/></svg>'
+    outcome = renderer.render(svg, SPEC)
+    assert isinstance(outcome, RenderFailure) and outcome.kind == "render_error"
+    assert outcome.message.startswith("EndlessPathData: path data has 'X5 5'")
+
+
 def test_giant_canvas_renders_safely(renderer: Renderer) -> None:
     svg = f'<svg {NS} width="1e9" height="1e9"><rect width="5e8" height="1e9" fill="#000"/></svg>'
     image = renderer.render(svg, SPEC).floats  # type: ignore[union-attr]

@@ -57,6 +57,12 @@ def test_hostile_answers_read_no_file_and_end_as_placeholders(renderer: Renderer
     assert bombed.svg is None or len(bombed.svg) < 10_000_000
 
 
+def test_a_path_cairosvg_reads_forever_ends_as_the_placeholder_at_once() -> None:
+    repaired = repair_chain(SVG.replace('d="M2 2 L30 30"', 'd="M2 2 L30 30z X5 5"'))
+    assert repaired.status == "placeholder"
+    assert repaired.error == "the repair failed: EndlessPathData"
+
+
 def test_dpi_sizes_absolute_units(renderer: Renderer) -> None:
     """A canvas 72pt wide without a viewBox is 96 px at 96 dpi, 128 px at 128 dpi; a 36-unit
     square in it, drawn on a 96 px output, covers 36 px, then 36 x 96 / 128 = 27 px."""

@@ -8,12 +8,21 @@ Pillow (a test checks this). A viewBox whose aspect ratio differs from the outpu
 fit and centred (``preserveAspectRatio="xMidYMid meet"``), as CairoSVG does.
 
 Call :func:`render_svg` only inside the isolation of :mod:`svgeval.render.isolated` for untrusted
-code: CairoSVG can hang or exhaust memory on hostile input.
+code: CairoSVG can hang or exhaust memory on hostile input. One hang is common in model answers
+and known in advance: CairoSVG 2.9 never finishes a ``<path>`` whose data has text after a
+close-path command (``z`` or ``Z``) that is not itself a command, as in ``d="M0 0h9z e5 5"``
+(its parser puts the text back after ``z`` and reads ``z`` again, forever). Such a path is a
+render error the moment CairoSVG reaches it (:class:`EndlessPathData`), not a render that burns
+its whole time limit (:func:`endless_close_path`, checked at drawing time, so a path that is
+never drawn refuses nothing).
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -41,6 +50,50 @@ class RenderSpec:
         return cls(size, size, background, dpi)
 
 
+class EndlessPathData(ValueError):
+    """A ``<path>`` CairoSVG would draw forever (see the module doc); a render error."""
+
+
+def endless_close_path(data: str) -> str | None:
+    """The text CairoSVG finds after a close-path command of path ``data`` and can never read
+    (``None`` when there is none), found by CairoSVG's own steps of ``cairosvg.path.path``: a
+    space around each command letter, its ``normalize``, then each command letter with the
+    text up to the next one. Every command but ``z``/``Z`` reads its numbers or raises."""
+    if "z" not in data and "Z" not in data:
+        return None
+    from cairosvg.helpers import PATH_LETTERS, normalize
+
+    for letter in PATH_LETTERS:
+        data = data.replace(letter, f" {letter} ")
+    for letter, rest in re.findall(f"([{PATH_LETTERS}])([^{PATH_LETTERS}]*)",
+                                   normalize(data).strip()):
+        if letter in "zZ" and rest.strip():
+            return str(rest.strip())
+    return None
+
+
+@dataclass(frozen=True)
+class _GuardedPath:
+    """CairoSVG's drawing of a ``<path>``, refusing endless path data first."""
+
+    draw: Callable[[Any, Any], None]
+
+    def __call__(self, surface: Any, node: Any) -> None:
+        rest = endless_close_path(node.get("d", ""))
+        if rest is not None:
+            raise EndlessPathData(f"path data has {rest[:40]!r} after a close-path command, "
+                                  "which CairoSVG reads forever")
+        self.draw(surface, node)
+
+
+def guard_endless_paths() -> None:
+    """Route CairoSVG's ``<path>`` drawing through :class:`_GuardedPath` (once a process)."""
+    from cairosvg.surface import TAGS
+
+    if not isinstance(TAGS["path"], _GuardedPath):
+        TAGS["path"] = _GuardedPath(TAGS["path"])
+
+
 def _refuse_url(url: str, resource_type: str) -> bytes:
     """CairoSVG URL fetcher that serves only ``data:`` URIs and refuses everything else."""
     if url.lower().startswith("data:"):
@@ -57,11 +110,13 @@ def render_svg_uint8(
 ) -> NDArray[np.uint8]:
     """Render to ``uint8`` RGB (H, W, 3), or RGBA (H, W, 4) when ``spec.background`` is None.
 
-    Raises :class:`SvgRejected` for unsafe input and other exceptions for render errors.
+    Raises :class:`SvgRejected` for unsafe input and other exceptions for render errors
+    (:class:`EndlessPathData` among them).
     """
     import cairosvg.parser
     import cairosvg.surface
 
+    guard_endless_paths()
     data = check_svg(svg, limits)
     tree = cairosvg.parser.Tree(bytestring=data, url_fetcher=_refuse_url, unsafe=False)
     surface = cairosvg.surface.PNGSurface(

@@ -12,7 +12,9 @@ VectorGym ``vectorgym/validators/openrouter.py:338-373`` with ``utils/svg.py:130
 :func:`repair_chain` is that chain. It runs untrusted text through BeautifulSoup, CairoSVG and
 svgpathtools, so call it only through :meth:`svgeval.render.isolated.Renderer.call` (time and memory
 limits, a crash loses one worker): :func:`repair` does. CairoSVG reads no file and no URL here
-(external references are refused), where the released code would fetch them.
+(external references are refused), where the released code would fetch them, and a path CairoSVG
+would read forever is its error at once (:func:`~svgeval.render.cairo.guard_endless_paths`), where
+the released code would hang: either way the placeholder.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from svgeval.render.cairo import guard_endless_paths
 from svgeval.render.isolated import Renderer
 from svgeval.render.picture import RenderFailure
 from svgeval.svg.extract import Extraction
@@ -57,6 +60,7 @@ def clean_svg(text: str) -> str:
     from bs4 import BeautifulSoup
     from cairosvg.surface import SVGSurface
 
+    guard_endless_paths()
     pretty = BeautifulSoup(text, "xml").prettify()
     # cairosvg.svg2svg, with a fetcher that refuses every URL
     converted: bytes = SVGSurface.convert(bytestring=pretty.encode("utf-8"), url_fetcher=_refuse)
