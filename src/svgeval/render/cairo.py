@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from svgeval.errors import SvgevalError
 from svgeval.render.picture import FloatImage, Picture
 from svgeval.svg.refusals import DEFAULT_LIMITS, SvgLimits, SvgRejected
 from svgeval.svg.sanitize import check_svg
@@ -50,7 +51,7 @@ class RenderSpec:
         return cls(size, size, background, dpi)
 
 
-class EndlessPathData(ValueError):
+class EndlessPathData(SvgevalError, ValueError):
     """A ``<path>`` CairoSVG would draw forever (see the module doc); a render error."""
 
 
