@@ -90,6 +90,8 @@ fixing set, where ten answers of the identity model are of this kind)."""
     ("M1 1h8v8z e5 5", "e5 5"),
     ("M1 1h8v8zE5 5", "e5 5"),  # CairoSVG's normalize writes an exponent's E as e
     ("M1 1h8v8Z;", ";"),
+    ("M1 1h8v8zzX", "X"),  # the second z too
+    ("M1 1h8v8z\fM2 2", None),  # a form feed: not CairoSVG's space, but stripped
     ("M1 1z y2-3", "y2 -3"),  # and puts a space before each minus sign
 ])
 def test_endless_close_path_finds_the_text_cairosvg_cannot_read(data: str, rest: str | None

@@ -55,15 +55,19 @@ class EndlessPathData(SvgevalError, ValueError):
     """A ``<path>`` CairoSVG would draw forever (see the module doc); a render error."""
 
 
+_AFTER_CLOSE = re.compile(r"[zZ](?=[ \n\r\t,]*(.?))", re.DOTALL)
+"""A close-path command and the first character after it that ``normalize`` keeps."""
+
+
 def endless_close_path(data: str) -> str | None:
     """The text CairoSVG finds after a close-path command of path ``data`` and can never read
     (``None`` when there is none), found by CairoSVG's own steps of ``cairosvg.path.path``: a
     space around each command letter, its ``normalize``, then each command letter with the
     text up to the next one. Every command but ``z``/``Z`` reads its numbers or raises."""
-    if "z" not in data and "Z" not in data:
-        return None
     from cairosvg.helpers import PATH_LETTERS, normalize
 
+    if all(not after or after in PATH_LETTERS for after in _AFTER_CLOSE.findall(data)):
+        return None  # each z is followed by spaces and commas, then a command or the end
     for letter in PATH_LETTERS:
         data = data.replace(letter, f" {letter} ")
     for letter, rest in re.findall(f"([{PATH_LETTERS}])([^{PATH_LETTERS}]*)",
